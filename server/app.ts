@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../shared/errors';
+import type { AppContext } from './context';
+import { redactPath } from './logger';
+import { allRoutes } from './modules';
+import { buildOpenApi } from './rest/openapi';
+import { runRoute } from './rest/route';
+import { staticHandler } from './static';
+import { appRouter } from './trpc/router';
+import { createTrpcContext } from './trpc/trpc';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+function errorResponse(err: AppError): Response {
+  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
+  const retryAfter = err.data.retryAfter;
+  if (err.code === 'svc_rate_limited' && typeof retryAfter === 'number') headers.set('Retry-After', String(retryAfter));
+  return new Response(JSON.stringify(err.toBody()), { status: err.status, headers });
+}
+
+export function createApp(ctx: AppContext, opts: { staticDir?: string; version?: string } = {}): Hono {
+  const app = new Hono();
+  const log = ctx.logger;
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    c.header('x-request-id', requestId);
+    await next();
+    log.info(
+      { requestId, method: c.req.method, path: redactPath(new URL(c.req.url).pathname + new URL(c.req.url).search), status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) return errorResponse(err);
+    log.error({ err, method: c.req.method, path: redactPath(new URL(c.req.url).pathname) }, 'unhandled error');
+    return errorResponse(new AppError('svc_internal'));
+  });
+
+  const routes = allRoutes();
+  const rest = new Hono();
+  rest.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(new AppError('svc_payload_too_large')) }));
+  rest.get('/openapi.json', (c) => c.json(buildOpenApi(routes, { version: opts.version ?? '0.0.0', serverUrl: ctx.env.publicUrl })));
+  for (const route of routes) rest.on(route.method.toUpperCase(), route.path, (c) => runRoute(route, c, ctx));
+  rest.notFound(() => errorResponse(new AppError('svc_not_found', 'No such route.')));
+  app.route('/svc/v1', rest);
+
+  app.use('/trpc/*', bodyLimit({ maxSize: 8 * MAX_BODY_BYTES, onError: () => errorResponse(new AppError('svc_payload_too_large')) }));
+  app.all('/trpc/*', (c) =>
+    fetchRequestHandler({
+      endpoint: '/trpc',
+      req: c.req.raw,
+      router: appRouter,
+      createContext: () => createTrpcContext(c, ctx),
+    }),
+  );
+
+  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir) : null;
+  app.notFound(async (c) => {
+    const path = new URL(c.req.url).pathname;
+    if (serveStatic && !path.startsWith('/svc/') && !path.startsWith('/trpc/')) {
+      const res = await serveStatic(c);
+      if (res) return res;
+    }
+    return errorResponse(new AppError('svc_not_found', 'No such route.'));
+  });
+
+  return app;
+}

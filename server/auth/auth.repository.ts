@@ -1,0 +1,46 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { apiTokens, sessions, users, type Role } from './auth.sql';
+import { nowUtc } from '../db/columns';
+
+export type UserRow = typeof users.$inferSelect;
+export type ApiTokenRow = typeof apiTokens.$inferSelect;
+
+/** Queries only; rules live in auth.service.ts. */
+export function authRepository(db: Db) {
+  return {
+    countUsers: async () => (await db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n,
+    findUserByEmail: async (email: string) =>
+      (await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`))[0] ?? null,
+    findUserById: async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0] ?? null,
+    listUsers: (limit: number, offset: number) => db.select().from(users).orderBy(asc(users.id)).limit(limit).offset(offset),
+    insertUser: async (row: { email: string; displayName: string; role: Role; timezone: string; passwordHash: string | null; eventIds?: number[] | null }) =>
+      (await db.insert(users).values(row).returning())[0]!,
+    updateUser: async (id: number, patch: Partial<Pick<UserRow, 'email' | 'displayName' | 'role' | 'timezone' | 'passwordHash' | 'eventIds'>>) =>
+      (await db.update(users).set({ ...patch, updatedUtc: nowUtc }).where(eq(users.id, id)).returning())[0] ?? null,
+    deleteUser: async (id: number) => (await db.delete(users).where(eq(users.id, id)).returning({ id: users.id })).length > 0,
+
+    insertSession: async (row: { userId: number; tokenHash: string; expiresUtc: string }) => (await db.insert(sessions).values(row).returning())[0]!,
+    findLiveSession: async (tokenHash: string, nowUtcText: string) =>
+      (
+        await db
+          .select({ session: sessions, user: users })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedUtc), sql`${sessions.expiresUtc} > ${nowUtcText}`))
+      )[0] ?? null,
+    revokeSession: (tokenHash: string) => db.update(sessions).set({ revokedUtc: nowUtc }).where(eq(sessions.tokenHash, tokenHash)),
+    revokeUserSessions: (userId: number) =>
+      db.update(sessions).set({ revokedUtc: nowUtc }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedUtc))),
+
+    insertApiToken: async (row: { name: string; tokenHash: string; role: Role; eventIds: number[] | null; createdBy: number | null; expiresUtc: string | null }) =>
+      (await db.insert(apiTokens).values(row).returning())[0]!,
+    findApiToken: async (tokenHash: string) => (await db.select().from(apiTokens).where(eq(apiTokens.tokenHash, tokenHash)))[0] ?? null,
+    touchApiToken: (id: number) => db.update(apiTokens).set({ lastUsedUtc: nowUtc }).where(eq(apiTokens.id, id)),
+    listApiTokens: () => db.select().from(apiTokens).orderBy(asc(apiTokens.id)),
+    revokeApiToken: async (id: number) =>
+      (await db.update(apiTokens).set({ revokedUtc: nowUtc }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedUtc))).returning({ id: apiTokens.id })).length > 0,
+    findApiTokenById: async (id: number) => (await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0] ?? null,
+  };
+}
+export type AuthRepository = ReturnType<typeof authRepository>;

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { AppError } from '../../shared/errors';
+import { toUtcString, isValidTimeZone } from '../../shared/time';
+import type { Db } from '../db/client';
+import { randomToken, sha256Hex } from '../security/crypto';
+import { authRepository, type UserRow, type ApiTokenRow } from './auth.repository';
+import { ROLES, type Role } from './auth.sql';
+import { hashPassword, verifyPassword } from './passwords';
+import type { Principal } from './principal';
+
+export const SESSION_TTL_DAYS = 14;
+
+export const ZRole = z.enum(ROLES);
+export const ZEmail = z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' }));
+export const ZTimeZone = z.string().refine(isValidTimeZone, { message: 'must be an IANA time zone' });
+
+export const ZLoginInput = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1024) });
+export type LoginInput = z.infer<typeof ZLoginInput>;
+
+export const ZCreateUserInput = z.object({
+  email: ZEmail,
+  displayName: z.string().trim().max(190).default(''),
+  role: ZRole,
+  timezone: ZTimeZone.default('UTC'),
+  password: z.string().min(8, 'must be at least 8 characters').max(1024).optional(),
+  eventIds: z.array(z.number().int().positive()).max(1000).nullable().optional(),
+});
+export type CreateUserInput = z.infer<typeof ZCreateUserInput>;
+export const ZUpdateUserInput = ZCreateUserInput.partial();
+export type UpdateUserInput = z.infer<typeof ZUpdateUserInput>;
+
+export const ZCreateApiTokenInput = z.object({
+  name: z.string().trim().min(1).max(190),
+  role: ZRole.default('administrator'),
+  eventIds: z.array(z.number().int().positive()).max(1000).nullable().optional(),
+  expiresInDays: z.number().int().min(1).max(3650).optional(),
+});
+export type CreateApiTokenInput = z.infer<typeof ZCreateApiTokenInput>;
+
+/** The public shape of a user (SPEC §4): never the password hash. */
+export interface UserDto {
+  id: number;
+  email: string;
+  displayName: string;
+  role: Role;
+  timezone: string;
+  eventIds: number[] | null;
+}
+
+export function toUserDto(u: UserRow): UserDto {
+  return { id: u.id, email: u.email, displayName: u.displayName, role: u.role, timezone: u.timezone, eventIds: u.eventIds ?? null };
+}
+
+export interface ApiTokenDto {
+  id: number;
+  name: string;
+  role: Role;
+  eventIds: number[] | null;
+  createdUtc: string;
+  lastUsedUtc: string | null;
+  expiresUtc: string | null;
+  revokedUtc: string | null;
+}
+
+function toApiTokenDto(t: ApiTokenRow): ApiTokenDto {
+  return { id: t.id, name: t.name, role: t.role, eventIds: t.eventIds ?? null, createdUtc: t.createdUtc, lastUsedUtc: t.lastUsedUtc, expiresUtc: t.expiresUtc, revokedUtc: t.revokedUtc };
+}
+
+// Verifying against a fixed hash when the email is unknown keeps the timing of
+// "no such user" and "wrong password" alike.
+let dummyHash: Promise<string> | undefined;
+
+export function authService(db: Db) {
+  const repo = authRepository(db);
+
+  return {
+    async login(input: LoginInput, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
+      const user = await repo.findUserByEmail(input.email);
+      dummyHash ??= hashPassword(randomToken());
+      const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
+      if (!user || !ok) throw new AppError('svc_unauthorized', 'Wrong email or password.');
+      const sessionToken = randomToken(32);
+      const expiresUtc = toUtcString(nowMs + SESSION_TTL_DAYS * 86_400_000);
+      await repo.insertSession({ userId: user.id, tokenHash: sha256Hex(sessionToken), expiresUtc });
+      return { user: toUserDto(user), sessionToken, expiresUtc };
+    },
+
+    async logout(principal: Principal): Promise<void> {
+      if (principal.sessionTokenHash) await repo.revokeSession(principal.sessionTokenHash);
+    },
+
+    /** Resolves a session cookie or a Bearer token to a principal; null when neither is valid. */
+    async authenticate(creds: { sessionToken?: string | null; bearerToken?: string | null }, nowMs = Date.now()): Promise<Principal | null> {
+      if (creds.bearerToken) {
+        const row = await repo.findApiToken(sha256Hex(creds.bearerToken));
+        if (!row || row.revokedUtc || (row.expiresUtc && row.expiresUtc <= toUtcString(nowMs))) return null;
+        await repo.touchApiToken(row.id);
+        return { via: 'token', role: row.role, userId: row.createdBy, eventIds: row.eventIds ?? null, tokenId: row.id };
+      }
+      if (creds.sessionToken) {
+        const tokenHash = sha256Hex(creds.sessionToken);
+        const found = await repo.findLiveSession(tokenHash, toUtcString(nowMs));
+        if (!found) return null;
+        return { via: 'session', role: found.user.role, userId: found.user.id, eventIds: found.user.eventIds ?? null, sessionTokenHash: tokenHash };
+      }
+      return null;
+    },
+
+    async me(principal: Principal): Promise<UserDto> {
+      if (principal.userId === null) throw new AppError('svc_not_found', 'This token has no user.');
+      const user = await repo.findUserById(principal.userId);
+      if (!user) throw new AppError('svc_not_found');
+      return toUserDto(user);
+    },
+
+    /**
+     * First start on an empty database: one administrator from SVC_ADMIN_EMAIL /
+     * SVC_ADMIN_PASSWORD, or with a generated password that is returned to be printed once.
+     */
+    async ensureFirstAdministrator(email: string, password?: string): Promise<{ email: string; generatedPassword?: string } | null> {
+      if ((await repo.countUsers()) > 0) return null;
+      const generated = password ? undefined : randomToken(12);
+      await repo.insertUser({ email, displayName: 'Administrator', role: 'administrator', timezone: 'UTC', passwordHash: await hashPassword(password ?? generated!) });
+      return { email, generatedPassword: generated };
+    },
+
+    async listUsers(page: number, perPage: number): Promise<{ items: UserDto[]; total: number }> {
+      const [rows, total] = await Promise.all([repo.listUsers(perPage, (page - 1) * perPage), repo.countUsers()]);
+      return { items: rows.map(toUserDto), total };
+    },
+
+    async getUser(id: number): Promise<UserDto> {
+      const user = await repo.findUserById(id);
+      if (!user) throw new AppError('svc_not_found', 'No such user.');
+      return toUserDto(user);
+    },
+
+    async createUser(input: CreateUserInput): Promise<UserDto> {
+      if (await repo.findUserByEmail(input.email)) throw new AppError('svc_conflict', 'A user with this email exists.', { params: { email: 'already in use' } });
+      const row = await repo.insertUser({
+        email: input.email,
+        displayName: input.displayName,
+        role: input.role,
+        timezone: input.timezone,
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+        eventIds: input.eventIds ?? null,
+      });
+      return toUserDto(row);
+    },
+
+    async updateUser(id: number, input: UpdateUserInput): Promise<UserDto> {
+      const existing = await repo.findUserById(id);
+      if (!existing) throw new AppError('svc_not_found', 'No such user.');
+      if (input.email && input.email.toLowerCase() !== existing.email.toLowerCase() && (await repo.findUserByEmail(input.email))) {
+        throw new AppError('svc_conflict', 'A user with this email exists.', { params: { email: 'already in use' } });
+      }
+      const { password, ...rest } = input;
+      const patch: Parameters<typeof repo.updateUser>[1] = { ...rest };
+      if (password) patch.passwordHash = await hashPassword(password);
+      const updated = await repo.updateUser(id, patch);
+      // A password or role change ends the user's other sessions.
+      if (password || (input.role && input.role !== existing.role)) await repo.revokeUserSessions(id);
+      return toUserDto(updated!);
+    },
+
+    async deleteUser(id: number, actor: Principal): Promise<void> {
+      if (actor.userId === id) throw new AppError('svc_conflict', 'You cannot delete your own account.');
+      if (!(await repo.deleteUser(id))) throw new AppError('svc_not_found', 'No such user.');
+    },
+
+    async createApiToken(input: CreateApiTokenInput, actor: Principal, nowMs = Date.now()): Promise<{ id: number; name: string; token: string }> {
+      const token = randomToken(32);
+      const row = await repo.insertApiToken({
+        name: input.name,
+        tokenHash: sha256Hex(token),
+        role: input.role,
+        eventIds: input.eventIds ?? null,
+        createdBy: actor.userId,
+        expiresUtc: input.expiresInDays ? toUtcString(nowMs + input.expiresInDays * 86_400_000) : null,
+      });
+      return { id: row.id, name: row.name, token };
+    },
+
+    async listApiTokens(): Promise<ApiTokenDto[]> {
+      return (await repo.listApiTokens()).map(toApiTokenDto);
+    },
+
+    async revokeApiToken(id: number): Promise<void> {
+      if (!(await repo.findApiTokenById(id))) throw new AppError('svc_not_found', 'No such token.');
+      await repo.revokeApiToken(id);
+    },
+  };
+}
+export type AuthService = ReturnType<typeof authService>;

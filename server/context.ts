@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import type { Env } from './env';
+import type { Database, Db } from './db/client';
+import type { Hooks } from './hooks';
+import type { JobRunner } from './jobs/queue';
+import { authService, type AuthService } from './auth/auth.service';
+
+/** Built once per domain from the database; services hold the rules (STYLE §1). */
+export interface Services {
+  auth: AuthService;
+}
+
+export function createServices(db: Db): Services {
+  return { auth: authService(db) };
+}
+
+/** Everything a request, a job or a plugin may reach. */
+export interface AppContext {
+  env: Env;
+  database: Database;
+  db: Db;
+  hooks: Hooks;
+  logger: Logger;
+  jobs: JobRunner;
+  /** HMAC key for nonces and signed form tokens (shared by every instance). */
+  secret: string;
+  services: Services;
+}

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** One type for both drivers; a transaction is a Db too. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the migrations in drizzle/ under an advisory lock (two instances may start at once). */
+  migrate(): Promise<void>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+// Any constant works; it only has to be the same for every instance of svc.
+const MIGRATION_LOCK_KEY = 7_302_215_001;
+
+export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean }): Promise<Database> {
+  return opts.url ? openPostgres(opts.url) : openPglite(opts);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { TimeZone: 'UTC' } });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async migrate() {
+      // A session-level advisory lock needs one dedicated connection for the whole run.
+      const single = postgres(url, { max: 1, onnotice: () => {}, connection: { TimeZone: 'UTC' } });
+      try {
+        await single`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+        await migrate(drizzle(single), { migrationsFolder: MIGRATIONS_FOLDER });
+        await single`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+      } finally {
+        await single.end();
+      }
+    },
+    ping: () => pingDb(db),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(opts: { dataDir?: string; memory?: boolean }): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  let dataDir: string | undefined;
+  if (!opts.memory) {
+    dataDir = path.join(opts.dataDir ?? './data', 'pglite');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create({ dataDir, extensions: { btree_gist } });
+  await client.exec(`set timezone to 'UTC'`);
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    async migrate() {
+      // PGlite is one connection in one process: nothing else can migrate it concurrently.
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    },
+    ping: () => pingDb(db),
+    close: () => client.close(),
+  };
+}
+
+async function pingDb(db: Db): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Rows of a raw `db.execute()`, whichever driver answered (PGlite: {rows}, postgres.js: an array). */
+export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

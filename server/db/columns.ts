@@ -1,0 +1,8 @@
+import { sql } from 'drizzle-orm';
+import { timestamp } from 'drizzle-orm/pg-core';
+
+/** A UTC `Y-m-d H:i:s` column: timestamp without zone, whole seconds, read back as a string. */
+export const utcTimestamp = (name: string) => timestamp(name, { mode: 'string', precision: 0 });
+
+/** `now()` in UTC, whatever the session's TimeZone is. */
+export const nowUtc = sql`(now() at time zone 'utc')`;

@@ -1,0 +1,5 @@
+/** The whole Drizzle schema: each domain keeps its tables beside its code. */
+export * from '../auth/auth.sql';
+export * from '../jobs/jobs.sql';
+export * from '../mail/outbox.sql';
+export * from '../security/security.sql';

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+/** Every environment variable svc reads, parsed once at boot (README lists them). */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Set → real PostgreSQL through postgres.js; unset → embedded PGlite under SVC_DATA_DIR. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  SVC_DATA_DIR: z.string().min(1).default('./data'),
+  SVC_ADMIN_EMAIL: z.email().default('admin@svc.local'),
+  SVC_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  SVC_PLUGINS: z.string().default(''),
+  SVC_EDITION: z.enum(['free', 'extended']).default('free'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SVC_MAIL_FROM: z.string().min(3).default('svc <no-reply@svc.local>'),
+  /** Public base URL used in emailed links (cancel, manage). Defaults to http://localhost:PORT. */
+  SVC_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Secret for nonces and signed form tokens; generated and stored in the database when unset. */
+  SVC_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Whether the job runner polls in this process (turn off for API-only instances). */
+  SVC_JOBS: z.enum(['on', 'off']).default('on'),
+  /** Trust X-Forwarded-Proto for the Secure cookie flag behind a TLS proxy. */
+  SVC_TRUST_PROXY: z.enum(['0', '1']).default('0'),
+});
+
+export type Env = z.infer<typeof ZEnv> & { dataDir: string; publicUrl: string; plugins: string[] };
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/** Parses the environment; a bad value throws an EnvError naming the variable. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZEnv.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    dataDir: path.resolve(env.SVC_DATA_DIR),
+    publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    plugins: env.SVC_PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { isIP } from 'node:net';
+import { AppError } from '../shared/errors';
+import type { Principal } from './auth/principal';
+import type { AppContext } from './context';
+
+export const SESSION_COOKIE = 'svc_session';
+const PRINCIPAL_KEY = 'svcPrincipal';
+
+function bearerToken(c: Context): string | null {
+  const header = c.req.header('authorization');
+  if (!header) return null;
+  const match = /^Bearer\s+(\S{1,512})$/i.exec(header.trim());
+  return match ? match[1]! : null;
+}
+
+/** The caller of this request, resolved once (cookie or Bearer token); null when anonymous. */
+export async function resolvePrincipal(c: Context, ctx: AppContext): Promise<Principal | null> {
+  const cached = c.get(PRINCIPAL_KEY as never) as Principal | null | undefined;
+  if (cached !== undefined) return cached;
+  const principal = await ctx.services.auth.authenticate({ bearerToken: bearerToken(c), sessionToken: getCookie(c, SESSION_COOKIE) ?? null });
+  c.set(PRINCIPAL_KEY as never, principal as never);
+  return principal;
+}
+
+/**
+ * Cookie-authenticated writes must come from our own pages: the Origin header has to
+ * name this server (or SVC_PUBLIC_URL). A missing Origin is refused too.
+ */
+export function assertSameOrigin(c: Context, ctx: AppContext): void {
+  const origin = c.req.header('origin');
+  if (!origin) throw new AppError('svc_forbidden', 'Missing Origin header.');
+  const allowed = new Set([new URL(c.req.url).origin, new URL(ctx.env.publicUrl).origin]);
+  const host = c.req.header('host');
+  if (host) allowed.add(`${isSecure(c, ctx) ? 'https' : 'http'}://${host}`);
+  if (!allowed.has(origin)) throw new AppError('svc_forbidden', 'Cross-origin request refused.');
+}
+
+export function isSecure(c: Context, ctx: AppContext): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return ctx.env.SVC_TRUST_PROXY === '1' && c.req.header('x-forwarded-proto') === 'https';
+}
+
+/** REMOTE_ADDR after IP validation, or '' — X-Forwarded-For is deliberately ignored. */
+export function clientIp(c: Context): string {
+  try {
+    const address = getConnInfo(c).remote.address ?? '';
+    const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+    return isIP(plain) ? plain : '';
+  } catch {
+    return '';
+  }
+}

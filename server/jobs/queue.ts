@@ -1,0 +1,171 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { queryRows, type Db } from '../db/client';
+import { nowUtc } from '../db/columns';
+import { jobs } from './jobs.sql';
+import { toUtcString } from '../../shared/time';
+
+export interface EnqueueOptions {
+  runAtUtc?: string;
+  dedupeKey?: string;
+  maxAttempts?: number;
+}
+
+/**
+ * Queues a job. Call it with the transaction that causes the work: the job becomes
+ * visible only when that transaction commits (side effects after commit).
+ */
+export async function enqueueJob(db: Db, type: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<number | null> {
+  const rows = await db
+    .insert(jobs)
+    .values({ type, payload, runAtUtc: opts.runAtUtc ?? sql`${nowUtc}` as never, dedupeKey: opts.dedupeKey ?? null, maxAttempts: opts.maxAttempts ?? 8 })
+    .onConflictDoNothing()
+    .returning({ id: jobs.id });
+  return rows[0]?.id ?? null;
+}
+
+/** Cancels queued (not yet running) jobs of a dedupe key, e.g. a booking's reminders. */
+export async function cancelQueuedJobs(db: Db, dedupeKeyPrefix: string): Promise<number> {
+  const rows = await db
+    .update(jobs)
+    .set({ state: 'done', lastError: 'cancelled', finishedUtc: sql`${nowUtc}` as never })
+    .where(and(eq(jobs.state, 'queued'), sql`${jobs.dedupeKey} like ${dedupeKeyPrefix.replace(/[%_\\]/g, '\\$&') + '%'}`))
+    .returning({ id: jobs.id });
+  return rows.length;
+}
+
+export interface JobContext {
+  db: Db;
+  logger: Logger;
+  attempt: number;
+  jobId: number;
+}
+export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void>;
+
+/** Retry delay after the n-th failed attempt: 5 s doubling, capped at one hour, with jitter. */
+export function backoffSeconds(attempt: number, random = Math.random): number {
+  const base = Math.min(3600, 5 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+interface ClaimedJob {
+  id: number;
+  type: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+const LEASE_SECONDS = 300;
+
+/**
+ * Runs queued jobs. Claims with FOR UPDATE SKIP LOCKED so any number of instances can
+ * poll one database; a claimed job carries a lease, and a job whose worker died is
+ * claimed again when the lease runs out.
+ */
+export class JobRunner {
+  private handlers = new Map<string, JobHandler>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private inFlight: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    private readonly opts: { pollMs?: number; batchSize?: number } = {},
+  ) {}
+
+  register(type: string, handler: JobHandler): void {
+    if (this.handlers.has(type)) throw new Error(`A job handler for "${type}" is already registered`);
+    this.handlers.set(type, handler);
+  }
+
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.kick();
+      this.timer = setTimeout(tick, this.opts.pollMs ?? 1000);
+      this.timer.unref();
+    };
+    tick();
+  }
+
+  /** Runs a pass now unless one is under way (used after a request queued work). */
+  kick(): void {
+    if (this.running || this.stopped) return;
+    this.inFlight = this.runDue().catch((err) => this.logger.error({ err }, 'job pass failed'));
+  }
+
+  /** Stops polling and waits for the jobs in flight to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.inFlight;
+  }
+
+  /** Claims and runs every job due now, until none is left; returns how many ran. */
+  async runDue(nowMs?: number): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    let count = 0;
+    try {
+      for (;;) {
+        const batch = await this.claim(nowMs);
+        if (batch.length === 0) break;
+        for (const job of batch) {
+          await this.runOne(job);
+          count++;
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+    return count;
+  }
+
+  private async claim(nowMs?: number): Promise<ClaimedJob[]> {
+    const now = nowMs === undefined ? sql`${nowUtc}` : sql`${toUtcString(nowMs)}::timestamp`;
+    return queryRows<ClaimedJob>(
+      this.db,
+      sql`update ${jobs} set state = 'running', attempts = attempts + 1,
+            locked_until_utc = ${now} + make_interval(secs => ${LEASE_SECONDS})
+          where id in (
+            select id from ${jobs}
+            where (state = 'queued' and run_at_utc <= ${now}) or (state = 'running' and locked_until_utc < ${now})
+            order by run_at_utc, id
+            limit ${this.opts.batchSize ?? 20}
+            for update skip locked)
+          returning id, type, payload, attempts, max_attempts`,
+    );
+  }
+
+  private async runOne(job: ClaimedJob): Promise<void> {
+    const handler = this.handlers.get(job.type);
+    const log = this.logger.child({ jobId: job.id, jobType: job.type, attempt: job.attempts });
+    try {
+      if (!handler) throw new Error(`No handler for job type "${job.type}"`);
+      await handler(job.payload, { db: this.db, logger: log, attempt: job.attempts, jobId: job.id });
+      // Only the claim that ran it may finish it: a job re-claimed after a lapsed lease has other attempts.
+      await this.db
+        .update(jobs)
+        .set({ state: 'done', finishedUtc: sql`${nowUtc}` as never, lockedUntilUtc: null, lastError: null })
+        .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.state, 'running')));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const final = job.attempts >= job.max_attempts;
+      log.warn({ err: message, final }, 'job failed');
+      await this.db
+        .update(jobs)
+        .set({
+          state: final ? 'failed' : 'queued',
+          lastError: message.slice(0, 2000),
+          lockedUntilUtc: null,
+          runAtUtc: sql`${nowUtc} + make_interval(secs => ${backoffSeconds(job.attempts)})` as never,
+          finishedUtc: final ? (sql`${nowUtc}` as never) : null,
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts)));
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Db } from '../db/client';
+import { nowUtc } from '../db/columns';
+import { enqueueJob, type JobRunner } from '../jobs/queue';
+import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string | Buffer;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: MailAttachment[];
+  /** What the mail is about (e.g. `booking:12`). */
+  topic?: string;
+}
+
+export const MAIL_SEND_JOB = 'mail.send';
+
+/**
+ * Writes a message to the outbox and queues its delivery. Pass the transaction that
+ * causes the mail: it is sent only if that transaction commits.
+ */
+export async function queueMail(db: Db, message: MailMessage, opts: { sendAtUtc?: string; dedupeKey?: string } = {}): Promise<number> {
+  const attachments: StoredAttachment[] = (message.attachments ?? []).map((a) => ({
+    filename: a.filename,
+    contentType: a.contentType,
+    content: Buffer.isBuffer(a.content) ? a.content.toString('base64') : Buffer.from(a.content, 'utf8').toString('base64'),
+  }));
+  const [row] = await db
+    .insert(outbox)
+    .values({ toAddress: message.to, subject: message.subject, text: message.text, html: message.html ?? null, attachments, topic: message.topic ?? null })
+    .returning({ id: outbox.id });
+  await enqueueJob(db, MAIL_SEND_JOB, { outboxId: row!.id }, { runAtUtc: opts.sendAtUtc, dedupeKey: opts.dedupeKey });
+  return row!.id;
+}
+
+/** Withdraws queued, unsent mail of a topic (e.g. a cancelled booking's reminders). */
+export async function cancelQueuedMail(db: Db, topic: string): Promise<number> {
+  const rows = await db
+    .update(outbox)
+    .set({ state: 'cancelled' })
+    .where(and(eq(outbox.topic, topic), eq(outbox.state, 'queued')))
+    .returning({ id: outbox.id });
+  return rows.length;
+}
+
+export interface OutboxItemDto {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  attachments: { filename: string; contentType: string }[];
+  state: OutboxState;
+  createdUtc: string;
+  sentUtc: string | null;
+}
+
+export async function listOutbox(db: Db, page: number, perPage: number, filter: { to?: string; topic?: string } = {}): Promise<{ items: OutboxItemDto[]; total: number }> {
+  const where = and(
+    filter.to ? sql`lower(${outbox.toAddress}) = lower(${filter.to})` : undefined,
+    filter.topic ? eq(outbox.topic, filter.topic) : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    db.select().from(outbox).where(where).orderBy(desc(outbox.id)).limit(perPage).offset((page - 1) * perPage),
+    db.select({ n: sql<number>`count(*)::int` }).from(outbox).where(where),
+  ]);
+  return {
+    total: count!.n,
+    items: rows.map((r) => ({
+      id: r.id,
+      to: r.toAddress,
+      subject: r.subject,
+      text: r.text,
+      html: r.html,
+      attachments: r.attachments.map(({ filename, contentType }) => ({ filename, contentType })),
+      state: r.state,
+      createdUtc: r.createdUtc,
+      sentUtc: r.sentUtc,
+    })),
+  };
+}
+
+/** Delivers outbox rows: over SMTP when SMTP_URL is set, else as .eml files under the data dir. */
+export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; from: string; mailDir: string }): { close(): void } {
+  const transport: Transporter = opts.smtpUrl
+    ? nodemailer.createTransport(opts.smtpUrl)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  runner.register(MAIL_SEND_JOB, async (payload, { db }) => {
+    const id = Number(payload.outboxId);
+    const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+    // A message already delivered (a retried job) or withdrawn is not sent again.
+    if (!row || row.state !== 'queued') return;
+    const info = await transport.sendMail({
+      from: opts.from,
+      to: row.toAddress,
+      subject: row.subject,
+      text: row.text,
+      html: row.html ?? undefined,
+      attachments: row.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
+    });
+    let state: OutboxState = 'sent';
+    if (!opts.smtpUrl) {
+      await mkdir(opts.mailDir, { recursive: true });
+      await writeFile(path.join(opts.mailDir, `${id}.eml`), (info as unknown as { message: Buffer }).message);
+      state = 'saved';
+    }
+    await db.update(outbox).set({ state, sentUtc: sql`${nowUtc}` as never, error: null }).where(eq(outbox.id, id));
+  });
+  return { close: () => transport.close() };
+}
+

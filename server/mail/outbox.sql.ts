@@ -1,0 +1,31 @@
+import { index, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { nowUtc, utcTimestamp } from '../db/columns';
+
+export type OutboxState = 'queued' | 'sent' | 'saved' | 'failed' | 'cancelled';
+
+export interface StoredAttachment {
+  filename: string;
+  contentType: string;
+  /** base64 */
+  content: string;
+}
+
+/** Every email is written here first, in the transaction that caused it. */
+export const outbox = pgTable(
+  'svc_outbox',
+  {
+    id: serial('id').primaryKey(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    attachments: jsonb('attachments').$type<StoredAttachment[]>().notNull().default([]),
+    state: text('state').$type<OutboxState>().notNull().default('queued'),
+    /** What the mail is about, e.g. `booking:12`, so reminders can be cleared. */
+    topic: text('topic'),
+    error: text('error'),
+    createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
+    sentUtc: utcTimestamp('sent_utc'),
+  },
+  (t) => [index('svc_outbox_topic').on(t.topic)],
+);

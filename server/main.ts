@@ -1,0 +1,85 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createApp } from './app';
+import { createServices, type AppContext } from './context';
+import { openDatabase } from './db/client';
+import type { Env } from './env';
+import { Hooks } from './hooks';
+import { JobRunner } from './jobs/queue';
+import { createLogger, type Logger } from './logger';
+import { registerMailJobs } from './mail/mailer';
+import { modules } from './modules';
+import { createPluginContext, loadPlugins } from './plugins/load';
+import { loadServerSecret } from './security/secret';
+import { pruneRateLimits } from './security/throttle';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  ctx: AppContext;
+  /** Set on the first start of an empty database. */
+  firstAdministrator: { email: string; generatedPassword?: string } | null;
+  /** Stops accepting, finishes in-flight requests and jobs, closes the database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  staticDir?: string;
+  /** In-memory PGlite (tests). */
+  memoryDb?: boolean;
+  version?: string;
+}
+
+export async function startServer(env: Env, opts: StartOptions = {}): Promise<RunningServer> {
+  const logger = opts.logger ?? createLogger(env.LOG_LEVEL);
+  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.dataDir, memory: opts.memoryDb });
+  try {
+    await database.migrate();
+    const db = database.db;
+    const hooks = new Hooks();
+    const jobs = new JobRunner(db, logger.child({ component: 'jobs' }));
+    const ctx: AppContext = { env, database, db, hooks, logger, jobs, secret: await loadServerSecret(db, env.SVC_SECRET), services: createServices(db) };
+
+    const mail = registerMailJobs(jobs, { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM, mailDir: path.join(env.dataDir, 'mail') });
+    for (const mod of modules) {
+      mod.registerJobs?.(jobs, ctx);
+      mod.registerListeners?.(hooks, ctx);
+    }
+    const pluginCtx = createPluginContext(db, env, logger.child({ component: 'plugins' }));
+    await loadPlugins(env.plugins, hooks, pluginCtx);
+
+    const firstAdministrator = await ctx.services.auth.ensureFirstAdministrator(env.SVC_ADMIN_EMAIL, env.SVC_ADMIN_PASSWORD);
+
+    const app = createApp(ctx, { staticDir: opts.staticDir, version: opts.version });
+    const server: ServerType = await new Promise((resolve) => {
+      const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
+    });
+    const port = (server.address() as AddressInfo).port;
+    if (env.SVC_JOBS === 'on') jobs.start();
+    const maintenance = setInterval(() => void pruneRateLimits(db).catch((err) => logger.warn({ err }, 'prune failed')), 3_600_000);
+    maintenance.unref();
+
+    let closing: Promise<void> | null = null;
+    return {
+      url: `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${port}`,
+      port,
+      ctx,
+      firstAdministrator,
+      close() {
+        closing ??= (async () => {
+          clearInterval(maintenance);
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          await jobs.stop();
+          mail.close();
+          await database.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,24 @@
+import type { AppContext } from '../context';
+import type { Hooks } from '../hooks';
+import type { JobRunner } from '../jobs/queue';
+import type { AnyRouteDef } from '../rest/route';
+import { systemRoutes } from '../rest/system.rest';
+import { authRoutes } from '../auth/auth.rest';
+
+/** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
+export interface SvcModule {
+  name: string;
+  routes?: AnyRouteDef[];
+  registerJobs?(runner: JobRunner, ctx: AppContext): void;
+  /** Built-in (free edition) listeners, at the priorities the contract fixes. */
+  registerListeners?(hooks: Hooks, ctx: AppContext): void;
+}
+
+export const modules: SvcModule[] = [
+  { name: 'system', routes: systemRoutes },
+  { name: 'auth', routes: authRoutes },
+];
+
+export function allRoutes(): AnyRouteDef[] {
+  return modules.flatMap((m) => m.routes ?? []);
+}

@@ -1,0 +1,121 @@
+import '../../shared/validation';
+import type { Context } from 'hono';
+import { z, type ZodType } from 'zod';
+import { AppError } from '../../shared/errors';
+import { authorize, type Access, type Principal } from '../auth/principal';
+import type { AppContext } from '../context';
+import { assertSameOrigin, clientIp, resolvePrincipal } from '../http';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteInput<P, Q, B, Pre> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The caller after the access check; non-null on every route that is not public. */
+  principal: Principal | null;
+  /** REMOTE_ADDR after IP validation, or '' (X-Forwarded-For is ignored). */
+  ip: string;
+  /** Whatever the route's `before` step returned. */
+  pre: Pre;
+  c: Context;
+  ctx: AppContext;
+}
+
+export type RouteResult = Response | { status?: number; body?: unknown; headers?: Record<string, string> };
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined> {
+  method: HttpMethod;
+  /** Hono-style path under /svc/v1, e.g. `/events/:id`. */
+  path: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  /** `form` also accepts application/x-www-form-urlencoded and multipart bodies. */
+  bodyFormat?: 'json' | 'json-or-form';
+  /** Runs after the access check and before input validation (nonce checks, throttles). */
+  before?: (input: { c: Context; ctx: AppContext; principal: Principal | null; ip: string }) => Promise<Pre>;
+  /** Documented answers, for the OpenAPI document. */
+  responses: Record<number, { description: string; schema?: ZodType }>;
+  handler: (input: RouteInput<P, Q, B, Pre>) => Promise<RouteResult>;
+}
+
+// The registry is typed loosely so routes of every shape fit in one list.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRouteDef = RouteDef<any, any, any, any>;
+
+/** Declares a REST route; inference keeps params/query/body typed from the schemas. */
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, Pre = undefined>(def: RouteDef<P, Q, B, Pre>): RouteDef<P, Q, B, Pre> {
+  return def;
+}
+
+/** Maps zod issues to `data.params` (field → message), SPEC §3's svc_invalid_param. */
+export function invalidParams(error: z.ZodError, prefix?: string): AppError {
+  const params: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || (prefix ?? 'body');
+    params[key] ??= issue.message;
+  }
+  const names = Object.keys(params);
+  return new AppError('svc_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, { status: 400, params });
+}
+
+export function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, prefix?: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalidParams(result.error, prefix);
+  return result.data;
+}
+
+async function readBody(c: Context, format: 'json' | 'json-or-form'): Promise<unknown> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (format === 'json-or-form' && (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data'))) {
+    const form = await c.req.parseBody({ all: true });
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(form)) {
+      if (value instanceof File || (Array.isArray(value) && value.some((v) => v instanceof File))) continue;
+      out[key.endsWith('[]') ? key.slice(0, -2) : key] = value;
+    }
+    return out;
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('svc_invalid_json', 'The request body is not valid JSON.');
+  }
+}
+
+/** Runs one declared route: access → before → validation → handler → response. */
+export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): Promise<Response> {
+  const principal = authorize(await resolvePrincipal(c, ctx), def.access);
+  if (principal?.via === 'session' && def.method !== 'get') assertSameOrigin(c, ctx);
+  const ip = clientIp(c);
+  const pre = def.before ? await def.before({ c, ctx, principal, ip }) : undefined;
+  const params = parseWith(def.params, c.req.param(), undefined);
+  const query = parseWith(def.query, c.req.query(), undefined);
+  const body = def.body ? parseWith(def.body, await readBody(c, def.bodyFormat ?? 'json'), undefined) : undefined;
+  const result = await def.handler({ params, query, body, principal, ip, pre, c, ctx });
+  if (result instanceof Response) return result;
+  const status = result.status ?? 200;
+  const headers = new Headers(result.headers);
+  if (status === 204 || result.body === undefined) return new Response(null, { status, headers });
+  headers.set('content-type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(result.body), { status, headers });
+}
+
+export const ZId = z.coerce.number({ message: 'must be an integer id' }).int('must be an integer id').positive('must be a positive id').max(2_147_483_647);
+export const ZIdParams = z.object({ id: ZId });
+export const ZPagination = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+/** A list answer: a bare array with X-Total-Count (SPEC §4). */
+export function listResult(items: unknown[], total: number): RouteResult {
+  return { status: 200, body: items, headers: { 'X-Total-Count': String(total) } };
+}

@@ -1,0 +1,33 @@
+import { lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/client';
+import { toUtcString } from '../../shared/time';
+import { rateLimits } from './security.sql';
+
+export interface ThrottleResult {
+  allowed: boolean;
+  /** Seconds until the window resets (for Retry-After). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one hit in a fixed window kept in the database, so every instance shares
+ * the count. One atomic upsert: concurrent hits never lose an increment.
+ */
+export async function hitRateLimit(db: Db, bucket: string, limit: number, windowSeconds: number, nowMs = Date.now()): Promise<ThrottleResult> {
+  const windowMs = windowSeconds * 1000;
+  const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+  const [row] = await queryRows<{ hits: number }>(
+    db,
+    sql`insert into ${rateLimits} (bucket, window_start_utc, hits) values (${bucket}, ${toUtcString(windowStart)}, 1)
+        on conflict (bucket, window_start_utc) do update set hits = ${rateLimits}.hits + 1
+        returning hits`,
+  );
+  const hits = Number(row?.hits ?? 1);
+  return { allowed: hits <= limit, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000)) };
+}
+
+/** Drops windows older than a day (run from a periodic job). */
+export async function pruneRateLimits(db: Db, nowMs = Date.now()): Promise<void> {
+  await db.delete(rateLimits).where(lt(rateLimits.windowStartUtc, toUtcString(nowMs - 24 * 3600 * 1000)));
+}

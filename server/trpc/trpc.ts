@@ -1,0 +1,71 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { ZodError } from 'zod';
+import type { Context as HonoContext } from 'hono';
+import { AppError, trpcCodeFor } from '../../shared/errors';
+import { authorize, type Access, type Principal } from '../auth/principal';
+import type { AppContext } from '../context';
+import { assertSameOrigin, clientIp, resolvePrincipal } from '../http';
+import { invalidParams } from '../rest/route';
+
+export interface TrpcContext {
+  ctx: AppContext;
+  principal: Principal | null;
+  ip: string;
+  c: HonoContext;
+}
+
+export async function createTrpcContext(c: HonoContext, ctx: AppContext): Promise<TrpcContext> {
+  return { ctx, principal: await resolvePrincipal(c, ctx), ip: clientIp(c), c };
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    // The SPEC §3 code travels in data.svcCode so the PWA handles REST and tRPC errors alike.
+    const cause = error.cause;
+    let app: AppError | null = cause instanceof AppError ? cause : null;
+    if (!app && cause instanceof ZodError) app = invalidParams(cause);
+    if (!app && error.code === 'INTERNAL_SERVER_ERROR') app = new AppError('svc_internal');
+    return {
+      ...shape,
+      message: app ? app.message : shape.message,
+      data: { code: shape.data.code, httpStatus: app?.status ?? shape.data.httpStatus, svcCode: app?.code ?? null, params: (app?.data.params as Record<string, string> | undefined) ?? null },
+    };
+  },
+});
+
+/** Turns the one error type into tRPC errors; anything unknown becomes svc_internal. */
+const errorMapping = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const err = result.error;
+    if (err.cause instanceof AppError) {
+      throw new TRPCError({ code: trpcCodeFor(err.cause.code, err.cause.status), message: err.cause.message, cause: err.cause });
+    }
+    if (err.code === 'INTERNAL_SERVER_ERROR') ctx.ctx.logger.error({ err: err.cause ?? err }, 'tRPC procedure failed');
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(errorMapping);
+
+/** A procedure behind the same authorization layer as REST; mutations by cookie pass the Origin check. */
+export function procedure(access: Access) {
+  return publicProcedure.use(async ({ ctx, type, next }) => {
+    try {
+      const principal = authorize(ctx.principal, access);
+      if (principal?.via === 'session' && type === 'mutation') assertSameOrigin(ctx.c, ctx.ctx);
+      return next({ ctx: { ...ctx, principal } });
+    } catch (err) {
+      if (err instanceof AppError) throw new TRPCError({ code: trpcCodeFor(err.code, err.status), message: err.message, cause: err });
+      throw err;
+    }
+  });
+}
+
+/** A procedure for signed-in callers of the given roles; `principal` is non-null inside. */
+export function authedProcedure(access: Exclude<Access, 'public'>) {
+  return procedure(access).use(({ ctx, next }) => next({ ctx: { ...ctx, principal: ctx.principal! } }));
+}

@@ -1,0 +1,133 @@
+/**
+ * The one error type of svc and the one table of its codes (SPEC §3).
+ *
+ * Services throw `new AppError(code, message?, data?)`; the REST layer answers
+ * `{code, message, data: {status, ...}}` and the tRPC layer maps the same code to
+ * a tRPC error code. Plugins receive this class as `ctx.SvcError`: it is the
+ * contract's "error object" (a filter may return one to reject a request).
+ */
+
+export type TrpcCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'TOO_MANY_REQUESTS'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'PRECONDITION_FAILED'
+  | 'SERVICE_UNAVAILABLE';
+
+interface CodeInfo {
+  status: number;
+  trpc: TrpcCode;
+  /** The message a person sees when the thrower gives none. */
+  message: string;
+}
+
+export const ERROR_CODES = {
+  /** Input failed its zod schema; data.params names each bad field. */
+  svc_invalid_param: { status: 400, trpc: 'BAD_REQUEST', message: 'Some fields are missing or invalid.' },
+  /** The request body is not parseable JSON or form data. */
+  svc_invalid_json: { status: 400, trpc: 'BAD_REQUEST', message: 'The request body could not be read.' },
+  /** No valid session or token (checked before any lookup). */
+  svc_unauthorized: { status: 401, trpc: 'UNAUTHORIZED', message: 'Please sign in.' },
+  /** Signed in, but the role may not do this; also a failed Origin check. */
+  svc_forbidden: { status: 403, trpc: 'FORBIDDEN', message: 'You are not allowed to do this.' },
+  /** X-Svc-Nonce missing, forged or expired (POST /bookings, sign-up). */
+  svc_invalid_nonce: { status: 403, trpc: 'FORBIDDEN', message: 'This form has expired. Reload the page and try again.' },
+  /** Per-IP or per-email throttle hit; the REST answer carries Retry-After. */
+  svc_rate_limited: { status: 429, trpc: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Please wait a moment and try again.' },
+  /** Unknown route, id or token; also a draft event seen by the public. */
+  svc_not_found: { status: 404, trpc: 'NOT_FOUND', message: 'Not found.' },
+  /** Body too large for the route. */
+  svc_payload_too_large: { status: 413, trpc: 'BAD_REQUEST', message: 'The request is too large.' },
+  /** The chosen slot is not in the live slot list (contract: 409). */
+  svc_booking_slot_unavailable: { status: 409, trpc: 'CONFLICT', message: 'That time is no longer available.' },
+  /** No host is free for the slot, or the strategy returned 0 (contract: 409). */
+  svc_booking_no_host: { status: 409, trpc: 'CONFLICT', message: 'No host is available at that time.' },
+  /** Approving a booking that is not awaiting approval (SPEC §3). */
+  svc_booking_already_approved: { status: 409, trpc: 'CONFLICT', message: 'This booking was already approved.' },
+  /** A state change the booking's current status does not allow. */
+  svc_booking_invalid_state: { status: 409, trpc: 'CONFLICT', message: 'This booking cannot be changed in its current state.' },
+  /** Event is full and has no waitlist. */
+  svc_event_full: { status: 409, trpc: 'CONFLICT', message: 'This event is full.' },
+  /** Sign-up outside the event's sign-up window. */
+  svc_signup_closed: { status: 409, trpc: 'CONFLICT', message: 'Sign-up for this event is closed.' },
+  /** Honeypot filled or the form was sent faster than a person can. */
+  svc_spam_suspected: { status: 400, trpc: 'BAD_REQUEST', message: 'The form could not be accepted. Please try again.' },
+  /** The attendee or booking was already cancelled; nothing fired. */
+  svc_already_cancelled: { status: 409, trpc: 'CONFLICT', message: 'This was already cancelled.' },
+  /** A unique value (email, slug) is taken. */
+  svc_conflict: { status: 409, trpc: 'CONFLICT', message: 'That conflicts with existing data.' },
+  /** Check-in: the ticket code is not known. */
+  svc_ticket_unknown: { status: 404, trpc: 'NOT_FOUND', message: 'Unknown ticket.' },
+  /** Check-in: the attendee is cancelled. */
+  svc_ticket_cancelled: { status: 409, trpc: 'CONFLICT', message: 'This ticket was cancelled.' },
+  /** Check-in: the attendee is on the waitlist. */
+  svc_ticket_waitlist: { status: 409, trpc: 'CONFLICT', message: 'This attendee is on the waitlist.' },
+  /** Check-in: the ticket belongs to another event. */
+  svc_ticket_wrong_event: { status: 409, trpc: 'CONFLICT', message: 'This ticket is for another event.' },
+  /** A device token was revoked; its queued scans are not accepted. */
+  svc_device_revoked: { status: 401, trpc: 'UNAUTHORIZED', message: 'This device was revoked.' },
+  /** Sync cursor older than the retained history: the device must re-download. */
+  svc_sync_reset: { status: 409, trpc: 'CONFLICT', message: 'Sync history expired; a full download is needed.' },
+  /** The database did not answer (health check). */
+  svc_unavailable: { status: 503, trpc: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
+  /** Anything unexpected; never carries a stack trace or SQL. */
+  svc_internal: { status: 500, trpc: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong on our side.' },
+} as const satisfies Record<string, CodeInfo>;
+
+export type KnownErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorData {
+  status: number;
+  [key: string]: unknown;
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  data: ErrorData;
+}
+
+/**
+ * `code` may be any string so a plugin can reject with a code of its own
+ * (`new SvcError('my_plugin_bad_answer', 'Tell us more', {status: 400})`).
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly data: ErrorData;
+
+  constructor(code: KnownErrorCode | (string & {}), message?: string, data?: Partial<ErrorData> & Record<string, unknown>, options?: { cause?: unknown }) {
+    const known = (ERROR_CODES as Record<string, CodeInfo>)[code];
+    super(message ?? known?.message ?? code, options);
+    this.name = 'AppError';
+    this.code = code;
+    this.data = { ...data, status: data?.status ?? known?.status ?? 500 };
+  }
+
+  get status(): number {
+    return this.data.status;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+export function trpcCodeFor(code: string, status: number): TrpcCode {
+  const known = (ERROR_CODES as Record<string, CodeInfo>)[code];
+  if (known) return known.trpc;
+  if (status === 401) return 'UNAUTHORIZED';
+  if (status === 403) return 'FORBIDDEN';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 409) return 'CONFLICT';
+  if (status === 429) return 'TOO_MANY_REQUESTS';
+  if (status >= 400 && status < 500) return 'BAD_REQUEST';
+  return 'INTERNAL_SERVER_ERROR';
+}
