@@ -15,6 +15,8 @@ const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   setupFiles: ['test/helpers/setup.ts'],
+  // Builds the PWA once (when stale) before any file starts a server that serves it.
+  globalSetup: ['test/helpers/global-setup.ts'],
 };
 
 export default defineConfig({

@@ -5,7 +5,7 @@ CREATE TABLE "svc_api_tokens" (
 	"role" text NOT NULL,
 	"event_ids" jsonb,
 	"created_by" integer,
-	"created_utc" timestamp(0) DEFAULT (now() at time zone 'utc') NOT NULL,
+	"created_utc" timestamp(0) DEFAULT date_trunc('second', now() at time zone 'utc') NOT NULL,
 	"last_used_utc" timestamp(0),
 	"expires_utc" timestamp(0),
 	"revoked_utc" timestamp(0)
@@ -15,7 +15,7 @@ CREATE TABLE "svc_sessions" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"user_id" integer NOT NULL,
 	"token_hash" text NOT NULL,
-	"created_utc" timestamp(0) DEFAULT (now() at time zone 'utc') NOT NULL,
+	"created_utc" timestamp(0) DEFAULT date_trunc('second', now() at time zone 'utc') NOT NULL,
 	"expires_utc" timestamp(0) NOT NULL,
 	"revoked_utc" timestamp(0)
 );
@@ -28,8 +28,8 @@ CREATE TABLE "svc_users" (
 	"timezone" text DEFAULT 'UTC' NOT NULL,
 	"password_hash" text,
 	"event_ids" jsonb,
-	"created_utc" timestamp(0) DEFAULT (now() at time zone 'utc') NOT NULL,
-	"updated_utc" timestamp(0) DEFAULT (now() at time zone 'utc') NOT NULL
+	"created_utc" timestamp(0) DEFAULT date_trunc('second', now() at time zone 'utc') NOT NULL,
+	"updated_utc" timestamp(0) DEFAULT date_trunc('second', now() at time zone 'utc') NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "svc_jobs" (
@@ -37,13 +37,13 @@ CREATE TABLE "svc_jobs" (
 	"type" text NOT NULL,
 	"payload" jsonb NOT NULL,
 	"state" text DEFAULT 'queued' NOT NULL,
-	"run_at_utc" timestamp(0) DEFAULT (now() at time zone 'utc') NOT NULL,
+	"run_at_utc" timestamp(0) DEFAULT date_trunc('second', now() at time zone 'utc') NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"max_attempts" integer DEFAULT 8 NOT NULL,
 	"locked_until_utc" timestamp(0),
 	"last_error" text,
 	"dedupe_key" text,
-	"created_utc" timestamp(0) DEFAULT (now() at time zone 'utc') NOT NULL,
+	"created_utc" timestamp(0) DEFAULT date_trunc('second', now() at time zone 'utc') NOT NULL,
 	"finished_utc" timestamp(0)
 );
 --> statement-breakpoint
@@ -57,7 +57,7 @@ CREATE TABLE "svc_outbox" (
 	"state" text DEFAULT 'queued' NOT NULL,
 	"topic" text,
 	"error" text,
-	"created_utc" timestamp(0) DEFAULT (now() at time zone 'utc') NOT NULL,
+	"created_utc" timestamp(0) DEFAULT date_trunc('second', now() at time zone 'utc') NOT NULL,
 	"sent_utc" timestamp(0)
 );
 --> statement-breakpoint

@@ -20,6 +20,7 @@ export interface RunningServer {
   ctx: AppContext;
   /** Set on the first start of an empty database. */
   firstAdministrator: { email: string; generatedPassword?: string } | null;
+  httpServer: ServerType;
   /** Stops accepting, finishes in-flight requests and jobs, closes the database. */
   close(): Promise<void>;
 }
@@ -67,6 +68,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
       port,
       ctx,
       firstAdministrator,
+      httpServer: server,
       close() {
         closing ??= (async () => {
           clearInterval(maintenance);

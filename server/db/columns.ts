@@ -5,4 +5,5 @@ import { timestamp } from 'drizzle-orm/pg-core';
 export const utcTimestamp = (name: string) => timestamp(name, { mode: 'string', precision: 0 });
 
 /** `now()` in UTC, whatever the session's TimeZone is. */
-export const nowUtc = sql`(now() at time zone 'utc')`;
+// Truncated, not rounded: a rounded-up default would lie in the future for up to half a second.
+export const nowUtc = sql`date_trunc('second', now() at time zone 'utc')`;

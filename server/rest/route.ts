@@ -92,7 +92,10 @@ async function readBody(c: Context, format: 'json' | 'json-or-form'): Promise<un
 
 /** Runs one declared route: access → before → validation → handler → response. */
 export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): Promise<Response> {
-  const principal = authorize(await resolvePrincipal(c, ctx), def.access);
+  // On public routes a credential that cannot be checked (database down) counts as none:
+  // the route itself then answers for the database (health says 503).
+  const caller = def.access === 'public' ? await resolvePrincipal(c, ctx).catch(() => null) : await resolvePrincipal(c, ctx);
+  const principal = authorize(caller, def.access);
   if (principal?.via === 'session' && def.method !== 'get') assertSameOrigin(c, ctx);
   const ip = clientIp(c);
   const pre = def.before ? await def.before({ c, ctx, principal, ip }) : undefined;
@@ -101,11 +104,12 @@ export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): P
   const body = def.body ? parseWith(def.body, await readBody(c, def.bodyFormat ?? 'json'), undefined) : undefined;
   const result = await def.handler({ params, query, body, principal, ip, pre, c, ctx });
   if (result instanceof Response) return result;
-  const status = result.status ?? 200;
-  const headers = new Headers(result.headers);
-  if (status === 204 || result.body === undefined) return new Response(null, { status, headers });
-  headers.set('content-type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(result.body), { status, headers });
+  // Through c.body so headers the handler set on the context (Set-Cookie) are kept.
+  const status = (result.status ?? 200) as 200;
+  const headers: Record<string, string> = { ...result.headers };
+  if (status === (204 as number) || result.body === undefined) return c.body(null, status, headers);
+  headers['content-type'] = 'application/json; charset=utf-8';
+  return c.body(JSON.stringify(result.body), status, headers);
 }
 
 export const ZId = z.coerce.number({ message: 'must be an integer id' }).int('must be an integer id').positive('must be a positive id').max(2_147_483_647);

@@ -1,0 +1,133 @@
+/**
+ * The `invite.ics` attached to booking emails (SPEC §4): one RFC 5545 VEVENT, sent as
+ * an iTIP REQUEST when a booking is confirmed or moved and as a CANCEL when it ends.
+ */
+import { parseUtcString } from '../../shared/time';
+
+export type IcsMethod = 'REQUEST' | 'CANCEL';
+
+export interface IcsParticipant {
+  name: string;
+  email: string;
+}
+
+export interface IcsInput {
+  /** REQUEST gives STATUS:CONFIRMED, CANCEL gives STATUS:CANCELLED. */
+  method: IcsMethod;
+  /** Stable per booking: a calendar matches a CANCEL or an update to the invite by it. */
+  uid: string;
+  /** When this version of the invite was made (DTSTAMP), UTC `Y-m-d H:i:s`. */
+  stampUtc: string;
+  startUtc: string;
+  endUtc: string;
+  summary: string;
+  description: string;
+  location?: string;
+  /** Absolute http(s) link, e.g. the manage page. */
+  url?: string;
+  organizer: IcsParticipant;
+  attendee: IcsParticipant;
+  /** Raise it for every update of the same uid; calendars ignore a lower one. */
+  sequence: number;
+}
+
+/** RFC 5545 §3.1: content lines are folded at 75 octets, excluding the line break. */
+const MAX_LINE_OCTETS = 75;
+const CRLF = '\r\n';
+const utf8 = new TextEncoder();
+
+/** Builds the calendar text; throws on a malformed time, URL, address or sequence. */
+export function buildIcs(input: IcsInput): string {
+  const status = input.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED';
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//svc//booking//EN',
+    `METHOD:${input.method}`,
+    'BEGIN:VEVENT',
+    `UID:${escapeText(input.uid)}`,
+    `DTSTAMP:${toIcsUtc(input.stampUtc, 'stampUtc')}`,
+    `DTSTART:${toIcsUtc(input.startUtc, 'startUtc')}`,
+    `DTEND:${toIcsUtc(input.endUtc, 'endUtc')}`,
+    `SUMMARY:${escapeText(input.summary)}`,
+    `DESCRIPTION:${escapeText(input.description)}`,
+    ...(input.location ? [`LOCATION:${escapeText(input.location)}`] : []),
+    ...(input.url ? [`URL:${toHttpUrl(input.url)}`] : []),
+    `ORGANIZER;CN=${quoteParam(input.organizer.name)}:${toMailto(input.organizer.email)}`,
+    `ATTENDEE;CN=${quoteParam(input.attendee.name)};RSVP=FALSE:${toMailto(input.attendee.email)}`,
+    `SEQUENCE:${toSequence(input.sequence)}`,
+    `STATUS:${status}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map((line) => foldLine(line) + CRLF).join('');
+}
+
+/** RFC 5545 §3.3.11 TEXT escaping; other control characters are not allowed in TEXT. */
+export function escapeText(value: string): string {
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    .replace(/[\u0000-\u0008\u000A-\u001F\u007F]/g, '');
+}
+
+/**
+ * Splits a content line into chunks of at most 75 octets, each continuation starting
+ * with one space (which counts towards its 75). Splits only between code points, so a
+ * multi-byte UTF-8 character is never cut.
+ */
+export function foldLine(line: string): string {
+  const chunks: string[] = [];
+  let chunk = '';
+  let chunkOctets = 0;
+  for (const character of line) {
+    const octets = utf8.encode(character).length;
+    if (chunkOctets + octets > MAX_LINE_OCTETS) {
+      chunks.push(chunk);
+      chunk = ' ';
+      chunkOctets = 1;
+    }
+    chunk += character;
+    chunkOctets += octets;
+  }
+  chunks.push(chunk);
+  return chunks.join(CRLF);
+}
+
+/** `2026-11-21 09:00:00` → `20261121T090000Z` (RFC 5545 §3.3.5, form 2: UTC). */
+function toIcsUtc(value: string, field: string): string {
+  if (parseUtcString(value) === null) {
+    throw new TypeError(`buildIcs: ${field} must be a UTC "Y-m-d H:i:s" time, got "${value}".`);
+  }
+  return `${value.slice(0, 10).replace(/-/g, '')}T${value.slice(11).replace(/:/g, '')}Z`;
+}
+
+/** Parameter values may not contain DQUOTE or controls; quoting allows `:`, `;` and `,`. */
+function quoteParam(value: string): string {
+  return `"${value.replace(/[\u0000-\u001F\u007F"]/g, '')}"`;
+}
+
+function toMailto(email: string): string {
+  // A space, quote or line break would let an address end the property early.
+  if (!/^[^\s"<>\\@]+@[^\s"<>\\@]+$/.test(email)) {
+    throw new TypeError(`buildIcs: "${email}" is not an email address.`);
+  }
+  return `mailto:${email}`;
+}
+
+function toHttpUrl(value: string): string {
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`buildIcs: url must be an http(s) URL, got "${value}".`);
+  }
+  return url.href;
+}
+
+function toSequence(value: number): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new TypeError(`buildIcs: sequence must be a whole number of at least 0, got ${value}.`);
+  }
+  return value;
+}

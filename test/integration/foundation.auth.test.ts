@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { apiClient, loginAs } from '../helpers/http';
+
+let srv: TestServer;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+beforeAll(async () => {
+  srv = await startTestServer();
+  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+});
+afterAll(() => srv?.close());
+
+describe('login and sessions', () => {
+  it('a wrong password answers 401 svc_unauthorized and sets no cookie', async () => {
+    const res = await fetch(`${srv.url}/svc/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: srv.admin.email, password: 'wrong password' }),
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ code: 'svc_unauthorized', message: 'Wrong email or password.', data: { status: 401 } });
+    expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('an unknown email answers exactly like a wrong password', async () => {
+    const res = await apiClient(srv.url).post('/auth/login', { email: 'nobody@example.test', password: 'whatever' });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe('Wrong email or password.');
+  });
+
+  it('login answers the user and sets an HttpOnly SameSite=Lax session cookie', async () => {
+    const res = await fetch(`${srv.url}/svc/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: srv.admin.email.toUpperCase(), password: srv.admin.password }),
+    });
+    expect(res.status).toBe(200);
+    const user = await res.json();
+    expect(user).toMatchObject({ email: srv.admin.email, role: 'administrator' });
+    expect(user).not.toHaveProperty('passwordHash');
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^svc_session=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+
+  it('GET /auth/me answers the signed-in user, and 401 without credentials', async () => {
+    expect((await admin.api.get('/auth/me')).body.email).toBe(srv.admin.email);
+    const anon = await apiClient(srv.url).get('/auth/me');
+    expect(anon.status).toBe(401);
+    expect(anon.body.code).toBe('svc_unauthorized');
+  });
+
+  it('logout answers 204 and revokes that session', async () => {
+    const s = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+    expect((await s.api.post('/auth/logout')).status).toBe(204);
+    expect((await s.api.get('/auth/me')).status).toBe(401);
+  });
+});
+
+describe('Origin check on cookie-authenticated writes', () => {
+  const body = { email: 'origin-check@example.test', role: 'host', password: 'long enough password' };
+
+  it('a cookie write without an Origin header is refused with 403', async () => {
+    const res = await apiClient(srv.url).post('/users', body, { cookie: admin.cookie });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('svc_forbidden');
+  });
+
+  it('a cookie write from a foreign Origin is refused with 403', async () => {
+    const res = await apiClient(srv.url).post('/users', body, { cookie: admin.cookie, origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+  });
+
+  it('a cookie write from our own Origin goes through', async () => {
+    const res = await admin.api.post('/users', body);
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('API tokens', () => {
+  it('a created token is shown once, works as Bearer, and is never listed', async () => {
+    const created = await admin.api.post('/auth/tokens', { name: 'integration' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'integration', token: expect.any(String) });
+    const list = await admin.api.get('/auth/tokens');
+    expect(JSON.stringify(list.body)).not.toContain(created.body.token);
+    const bearer = apiClient(srv.url, { bearer: created.body.token });
+    expect((await bearer.get('/users')).status).toBe(200);
+    // Bearer writes need no Origin: the token is not ambient like a cookie.
+    expect((await bearer.post('/users', { email: 'via-token@example.test', role: 'host' })).status).toBe(201);
+  });
+
+  it('a revoked token answers 401', async () => {
+    const created = await admin.api.post('/auth/tokens', { name: 'to revoke' });
+    const bearer = apiClient(srv.url, { bearer: created.body.token });
+    expect((await bearer.get('/users')).status).toBe(200);
+    expect((await admin.api.delete(`/auth/tokens/${created.body.id}`)).status).toBe(204);
+    const after = await bearer.get('/users');
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('svc_unauthorized');
+  });
+
+  it('an expired token is not accepted', async () => {
+    const auth = srv.server.ctx.services.auth;
+    const actor = { via: 'session' as const, role: 'administrator' as const, userId: 1, eventIds: null };
+    const { token } = await auth.createApiToken({ name: 'short', role: 'administrator', expiresInDays: 1 }, actor);
+    expect(await auth.authenticate({ bearerToken: token })).not.toBeNull();
+    expect(await auth.authenticate({ bearerToken: token }, Date.now() + 2 * 86_400_000)).toBeNull();
+  });
+
+  it('a made-up Bearer token answers 401', async () => {
+    expect((await apiClient(srv.url, { bearer: 'x'.repeat(43) }).get('/users')).status).toBe(401);
+  });
+});
+
+describe('roles', () => {
+  it('staff is refused administrator routes with 403', async () => {
+    await admin.api.post('/users', { email: 'staff@example.test', role: 'staff', password: 'staff password 1' });
+    const staff = await loginAs(srv.url, 'staff@example.test', 'staff password 1');
+    for (const path of ['/users', '/outbox', '/auth/tokens']) {
+      const res = await staff.api.get(path);
+      expect(res.status, path).toBe(403);
+      expect(res.body.code).toBe('svc_forbidden');
+    }
+  });
+
+  it('no credentials answers 401 before any lookup, even for an unknown id', async () => {
+    const res = await apiClient(srv.url).get('/users/999999');
+    expect(res.status).toBe(401);
+  });
+
+  it('an administrator gets 404 svc_not_found for an unknown user id', async () => {
+    const res = await admin.api.get('/users/999999');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('svc_not_found');
+  });
+});
+
+describe('bad input', () => {
+  it('invalid fields answer 400 svc_invalid_param naming each field, and store nothing', async () => {
+    const before = (await admin.api.get('/users')).headers.get('x-total-count');
+    const res = await admin.api.post('/users', { email: 'not an email', role: 'king', timezone: 'Mars/Olympus' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('svc_invalid_param');
+    expect(Object.keys(res.body.data.params).sort()).toEqual(['email', 'role', 'timezone']);
+    expect((await admin.api.get('/users')).headers.get('x-total-count')).toBe(before);
+  });
+
+  it('a body that is not JSON answers 400 svc_invalid_json', async () => {
+    const res = await admin.api.post('/users', '{"email": ');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('svc_invalid_json');
+  });
+
+  it('a path id that is not an integer answers 400 naming id', async () => {
+    const res = await admin.api.get('/users/abc');
+    expect(res.status).toBe(400);
+    expect(res.body.data.params).toHaveProperty('id');
+  });
+
+  it('an oversized body answers 413 without reaching the handler', async () => {
+    const res = await admin.api.post('/users', { email: 'big@example.test', role: 'host', displayName: 'x'.repeat(2 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('svc_payload_too_large');
+  });
+
+  it('a database failure answers 500 svc_internal with no SQL or stack in the body', async () => {
+    const broken = await startTestServer();
+    const s = await loginAs(broken.url, broken.admin.email, broken.admin.password);
+    await broken.server.ctx.database.close();
+    const res = await s.api.get('/users');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ code: 'svc_internal', message: expect.any(String), data: { status: 500 } });
+    expect(JSON.stringify(res.body)).not.toMatch(/select|svc_users|at /i);
+    const health = await s.api.get('/health');
+    expect(health.status).toBe(503);
+    await broken.close().catch(() => {});
+  });
+});

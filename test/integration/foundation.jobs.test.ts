@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import type { Database } from '../../server/db/client';
+import { openDatabase } from '../../server/db/client';
+import { jobs } from '../../server/jobs/jobs.sql';
+import { backoffSeconds, enqueueJob, JobRunner } from '../../server/jobs/queue';
+import { openTestDatabase, TEST_DB_KIND } from '../helpers/db';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const silent = pino({ level: 'silent' });
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database?.close());
+afterEach(async () => {
+  await database.db.delete(jobs);
+});
+
+describe('durable jobs', () => {
+  it('a job queued in a rolled-back transaction never runs', async () => {
+    const ran: unknown[] = [];
+    const runner = new JobRunner(database.db, silent);
+    runner.register('t.rollback', async (p) => void ran.push(p));
+    await database.db
+      .transaction(async (tx) => {
+        await enqueueJob(tx, 't.rollback', { n: 1 });
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    expect(await runner.runDue()).toBe(0);
+    expect(ran).toEqual([]);
+  });
+
+  it('a queued job runs once and is marked done', async () => {
+    const ran: unknown[] = [];
+    const runner = new JobRunner(database.db, silent);
+    runner.register('t.once', async (p) => void ran.push(p));
+    await enqueueJob(database.db, 't.once', { n: 1 });
+    expect(await runner.runDue()).toBe(1);
+    expect(await runner.runDue()).toBe(0);
+    expect(ran).toEqual([{ n: 1 }]);
+    const [row] = await database.db.select().from(jobs);
+    expect(row!.state).toBe('done');
+  });
+
+  it('a failing job is retried later with backoff, then marked failed after its last attempt', async () => {
+    let calls = 0;
+    const runner = new JobRunner(database.db, silent);
+    runner.register('t.fail', async () => {
+      calls++;
+      throw new Error('smtp down');
+    });
+    const id = (await enqueueJob(database.db, 't.fail', {}, { maxAttempts: 2 }))!;
+    expect(await runner.runDue()).toBe(1);
+    let [row] = await database.db.select().from(jobs).where(eq(jobs.id, id));
+    expect(row).toMatchObject({ state: 'queued', attempts: 1, lastError: 'smtp down' });
+    expect(row!.runAtUtc > row!.createdUtc).toBe(true);
+    expect(await runner.runDue()).toBe(0); // not due yet: backoff
+    expect(await runner.runDue(Date.now() + 3_600_000)).toBe(1);
+    [row] = await database.db.select().from(jobs).where(eq(jobs.id, id));
+    expect(row).toMatchObject({ state: 'failed', attempts: 2 });
+    expect(calls).toBe(2);
+  });
+
+  it('backoff doubles from 5 s and is capped at an hour', () => {
+    const mid = () => 0.5;
+    expect([1, 2, 3, 4].map((n) => backoffSeconds(n, mid))).toEqual([5, 10, 20, 40]);
+    expect(backoffSeconds(30, mid)).toBe(3600);
+  });
+
+  it('a job whose worker died is claimed again once its lease runs out', async () => {
+    const runner = new JobRunner(database.db, silent);
+    let calls = 0;
+    runner.register('t.lease', async () => void calls++);
+    const id = (await enqueueJob(database.db, 't.lease', {}))!;
+    // A worker claimed it and died: running, lease in the future.
+    await database.db.execute(sql`update svc_jobs set state = 'running', attempts = 1, locked_until_utc = (now() at time zone 'utc') + interval '5 minutes' where id = ${id}`);
+    expect(await runner.runDue()).toBe(0);
+    expect(await runner.runDue(Date.now() + 10 * 60_000)).toBe(1);
+    expect(calls).toBe(1);
+  });
+
+  it('the same dedupe key is queued once while pending', async () => {
+    expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).not.toBeNull();
+    expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).toBeNull();
+  });
+});
+
+describe.runIf(TEST_DB_KIND === 'postgres')('jobs on PostgreSQL with several workers', () => {
+  it('two runners polling at once never run the same job twice (SKIP LOCKED)', async () => {
+    // Both runners share the postgres.js pool, so their claims run on different connections at once.
+    const ranBy: Record<number, string[]> = {};
+    const a = new JobRunner(database.db, silent, { batchSize: 3 });
+    const b = new JobRunner(database.db, silent, { batchSize: 3 });
+    for (const [runner, name] of [[a, 'a'], [b, 'b']] as const) {
+      runner.register('t.many', async (p) => {
+        (ranBy[Number(p.n)] ??= []).push(name);
+        await new Promise((r) => setImmediate(r));
+      });
+    }
+    for (let n = 0; n < 60; n++) await enqueueJob(database.db, 't.many', { n });
+    const [ca, cb] = await Promise.all([a.runDue(), b.runDue()]);
+    expect(ca + cb).toBe(60);
+    expect(Object.keys(ranBy)).toHaveLength(60);
+    expect(Object.values(ranBy).every((by) => by.length === 1)).toBe(true);
+  });
+});
+
+describe.runIf(TEST_DB_KIND === 'pglite')('jobs survive a restart', () => {
+  it('a job queued before a restart runs after it (PGlite on disk)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-jobs-'));
+    try {
+      const first = await openDatabase({ dataDir: dir });
+      await first.migrate();
+      await enqueueJob(first.db, 't.restart', { n: 7 });
+      await first.close();
+      const second = await openDatabase({ dataDir: dir });
+      await second.migrate();
+      const ran: unknown[] = [];
+      const runner = new JobRunner(second.db, silent);
+      runner.register('t.restart', async (p) => void ran.push(p));
+      expect(await runner.runDue()).toBe(1);
+      expect(ran).toEqual([{ n: 7 }]);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

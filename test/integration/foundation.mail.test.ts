@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { queueMail } from '../../server/mail/mailer';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { loginAs, apiClient } from '../helpers/http';
+import { startSmtpServer } from '../helpers/smtp';
+
+describe('mail over SMTP (SMTP_URL set)', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let srv: TestServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    srv = await startTestServer({ env: { SMTP_URL: smtp.url, SVC_JOBS: 'off', SVC_MAIL_FROM: 'svc <noreply@example.test>' } });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await smtp?.close();
+  });
+
+  it('a queued message is delivered to the SMTP server with its attachment, and marked sent', async () => {
+    const { db, jobs } = srv.server.ctx;
+    await queueMail(db, {
+      to: 'visitor@example.test',
+      subject: 'Your booking',
+      text: 'See you soon',
+      attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n' }],
+    });
+    expect(smtp.received).toHaveLength(0); // nothing is sent inside the request
+    await jobs.runDue();
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.to).toEqual(['visitor@example.test']);
+    expect(smtp.received[0]!.raw).toContain('Subject: Your booking');
+    expect(smtp.received[0]!.raw).toMatch(/filename=invite\.ics/);
+    const admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+    const outbox = await admin.api.get('/outbox');
+    expect(outbox.body[0]).toMatchObject({ to: 'visitor@example.test', subject: 'Your booking', state: 'sent', attachments: [{ filename: 'invite.ics', contentType: 'text/calendar' }] });
+    expect(outbox.body[0].sentUtc).toMatch(/^\d{4}-/);
+    await jobs.runDue();
+    expect(smtp.received).toHaveLength(1); // a finished message is never sent twice
+  });
+});
+
+describe('mail without SMTP_URL', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
+  });
+  afterAll(() => srv?.close());
+
+  it('messages are kept in the outbox and written as .eml files under the data dir', async () => {
+    const { db, jobs } = srv.server.ctx;
+    const id = await queueMail(db, { to: 'a@example.test', subject: 'Hello', text: 'Body text' });
+    await jobs.runDue();
+    const file = path.join(srv.dataDir, 'mail', `${id}.eml`);
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toContain('Subject: Hello');
+    const admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+    const outbox = await admin.api.get('/outbox');
+    expect(outbox.headers.get('x-total-count')).toBe('1');
+    expect(outbox.body[0]).toMatchObject({ id, state: 'saved', text: 'Body text' });
+  });
+
+  it('GET /outbox is for administrators only', async () => {
+    expect((await apiClient(srv.url).get('/outbox')).status).toBe(401);
+  });
+});
