@@ -1,0 +1,41 @@
+import { lazy, Suspense, type JSX } from 'solid-js';
+import { NetworkStatus } from './components/network-status';
+import { UpdateBanner } from './components/update-banner';
+import NotFoundPage from './pages/not-found';
+import { A, Router, type RouteDefinition } from './router';
+
+// Each page is its own chunk; the shell loads only the router and the current page.
+// Routes of SPEC §1 not built yet (/events, /book/:id, /door, …) fall through to "not found".
+const routes: RouteDefinition[] = [
+  { path: '/', component: lazy(() => import('./pages/home')) },
+  { path: '/login', component: lazy(() => import('./pages/login')) },
+  { path: '/admin', component: lazy(() => import('./pages/admin')) },
+];
+
+export function App(): JSX.Element {
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="site-header">
+        <A href="/" class="brand" aria-label="svc, start page">
+          <img src="/icons/icon-192.png" alt="" width="28" height="28" />
+          svc
+        </A>
+        <nav aria-label="Main" class="site-nav">
+          <A href="/events">Events</A>
+          <A href="/door">Door</A>
+          <A href="/admin">Admin</A>
+        </nav>
+        <NetworkStatus />
+      </header>
+      <UpdateBanner />
+      <main id="main" tabindex="-1">
+        <Suspense fallback={<p class="status-text">Loading…</p>}>
+          <Router routes={routes} fallback={NotFoundPage} />
+        </Suspense>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { createSignal, Show, type JSX } from 'solid-js';
+import { applyUpdate, updateAllowed, updateAvailable } from '../pwa';
+
+/** Offers a waiting new version; shown only while the update gate allows an update. */
+export function UpdateBanner(): JSX.Element {
+  const [dismissed, setDismissed] = createSignal(false);
+  const [applying, setApplying] = createSignal(false);
+  const update = () => {
+    if (applyUpdate()) setApplying(true);
+  };
+  return (
+    <Show when={updateAvailable() && updateAllowed() && !dismissed()}>
+      <div class="banner" role="status">
+        <p>A new version of svc is ready.</p>
+        <div class="banner-actions">
+          <button type="button" class="button" onClick={update} disabled={applying()}>
+            {applying() ? 'Updating…' : 'Update now'}
+          </button>
+          <button type="button" class="button button-quiet" onClick={() => setDismissed(true)}>
+            Later
+          </button>
+        </div>
+      </div>
+    </Show>
+  );
+}
