@@ -4,6 +4,7 @@ import type { Database, Db } from './db/client';
 import type { Hooks } from './hooks';
 import type { JobRunner } from './jobs/queue';
 import { authService, type AuthService } from './auth/auth.service';
+import type { VisitorVerifiers } from './security/verifier';
 
 /** Built once per domain from the database; services hold the rules (STYLE §1). */
 export interface Services {
@@ -25,4 +26,6 @@ export interface AppContext {
   /** HMAC key for nonces and signed form tokens (shared by every instance). */
   secret: string;
   services: Services;
+  /** Bot check / spam scoring registered by plugins (none by default). */
+  verifiers: VisitorVerifiers;
 }

@@ -13,6 +13,7 @@ import { modules } from './modules';
 import { createPluginContext, loadPlugins } from './plugins/load';
 import { loadServerSecret } from './security/secret';
 import { pruneRateLimits } from './security/throttle';
+import { VisitorVerifiers } from './security/verifier';
 
 export interface RunningServer {
   url: string;
@@ -41,14 +42,14 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     const db = database.db;
     const hooks = new Hooks();
     const jobs = new JobRunner(db, logger.child({ component: 'jobs' }));
-    const ctx: AppContext = { env, database, db, hooks, logger, jobs, secret: await loadServerSecret(db, env.SVC_SECRET), services: createServices(db) };
+    const ctx: AppContext = { env, database, db, hooks, logger, jobs, secret: await loadServerSecret(db, env.SVC_SECRET), services: createServices(db), verifiers: new VisitorVerifiers() };
 
     const mail = registerMailJobs(jobs, { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM, mailDir: path.join(env.dataDir, 'mail') });
     for (const mod of modules) {
       mod.registerJobs?.(jobs, ctx);
       mod.registerListeners?.(hooks, ctx);
     }
-    const pluginCtx = createPluginContext(db, env, logger.child({ component: 'plugins' }));
+    const pluginCtx = createPluginContext(db, env, logger.child({ component: 'plugins' }), ctx.verifiers);
     await loadPlugins(env.plugins, hooks, pluginCtx);
 
     const firstAdministrator = await ctx.services.auth.ensureFirstAdministrator(env.SVC_ADMIN_EMAIL, env.SVC_ADMIN_PASSWORD);

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import type { Env } from '../env';
 import type { Hooks } from '../hooks';
 import { queueMail, type MailMessage } from '../mail/mailer';
+import type { VisitorVerifiers } from '../security/verifier';
 
 /** The `ctx` a plugin receives (SPEC §7). */
 export interface PluginContext {
@@ -15,6 +16,8 @@ export interface PluginContext {
   mail: { queue(message: MailMessage, opts?: { sendAtUtc?: string }): Promise<number> };
   /** The contract's "error object": return or throw `new ctx.SvcError(code, message, {status})`. */
   SvcError: typeof AppError;
+  /** Register a bot check or spam scorer (svc addition to SPEC §7's ctx). */
+  verifiers: Pick<VisitorVerifiers, 'register'>;
 }
 
 export type Plugin = (hooks: Hooks, ctx: PluginContext) => void | Promise<void>;
@@ -23,8 +26,8 @@ export class PluginError extends Error {
   override name = 'PluginError';
 }
 
-export function createPluginContext(db: Db, env: Env, logger: Logger): PluginContext {
-  return { db, config: env, logger, mail: { queue: (message, opts) => queueMail(db, message, opts) }, SvcError: AppError };
+export function createPluginContext(db: Db, env: Env, logger: Logger, verifiers: VisitorVerifiers): PluginContext {
+  return { db, config: env, logger, mail: { queue: (message, opts) => queueMail(db, message, opts) }, SvcError: AppError, verifiers };
 }
 
 /** Loads each SVC_PLUGINS module in order; any failure stops start-up naming the module. */

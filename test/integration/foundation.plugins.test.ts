@@ -11,7 +11,7 @@ describe('SVC_PLUGINS', () => {
       const { hooks } = srv.server.ctx;
       expect(hooks.hasFilter('svc_currency')).toBe(true);
       expect(await hooks.applyFilters('svc_currency', 'USD')).toBe('eur');
-      expect((globalThis as Record<string, unknown>).__svcPluginCtxKeys).toEqual(['SvcError', 'config', 'db', 'logger', 'mail']);
+      expect((globalThis as Record<string, unknown>).__svcPluginCtxKeys).toEqual(['SvcError', 'config', 'db', 'logger', 'mail', 'verifiers']);
     } finally {
       await srv.close();
     }
