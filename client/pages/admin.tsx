@@ -5,18 +5,7 @@ import { Page } from '../components/page';
 import { formatUtcDateTime, isoDateTime } from '../format';
 import { location, navigate } from '../router';
 
-/** GET /svc/v1/outbox item (SPEC §4). */
-export interface OutboxItem {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  attachments: { filename: string; contentType: string }[];
-  state: string;
-  createdUtc: string;
-  sentUtc: string | null;
-}
+import type { OutboxItem } from '../../shared/mail';
 
 export default function AdminPage(): JSX.Element {
   const [user, { refetch: recheckUser }] = createResource(async () => {

@@ -123,18 +123,8 @@ export interface BookingTypeConfig {
   [key: string]: unknown;
 }
 
-/** One element of the slot list (contract "Slot"). */
-export interface Slot {
-  /** UTC `Y-m-d H:i:s`; the key the write path checks a chosen start against. */
-  start_utc: string;
-  end_utc: string;
-  /** ISO 8601 in the requester's timezone. */
-  start: string;
-  label: string;
-  /** Host user ids free at that time. */
-  hosts: number[];
-  capacity_left: number;
-}
+/** One element of the slot list (contract "Slot"): the generator's own type. */
+export type { Slot } from '../../shared/booking/slots';
 
 /**
  * The object `svc_booking_assignment_strategy` must return. `pick` answers a host user

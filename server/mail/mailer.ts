@@ -5,6 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client';
 import { nowUtc } from '../db/columns';
 import { enqueueJob, type JobRunner } from '../jobs/queue';
+import type { OutboxItem } from '../../shared/mail';
 import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
 
 export interface MailAttachment {
@@ -53,19 +54,8 @@ export async function cancelQueuedMail(db: Db, topic: string): Promise<number> {
   return rows.length;
 }
 
-export interface OutboxItemDto {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  attachments: { filename: string; contentType: string }[];
-  state: OutboxState;
-  createdUtc: string;
-  sentUtc: string | null;
-}
 
-export async function listOutbox(db: Db, page: number, perPage: number, filter: { to?: string; topic?: string } = {}): Promise<{ items: OutboxItemDto[]; total: number }> {
+export async function listOutbox(db: Db, page: number, perPage: number, filter: { to?: string; topic?: string } = {}): Promise<{ items: OutboxItem[]; total: number }> {
   const where = and(
     filter.to ? sql`lower(${outbox.toAddress}) = lower(${filter.to})` : undefined,
     filter.topic ? eq(outbox.topic, filter.topic) : undefined,

@@ -1,7 +1,9 @@
 import { index, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../db/columns';
 
-export type OutboxState = 'queued' | 'sent' | 'saved' | 'failed' | 'cancelled';
+import type { OutboxState } from '../../shared/mail';
+
+export type { OutboxState };
 
 export interface StoredAttachment {
   filename: string;
