@@ -80,9 +80,11 @@ export function eventsService(db: Db) {
 }
 export type EventsService = ReturnType<typeof eventsService>;
 
+/** 23001 restrict_violation (ON DELETE RESTRICT) or 23503 foreign_key_violation, from the driver error under Drizzle's. */
 function isForeignKeyViolation(err: unknown): boolean {
   for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23503') return true;
+    const code = (e as { code?: unknown }).code;
+    if (code === '23001' || code === '23503') return true;
   }
   return false;
 }
