@@ -5,14 +5,16 @@ import type { Hooks } from './hooks';
 import type { JobRunner } from './jobs/queue';
 import { authService, type AuthService } from './auth/auth.service';
 import type { VisitorVerifiers } from './security/verifier';
+import { eventsService, type EventsService } from './modules/events/events.service';
 
 /** Built once per domain from the database; services hold the rules (STYLE §1). */
 export interface Services {
   auth: AuthService;
+  events: EventsService;
 }
 
 export function createServices(db: Db): Services {
-  return { auth: authService(db) };
+  return { auth: authService(db), events: eventsService(db) };
 }
 
 /** Everything a request, a job or a plugin may reach. */

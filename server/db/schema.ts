@@ -3,3 +3,5 @@ export * from '../auth/auth.sql';
 export * from '../jobs/jobs.sql';
 export * from '../mail/outbox.sql';
 export * from '../security/security.sql';
+export * from '../modules/events/events.sql';
+export * from '../modules/attendees/attendees.sql';

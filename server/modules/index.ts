@@ -4,6 +4,9 @@ import type { JobRunner } from '../jobs/queue';
 import type { AnyRouteDef } from '../rest/route';
 import { systemRoutes } from '../rest/system.rest';
 import { authRoutes } from '../auth/auth.rest';
+import { eventRoutes } from './events/events.rest';
+import { attendeeRoutes } from './attendees/attendees.rest';
+import { registerConfirmationMail } from './attendees/attendees.mail';
 
 /** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
 export interface SvcModule {
@@ -17,6 +20,8 @@ export interface SvcModule {
 export const modules: SvcModule[] = [
   { name: 'system', routes: systemRoutes },
   { name: 'auth', routes: authRoutes },
+  { name: 'events', routes: eventRoutes },
+  { name: 'attendees', routes: attendeeRoutes, registerListeners: registerConfirmationMail },
 ];
 
 export function allRoutes(): AnyRouteDef[] {

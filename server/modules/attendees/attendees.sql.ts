@@ -1,0 +1,38 @@
+import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { nowUtc, utcTimestamp } from '../../db/columns';
+import { events } from '../events/events.sql';
+
+/**
+ * The contract's attendee row, plus SPEC §3's timestamps and the ticket code.
+ * `updated_utc` changes on every write: the check-in sync (issue 5) reads changes by it.
+ */
+export const attendees = pgTable(
+  'svc_attendees',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'restrict' }),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    quantity: integer('quantity').notNull(),
+    /** going, waitlist, cancelled; may be '' on an old row (reads as going for capacity). */
+    status: text('status').notNull().default('going'),
+    /** JSON answers, NULL when none are stored. */
+    customFields: text('custom_fields'),
+    /** 64-character secret behind the one-click cancel link; never returned by REST. */
+    cancelToken: text('cancel_token').notNull(),
+    /** The QR payload (≥128 bits); never returned by REST. */
+    ticketCode: text('ticket_code').notNull(),
+    /** SHA-256 hex of ticket_code: door devices look scans up by it (SPEC §6). */
+    ticketCodeHash: text('ticket_code_hash').notNull(),
+    createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
+    updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),
+  },
+  (t) => [
+    index('svc_attendees_event').on(t.eventId, t.id),
+    index('svc_attendees_updated').on(t.updatedUtc),
+    uniqueIndex('svc_attendees_cancel_token').on(t.cancelToken),
+    uniqueIndex('svc_attendees_ticket_code_hash').on(t.ticketCodeHash),
+  ],
+);

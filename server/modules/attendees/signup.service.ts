@@ -1,0 +1,248 @@
+/**
+ * Sign-up and visitor cancel: the contract's attendee rules in the order issue 3 fixes.
+ */
+import { AppError } from '../../../shared/errors';
+import { ZSignupFields, type CancelPreview, type SignupResult } from '../../../shared/attendees';
+import { toUtcString } from '../../../shared/time';
+import type { AppContext } from '../../context';
+import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type RawCustomFieldInput } from '../../hooks';
+import { invalidParams } from '../../rest/route';
+import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
+import { readSigned, signValue } from '../../security/nonce';
+import { hitRateLimit } from '../../security/throttle';
+import { eventsRepository, type EventRow } from '../events/events.repository';
+import { attendeesRepository } from './attendees.repository';
+
+/** SPEC §3: minimum fill time of the sign-up form. */
+export const MIN_FILL_MS = 3_000;
+/** SPEC §3: honeypot input, must arrive empty. */
+export const HONEYPOT_FIELD = 'svc_hp';
+export const FORM_TOKEN_FIELD = 'svc_ts';
+export const CUSTOM_FIELD_PREFIX = 'svc_cf_';
+/** Contract "Limits": 5 sign-ups per minute per IP (key from svc_rsvp_client_ip). */
+export const SIGNUP_IP_LIMIT = { limit: 5, windowSeconds: 60 } as const;
+/** SPEC §3: 5 sign-ups per hour per email. */
+export const SIGNUP_EMAIL_LIMIT = { limit: 5, windowSeconds: 3600 } as const;
+/** Bounds on the extra inputs, checked before the filter sees them. */
+const MAX_CUSTOM_FIELDS = 50;
+const MAX_CUSTOM_VALUE_LENGTH = 2000;
+/** A ticket code of 18 random bytes: 144 bits (SPEC §3 asks for ≥ 128), 24 characters in the QR. */
+const TICKET_CODE_BYTES = 18;
+
+export interface SignupRequest {
+  eventId: number;
+  /** The posted body as it arrived (JSON or form). */
+  raw: Record<string, unknown>;
+  /** REMOTE_ADDR after IP validation, or ''. */
+  ip: string;
+  headers: Record<string, string>;
+  nowMs?: number;
+}
+
+const formTokenPurpose = (eventId: number) => `signup-form|${eventId}`;
+
+/** WordPress-style sanitize_key: lowercase letters, digits, `_` and `-`. */
+export function sanitizeKey(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9_-]/g, '');
+}
+
+/** Plain text only: tags removed, control characters and runs of whitespace collapsed. */
+export function sanitizeText(value: string): string {
+  return value
+    .replace(/<[^>]*>?/g, '')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The `svc_cf_<key>` inputs, prefix removed, keys and values sanitized (the filter's `raw`). */
+export function collectCustomInputs(raw: Record<string, unknown>): RawCustomFieldInput {
+  const out: RawCustomFieldInput = {};
+  const params: Record<string, string> = {};
+  const keys = Object.keys(raw).filter((k) => k.startsWith(CUSTOM_FIELD_PREFIX));
+  if (keys.length > MAX_CUSTOM_FIELDS) throw new AppError('svc_invalid_param', 'Too many extra fields.', { params: { [CUSTOM_FIELD_PREFIX]: `at most ${MAX_CUSTOM_FIELDS} extra fields` } });
+  for (const name of keys) {
+    const key = sanitizeKey(name.slice(CUSTOM_FIELD_PREFIX.length));
+    if (!key) continue;
+    const value = raw[name];
+    const tooLong = (s: string) => s.length > MAX_CUSTOM_VALUE_LENGTH;
+    if (Array.isArray(value)) {
+      const items = value.filter((v): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v)).map((v) => String(v));
+      if (items.length > MAX_CUSTOM_FIELDS || items.some(tooLong)) params[name] = `must be at most ${MAX_CUSTOM_VALUE_LENGTH} characters`;
+      else out[key] = items.map(sanitizeText);
+    } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      const text = String(value);
+      if (tooLong(text)) params[name] = `must be at most ${MAX_CUSTOM_VALUE_LENGTH} characters`;
+      else out[key] = sanitizeText(text);
+    }
+  }
+  if (Object.keys(params).length > 0) throw new AppError('svc_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
+  return out;
+}
+
+/** Without an explicit close, sign-up ends when the event starts. */
+function signupWindowOpen(event: EventRow, nowText: string): boolean {
+  if (event.signupOpensUtc !== null && nowText < event.signupOpensUtc) return false;
+  const closes = event.signupClosesUtc ?? event.startsUtc;
+  return nowText < closes;
+}
+
+function emailOf(raw: Record<string, unknown>): string {
+  return typeof raw.email === 'string' ? raw.email.trim().toLowerCase() : '';
+}
+
+export function signupService(ctx: AppContext) {
+  const { db, hooks } = ctx;
+
+  async function publicEvent(eventId: number): Promise<EventRow> {
+    const event = await eventsRepository(db).findById(eventId);
+    // Issue 3 "Done when": an unknown event is bad input naming the field; a draft stays hidden (404, SPEC §4).
+    if (!event) throw new AppError('svc_invalid_param', 'Invalid parameter(s): id', { params: { id: 'no such event' } });
+    if (event.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+    return event;
+  }
+
+  return {
+    /** `GET /events/{id}/form`: the extra fields' HTML and the signed render time. */
+    async form(eventId: number, nowMs = Date.now()): Promise<{ html: string; formToken: string }> {
+      const event = await publicEvent(eventId);
+      const html = await applyContractFilter(hooks, 'svc_rsvp_form_fields', '', event.id);
+      return { html, formToken: signValue(ctx.secret, formTokenPurpose(event.id), String(nowMs)) };
+    },
+
+    async signup(req: SignupRequest): Promise<SignupResult> {
+      const nowMs = req.nowMs ?? Date.now();
+      const { raw } = req;
+
+      // 1. Published event, open window.
+      const event = await publicEvent(req.eventId);
+      if (!signupWindowOpen(event, toUtcString(nowMs))) throw new AppError('svc_signup_closed');
+
+      // 2. Honeypot.
+      const honeypot = raw[HONEYPOT_FIELD];
+      if (honeypot !== undefined && honeypot !== null && String(honeypot) !== '') throw new AppError('svc_spam_suspected');
+
+      // 3. Minimum fill time from the signed render time.
+      const token = raw[FORM_TOKEN_FIELD];
+      const rendered = Number(readSigned(ctx.secret, formTokenPurpose(event.id), typeof token === 'string' ? token : null));
+      if (!Number.isFinite(rendered) || rendered <= 0 || nowMs - rendered < MIN_FILL_MS) {
+        throw new AppError('svc_spam_suspected', 'The form was sent too quickly or has expired. Please try again.');
+      }
+
+      // 4. The operator's view of the visitor IP ('' turns the per-IP throttle off).
+      const ip = await applyContractFilter(hooks, 'svc_rsvp_client_ip', req.ip);
+
+      // 5. Throttles, kept in the database so every instance shares them.
+      if (ip !== '') {
+        const perIp = await hitRateLimit(db, `signup:ip:${ip}`, SIGNUP_IP_LIMIT.limit, SIGNUP_IP_LIMIT.windowSeconds, nowMs);
+        if (!perIp.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: perIp.retryAfterSeconds });
+      }
+      const email = emailOf(raw);
+      if (email !== '') {
+        const perEmail = await hitRateLimit(db, `signup:email:${sha256Hex(email)}`, SIGNUP_EMAIL_LIMIT.limit, SIGNUP_EMAIL_LIMIT.windowSeconds, nowMs);
+        if (!perEmail.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: perEmail.retryAfterSeconds });
+      }
+
+      // 6. Bot check and spam scoring (plugins; none by default) with the filtered IP.
+      await ctx.verifiers.assertHuman({
+        kind: 'signup',
+        ip,
+        email,
+        name: typeof raw.display_name === 'string' ? raw.display_name : '',
+        content: Object.fromEntries(Object.entries(raw).filter(([key]) => key.startsWith(CUSTOM_FIELD_PREFIX))),
+        headers: req.headers,
+      });
+
+      // 7. Validation.
+      const parsed = ZSignupFields.safeParse(raw);
+      if (!parsed.success) throw invalidParams(parsed.error);
+      const fields = parsed.data;
+      if (fields.quantity > event.maxPerSignup) {
+        throw new AppError('svc_invalid_param', 'Invalid parameter(s): quantity', { params: { quantity: `must be at most ${event.maxPerSignup}` } });
+      }
+
+      const customInputs = collectCustomInputs(raw);
+
+      // 8. Custom answers: an error object goes back as is; no callback, nothing stored.
+      const answers = await applyRsvpCustomFields(hooks, customInputs, event.id);
+      if (answers instanceof AppError) throw answers;
+
+      // 9. Seats decided under the event row's lock: concurrent sign-ups queue on it and never oversell.
+      const cancelToken = newCancelToken();
+      const ticketCode = randomToken(TICKET_CODE_BYTES);
+      const row = await db.transaction(async (tx) => {
+        const locked = await eventsRepository(tx).lockById(event.id);
+        if (!locked || locked.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+        const repo = attendeesRepository(tx);
+        let status: 'going' | 'waitlist' = 'going';
+        if (locked.capacity !== null && (await repo.seatsTaken(locked.id)) + fields.quantity > locked.capacity) {
+          if (!locked.waitlist) throw new AppError('svc_event_full');
+          status = 'waitlist';
+        }
+        return repo.insert({
+          eventId: locked.id,
+          email: fields.email,
+          displayName: fields.display_name,
+          quantity: fields.quantity,
+          status,
+          customFields: encodeCustomFields(answers),
+          cancelToken,
+          ticketCode,
+          ticketCodeHash: sha256Hex(ticketCode),
+        });
+      });
+
+      // 10. After commit, exactly the contract's payload keys.
+      await hooks.doAction('svc_rsvp_submitted', row.id, {
+        event_id: row.eventId,
+        email: row.email,
+        display_name: row.displayName,
+        quantity: row.quantity,
+        cancel_token: row.cancelToken,
+      });
+      return { id: row.id, status: row.status === 'waitlist' ? 'waitlist' : 'going' };
+    },
+
+    /** What the public cancel page shows; never a secret. */
+    async cancelPreview(token: string): Promise<CancelPreview> {
+      const row = await findByToken(token);
+      const event = await eventsRepository(db).findById(row.eventId);
+      if (!event) throw new AppError('svc_not_found');
+      return {
+        eventId: event.id,
+        eventTitle: event.title,
+        eventStartsUtc: event.startsUtc,
+        eventTimezone: event.timezone,
+        displayName: row.displayName,
+        quantity: row.quantity,
+        status: row.status,
+      };
+    },
+
+    /**
+     * Visitor cancel: the seat is released and `svc_rsvp_cancelled` fires once. Waitlisted
+     * attendees are not promoted automatically (the contract has no action for it): an
+     * administrator moves them with PATCH, which fires svc_attendee_status_changed.
+     */
+    async cancel(token: string): Promise<{ id: number; status: 'cancelled' }> {
+      const found = await findByToken(token);
+      const cancelled = await db.transaction(async (tx) => {
+        const repo = attendeesRepository(tx);
+        const row = await repo.lockById(found.id);
+        if (!row || !safeEqual(row.cancelToken, token)) throw new AppError('svc_not_found');
+        if (row.status === 'cancelled') throw new AppError('svc_already_cancelled');
+        return repo.update(row.id, { status: 'cancelled' });
+      });
+      if (!cancelled) throw new AppError('svc_not_found');
+      await hooks.doAction('svc_rsvp_cancelled', cancelled.id);
+      return { id: cancelled.id, status: 'cancelled' };
+    },
+  };
+
+  async function findByToken(token: string) {
+    const row = await attendeesRepository(db).findByCancelToken(token);
+    // The index finds the candidate; the comparison that decides is constant-time.
+    if (!row || !safeEqual(row.cancelToken, token)) throw new AppError('svc_not_found');
+    return row;
+  }
+}

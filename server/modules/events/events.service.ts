@@ -1,0 +1,90 @@
+import { AppError } from '../../../shared/errors';
+import type { CreateEventInput, EventDto, EventListQuery, UpdateEventInput } from '../../../shared/events';
+import type { Principal } from '../../auth/principal';
+import type { Db } from '../../db/client';
+import { eventsRepository, type EventRow } from './events.repository';
+
+export function toEventDto(e: EventRow): EventDto {
+  return {
+    id: e.id,
+    title: e.title,
+    description: e.description,
+    startsUtc: e.startsUtc,
+    endsUtc: e.endsUtc,
+    timezone: e.timezone,
+    venue: e.venue,
+    capacity: e.capacity,
+    maxPerSignup: e.maxPerSignup,
+    signupOpensUtc: e.signupOpensUtc,
+    signupClosesUtc: e.signupClosesUtc,
+    waitlist: e.waitlist,
+    status: e.status,
+    priceCents: e.priceCents,
+    createdUtc: e.createdUtc,
+    updatedUtc: e.updatedUtc,
+  };
+}
+
+const canSeeDrafts = (principal: Principal | null) => principal?.role === 'administrator';
+
+/** Times are fixed-width UTC strings, so string order is time order. */
+function assertCoherent(e: Pick<EventRow, 'startsUtc' | 'endsUtc' | 'signupOpensUtc' | 'signupClosesUtc'>): void {
+  const params: Record<string, string> = {};
+  if (e.endsUtc !== null && e.endsUtc < e.startsUtc) params.endsUtc = 'must not be before startsUtc';
+  if (e.signupOpensUtc !== null && e.signupClosesUtc !== null && e.signupClosesUtc < e.signupOpensUtc) {
+    params.signupClosesUtc = 'must not be before signupOpensUtc';
+  }
+  if (Object.keys(params).length > 0) throw new AppError('svc_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
+}
+
+export function eventsService(db: Db) {
+  const repo = eventsRepository(db);
+  return {
+    async list(query: EventListQuery, principal: Principal | null): Promise<{ items: EventDto[]; total: number }> {
+      const status = canSeeDrafts(principal) ? query.status : 'published';
+      const { rows, total } = await repo.list({ status }, query.perPage, (query.page - 1) * query.perPage);
+      return { items: rows.map(toEventDto), total };
+    },
+
+    /** A draft is 404 to everyone but administrators (SPEC §4). */
+    async get(id: number, principal: Principal | null): Promise<EventDto> {
+      const row = await repo.findById(id);
+      if (!row || (row.status !== 'published' && !canSeeDrafts(principal))) throw new AppError('svc_not_found', 'No such event.');
+      return toEventDto(row);
+    },
+
+    async create(input: CreateEventInput): Promise<EventDto> {
+      assertCoherent(input);
+      return toEventDto(await repo.insert(input));
+    },
+
+    async update(id: number, input: UpdateEventInput): Promise<EventDto> {
+      const current = await repo.findById(id);
+      if (!current) throw new AppError('svc_not_found', 'No such event.');
+      assertCoherent({ ...current, ...input });
+      const row = await repo.update(id, input);
+      if (!row) throw new AppError('svc_not_found', 'No such event.');
+      return toEventDto(row);
+    },
+
+    /** Refused while attendees exist: deleting them is an explicit admin act that fires svc_attendee_deleted. */
+    async delete(id: number): Promise<void> {
+      try {
+        if (!(await repo.delete(id))) throw new AppError('svc_not_found', 'No such event.');
+      } catch (err) {
+        if (isForeignKeyViolation(err)) throw new AppError('svc_conflict', 'This event still has attendees; delete them first.', undefined, { cause: err });
+        throw err;
+      }
+    },
+  };
+}
+export type EventsService = ReturnType<typeof eventsService>;
+
+/** 23001 restrict_violation (ON DELETE RESTRICT) or 23503 foreign_key_violation, from the driver error under Drizzle's. */
+function isForeignKeyViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '23001' || code === '23503') return true;
+  }
+  return false;
+}

@@ -1,0 +1,30 @@
+import { boolean, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { nowUtc, utcTimestamp } from '../../db/columns';
+
+export const EVENT_STATUSES = ['draft', 'published'] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** Events people sign up for (SPEC §4 "Event"). */
+export const events = pgTable(
+  'svc_events',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    startsUtc: utcTimestamp('starts_utc').notNull(),
+    endsUtc: utcTimestamp('ends_utc'),
+    timezone: text('timezone').notNull().default('UTC'),
+    venue: text('venue').notNull().default(''),
+    /** Seats; NULL = unlimited. */
+    capacity: integer('capacity'),
+    maxPerSignup: integer('max_per_signup').notNull().default(10),
+    signupOpensUtc: utcTimestamp('signup_opens_utc'),
+    signupClosesUtc: utcTimestamp('signup_closes_utc'),
+    waitlist: boolean('waitlist').notNull().default(true),
+    status: text('status').$type<EventStatus>().notNull().default('draft'),
+    priceCents: integer('price_cents').notNull().default(0),
+    createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
+    updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),
+  },
+  (t) => [index('svc_events_starts').on(t.startsUtc), index('svc_events_updated').on(t.updatedUtc)],
+);

@@ -1,0 +1,85 @@
+/** Attendee and sign-up schemas shared by the server (REST + tRPC) and the PWA. */
+import { z } from 'zod';
+
+export const ATTENDEE_STATUSES = ['going', 'waitlist', 'cancelled'] as const;
+export const ZAttendeeStatus = z.enum(ATTENDEE_STATUSES);
+export type AttendeeStatus = z.infer<typeof ZAttendeeStatus>;
+
+/** Contract "Limits": the example custom input's maxlength; we use it for names too. */
+export const MAX_NAME_LENGTH = 190;
+/** RFC 5321's practical limit for an address. */
+export const MAX_EMAIL_LENGTH = 254;
+/** Hard ceiling for one sign-up; the event's maxPerSignup is usually lower. */
+export const MAX_QUANTITY = 1000;
+
+const ZEmailAddress = z.string().trim().max(MAX_EMAIL_LENGTH).pipe(z.email({ message: 'must be a valid email address' }));
+// Form posts send every value as a string; JSON may send a number.
+const ZQuantity = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
+  z.number().int().min(1).max(MAX_QUANTITY),
+);
+
+/** The visitor's sign-up fields (SPEC §4: email, display_name, quantity; snake_case as the form posts them). */
+export const ZSignupFields = z.object({
+  email: ZEmailAddress,
+  display_name: z.string().trim().min(1).max(MAX_NAME_LENGTH),
+  quantity: ZQuantity.default(1),
+});
+export type SignupFields = z.infer<typeof ZSignupFields>;
+
+export const ZSignupResult = z.object({ id: z.number().int(), status: ZAttendeeStatus });
+export type SignupResult = z.infer<typeof ZSignupResult>;
+
+/** Admin PATCH /attendees/{id}: the contract's camelCase body. */
+export const ZUpdateAttendeeInput = z.object({
+  displayName: z.string().trim().min(1).max(MAX_NAME_LENGTH).optional(),
+  email: ZEmailAddress.optional(),
+  quantity: z.number().int().min(1).max(MAX_QUANTITY).optional(),
+  status: ZAttendeeStatus.optional(),
+});
+export type UpdateAttendeeInput = z.infer<typeof ZUpdateAttendeeInput>;
+
+export const ZAttendeeListQuery = z.object({
+  eventId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  status: ZAttendeeStatus.optional(),
+  search: z.string().trim().max(MAX_EMAIL_LENGTH).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type AttendeeListQuery = z.infer<typeof ZAttendeeListQuery>;
+
+export const ZAttendeeExportQuery = z.object({
+  eventId: z.coerce.number().int().positive().max(2_147_483_647),
+  format: z.enum(['csv', 'json']).default('csv'),
+});
+export type AttendeeExportQuery = z.infer<typeof ZAttendeeExportQuery>;
+
+/** The REST serialization before `svc_rest_attendee_response` adds keys (contract table + SPEC §3 timestamps). */
+export const ZAttendeeDto = z
+  .object({
+    id: z.number().int(),
+    eventId: z.number().int(),
+    email: z.string(),
+    displayName: z.string(),
+    status: z.string(),
+    quantity: z.number().int(),
+    customFields: z.record(z.string(), z.unknown()).nullable(),
+    createdUtc: z.string(),
+    updatedUtc: z.string(),
+  })
+  .loose();
+export type AttendeeDto = z.infer<typeof ZAttendeeDto>;
+
+/** What the public /cancel/{token} page shows: no secrets. */
+export const ZCancelPreview = z.object({
+  eventId: z.number().int(),
+  eventTitle: z.string(),
+  eventStartsUtc: z.string(),
+  eventTimezone: z.string(),
+  displayName: z.string(),
+  quantity: z.number().int(),
+  status: z.string(),
+});
+export type CancelPreview = z.infer<typeof ZCancelPreview>;
+
+export const ZCancelToken = z.string().min(1).max(200);

@@ -1,0 +1,76 @@
+/** Event schemas shared by the server (REST + tRPC) and the PWA (SPEC §4 "Event"). */
+import { z } from 'zod';
+import { isValidTimeZone, parseUtcString } from './time';
+
+export const ZUtcDateTime = z.string().refine((v) => parseUtcString(v) !== null, { message: 'must be a UTC time as Y-m-d H:i:s' });
+const ZTimeZoneName = z.string().refine(isValidTimeZone, { message: 'must be an IANA time zone' });
+
+export const ZEventStatus = z.enum(['draft', 'published']);
+
+const eventFields = {
+  title: z.string().trim().min(1).max(190),
+  description: z.string().max(20_000),
+  startsUtc: ZUtcDateTime,
+  endsUtc: ZUtcDateTime.nullable(),
+  timezone: ZTimeZoneName,
+  venue: z.string().trim().max(190),
+  /** Seats; null = unlimited. */
+  capacity: z.number().int().min(1).max(1_000_000).nullable(),
+  maxPerSignup: z.number().int().min(1).max(1000),
+  signupOpensUtc: ZUtcDateTime.nullable(),
+  signupClosesUtc: ZUtcDateTime.nullable(),
+  waitlist: z.boolean(),
+  status: ZEventStatus,
+  priceCents: z.number().int().min(0).max(100_000_000),
+};
+
+export const ZCreateEventInput = z.object({
+  ...eventFields,
+  description: eventFields.description.default(''),
+  endsUtc: eventFields.endsUtc.default(null),
+  timezone: eventFields.timezone.default('UTC'),
+  venue: eventFields.venue.default(''),
+  capacity: eventFields.capacity.default(null),
+  maxPerSignup: eventFields.maxPerSignup.default(10),
+  signupOpensUtc: eventFields.signupOpensUtc.default(null),
+  signupClosesUtc: eventFields.signupClosesUtc.default(null),
+  waitlist: eventFields.waitlist.default(true),
+  status: eventFields.status.default('draft'),
+  priceCents: eventFields.priceCents.default(0),
+});
+export type CreateEventInput = z.infer<typeof ZCreateEventInput>;
+
+export const ZUpdateEventInput = z.object(eventFields).partial();
+export type UpdateEventInput = z.infer<typeof ZUpdateEventInput>;
+
+export const ZEventDto = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  startsUtc: z.string(),
+  endsUtc: z.string().nullable(),
+  timezone: z.string(),
+  venue: z.string(),
+  capacity: z.number().int().nullable(),
+  maxPerSignup: z.number().int(),
+  signupOpensUtc: z.string().nullable(),
+  signupClosesUtc: z.string().nullable(),
+  waitlist: z.boolean(),
+  status: ZEventStatus,
+  priceCents: z.number().int(),
+  createdUtc: z.string(),
+  updatedUtc: z.string(),
+});
+export type EventDto = z.infer<typeof ZEventDto>;
+
+export const ZEventListQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(500).default(50),
+  /** Administrators only; the public always sees published events. */
+  status: ZEventStatus.optional(),
+});
+export type EventListQuery = z.infer<typeof ZEventListQuery>;
+
+/** `GET /events/{id}/form`: extra fields HTML and the signed render time (posted back as svc_ts). */
+export const ZSignupForm = z.object({ html: z.string(), formToken: z.string() });
+export type SignupForm = z.infer<typeof ZSignupForm>;

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import superjson from 'superjson';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { apiClient, loginAs } from '../helpers/http';
+import { createEvent, nonce, resetThrottles, signUp, agedFormToken, attendeeRows } from '../helpers/registration';
+
+let srv: TestServer;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+beforeAll(async () => {
+  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
+  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+});
+afterAll(() => srv?.close());
+beforeEach(() => resetThrottles(srv));
+
+describe('events REST (SPEC §4 shapes)', () => {
+  it('POST creates with the SPEC defaults and answers 201', async () => {
+    const res = await admin.api.post('/events', { title: 'Defaults', startsUtc: '2099-01-01 10:00:00' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      title: 'Defaults',
+      description: '',
+      startsUtc: '2099-01-01 10:00:00',
+      endsUtc: null,
+      timezone: 'UTC',
+      venue: '',
+      capacity: null,
+      maxPerSignup: 10,
+      signupOpensUtc: null,
+      signupClosesUtc: null,
+      waitlist: true,
+      status: 'draft',
+      priceCents: 0,
+      createdUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      updatedUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
+  });
+
+  it('bad input is 400 naming each field', async () => {
+    const res = await admin.api.post('/events', { title: '', startsUtc: '2099-01-01T10:00:00Z', timezone: 'Mars/Base', capacity: 0, status: 'live', maxPerSignup: 'ten' });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.data.params).sort()).toEqual(['capacity', 'maxPerSignup', 'startsUtc', 'status', 'timezone', 'title']);
+    const ends = await admin.api.post('/events', { title: 'x', startsUtc: '2099-01-02 10:00:00', endsUtc: '2099-01-01 10:00:00' });
+    expect(ends.body.data.params).toHaveProperty('endsUtc');
+  });
+
+  it('the public sees published events only; a draft is 404 to them and visible to administrators', async () => {
+    const published = await createEvent(admin.api, { title: 'Public one' });
+    const draft = await createEvent(admin.api, { title: 'Secret draft', status: 'draft' });
+    const pub = apiClient(srv.url);
+    const list = await pub.get('/events?perPage=500');
+    expect(list.body.map((e: any) => e.id)).toContain(published.id);
+    expect(list.body.map((e: any) => e.id)).not.toContain(draft.id);
+    expect(Number(list.headers.get('x-total-count'))).toBe(list.body.length);
+    expect((await pub.get(`/events/${draft.id}`)).status).toBe(404);
+    expect((await pub.get(`/events?status=draft`)).body.map((e: any) => e.id)).not.toContain(draft.id);
+    expect((await admin.api.get(`/events/${draft.id}`)).status).toBe(200);
+    expect((await admin.api.get('/events?status=draft&perPage=500')).body.map((e: any) => e.id)).toContain(draft.id);
+  });
+
+  it('PATCH updates, DELETE removes; an event with attendees is 409 on delete', async () => {
+    const event = await createEvent(admin.api);
+    const patched = await admin.api.patch(`/events/${event.id}`, { capacity: 5, waitlist: false });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ capacity: 5, waitlist: false, title: 'Spring meetup' });
+    await signUp(srv, event.id);
+    const refused = await admin.api.delete(`/events/${event.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('svc_conflict');
+    const empty = await createEvent(admin.api);
+    expect((await admin.api.delete(`/events/${empty.id}`)).status).toBe(204);
+    expect((await admin.api.get(`/events/${empty.id}`)).status).toBe(404);
+  });
+
+  it('writes are administrator-only: 401 anonymous, 403 staff', async () => {
+    expect((await apiClient(srv.url).post('/events', { title: 'x', startsUtc: '2099-01-01 10:00:00' })).status).toBe(401);
+    const token = (await admin.api.post('/auth/tokens', { name: 'door', role: 'staff' })).body.token;
+    const staff = apiClient(srv.url, { bearer: token });
+    expect((await staff.post('/events', { title: 'x', startsUtc: '2099-01-01 10:00:00' })).status).toBe(403);
+    expect((await staff.patch('/events/1', { title: 'x' })).status).toBe(403);
+    expect((await staff.delete('/events/1')).status).toBe(403);
+  });
+});
+
+describe('tRPC procedures for the PWA', () => {
+  async function trpcQuery(path: string, input: unknown) {
+    const res = await fetch(`${srv.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`);
+    return { status: res.status, body: (await res.json()) as any };
+  }
+  async function trpcMutation(path: string, input: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(`${srv.url}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(superjson.serialize(input)) });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+
+  it('events.list / events.get / events.form answer like REST', async () => {
+    const event = await createEvent(admin.api, { title: 'Via tRPC' });
+    const list = await trpcQuery('events.list', { perPage: 500 });
+    expect(list.body.result.data.json.items.map((e: any) => e.id)).toContain(event.id);
+    expect((await trpcQuery('events.get', { id: event.id })).body.result.data.json.title).toBe('Via tRPC');
+    expect((await trpcQuery('events.form', { id: event.id })).body.result.data.json).toEqual({ html: '', formToken: expect.any(String) });
+  });
+
+  it('events.signup requires X-Svc-Nonce and runs the same rules', async () => {
+    const event = await createEvent(admin.api, { capacity: 1, waitlist: false });
+    const fields = { email: 'trpc@example.test', display_name: 'T', svc_ts: agedFormToken(srv, event.id) };
+    const noNonce = await trpcMutation('events.signup', { id: event.id, fields });
+    expect(noNonce.body.error.json.data.svcCode).toBe('svc_invalid_nonce');
+    const ok = await trpcMutation('events.signup', { id: event.id, fields }, { 'x-svc-nonce': await nonce(srv) });
+    expect(ok.body.result.data.json).toEqual({ id: expect.any(Number), status: 'going' });
+    const full = await trpcMutation('events.signup', { id: event.id, fields: { ...fields, email: 'trpc2@example.test' } }, { 'x-svc-nonce': await nonce(srv) });
+    expect(full.body.error.json.data.svcCode).toBe('svc_event_full');
+    const bad = await trpcMutation('events.signup', { id: event.id, fields: { ...fields, quantity: 0 } }, { 'x-svc-nonce': await nonce(srv) });
+    expect(bad.body.error.json.data.params).toHaveProperty('quantity');
+  });
+
+  it('events.cancelPreview and events.cancel use the cancel token', async () => {
+    const event = await createEvent(admin.api);
+    await signUp(srv, event.id, { display_name: 'Cancel Me' });
+    const token = (await attendeeRows(srv, event.id))[0].cancel_token;
+    expect((await trpcQuery('events.cancelPreview', { token })).body.result.data.json.displayName).toBe('Cancel Me');
+    const origin = new URL(srv.url).origin;
+    expect((await trpcMutation('events.cancel', { token }, { origin })).body.result.data.json.status).toBe('cancelled');
+    expect((await trpcMutation('events.cancel', { token }, { origin })).body.error.json.data.svcCode).toBe('svc_already_cancelled');
+  });
+});

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { apiClient, loginAs } from '../helpers/http';
+import { startSmtpServer } from '../helpers/smtp';
+import { attendeeRows, createEvent, resetThrottles, signUp } from '../helpers/registration';
+import { queryRows } from '../../server/db/client';
+import { csvCell } from '../../server/modules/attendees/attendees.export';
+
+/** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF records. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') row.push(cell), (cell = '');
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      (row = []), (cell = ''), i++;
+    } else cell += ch;
+  }
+  if (cell !== '' || row.length > 0) throw new Error('CSV does not end with CRLF');
+  return rows;
+}
+
+describe('exports', () => {
+  let srv: TestServer;
+  let admin: Awaited<ReturnType<typeof loginAs>>;
+  let event: any;
+  beforeAll(async () => {
+    srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
+    admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+    event = await createEvent(admin.api);
+    const names = ['Plain Name', 'Comma, "Quoted"\nNewline', '=HYPERLINK("http://evil")', '+1 plus', '-2 minus', '@SUM(A1)', '\tTabbed', '\rCarriage'];
+    for (const display_name of names) {
+      await resetThrottles(srv);
+      // Raw inserts keep tab and CR, which the sign-up would trim.
+      await signUp(srv, event.id, { display_name: 'placeholder' });
+    }
+    const rows = await attendeeRows(srv, event.id);
+    for (const [i, row] of rows.entries()) await srv.server.ctx.db.execute(sql`update svc_attendees set display_name = ${names[i]!} where id = ${row.id}`);
+  });
+  afterAll(() => srv?.close());
+
+  it('CSV: header row, RFC 4180 quoting, formula-injection neutralised, CRLF records', async () => {
+    const res = await admin.api.get(`/attendees/export?eventId=${event.id}&format=csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toContain(`attendees-event-${event.id}.csv`);
+    const rows = parseCsv(res.body as string);
+    expect(rows[0]).toEqual(['id', 'eventId', 'email', 'displayName', 'status', 'quantity', 'customFields', 'createdUtc', 'updatedUtc']);
+    expect(rows.slice(1).map((r) => r[3])).toEqual(['Plain Name', 'Comma, "Quoted"\nNewline', `'=HYPERLINK("http://evil")`, "'+1 plus", "'-2 minus", "'@SUM(A1)", "'\tTabbed", "'\rCarriage"]);
+    expect((res.body as string).split('\r\n')[2]).toMatch(/"Comma, ""Quoted""$/m);
+  });
+
+  it('csvCell neutralises each formula start and serialises objects as JSON', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(csvCell(`${start}x`).replace(/^"/, '').startsWith(`'${start}`)).toBe(true);
+    expect(csvCell({ a: 1 })).toBe('"{""a"":1}"');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell('safe')).toBe('safe');
+  });
+
+  it('keys added by svc_rest_attendee_response become extra columns; JSON export equals the list items', async () => {
+    const hooks = srv.server.ctx.hooks as any;
+    const cb = (serialized: any, row: any) => ({ ...serialized, badge: `B${row.id}`, checkinCount: 0 });
+    hooks.addFilter('svc_rest_attendee_response', cb, 50, 2);
+    try {
+      const csv = parseCsv((await admin.api.get(`/attendees/export?eventId=${event.id}`)).body as string);
+      expect(csv[0]!.slice(-2)).toEqual(['badge', 'checkinCount']);
+      expect(csv[1]!.slice(-2)).toEqual([`B${csv[1]![0]}`, '0']);
+      const json = await admin.api.get(`/attendees/export?eventId=${event.id}&format=json`);
+      expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+      const list = await admin.api.get(`/attendees?eventId=${event.id}`);
+      expect(json.body).toEqual(list.body);
+      expect(json.body[0].badge).toBe(`B${json.body[0].id}`);
+    } finally {
+      hooks.removeFilter('svc_rest_attendee_response', cb, 50);
+    }
+  });
+
+  it('never contains a cancel token or ticket code', async () => {
+    const rows = await attendeeRows(srv, event.id);
+    for (const format of ['csv', 'json']) {
+      const text = JSON.stringify((await admin.api.get(`/attendees/export?eventId=${event.id}&format=${format}`)).body);
+      for (const row of rows) {
+        expect(text).not.toContain(row.cancel_token);
+        expect(text).not.toContain(row.ticket_code);
+      }
+    }
+  });
+
+  it('pages through more rows than one export page, in id order, each row once', async () => {
+    const big = await createEvent(admin.api, { title: 'Big' });
+    await srv.server.ctx.db.execute(sql`
+      insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
+      select ${big.id}, 'bulk' || g || '@example.test', 'Bulk ' || g, 1, 'going', md5('c' || g) || md5('d' || g), 't' || g || '-' || ${big.id}, md5('t' || g || '-' || ${big.id})
+      from generate_series(1, 2345) g`);
+    const csv = parseCsv((await admin.api.get(`/attendees/export?eventId=${big.id}`)).body as string);
+    expect(csv).toHaveLength(2346);
+    const ids = csv.slice(1).map((r) => Number(r[0]));
+    expect(new Set(ids).size).toBe(2345);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const json = await admin.api.get(`/attendees/export?eventId=${big.id}&format=json`);
+    expect(json.body).toHaveLength(2345);
+  });
+
+  it('an empty event exports a header only / an empty array', async () => {
+    const empty = await createEvent(admin.api, { title: 'Empty' });
+    expect(parseCsv((await admin.api.get(`/attendees/export?eventId=${empty.id}`)).body as string)).toHaveLength(1);
+    expect((await admin.api.get(`/attendees/export?eventId=${empty.id}&format=json`)).body).toEqual([]);
+  });
+
+  it('bad input: missing or unknown eventId is 400 naming it, a bad format is 400; staff of another event 403; anonymous 401', async () => {
+    expect((await admin.api.get('/attendees/export')).body.data.params).toHaveProperty('eventId');
+    const unknown = await admin.api.get('/attendees/export?eventId=999999');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.data.params).toHaveProperty('eventId');
+    expect((await admin.api.get(`/attendees/export?eventId=${event.id}&format=xml`)).status).toBe(400);
+    const token = (await admin.api.post('/auth/tokens', { name: 'door', role: 'staff', eventIds: [event.id + 1000] })).body.token;
+    expect((await apiClient(srv.url, { bearer: token }).get(`/attendees/export?eventId=${event.id}`)).status).toBe(403);
+    expect((await apiClient(srv.url).get(`/attendees/export?eventId=${event.id}`)).status).toBe(401);
+  });
+});
+
+describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
+  let srv: TestServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let admin: Awaited<ReturnType<typeof loginAs>>;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    srv = await startTestServer({ env: { SVC_JOBS: 'off', SMTP_URL: smtp.url, SVC_PUBLIC_URL: 'https://tickets.example.test' } });
+    admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await smtp?.close();
+  });
+  beforeEach(() => resetThrottles(srv));
+
+  it('is queued in the outbox at priority 10 (not before), and sent by the job: details, cancel link, QR + code', async () => {
+    const event = await createEvent(admin.api, { title: 'Launch <party>', venue: 'Main hall', timezone: 'Europe/Berlin', startsUtc: '2099-05-01 18:00:00' });
+    const outboxCount = async () => (await queryRows<{ n: number }>(srv.server.ctx.db, sql`select count(*)::int as n from svc_outbox`))[0]!.n;
+    const seen: number[] = [];
+    const hooks = srv.server.ctx.hooks;
+    const before = async () => void seen.push(await outboxCount());
+    const after = async () => void seen.push(await outboxCount());
+    hooks.addAction('svc_rsvp_submitted', before, 9);
+    hooks.addAction('svc_rsvp_submitted', after, 11);
+    let id: number;
+    try {
+      const start = await outboxCount();
+      id = (await signUp(srv, event.id, { email: 'mail@example.test', display_name: 'Mail Reader', quantity: 2 })).body.id;
+      expect(seen).toEqual([start, start + 1]);
+    } finally {
+      hooks.removeAction('svc_rsvp_submitted', before, 9);
+      hooks.removeAction('svc_rsvp_submitted', after, 11);
+    }
+    expect(smtp.received).toHaveLength(0);
+    await srv.server.ctx.jobs.runDue();
+    const row = (await attendeeRows(srv, event.id)).find((r) => r.id === id!);
+    const mail = smtp.received.find((m) => m.to.includes('mail@example.test'))!;
+    expect(mail).toBeDefined();
+    const raw = mail.raw.replace(/=\r?\n/g, '');
+    expect(raw).toContain('Launch <party>');
+    expect(raw).toContain('Main hall');
+    expect(raw).toContain('Europe/Berlin');
+    expect(raw).toContain(`https://tickets.example.test/cancel/${row.cancel_token}`);
+    expect(raw).toContain(row.ticket_code);
+    expect(raw).toMatch(/Content-Type: image\/png; name=ticket\.png/i);
+    const outbox = await admin.api.get('/outbox?to=mail@example.test');
+    expect(outbox.body[0].attachments).toEqual([{ filename: 'ticket.png', contentType: 'image/png' }]);
+  });
+
+  it('reads the attendee by id, not the payload: a forged payload cancel_token is not mailed', async () => {
+    const event = await createEvent(admin.api);
+    const id = (await signUp(srv, event.id, { email: 'byid@example.test' })).body.id;
+    const row = (await attendeeRows(srv, event.id))[0];
+    // A second fire for the same attendee with someone else's token (the paid-path hazard).
+    await srv.server.ctx.db.execute(sql`delete from svc_jobs where dedupe_key = ${`attendee-confirmation:${id}`}`);
+    await srv.server.ctx.hooks.doAction('svc_rsvp_submitted', id, { event_id: event.id, email: 'byid@example.test', display_name: 'x', quantity: 1, cancel_token: 'someone-elses-token' });
+    const outbox = await admin.api.get('/outbox?to=byid@example.test');
+    for (const item of outbox.body) {
+      expect(item.text).toContain(row.cancel_token);
+      expect(item.text).not.toContain('someone-elses-token');
+    }
+  });
+
+  it('a waitlisted attendee is told so', async () => {
+    const event = await createEvent(admin.api, { capacity: 1 });
+    await signUp(srv, event.id);
+    await signUp(srv, event.id, { email: 'wait@example.test' });
+    const outbox = await admin.api.get('/outbox?to=wait@example.test');
+    expect(outbox.body[0].subject).toMatch(/waitlist/i);
+  });
+});
