@@ -28,9 +28,10 @@ export const MAIL_SEND_JOB = 'mail.send';
 
 /**
  * Writes a message to the outbox and queues its delivery. Pass the transaction that
- * causes the mail: it is sent only if that transaction commits.
+ * causes the mail: it is sent only if that transaction commits. With a dedupe key that is
+ * already queued, nothing is written and null comes back (no outbox row without a job).
  */
-export async function queueMail(db: Db, message: MailMessage, opts: { sendAtUtc?: string; dedupeKey?: string } = {}): Promise<number> {
+export async function queueMail(db: Db, message: MailMessage, opts: { sendAtUtc?: string; dedupeKey?: string } = {}): Promise<number | null> {
   const attachments: StoredAttachment[] = (message.attachments ?? []).map((a) => ({
     filename: a.filename,
     contentType: a.contentType,
@@ -40,7 +41,11 @@ export async function queueMail(db: Db, message: MailMessage, opts: { sendAtUtc?
     .insert(outbox)
     .values({ toAddress: message.to, subject: message.subject, text: message.text, html: message.html ?? null, attachments, topic: message.topic ?? null })
     .returning({ id: outbox.id });
-  await enqueueJob(db, MAIL_SEND_JOB, { outboxId: row!.id }, { runAtUtc: opts.sendAtUtc, dedupeKey: opts.dedupeKey });
+  const jobId = await enqueueJob(db, MAIL_SEND_JOB, { outboxId: row!.id }, { runAtUtc: opts.sendAtUtc, dedupeKey: opts.dedupeKey });
+  if (jobId === null) {
+    await db.delete(outbox).where(eq(outbox.id, row!.id));
+    return null;
+  }
   return row!.id;
 }
 

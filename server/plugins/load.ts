@@ -13,7 +13,7 @@ export interface PluginContext {
   db: Db;
   config: Env;
   logger: Logger;
-  mail: { queue(message: MailMessage, opts?: { sendAtUtc?: string }): Promise<number> };
+  mail: { queue(message: MailMessage, opts?: { sendAtUtc?: string; dedupeKey?: string }): Promise<number | null> };
   /** The contract's "error object": return or throw `new ctx.SvcError(code, message, {status})`. */
   SvcError: typeof AppError;
   /** Register a bot check or spam scorer (svc addition to SPEC §7's ctx). */

@@ -52,7 +52,7 @@ describe('mail without SMTP_URL', () => {
     const { db, jobs } = srv.server.ctx;
     const id = await queueMail(db, { to: 'a@example.test', subject: 'Hello', text: 'Body text' });
     await jobs.runDue();
-    const file = path.join(srv.dataDir, 'mail', `${id}.eml`);
+    const file = path.join(srv.dataDir, 'mail', `${id!}.eml`);
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file, 'utf8')).toContain('Subject: Hello');
     const admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
@@ -63,5 +63,22 @@ describe('mail without SMTP_URL', () => {
 
   it('GET /outbox is for administrators only', async () => {
     expect((await apiClient(srv.url).get('/outbox')).status).toBe(401);
+  });
+});
+
+describe('mail deduplication', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
+  });
+  afterAll(() => srv?.close());
+
+  it('a second message with a queued dedupe key writes no outbox row and answers null', async () => {
+    const { db } = srv.server.ctx;
+    expect(await queueMail(db, { to: 'a@example.test', subject: 'One', text: '1' }, { dedupeKey: 'k:1' })).toEqual(expect.any(Number));
+    expect(await queueMail(db, { to: 'a@example.test', subject: 'Two', text: '2' }, { dedupeKey: 'k:1' })).toBeNull();
+    const admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+    const outbox = await admin.api.get('/outbox');
+    expect(outbox.body.map((m: { subject: string }) => m.subject)).toEqual(['One']);
   });
 });
