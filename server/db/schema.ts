@@ -3,3 +3,4 @@ export * from '../auth/auth.sql';
 export * from '../jobs/jobs.sql';
 export * from '../mail/outbox.sql';
 export * from '../security/security.sql';
+export * from '../modules/booking/booking.sql';

@@ -4,6 +4,8 @@ import type { JobRunner } from '../jobs/queue';
 import type { AnyRouteDef } from '../rest/route';
 import { systemRoutes } from '../rest/system.rest';
 import { authRoutes } from '../auth/auth.rest';
+import { bookingRoutes } from './booking/booking.rest';
+import { registerBookingJobs, registerBookingListeners } from './booking/booking.notifications';
 
 /** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
 export interface SvcModule {
@@ -17,6 +19,7 @@ export interface SvcModule {
 export const modules: SvcModule[] = [
   { name: 'system', routes: systemRoutes },
   { name: 'auth', routes: authRoutes },
+  { name: 'booking', routes: bookingRoutes, registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
 ];
 
 export function allRoutes(): AnyRouteDef[] {
