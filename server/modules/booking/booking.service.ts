@@ -249,7 +249,9 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
         const busy = await repo.busyForHosts(tx, slot.hosts, toUtcString(startMs - reach), toUtcString(startMs + reach));
         // One booking's quantity must fit one host (SPEC §4).
-        const candidates = [...new Set(slot.hosts)].filter((id) => real.has(id) && hostSeatsLeft(busy, id, type, startMs) >= input.quantity).sort((a, b) => a - b);
+        // In the type's host order (its first host is "first" for fixed assignment), hosts a filter added last.
+        const rank = (id: number) => (type.hosts.includes(id) ? type.hosts.indexOf(id) : type.hosts.length + id);
+        const candidates = [...new Set(slot.hosts)].filter((id) => real.has(id) && hostSeatsLeft(busy, id, type, startMs) >= input.quantity).sort((a, b) => rank(a) - rank(b));
         if (candidates.length === 0) throw new AppError('svc_booking_no_host');
 
         let hostUserId: number;
