@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
+import { bookingRepository } from '../../server/modules/booking/booking.repository';
+import { slotService } from '../../server/modules/booking/slot.service';
+import { generateSlots } from '../../shared/booking/slots';
+import { slotRulesOf } from '../../server/modules/booking/booking-type.service';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { apiClient, loginAs } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
@@ -70,6 +74,21 @@ describe('GET /booking-types/{id}/slots', () => {
     const res = await slotsOf(type.id, `?from=${day(1)}&to=${day(20)}`);
     expect(lengths).toEqual([750]);
     expect(res.body.slots).toHaveLength(750);
+  });
+
+  it('generating a long range in chunks gives exactly the one-run list (agendas spread over the range)', async () => {
+    const type = await createType(admin.api, { hosts: [host], durationMinutes: 60, slotIntervalMinutes: 30, bufferBeforeMinutes: 15, bufferAfterMinutes: 15 });
+    for (const [d, h] of [[1, 10], [6, 23], [7, 23], [21, 23], [20, 8], [35, 9]] as const) {
+      expect((await submitBooking(srv.url, bookingBody(type.id, futureStart(d, h)))).status).toBe(201);
+    }
+    const row = (await bookingRepository.findType(srv.server.ctx.db, type.id))!;
+    const nowMs = Date.now();
+    const opts = { fromDay: day(1), toDay: day(40), nowMs, requesterTz: 'Europe/Berlin' };
+    const chunked = await slotService(srv.server.ctx).compute(srv.server.ctx.db, row, opts);
+    const busy = await bookingRepository.busyForHosts(srv.server.ctx.db, [host], '2000-01-01 00:00:00', '2100-01-01 00:00:00');
+    const oneRun = generateSlots({ rules: slotRulesOf(row), bookingTypeId: type.id, busy, ...opts });
+    expect(chunked.length).toBe(750);
+    expect(chunked).toEqual(oneRun);
   });
 
   it('the filter result is cast to a zero-indexed list and re-indexed (JSON array, not an object)', async () => {

@@ -7,8 +7,8 @@
  * type's `version`. A cached set is used only while (type version, sum of its hosts' epochs)
  * is unchanged and its TTL (`svc_slot_cache_ttl`) has not run out.
  */
-import { generateSlots, resolveSlotRange, type Slot as GeneratedSlot } from '../../../shared/booking/slots';
-import { toUtcString } from '../../../shared/time';
+import { generateSlots, resolveSlotRange, SLOT_LIMIT, type Slot as GeneratedSlot } from '../../../shared/booking/slots';
+import { toUtcDate, toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { applyContractFilter, DEFAULT_SLOT_CACHE_TTL_SECONDS } from '../../hooks';
@@ -19,6 +19,7 @@ import { bookingRepository, type BookingRepository, type BookingTypeRow } from '
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const MAX_CACHE_ENTRIES = 1000;
+const FIRST_CHUNK_DAYS = 7;
 
 interface CacheEntry {
   version: number;
@@ -48,21 +49,36 @@ export interface ComputeOptions {
 }
 
 export function slotService(ctx: AppContext, repo: BookingRepository = bookingRepository) {
-  /** The generator's list for a type, from the agendas as `db` (a transaction, on the write path) sees them. */
+  /**
+   * The generator's list for a type, from the agendas as `db` (a transaction, on the write path)
+   * sees them. Long ranges are generated in growing chunks of UTC days (7, 14, 28, … days), each
+   * loading only its own stretch of the agendas, until the 750-slot cap is reached: a busy
+   * calendar fills the cap within days, so most of a 60-day agenda never has to be read. Chunks
+   * are disjoint in start time, so their concatenation is exactly the one-run result.
+   */
   async function compute(db: Db, type: BookingTypeRow, opts: ComputeOptions): Promise<GeneratedSlot[]> {
     const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
-    const fromMs = Date.parse(`${opts.fromDay}T00:00:00Z`) - reach;
-    const toMs = Date.parse(`${opts.toDay}T00:00:00Z`) + DAY_MS + reach;
-    const busy = await repo.busyForHosts(db, type.hosts, toUtcString(fromMs), toUtcString(toMs), opts.excludeBookingId);
-    return generateSlots({
-      rules: slotRulesOf(type),
-      bookingTypeId: type.id,
-      busy,
-      fromDay: opts.fromDay,
-      toDay: opts.toDay,
-      nowMs: opts.nowMs,
-      requesterTz: opts.requesterTz,
-    });
+    const lastDayMs = Date.parse(`${opts.toDay}T00:00:00Z`);
+    const rules = slotRulesOf(type);
+    const slots: GeneratedSlot[] = [];
+    let chunkMs = Date.parse(`${opts.fromDay}T00:00:00Z`);
+    for (let span = FIRST_CHUNK_DAYS; ; span *= 2) {
+      const chunkEndMs = Math.min(chunkMs + (span - 1) * DAY_MS, lastDayMs);
+      const busy = await repo.busyForHosts(db, type.hosts, toUtcString(chunkMs - reach), toUtcString(chunkEndMs + DAY_MS + reach), opts.excludeBookingId);
+      const part = generateSlots({
+        rules,
+        bookingTypeId: type.id,
+        busy,
+        fromDay: toUtcDate(chunkMs),
+        toDay: toUtcDate(chunkEndMs),
+        nowMs: opts.nowMs,
+        requesterTz: opts.requesterTz,
+        limit: SLOT_LIMIT - slots.length,
+      });
+      for (const slot of part) slots.push(slot);
+      if (slots.length >= SLOT_LIMIT || chunkEndMs >= lastDayMs) return slots;
+      chunkMs = chunkEndMs + DAY_MS;
+    }
   }
 
   return {
