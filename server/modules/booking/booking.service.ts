@@ -6,7 +6,7 @@
  * takes a transaction-scoped advisory lock on every host that could be written (ascending ids,
  * so no lock cycle), then reads the agendas again and only then inserts. Every write that can
  * change a host's agenda takes the same lock, so two bookings that touch one host are decided
- * one after the other, on every instance sharing the database (docs/decisions/004-booking-locks.md).
+ * one after the other, on every instance sharing the database (docs/decisions/008-booking-engine.md).
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
