@@ -110,8 +110,9 @@ export const bookingRepository = {
     if (hostIds.length === 0) return [];
     const [row] = await queryRows<{ packed: string | null }>(
       db,
-      sql`select string_agg(host_user_id || ',' || booking_type_id || ',' || extract(epoch from start_utc)::bigint
-                            || ',' || extract(epoch from end_utc)::bigint || ',' || quantity, ';' order by start_utc) as packed
+      // concat_ws and date_part (a double, not extract's numeric) are the cheapest spelling on PGlite.
+      sql`select string_agg(concat_ws(',', host_user_id, booking_type_id, date_part('epoch', start_utc)::int8,
+                                      date_part('epoch', end_utc)::int8, quantity), ';' order by start_utc) as packed
           from svc_bookings
           where host_user_id in (${sql.join(hostIds.map((id) => sql`${id}`), sql`, `)})
             and status in ${HOLDING}

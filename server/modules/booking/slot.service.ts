@@ -51,18 +51,20 @@ export interface ComputeOptions {
 export function slotService(ctx: AppContext, repo: BookingRepository = bookingRepository) {
   /**
    * The generator's list for a type, from the agendas as `db` (a transaction, on the write path)
-   * sees them. Long ranges are generated in growing chunks of UTC days (7, 14, 28, … days), each
-   * loading only its own stretch of the agendas, until the 750-slot cap is reached: a busy
-   * calendar fills the cap within days, so most of a 60-day agenda never has to be read. Chunks
-   * are disjoint in start time, so their concatenation is exactly the one-run result.
+   * sees them. Long ranges are generated in chunks of UTC days, each loading only its own stretch
+   * of the agendas, until the 750-slot cap is reached: 7 days first, then as many days as the
+   * slots-per-day seen so far say the cap needs (with a margin, at least 7), so a 60-day range is
+   * usually read in two small queries instead of one large one. Chunks are disjoint in start
+   * time, so their concatenation is exactly the one-run result.
    */
   async function compute(db: Db, type: BookingTypeRow, opts: ComputeOptions): Promise<GeneratedSlot[]> {
     const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
     const lastDayMs = Date.parse(`${opts.toDay}T00:00:00Z`);
     const rules = slotRulesOf(type);
     const slots: GeneratedSlot[] = [];
-    let chunkMs = Date.parse(`${opts.fromDay}T00:00:00Z`);
-    for (let span = FIRST_CHUNK_DAYS; ; span *= 2) {
+    const firstMs = Date.parse(`${opts.fromDay}T00:00:00Z`);
+    let chunkMs = firstMs;
+    for (let span = FIRST_CHUNK_DAYS; ; ) {
       const chunkEndMs = Math.min(chunkMs + (span - 1) * DAY_MS, lastDayMs);
       const busy = await repo.busyForHosts(db, type.hosts, toUtcString(chunkMs - reach), toUtcString(chunkEndMs + DAY_MS + reach), opts.excludeBookingId);
       const part = generateSlots({
@@ -78,6 +80,8 @@ export function slotService(ctx: AppContext, repo: BookingRepository = bookingRe
       for (const slot of part) slots.push(slot);
       if (slots.length >= SLOT_LIMIT || chunkEndMs >= lastDayMs) return slots;
       chunkMs = chunkEndMs + DAY_MS;
+      const perDay = slots.length / ((chunkMs - firstMs) / DAY_MS);
+      span = Math.max(FIRST_CHUNK_DAYS, perDay > 0 ? Math.ceil(((SLOT_LIMIT - slots.length) / perDay) * 1.25) : span * 2);
     }
   }
 
