@@ -5,3 +5,4 @@ export * from '../mail/outbox.sql';
 export * from '../security/security.sql';
 export * from '../modules/events/events.sql';
 export * from '../modules/attendees/attendees.sql';
+export * from '../modules/booking/booking.sql';

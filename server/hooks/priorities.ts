@@ -58,3 +58,7 @@ export const PRIORITY_BOOKING_EMAIL = 10;
  * that throws at a lower number prevents both.
  */
 export const PRIORITY_BOOKING_CANCELLED_EMAIL = 10;
+/** The built-in notifier sends the withheld confirmation on svc_booking_approved (default priority). */
+export const PRIORITY_BOOKING_APPROVED_EMAIL = 10;
+/** svc_booking_rescheduled: updated invite and reminder moved (default priority, like the other booking mails). */
+export const PRIORITY_BOOKING_RESCHEDULED_EMAIL = 10;

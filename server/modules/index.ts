@@ -7,6 +7,8 @@ import { authRoutes } from '../auth/auth.rest';
 import { eventRoutes } from './events/events.rest';
 import { attendeeRoutes } from './attendees/attendees.rest';
 import { registerConfirmationMail } from './attendees/attendees.mail';
+import { bookingRoutes } from './booking/booking.rest';
+import { registerBookingJobs, registerBookingListeners } from './booking/booking.notifications';
 
 /** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
 export interface SvcModule {
@@ -22,6 +24,7 @@ export const modules: SvcModule[] = [
   { name: 'auth', routes: authRoutes },
   { name: 'events', routes: eventRoutes },
   { name: 'attendees', routes: attendeeRoutes, registerListeners: registerConfirmationMail },
+  { name: 'booking', routes: bookingRoutes, registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
 ];
 
 export function allRoutes(): AnyRouteDef[] {

@@ -1,4 +1,5 @@
 import { authRouter } from '../auth/auth.router';
+import { bookingRouter } from '../modules/booking/booking.router';
 import { router } from './trpc';
 import { eventsRouter } from '../modules/events/events.router';
 import { attendeesRouter } from '../modules/attendees/attendees.router';
@@ -8,6 +9,7 @@ export const appRouter = router({
   auth: authRouter,
   events: eventsRouter,
   attendees: attendeesRouter,
+  booking: bookingRouter,
 });
 
 export type AppRouter = typeof appRouter;

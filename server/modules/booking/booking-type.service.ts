@@ -1,0 +1,214 @@
+/** Booking types: CRUD, the REST shape (SPEC §4) and the resolved config hooks receive. */
+import { AppError } from '../../../shared/errors';
+import type { BookingTypeInput, BookingTypePatch, WeeklyWindows } from '../../../shared/booking';
+import type { SlotRules } from '../../../shared/booking/slots';
+import type { AppContext } from '../../context';
+import type { AssignmentMode, BookingTypeConfig, LocationLabels, LocationMode } from '../../hooks/types';
+import { settingsService } from '../settings/settings.service';
+import { bookingRepository, type BookingTypeInsert, type BookingTypeRow } from './booking.repository';
+
+/** SPEC §4 booking type, camelCase. */
+export interface BookingTypeDto {
+  id: number;
+  title: string;
+  slug: string;
+  description: string;
+  status: 'draft' | 'published';
+  durationMinutes: number;
+  slotIntervalMinutes: number;
+  timezone: string;
+  hosts: number[];
+  /** The stored meta value; '' behaves as round_robin. */
+  assignment: AssignmentMode | '';
+  weeklyWindows: WeeklyWindows;
+  daysOff: string[];
+  minNoticeMinutes: number;
+  maxAdvanceDays: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  capacity: number;
+  priceCents: number;
+  requiresApproval: boolean;
+  locationMode: LocationMode;
+  locationValue: string;
+  createdUtc: string;
+  updatedUtc: string;
+}
+
+/** What the public sees: the same shape plus the printed currency and location label. */
+export interface PublicBookingTypeDto extends BookingTypeDto {
+  currency: string;
+  /** From `svc_booking_location_labels`; '' when the mode has no entry. */
+  locationLabel: string;
+}
+
+export function toBookingTypeDto(row: BookingTypeRow): BookingTypeDto {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    description: row.description,
+    status: row.status,
+    durationMinutes: row.durationMinutes,
+    slotIntervalMinutes: row.slotIntervalMinutes ?? row.durationMinutes,
+    timezone: row.timezone,
+    hosts: row.hosts,
+    assignment: row.assignment,
+    weeklyWindows: row.weeklyWindows,
+    daysOff: row.daysOff,
+    minNoticeMinutes: row.minNoticeMinutes,
+    maxAdvanceDays: row.maxAdvanceDays,
+    bufferBeforeMinutes: row.bufferBeforeMinutes,
+    bufferAfterMinutes: row.bufferAfterMinutes,
+    capacity: row.capacity,
+    priceCents: row.priceCents,
+    requiresApproval: row.requiresApproval,
+    locationMode: row.locationMode,
+    locationValue: row.locationValue,
+    createdUtc: row.createdUtc,
+    updatedUtc: row.updatedUtc,
+  };
+}
+
+/** The resolved config hooks receive (snake_case, SPEC §7). */
+export function toBookingTypeConfig(row: BookingTypeRow): BookingTypeConfig {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    status: row.status,
+    price_cents: row.priceCents,
+    requires_approval: row.requiresApproval,
+    assignment: row.assignment,
+    duration_minutes: row.durationMinutes,
+    slot_interval_minutes: row.slotIntervalMinutes ?? row.durationMinutes,
+    timezone: row.timezone,
+    hosts: [...row.hosts],
+    weekly_windows: structuredClone(row.weeklyWindows),
+    days_off: [...row.daysOff],
+    min_notice_minutes: row.minNoticeMinutes,
+    max_advance_days: row.maxAdvanceDays,
+    buffer_before_minutes: row.bufferBeforeMinutes,
+    buffer_after_minutes: row.bufferAfterMinutes,
+    capacity: row.capacity,
+    location_mode: row.locationMode,
+    location_value: row.locationValue,
+  };
+}
+
+/** The generator's rules for a type. */
+export function slotRulesOf(row: BookingTypeRow): SlotRules {
+  return {
+    durationMinutes: row.durationMinutes,
+    slotIntervalMinutes: row.slotIntervalMinutes ?? row.durationMinutes,
+    timezone: row.timezone,
+    weeklyWindows: row.weeklyWindows,
+    daysOff: row.daysOff,
+    minNoticeMinutes: row.minNoticeMinutes,
+    maxAdvanceDays: row.maxAdvanceDays,
+    bufferBeforeMinutes: row.bufferBeforeMinutes,
+    bufferAfterMinutes: row.bufferAfterMinutes,
+    capacity: row.capacity,
+    hosts: row.hosts,
+  };
+}
+
+/** Contract: empty `_svc_bt_assignment` behaves as round_robin. */
+export function effectiveAssignment(row: BookingTypeRow): AssignmentMode {
+  return row.assignment === '' ? 'round_robin' : row.assignment;
+}
+
+/** "In person: 12 Main St"; a mode without a label prints only the value. */
+export function describeLocation(row: Pick<BookingTypeRow, 'locationMode' | 'locationValue'>, labels: LocationLabels): string {
+  const label = labels[row.locationMode] ?? '';
+  if (label && row.locationValue) return `${label}: ${row.locationValue}`;
+  return label || row.locationValue;
+}
+
+function slugify(title: string): string {
+  const base = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return base || 'booking';
+}
+
+export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
+  const db = ctx.db;
+
+  async function assertHostsExist(hosts: number[] | undefined): Promise<void> {
+    if (!hosts || hosts.length === 0) return;
+    const found = await repo.existingUserIds(db, hosts);
+    const missing = hosts.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw new AppError('svc_invalid_param', `Unknown host user id(s): ${missing.join(', ')}`, { params: { hosts: `unknown user id(s): ${missing.join(', ')}` } });
+    }
+  }
+
+  async function uniqueSlug(wanted: string | undefined, title: string, exceptId?: number): Promise<string> {
+    if (wanted) {
+      if (await repo.slugTaken(db, wanted, exceptId)) throw new AppError('svc_conflict', 'That slug is taken.', { params: { slug: 'is taken' } });
+      return wanted;
+    }
+    const base = slugify(title);
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? base : `${base}-${n}`;
+      if (!(await repo.slugTaken(db, candidate, exceptId))) return candidate;
+    }
+  }
+
+  async function getRow(id: number, opts: { publicView: boolean }): Promise<BookingTypeRow> {
+    const row = await repo.findType(db, id);
+    // A draft type does not exist for the public.
+    if (!row || (opts.publicView && row.status !== 'published')) throw new AppError('svc_not_found', 'No such booking type.');
+    return row;
+  }
+
+  async function toPublicDto(row: BookingTypeRow): Promise<PublicBookingTypeDto> {
+    const settings = settingsService(db, ctx.hooks);
+    const [currency, labels] = await Promise.all([settings.currency(), settings.locationLabels()]);
+    return { ...toBookingTypeDto(row), currency, locationLabel: labels[row.locationMode] ?? '' };
+  }
+
+  return {
+    getRow,
+
+    async get(id: number, opts: { publicView: boolean }): Promise<PublicBookingTypeDto> {
+      return toPublicDto(await getRow(id, opts));
+    },
+
+    async list(opts: { publicView: boolean; page: number; perPage: number }): Promise<{ items: PublicBookingTypeDto[]; total: number }> {
+      const { items, total } = await repo.listTypes(db, { publishedOnly: opts.publicView, page: opts.page, perPage: opts.perPage });
+      return { items: await Promise.all(items.map(toPublicDto)), total };
+    },
+
+    async create(input: BookingTypeInput): Promise<BookingTypeDto> {
+      await assertHostsExist(input.hosts);
+      const values: BookingTypeInsert = { ...input, hosts: [...new Set(input.hosts)], slug: await uniqueSlug(input.slug, input.title) };
+      return toBookingTypeDto(await repo.insertType(db, values));
+    },
+
+    async update(id: number, patch: BookingTypePatch): Promise<BookingTypeDto> {
+      const current = await getRow(id, { publicView: false });
+      await assertHostsExist(patch.hosts);
+      const values: Partial<BookingTypeInsert> = { ...patch };
+      if (patch.hosts) values.hosts = [...new Set(patch.hosts)];
+      if (patch.slug !== undefined && patch.slug !== current.slug) values.slug = await uniqueSlug(patch.slug, current.title, id);
+      const row = await repo.updateType(db, id, values);
+      if (!row) throw new AppError('svc_not_found', 'No such booking type.');
+      return toBookingTypeDto(row);
+    },
+
+    async remove(id: number): Promise<void> {
+      await getRow(id, { publicView: false });
+      // Bookings keep their type: a type with bookings is unpublished instead of deleted.
+      if (await repo.hasBookings(db, id)) throw new AppError('svc_conflict', 'This booking type has bookings; set it to draft instead.');
+      await repo.deleteType(db, id);
+    },
+  };
+}
+
+export type BookingTypeService = ReturnType<typeof bookingTypeService>;

@@ -1,0 +1,215 @@
+/**
+ * Built-in booking listeners (free edition) at the contract's priority 10: confirmation with
+ * `invite.ics`, "request received", the withheld confirmation on approval, the cancellation
+ * email, and reminders as jobs. They only queue work (outbox + jobs); nothing is sent here.
+ */
+import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
+import { cancelQueuedMail, queueMail } from '../../mail/mailer';
+import { buildIcs, type IcsMethod } from '../../mail/ics';
+import { toUtcString } from '../../../shared/time';
+import type { AppContext } from '../../context';
+import type { Hooks } from '../../hooks';
+import {
+  PRIORITY_BOOKING_APPROVED_EMAIL,
+  PRIORITY_BOOKING_CANCELLED_EMAIL,
+  PRIORITY_BOOKING_EMAIL,
+  PRIORITY_BOOKING_RESCHEDULED_EMAIL,
+} from '../../hooks/priorities';
+import type { BookingReadBackFailed, BookingRowStrings } from '../../hooks/types';
+import { settingsService } from '../settings/settings.service';
+import { describeLocation } from './booking-type.service';
+import { bookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
+import { sweepPaymentHolds } from './booking.service';
+
+export const BOOKING_REMINDER_JOB = 'booking.reminder';
+export const PAYMENT_HOLD_SWEEP_JOB = 'booking.payment_hold_sweep';
+/** Reminders go out this long before the start; a booking made later than that gets none. */
+export const REMINDER_LEAD_MS = 24 * 3_600_000;
+const SWEEP_INTERVAL_MS = 5 * 60_000;
+
+export const reminderDedupeKey = (bookingId: number) => `booking:${bookingId}:reminder`;
+export const bookingMailTopic = (bookingId: number) => `booking:${bookingId}`;
+
+interface MailContext {
+  booking: BookingRow;
+  type: BookingTypeRow;
+  host: { email: string; displayName: string } | null;
+  location: string;
+  manageUrl: string;
+}
+
+async function loadMailContext(ctx: AppContext, bookingId: number): Promise<MailContext | null> {
+  const booking = await bookingRepository.findBooking(ctx.db, bookingId);
+  if (!booking) return null;
+  const type = await bookingRepository.findType(ctx.db, booking.bookingTypeId);
+  if (!type) return null;
+  const [host, labels] = await Promise.all([bookingRepository.findUser(ctx.db, booking.hostUserId), settingsService(ctx.db, ctx.hooks).locationLabels()]);
+  return {
+    booking,
+    type,
+    host,
+    location: describeLocation(type, labels),
+    manageUrl: `${ctx.env.publicUrl}/manage/${booking.cancelToken}`,
+  };
+}
+
+/** "Sat 21 Nov 2026, 09:00 (Europe/Berlin)" in the customer's zone. */
+function formatForCustomer(utc: string, tz: string): string {
+  const date = new Date(utc.replace(' ', 'T') + 'Z');
+  const text = new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+  return `${text} (${tz})`;
+}
+
+function organizerOf(ctx: AppContext, m: MailContext): { name: string; email: string } {
+  if (m.host) return { name: m.host.displayName || m.host.email, email: m.host.email };
+  // Without a host account the invite comes from the site's sender address.
+  const from = /<([^>]+)>/.exec(ctx.env.SVC_MAIL_FROM)?.[1] ?? ctx.env.SVC_MAIL_FROM;
+  return { name: 'svc', email: from.trim() };
+}
+
+function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
+  const { booking, type } = m;
+  const stampMs = Date.now();
+  // SEQUENCE must grow with every update of one UID: seconds since the booking was made do.
+  const sequence = Math.max(0, Math.floor((stampMs - Date.parse(booking.createdUtc.replace(' ', 'T') + 'Z')) / 1000));
+  return buildIcs({
+    method,
+    uid: `booking-${booking.bookingId}@${new URL(ctx.env.publicUrl).hostname}`,
+    stampUtc: toUtcString(stampMs),
+    startUtc: booking.startUtc,
+    endUtc: booking.endUtc,
+    summary: type.title,
+    description: `Manage or cancel: ${m.manageUrl}`,
+    location: m.location || undefined,
+    url: m.manageUrl,
+    organizer: organizerOf(ctx, m),
+    attendee: { name: booking.customerName, email: booking.customerEmail },
+    sequence,
+  });
+}
+
+function summaryLines(m: MailContext): string[] {
+  const { booking, type } = m;
+  return [
+    `What: ${type.title}`,
+    `When: ${formatForCustomer(booking.startUtc, booking.customerTz)}`,
+    ...(m.location ? [`Where: ${m.location}`] : []),
+    ...(m.host ? [`With: ${m.host.displayName || m.host.email}`] : []),
+    ...(booking.quantity > 1 ? [`Seats: ${booking.quantity}`] : []),
+  ];
+}
+
+async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Booking confirmed: ${m.type.title}`): Promise<void> {
+  await queueMail(ctx.db, {
+    to: m.booking.customerEmail,
+    subject,
+    text: [`Hello ${m.booking.customerName},`, '', 'Your booking is confirmed.', '', ...summaryLines(m), '', `Manage or cancel your booking: ${m.manageUrl}`].join('\n'),
+    attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: invite(ctx, m, 'REQUEST') }],
+    topic: bookingMailTopic(m.booking.bookingId),
+  });
+}
+
+async function scheduleReminder(ctx: AppContext, booking: BookingRow): Promise<void> {
+  const runAtMs = Date.parse(booking.startUtc.replace(' ', 'T') + 'Z') - REMINDER_LEAD_MS;
+  if (runAtMs <= Date.now()) return;
+  await enqueueJob(ctx.db, BOOKING_REMINDER_JOB, { bookingId: booking.bookingId, startUtc: booking.startUtc }, { runAtUtc: toUtcString(runAtMs), dedupeKey: reminderDedupeKey(booking.bookingId) });
+}
+
+async function clearReminders(ctx: AppContext, bookingId: number): Promise<void> {
+  await cancelQueuedJobs(ctx.db, reminderDedupeKey(bookingId));
+  await cancelQueuedMail(ctx.db, `${bookingMailTopic(bookingId)}:reminder`);
+}
+
+export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
+  hooks.addAction(
+    'svc_booking_created',
+    async (bookingId: number, data: BookingRowStrings | BookingReadBackFailed) => {
+      const m = await loadMailContext(ctx, bookingId);
+      if (!m) return;
+      const status = data.status ?? m.booking.status;
+      if (status === 'confirmed') {
+        await queueConfirmation(ctx, m);
+        await scheduleReminder(ctx, m.booking);
+      } else if (status === 'pending_approval') {
+        await queueMail(ctx.db, {
+          to: m.booking.customerEmail,
+          subject: `Booking request received: ${m.type.title}`,
+          text: [`Hello ${m.booking.customerName},`, '', 'We received your booking request. You will get a confirmation once it is approved.', '', ...summaryLines(m), '', `See or cancel your request: ${m.manageUrl}`].join('\n'),
+          topic: bookingMailTopic(bookingId),
+        });
+      }
+    },
+    PRIORITY_BOOKING_EMAIL,
+    2,
+  );
+
+  hooks.addAction(
+    'svc_booking_approved',
+    async (bookingId: number) => {
+      const m = await loadMailContext(ctx, bookingId);
+      if (!m) return;
+      await queueConfirmation(ctx, m);
+      await scheduleReminder(ctx, m.booking);
+    },
+    PRIORITY_BOOKING_APPROVED_EMAIL,
+  );
+
+  hooks.addAction(
+    'svc_booking_cancelled',
+    async (bookingId: number) => {
+      const m = await loadMailContext(ctx, bookingId);
+      if (!m) return;
+      await queueMail(ctx.db, {
+        to: m.booking.customerEmail,
+        subject: `Booking cancelled: ${m.type.title}`,
+        text: [`Hello ${m.booking.customerName},`, '', 'Your booking has been cancelled.', '', ...summaryLines(m)].join('\n'),
+        attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: invite(ctx, m, 'CANCEL') }],
+        topic: bookingMailTopic(bookingId),
+      });
+      await clearReminders(ctx, bookingId);
+    },
+    PRIORITY_BOOKING_CANCELLED_EMAIL,
+  );
+
+  hooks.addAction(
+    'svc_booking_rescheduled',
+    async (bookingId: number) => {
+      const m = await loadMailContext(ctx, bookingId);
+      if (!m) return;
+      await clearReminders(ctx, bookingId);
+      if (m.booking.status !== 'confirmed') return;
+      await queueConfirmation(ctx, m, `Booking moved: ${m.type.title}`);
+      await scheduleReminder(ctx, m.booking);
+    },
+    PRIORITY_BOOKING_RESCHEDULED_EMAIL,
+  );
+}
+
+export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
+  runner.register(BOOKING_REMINDER_JOB, async (payload) => {
+    const bookingId = Number(payload.bookingId);
+    const m = await loadMailContext(ctx, bookingId);
+    // A booking cancelled or moved since the job was queued gets no stale reminder.
+    if (!m || m.booking.status !== 'confirmed' || m.booking.startUtc !== payload.startUtc) return;
+    await queueMail(ctx.db, {
+      to: m.booking.customerEmail,
+      subject: `Reminder: ${m.type.title}`,
+      text: [`Hello ${m.booking.customerName},`, '', 'A reminder of your booking:', '', ...summaryLines(m), '', `Manage or cancel: ${m.manageUrl}`].join('\n'),
+      topic: `${bookingMailTopic(bookingId)}:reminder`,
+    });
+  });
+
+  runner.register(PAYMENT_HOLD_SWEEP_JOB, async (_payload, job) => {
+    const released = await sweepPaymentHolds(ctx);
+    if (released.length) job.logger.info({ released: released.length }, 'payment holds released');
+    await queueSweep(ctx, Date.now() + SWEEP_INTERVAL_MS);
+  });
+
+  queueSweep(ctx, Date.now()).catch((err: unknown) => ctx.logger.warn({ err }, 'could not queue the payment-hold sweeper'));
+}
+
+/** One sweep per 5-minute bucket, whichever instance queues it first (dedupe key per bucket). */
+async function queueSweep(ctx: AppContext, atMs: number): Promise<void> {
+  const bucket = Math.floor(atMs / SWEEP_INTERVAL_MS);
+  await enqueueJob(ctx.db, PAYMENT_HOLD_SWEEP_JOB, {}, { runAtUtc: toUtcString(Math.max(atMs, bucket * SWEEP_INTERVAL_MS)), dedupeKey: `${PAYMENT_HOLD_SWEEP_JOB}:${bucket}` });
+}

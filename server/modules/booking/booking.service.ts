@@ -1,0 +1,481 @@
+/**
+ * The booking service: create (contract order), cancel, reschedule, approve/decline, the
+ * holder's view, the admin list and the payment-hold sweeper.
+ *
+ * No double booking: the live-slot check and the insert happen in one transaction that first
+ * takes a transaction-scoped advisory lock on every host that could be written (ascending ids,
+ * so no lock cycle), then reads the agendas again and only then inserts. Every write that can
+ * change a host's agenda takes the same lock, so two bookings that touch one host are decided
+ * one after the other, on every instance sharing the database (docs/decisions/008-booking-engine.md).
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from '../../../shared/errors';
+import {
+  CANCEL_TOKEN_RE,
+  SLOT_HOLDING_STATUSES,
+  type AdminCreateBookingInput,
+  type BookingListQuery,
+  type BookingStatus,
+  type CreateBookingInput,
+} from '../../../shared/booking';
+import type { BusyBooking } from '../../../shared/booking/slots';
+import { parseUtcString, toUtcString } from '../../../shared/time';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { applyContractFilter, encodeCustomFields } from '../../hooks';
+import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '../../hooks/types';
+import { PUBLIC_FORM_NONCE_ACTION } from '../../rest/system.rest';
+import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
+import { assertNonce } from '../../security/nonce';
+import { hitRateLimit } from '../../security/throttle';
+import { settingsService } from '../settings/settings.service';
+import { bookingTypeService, describeLocation, effectiveAssignment, toBookingTypeConfig } from './booking-type.service';
+import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
+import { slotService } from './slot.service';
+
+const MINUTE_MS = 60_000;
+
+/** Contract Limits: booking submissions per IP (key: md5 of the IP) and per email. */
+export const BOOKING_IP_LIMIT = { limit: 8, windowSeconds: 60 } as const;
+export const BOOKING_EMAIL_LIMIT = { limit: 5, windowSeconds: 3600 } as const;
+
+/** Throttle bucket of an IP: the contract keys the per-IP limit by the md5 of the IP. */
+export function bookingIpBucket(ip: string): string {
+  return `booking:ip:${createHash('md5').update(ip).digest('hex')}`;
+}
+
+export function bookingEmailBucket(email: string): string {
+  return `booking:email:${sha256Hex(email.trim().toLowerCase())}`;
+}
+
+/** SPEC §4 answer of POST /bookings: never the cancel token. */
+export interface BookingCreatedDto {
+  bookingId: number;
+  status: BookingStatus;
+  startUtc: string;
+  endUtc: string;
+  hostUserId: number;
+  paymentUrl?: string;
+}
+
+/** A booking as administrators see it (camelCase, no cancel token). */
+export interface BookingDto {
+  bookingId: number;
+  bookingTypeId: number;
+  hostUserId: number;
+  customerUserId: number | null;
+  customerEmail: string;
+  customerName: string;
+  customerTz: string;
+  startUtc: string;
+  endUtc: string;
+  status: BookingStatus;
+  quantity: number;
+  paymentStatus: string | null;
+  orderId: string | null;
+  customFields: Record<string, unknown> | null;
+  rescheduledFrom: string | null;
+  createdUtc: string;
+  updatedUtc: string;
+}
+
+/** The holder's view (manage page): what the booking is, no secrets. */
+export interface BookingHolderDto extends BookingDto {
+  bookingTypeTitle: string;
+  hostName: string;
+  durationMinutes: number;
+  location: string;
+  locationMode: string;
+  priceCents: number;
+  currency: string;
+  canCancel: boolean;
+  canReschedule: boolean;
+}
+
+export function toBookingDto(row: BookingRow): BookingDto {
+  return {
+    bookingId: row.bookingId,
+    bookingTypeId: row.bookingTypeId,
+    hostUserId: row.hostUserId,
+    customerUserId: row.customerUserId,
+    customerEmail: row.customerEmail,
+    customerName: row.customerName,
+    customerTz: row.customerTz,
+    startUtc: row.startUtc,
+    endUtc: row.endUtc,
+    status: row.status,
+    quantity: row.quantity,
+    paymentStatus: row.paymentStatus,
+    orderId: row.orderId,
+    customFields: decodeCustomFields(row.customFields),
+    rescheduledFrom: row.rescheduledFrom,
+    createdUtc: row.createdUtc,
+    updatedUtc: row.updatedUtc,
+  };
+}
+
+function decodeCustomFields(value: string | null): Record<string, unknown> | null {
+  if (!value) return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function redact(row: BookingRowStrings | null): RedactedBookingRow {
+  if (!row) return {} as RedactedBookingRow;
+  const { cancel_token: _secret, ...rest } = row;
+  return rest;
+}
+
+/**
+ * Seats `hostId` has left at `startMs` (SPEC §4 capacity rule, as the generator applies it):
+ * any booking overlapping [start − bufferBefore, end + bufferAfter) blocks the host, except
+ * bookings of this type at this same start, which take seats instead.
+ */
+export function hostSeatsLeft(busy: BusyBooking[], hostId: number, type: BookingTypeRow, startMs: number): number {
+  const from = startMs - type.bufferBeforeMinutes * MINUTE_MS;
+  const to = startMs + (type.durationMinutes + type.bufferAfterMinutes) * MINUTE_MS;
+  let taken = 0;
+  for (const b of busy) {
+    if (b.hostUserId !== hostId || b.endMs <= from || b.startMs >= to) continue;
+    if (b.bookingTypeId === type.id && b.startMs === startMs) taken += b.quantity;
+    else return 0;
+  }
+  return type.capacity - taken;
+}
+
+function invalid(field: string, problem: string): AppError {
+  return new AppError('svc_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: problem } });
+}
+
+export interface SubmissionScreenInput {
+  nonce: string | undefined;
+  /** REMOTE_ADDR after validation, or ''. */
+  remoteIp: string;
+  /** The body as sent, before validation (the email throttle and the bot check run first). */
+  raw: unknown;
+  headers: Record<string, string>;
+}
+
+export function bookingService(ctx: AppContext, repo: BookingRepository = bookingRepository) {
+  const { hooks } = ctx;
+  const slots = slotService(ctx, repo);
+  const types = bookingTypeService(ctx, repo);
+
+  /** The default strategy: least-loaded for round_robin, the first candidate for every other mode. */
+  function defaultStrategy(tx: Db, type: BookingTypeRow): AssignmentStrategy {
+    if (effectiveAssignment(type) !== 'round_robin') return { pick: (candidates) => candidates[0] ?? 0 };
+    return {
+      async pick(candidates) {
+        const counts = await repo.upcomingCounts(tx, candidates, toUtcString(Date.now()));
+        let best = 0;
+        let bestCount = Infinity;
+        // Ties go to the earlier candidate (ascending host id), so the choice is deterministic.
+        for (const id of candidates) {
+          const n = counts.get(id) ?? 0;
+          if (n < bestCount) [best, bestCount] = [id, n];
+        }
+        return best;
+      },
+    };
+  }
+
+  async function findByToken(token: string, tx: Db = ctx.db, forUpdate = false): Promise<BookingRow> {
+    // A malformed token (wrong length or alphabet) is as unknown as a wrong one: 404 either way.
+    if (!CANCEL_TOKEN_RE.test(token)) throw new AppError('svc_not_found', 'No such booking.');
+    const row = await repo.findBookingByToken(tx, token, { forUpdate });
+    if (!row || !safeEqual(row.cancelToken, token)) throw new AppError('svc_not_found', 'No such booking.');
+    return row;
+  }
+
+  async function cancel(bookingId: number): Promise<BookingDto> {
+    const row = await ctx.db.transaction(async (tx) => {
+      const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
+      if (!current) throw new AppError('svc_not_found', 'No such booking.');
+      if (current.status === 'cancelled') throw new AppError('svc_already_cancelled');
+      if (!SLOT_HOLDING_STATUSES.includes(current.status)) throw new AppError('svc_booking_invalid_state');
+      const updated = await repo.updateStatus(tx, bookingId, [current.status], 'cancelled').catch((err: unknown) => {
+        throw new AppError('svc_internal', undefined, undefined, { cause: err });
+      });
+      // Contract Errors: a failed cancellation update is HTTP 500 and fires nothing.
+      if (!updated) throw new AppError('svc_internal');
+      await repo.bumpEpochs(tx, [updated.hostUserId]);
+      return updated;
+    });
+    await hooks.doAction('svc_booking_cancelled', bookingId);
+    return toBookingDto(row);
+  }
+
+  async function assertStartInFuture(startUtc: string, nowMs: number): Promise<number> {
+    const start = parseUtcString(startUtc);
+    if (!start) throw invalid('startUtc', 'must be a UTC time in Y-m-d H:i:s format');
+    if (start.getTime() <= nowMs) throw invalid('startUtc', 'must be in the future');
+    return start.getTime();
+  }
+
+  /**
+   * Create, in the contract's order after validation: live slot list for that UTC day →
+   * the start listed with enough seats and a host → candidates → assignment strategy →
+   * awaiting payment → insert → read back → actions.
+   */
+  async function create(input: CreateBookingInput, opts: { admin?: { hostUserId?: number } } = {}): Promise<BookingCreatedDto> {
+    const admin = opts.admin;
+    const nowMs = Date.now();
+    const type = await types.getRow(input.bookingTypeId, { publicView: !admin });
+    if (input.quantity > type.capacity) throw invalid('quantity', `must be at most ${type.capacity}`);
+    const startMs = await assertStartInFuture(input.startUtc, nowMs);
+    const endUtc = toUtcString(startMs + type.durationMinutes * MINUTE_MS);
+    const day = input.startUtc.slice(0, 10);
+    const config = toBookingTypeConfig(type);
+
+    let lockSet = [...type.hosts];
+    let decided: { bookingId: number; status: BookingStatus; hostUserId: number } | null = null;
+    // A filter may offer hosts outside the type; they are locked too, by starting over with them.
+    for (let attempt = 0; attempt < 3 && !decided; attempt++) {
+      decided = await ctx.db.transaction(async (tx) => {
+        await repo.lockHosts(tx, lockSet);
+        const list = await slots.liveForDay(tx, type, day, { nowMs });
+        const slot = list.find((s) => s.start_utc === input.startUtc);
+        if (!slot || slot.capacity_left < input.quantity) throw new AppError('svc_booking_slot_unavailable');
+        const unlocked = slot.hosts.filter((id) => !lockSet.includes(id));
+        if (unlocked.length > 0) {
+          lockSet = [...lockSet, ...unlocked];
+          return null;
+        }
+        const real = await repo.existingUserIds(tx, slot.hosts);
+        const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
+        const busy = await repo.busyForHosts(tx, slot.hosts, toUtcString(startMs - reach), toUtcString(startMs + reach));
+        // One booking's quantity must fit one host (SPEC §4).
+        // In the type's host order (its first host is "first" for fixed assignment), hosts a filter added last.
+        const rank = (id: number) => (type.hosts.includes(id) ? type.hosts.indexOf(id) : type.hosts.length + id);
+        const candidates = [...new Set(slot.hosts)].filter((id) => real.has(id) && hostSeatsLeft(busy, id, type, startMs) >= input.quantity).sort((a, b) => rank(a) - rank(b));
+        if (candidates.length === 0) throw new AppError('svc_booking_no_host');
+
+        let hostUserId: number;
+        if (admin?.hostUserId !== undefined) {
+          if (!candidates.includes(admin.hostUserId)) throw new AppError('svc_booking_no_host', 'That host is not free at that time.');
+          hostUserId = admin.hostUserId;
+        } else {
+          const strategy = await applyContractFilter(hooks, 'svc_booking_assignment_strategy', defaultStrategy(tx, type), effectiveAssignment(type));
+          const picked = Number(await strategy.pick([...candidates], type.id, input.startUtc));
+          // Contract: 0 means nobody; an id outside the candidates is written unchecked.
+          if (!Number.isInteger(picked) || picked <= 0 || picked > 2_147_483_647) throw new AppError('svc_booking_no_host');
+          hostUserId = picked;
+        }
+
+        // Contract: not consulted for admin-entered bookings or types requiring approval.
+        const awaitingPayment = !admin && !type.requiresApproval && (await applyContractFilter(hooks, 'svc_booking_awaiting_payment', false, type.id, config));
+        const status: BookingStatus = awaitingPayment ? 'pending_payment' : type.requiresApproval && !admin ? 'pending_approval' : 'confirmed';
+        const paymentStatus = awaitingPayment ? 'pending' : type.priceCents > 0 ? 'on_site' : null;
+        const bookingId = await repo.insertBooking(tx, {
+          bookingTypeId: type.id,
+          hostUserId,
+          customerEmail: input.customerEmail,
+          customerName: input.customerName,
+          customerTz: input.customerTz,
+          startUtc: input.startUtc,
+          endUtc,
+          status,
+          quantity: input.quantity,
+          paymentStatus,
+          customFields: encodeCustomFields(input.customFields ?? {}),
+          cancelToken: newCancelToken(),
+        });
+        await repo.bumpEpochs(tx, [hostUserId]);
+        return { bookingId, status, hostUserId };
+      });
+    }
+    if (!decided) throw new AppError('svc_booking_slot_unavailable');
+
+    const { bookingId, status, hostUserId } = decided;
+    const row = await repo.readBackRow(ctx.db, bookingId).catch((err: unknown) => {
+      ctx.logger.warn({ err, bookingId }, 'booking read-back failed');
+      return null;
+    });
+    // Contract: data is the full persisted row, or an empty array when the read-back failed.
+    await hooks.doAction('svc_booking_created', bookingId, row ?? {});
+    const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId };
+    if (status === 'confirmed') {
+      await hooks.doAction('svc_booking_confirmed', bookingId);
+    } else if (status === 'pending_approval') {
+      await hooks.doAction('svc_booking_requested', bookingId);
+    } else {
+      await hooks.doAction('svc_booking_payment_pending', bookingId);
+      const url = await applyContractFilter(hooks, 'svc_booking_payment_url', '', bookingId, redact(row));
+      // Contract: an empty URL means the payment path is misconfigured.
+      if (url) result.paymentUrl = url;
+      else ctx.logger.warn({ bookingId }, 'svc_booking_payment_url answered no URL for a booking awaiting payment');
+    }
+    return result;
+  }
+
+  return {
+    create,
+    cancel,
+
+    /**
+     * POST /bookings checks before validation, in the contract's order: nonce, then
+     * `svc_booking_client_ip`, then the per-IP and per-email throttles, then the bot check
+     * and spam scoring.
+     */
+    async screenSubmission(input: SubmissionScreenInput): Promise<{ ip: string }> {
+      assertNonce(ctx.secret, PUBLIC_FORM_NONCE_ACTION, input.nonce);
+      const ip = await applyContractFilter(hooks, 'svc_booking_client_ip', input.remoteIp);
+      // Contract: an empty IP turns the per-IP throttle off; the per-email one still applies.
+      if (ip !== '') {
+        const hit = await hitRateLimit(ctx.db, bookingIpBucket(ip), BOOKING_IP_LIMIT.limit, BOOKING_IP_LIMIT.windowSeconds);
+        if (!hit.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: hit.retryAfterSeconds });
+      }
+      const raw = (typeof input.raw === 'object' && input.raw !== null ? input.raw : {}) as Record<string, unknown>;
+      const email = typeof raw.customerEmail === 'string' ? raw.customerEmail.trim() : '';
+      if (email !== '') {
+        const hit = await hitRateLimit(ctx.db, bookingEmailBucket(email), BOOKING_EMAIL_LIMIT.limit, BOOKING_EMAIL_LIMIT.windowSeconds);
+        if (!hit.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: hit.retryAfterSeconds });
+      }
+      await ctx.verifiers.assertHuman({
+        kind: 'booking',
+        ip,
+        email,
+        name: typeof raw.customerName === 'string' ? raw.customerName : '',
+        content: typeof raw.customFields === 'object' && raw.customFields !== null ? (raw.customFields as Record<string, unknown>) : {},
+        headers: input.headers,
+      });
+      return { ip };
+    },
+
+    /** An administrator enters a booking: confirmed at once, no payment hold, no approval step. */
+    createByAdmin(input: AdminCreateBookingInput): Promise<BookingCreatedDto> {
+      const { hostUserId, ...rest } = input;
+      return create(rest, { admin: { hostUserId } });
+    },
+
+    async cancelByToken(token: string): Promise<BookingDto> {
+      const row = await findByToken(token);
+      return cancel(row.bookingId);
+    },
+
+    async approve(bookingId: number): Promise<BookingDto> {
+      const row = await ctx.db.transaction(async (tx) => {
+        const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
+        if (!current) throw new AppError('svc_not_found', 'No such booking.');
+        // Contract: a second approval is refused before svc_booking_approved fires.
+        if (current.status === 'confirmed') throw new AppError('svc_booking_already_approved');
+        if (current.status !== 'pending_approval') throw new AppError('svc_booking_invalid_state');
+        const updated = await repo.updateStatus(tx, bookingId, ['pending_approval'], 'confirmed');
+        if (!updated) throw new AppError('svc_internal');
+        return updated;
+      });
+      await hooks.doAction('svc_booking_approved', bookingId);
+      await hooks.doAction('svc_booking_confirmed', bookingId);
+      return toBookingDto(row);
+    },
+
+    async decline(bookingId: number): Promise<BookingDto> {
+      const row = await ctx.db.transaction(async (tx) => {
+        const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
+        if (!current) throw new AppError('svc_not_found', 'No such booking.');
+        if (current.status === 'cancelled') throw new AppError('svc_already_cancelled');
+        if (current.status !== 'pending_approval') throw new AppError('svc_booking_invalid_state');
+        const updated = await repo.updateStatus(tx, bookingId, ['pending_approval'], 'cancelled');
+        if (!updated) throw new AppError('svc_internal');
+        await repo.bumpEpochs(tx, [updated.hostUserId]);
+        return updated;
+      });
+      await hooks.doAction('svc_booking_declined', bookingId);
+      await hooks.doAction('svc_booking_cancelled', bookingId);
+      return toBookingDto(row);
+    },
+
+    /**
+     * Token reschedule: the live-slot check for the new start (the booking itself does not
+     * block it), the host is kept, the strategy is not consulted, the end comes from the type.
+     */
+    async reschedule(token: string, startUtc: string): Promise<BookingHolderDto> {
+      const nowMs = Date.now();
+      const booking = await findByToken(token);
+      const startMs = await assertStartInFuture(startUtc, nowMs);
+      const type = await repo.findType(ctx.db, booking.bookingTypeId);
+      if (!type) throw new AppError('svc_not_found', 'No such booking type.');
+      const moved = await ctx.db.transaction(async (tx) => {
+        await repo.lockHosts(tx, [booking.hostUserId]);
+        const current = await repo.findBooking(tx, booking.bookingId, { forUpdate: true });
+        if (!current) throw new AppError('svc_not_found', 'No such booking.');
+        if (current.status !== 'confirmed' && current.status !== 'pending_approval') throw new AppError('svc_booking_invalid_state');
+        const list = await slots.liveForDay(tx, type, startUtc.slice(0, 10), { nowMs, excludeBookingId: current.bookingId });
+        const slot = list.find((s) => s.start_utc === startUtc);
+        if (!slot || slot.capacity_left < current.quantity || !slot.hosts.includes(current.hostUserId)) throw new AppError('svc_booking_slot_unavailable');
+        const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
+        const busy = await repo.busyForHosts(tx, [current.hostUserId], toUtcString(startMs - reach), toUtcString(startMs + reach), current.bookingId);
+        if (hostSeatsLeft(busy, current.hostUserId, type, startMs) < current.quantity) throw new AppError('svc_booking_slot_unavailable');
+        const endUtc = toUtcString(startMs + type.durationMinutes * MINUTE_MS);
+        const updated = await repo.moveBooking(tx, current.bookingId, startUtc, endUtc, current.startUtc);
+        if (!updated) throw new AppError('svc_internal');
+        await repo.bumpEpochs(tx, [current.hostUserId]);
+        return { updated, oldStart: current.startUtc ?? '' };
+      });
+      await hooks.doAction('svc_booking_rescheduled', booking.bookingId, moved.oldStart, startUtc);
+      return holderView(moved.updated, type);
+    },
+
+    async getForHolder(token: string): Promise<BookingHolderDto> {
+      const row = await findByToken(token);
+      const type = await repo.findType(ctx.db, row.bookingTypeId);
+      if (!type) throw new AppError('svc_not_found', 'No such booking type.');
+      return holderView(row, type);
+    },
+
+    async list(query: BookingListQuery): Promise<{ items: BookingDto[]; total: number }> {
+      const nextDay = (day: string) => toUtcString(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+      const { items, total } = await repo.listBookings(ctx.db, {
+        bookingTypeId: query.bookingTypeId,
+        status: query.status,
+        fromUtc: query.from ? `${query.from} 00:00:00` : undefined,
+        toUtc: query.to ? nextDay(query.to) : undefined,
+        page: query.page,
+        perPage: query.perPage,
+      });
+      return { items: items.map(toBookingDto), total };
+    },
+  };
+
+  async function holderView(row: BookingRow, type: BookingTypeRow): Promise<BookingHolderDto> {
+    const settings = settingsService(ctx.db, hooks);
+    const [host, labels, currency] = await Promise.all([repo.findUser(ctx.db, row.hostUserId), settings.locationLabels(), settings.currency()]);
+    const upcoming = Date.parse(row.startUtc.replace(' ', 'T') + 'Z') > Date.now();
+    const holding = SLOT_HOLDING_STATUSES.includes(row.status);
+    return {
+      ...toBookingDto(row),
+      bookingTypeTitle: type.title,
+      hostName: host?.displayName || '',
+      durationMinutes: type.durationMinutes,
+      location: describeLocation(type, labels),
+      locationMode: type.locationMode,
+      priceCents: type.priceCents,
+      currency,
+      canCancel: holding,
+      canReschedule: upcoming && (row.status === 'confirmed' || row.status === 'pending_approval'),
+    };
+  }
+}
+
+export type BookingService = ReturnType<typeof bookingService>;
+
+/**
+ * Payment-hold sweeper: pending_payment bookings older than `svc_booking_payment_hold_hours`
+ * become `abandoned` and free their slot; `svc_booking_payment_abandoned` fires for each.
+ * No cancelled action, no email (contract state table).
+ */
+export async function sweepPaymentHolds(ctx: AppContext, nowMs = Date.now(), repo: BookingRepository = bookingRepository): Promise<number[]> {
+  const hours = await settingsService(ctx.db, ctx.hooks).paymentHoldHours();
+  const cutoff = toUtcString(nowMs - hours * 3_600_000);
+  const released = await ctx.db.transaction(async (tx) => {
+    const rows = await repo.abandonExpiredHolds(tx, cutoff);
+    await repo.bumpEpochs(tx, rows.map((r) => r.hostUserId));
+    return rows;
+  });
+  for (const { bookingId } of released) await ctx.hooks.doAction('svc_booking_payment_abandoned', bookingId);
+  return released.map((r) => r.bookingId);
+}

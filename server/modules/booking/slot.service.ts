@@ -1,0 +1,134 @@
+/**
+ * The slot service: loads the hosts' agendas, runs the pure generator, then
+ * `svc_booking_slots`. Display reads go through a cache; the write path never does.
+ *
+ * Cache invalidation works across instances without messaging: every booking write raises the
+ * `svc_slot_epochs` counter of its host in the same transaction, and a type edit raises the
+ * type's `version`. A cached set is used only while (type version, sum of its hosts' epochs)
+ * is unchanged and its TTL (`svc_slot_cache_ttl`) has not run out.
+ */
+import { generateSlots, resolveSlotRange, SLOT_LIMIT, type Slot as GeneratedSlot } from '../../../shared/booking/slots';
+import { toUtcDate, toUtcString } from '../../../shared/time';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { applyContractFilter, DEFAULT_SLOT_CACHE_TTL_SECONDS } from '../../hooks';
+import type { Slot } from '../../hooks/types';
+import { slotRulesOf } from './booking-type.service';
+import { bookingRepository, type BookingRepository, type BookingTypeRow } from './booking.repository';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const MAX_CACHE_ENTRIES = 1000;
+const FIRST_CHUNK_DAYS = 7;
+
+interface CacheEntry {
+  version: number;
+  epoch: number;
+  expiresMs: number;
+  slots: GeneratedSlot[];
+}
+
+const caches = new WeakMap<AppContext, Map<string, CacheEntry>>();
+
+function cacheOf(ctx: AppContext): Map<string, CacheEntry> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    caches.set(ctx, cache);
+  }
+  return cache;
+}
+
+export interface ComputeOptions {
+  fromDay: string;
+  toDay: string;
+  nowMs: number;
+  requesterTz: string;
+  /** Reschedule: the booking being moved does not block its own new time. */
+  excludeBookingId?: number;
+}
+
+export function slotService(ctx: AppContext, repo: BookingRepository = bookingRepository) {
+  /**
+   * The generator's list for a type, from the agendas as `db` (a transaction, on the write path)
+   * sees them. Long ranges are generated in chunks of UTC days, each loading only its own stretch
+   * of the agendas, until the 750-slot cap is reached: 7 days first, then as many days as the
+   * slots-per-day seen so far say the cap needs (with a margin, at least 7), so a 60-day range is
+   * usually read in two small queries instead of one large one. Chunks are disjoint in start
+   * time, so their concatenation is exactly the one-run result.
+   */
+  async function compute(db: Db, type: BookingTypeRow, opts: ComputeOptions): Promise<GeneratedSlot[]> {
+    const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
+    const lastDayMs = Date.parse(`${opts.toDay}T00:00:00Z`);
+    const rules = slotRulesOf(type);
+    const slots: GeneratedSlot[] = [];
+    const firstMs = Date.parse(`${opts.fromDay}T00:00:00Z`);
+    let chunkMs = firstMs;
+    for (let span = FIRST_CHUNK_DAYS; ; ) {
+      const chunkEndMs = Math.min(chunkMs + (span - 1) * DAY_MS, lastDayMs);
+      const busy = await repo.busyForHosts(db, type.hosts, toUtcString(chunkMs - reach), toUtcString(chunkEndMs + DAY_MS + reach), opts.excludeBookingId);
+      const part = generateSlots({
+        rules,
+        bookingTypeId: type.id,
+        busy,
+        fromDay: toUtcDate(chunkMs),
+        toDay: toUtcDate(chunkEndMs),
+        nowMs: opts.nowMs,
+        requesterTz: opts.requesterTz,
+        limit: SLOT_LIMIT - slots.length,
+      });
+      for (const slot of part) slots.push(slot);
+      if (slots.length >= SLOT_LIMIT || chunkEndMs >= lastDayMs) return slots;
+      chunkMs = chunkEndMs + DAY_MS;
+      const perDay = slots.length / ((chunkMs - firstMs) / DAY_MS);
+      span = Math.max(FIRST_CHUNK_DAYS, perDay > 0 ? Math.ceil(((SLOT_LIMIT - slots.length) / perDay) * 1.25) : span * 2);
+    }
+  }
+
+  return {
+    compute,
+
+    /**
+     * GET /booking-types/{id}/slots: `from`/`to` are the raw query values (may be empty) and
+     * reach `svc_booking_slots` as they came.
+     */
+    async listForDisplay(type: BookingTypeRow, query: { from?: string; to?: string; tz?: string }, nowMs = Date.now()): Promise<Slot[]> {
+      const { fromDay, toDay } = resolveSlotRange(query.from, query.to, nowMs);
+      const requesterTz = query.tz ?? type.timezone;
+      const ttl = await applyContractFilter(ctx.hooks, 'svc_slot_cache_ttl', DEFAULT_SLOT_CACHE_TTL_SECONDS);
+      let list: GeneratedSlot[];
+      if (ttl > 0) {
+        const cache = cacheOf(ctx);
+        const key = `${type.id}|${fromDay}|${toDay}|${requesterTz}`;
+        const epoch = await repo.epochSum(ctx.db, type.hosts);
+        const hit = cache.get(key);
+        if (hit && hit.version === type.version && hit.epoch === epoch && hit.expiresMs > nowMs) {
+          // Time has moved on since the set was made: drop starts now inside the notice period.
+          const earliest = toUtcString(nowMs + type.minNoticeMinutes * MINUTE_MS);
+          list = hit.slots.filter((s) => s.start_utc >= earliest);
+        } else {
+          list = await compute(ctx.db, type, { fromDay, toDay, nowMs, requesterTz });
+          cache.delete(key);
+          if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+          cache.set(key, { version: type.version, epoch, expiresMs: nowMs + ttl * 1000, slots: list });
+        }
+      } else {
+        list = await compute(ctx.db, type, { fromDay, toDay, nowMs, requesterTz });
+      }
+      // Plugins get their own copies: a filter that edits a slot must not edit the cache.
+      const copies = list.map((s) => ({ ...s, hosts: [...s.hosts] }));
+      return applyContractFilter(ctx.hooks, 'svc_booking_slots', copies, type.id, query.from ?? '', query.to ?? '');
+    },
+
+    /**
+     * The write path's live list for one UTC day (contract: from = to = that day, timezone UTC),
+     * never cached, read through `db` (the booking's transaction).
+     */
+    async liveForDay(db: Db, type: BookingTypeRow, day: string, opts: { nowMs?: number; excludeBookingId?: number } = {}): Promise<Slot[]> {
+      const list = await compute(db, type, { fromDay: day, toDay: day, nowMs: opts.nowMs ?? Date.now(), requesterTz: 'UTC', excludeBookingId: opts.excludeBookingId });
+      return applyContractFilter(ctx.hooks, 'svc_booking_slots', list, type.id, day, day);
+    },
+  };
+}
+
+export type SlotService = ReturnType<typeof slotService>;

@@ -1,0 +1,38 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { settings } from '../../security/security.sql';
+
+/**
+ * Site settings an administrator edits, stored as rows of `svc_settings`. Only these keys are
+ * read or written here: the same table holds the server secret, which must never leave it.
+ */
+export const SETTING_KEYS = {
+  currency: 'currency',
+  locationLabels: 'location_labels',
+  paymentHoldHours: 'payment_hold_hours',
+} as const;
+
+export interface StoredSettings {
+  currency?: unknown;
+  locationLabels?: unknown;
+  paymentHoldHours?: unknown;
+}
+
+export const settingsRepository = {
+  async read(db: Db): Promise<StoredSettings> {
+    const rows = await db.select().from(settings).where(inArray(settings.key, Object.values(SETTING_KEYS)));
+    const byKey = new Map(rows.map((r) => [r.key, r.value]));
+    return {
+      currency: byKey.get(SETTING_KEYS.currency),
+      locationLabels: byKey.get(SETTING_KEYS.locationLabels),
+      paymentHoldHours: byKey.get(SETTING_KEYS.paymentHoldHours),
+    };
+  },
+
+  async write(db: Db, key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS], value: unknown): Promise<void> {
+    await db
+      .insert(settings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value` } });
+  },
+};

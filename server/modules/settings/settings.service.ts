@@ -1,0 +1,77 @@
+import { AppError } from '../../../shared/errors';
+import type { SettingsPatch } from '../../../shared/booking';
+import type { Db } from '../../db/client';
+import {
+  applyContractFilter,
+  DEFAULT_CURRENCY,
+  DEFAULT_LOCATION_LABELS,
+  DEFAULT_PAYMENT_HOLD_HOURS,
+  normalizeCurrency,
+  type Hooks,
+  type LocationLabels,
+} from '../../hooks';
+import { SETTING_KEYS, settingsRepository } from './settings.repository';
+
+export interface SettingsDto {
+  /** Uppercase ISO 4217, after `svc_currency`. */
+  currency: string;
+  /** Slug → label after `svc_booking_location_labels`; a mode without an entry prints nothing. */
+  locationLabels: LocationLabels;
+  /** After `svc_booking_payment_hold_hours` (floored at 1). */
+  paymentHoldHours: number;
+}
+
+/** Site settings (Settings > General): currency, location labels, payment hold window. */
+export function settingsService(db: Db, hooks: Hooks) {
+  async function stored() {
+    return settingsRepository.read(db);
+  }
+
+  /** The currency every amount is printed in: stored value (default USD) through `svc_currency`. */
+  async function currency(): Promise<string> {
+    const s = await stored();
+    return applyContractFilter(hooks, 'svc_currency', normalizeCurrency(s.currency ?? DEFAULT_CURRENCY));
+  }
+
+  /** Defaults, overridden by the saved labels, then `svc_booking_location_labels`. */
+  async function locationLabels(): Promise<LocationLabels> {
+    const s = await stored();
+    const saved = isRecord(s.locationLabels) ? s.locationLabels : {};
+    return applyContractFilter(hooks, 'svc_booking_location_labels', { ...DEFAULT_LOCATION_LABELS, ...saved } as LocationLabels);
+  }
+
+  async function paymentHoldHours(): Promise<number> {
+    const s = await stored();
+    const saved = typeof s.paymentHoldHours === 'number' ? s.paymentHoldHours : DEFAULT_PAYMENT_HOLD_HOURS;
+    return applyContractFilter(hooks, 'svc_booking_payment_hold_hours', saved);
+  }
+
+  async function get(): Promise<SettingsDto> {
+    const [c, labels, hold] = await Promise.all([currency(), locationLabels(), paymentHoldHours()]);
+    return { currency: c, locationLabels: labels, paymentHoldHours: hold };
+  }
+
+  async function update(patch: SettingsPatch): Promise<SettingsDto> {
+    if (patch.currency !== undefined) await settingsRepository.write(db, SETTING_KEYS.currency, normalizeCurrency(patch.currency));
+    if (patch.locationLabels !== undefined) {
+      // A PATCH merges into the saved overrides; an empty object resets them to the defaults.
+      const current = await stored();
+      const saved = isRecord(current.locationLabels) ? current.locationLabels : {};
+      const next = Object.keys(patch.locationLabels).length === 0 ? {} : { ...saved, ...patch.locationLabels };
+      await settingsRepository.write(db, SETTING_KEYS.locationLabels, next);
+    }
+    if (patch.paymentHoldHours !== undefined) {
+      if (patch.paymentHoldHours < 1) throw new AppError('svc_invalid_param', undefined, { params: { paymentHoldHours: 'must be at least 1' } });
+      await settingsRepository.write(db, SETTING_KEYS.paymentHoldHours, patch.paymentHoldHours);
+    }
+    return get();
+  }
+
+  return { get, update, currency, locationLabels, paymentHoldHours };
+}
+
+export type SettingsService = ReturnType<typeof settingsService>;
+
+function isRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

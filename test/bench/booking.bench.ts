@@ -1,0 +1,222 @@
+/**
+ * Booking engine speed (issue 4):
+ * 1. Slot generation through the slot service (agenda query + generator + filter), 5 hosts,
+ *    15-minute interval, 60-day range, 2,000 existing bookings, cache off. Target: median < 10 ms.
+ * 2. Booking creation over HTTP with 100 concurrent clients, on PostgreSQL when
+ *    TEST_DATABASE_URL/DATABASE_URL is set (else PGlite): created/s, then a query proving that
+ *    no two slot-holding bookings of one host overlap.
+ *
+ * Run alone: `node --import tsx test/bench/booking.bench.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../server/db/client';
+import { loadEnv } from '../../server/env';
+import { startServer, type RunningServer } from '../../server/main';
+import { bookingRepository } from '../../server/modules/booking/booking.repository';
+import { bookingTypes, bookings } from '../../server/modules/booking/booking.sql';
+import { slotService } from '../../server/modules/booking/slot.service';
+import { newCancelToken } from '../../server/security/crypto';
+import { toUtcString } from '../../shared/time';
+import { createScratchPostgres } from '../helpers/db';
+import type { BenchResult } from './types';
+
+const SLOT_TARGET_MS = 10;
+const WARMUP_RUNS = 10;
+const MEASURED_RUNS = 60;
+const CLIENTS = 100;
+const CREATE_ATTEMPTS = 1000;
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function startBenchServer(usePostgres: boolean): Promise<{ server: RunningServer; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
+  const scratch = usePostgres ? await createScratchPostgres() : null;
+  const env = loadEnv({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SVC_DATA_DIR: dataDir,
+    SVC_JOBS: 'off',
+    SVC_ADMIN_EMAIL: 'admin@example.test',
+    SVC_ADMIN_PASSWORD: 'correct horse battery staple',
+    SVC_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+  });
+  const server = await startServer(env, { memoryDb: !scratch });
+  return {
+    server,
+    async close() {
+      await server.close();
+      await scratch?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function insertHosts(server: RunningServer, count: number): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    server.ctx.db,
+    sql`insert into svc_users (email, display_name, role) select 'bench-host-' || g || '@example.test', 'Host ' || g, 'host' from generate_series(1, ${count}) g returning id`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+const weekday: Array<[string, string]> = [
+  ['08:00', '12:00'],
+  ['13:00', '20:00'],
+];
+
+async function benchSlots(): Promise<BenchResult[]> {
+  const { server, close } = await startBenchServer(false);
+  try {
+    const { db } = server.ctx;
+    const hosts = await insertHosts(server, 5);
+    const fromMs = Math.floor(Date.now() / DAY) * DAY + DAY;
+    const [type] = await db
+      .insert(bookingTypes)
+      .values({
+        title: 'Bench',
+        slug: 'bench',
+        status: 'published',
+        durationMinutes: 30,
+        slotIntervalMinutes: 15,
+        timezone: 'Europe/Berlin',
+        hosts,
+        weeklyWindows: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: [['09:00', '14:00']], sun: [] },
+        minNoticeMinutes: 120,
+        maxAdvanceDays: 90,
+        bufferBeforeMinutes: 10,
+        bufferAfterMinutes: 5,
+        capacity: 2,
+      })
+      .returning();
+    const random = seededRandom(20260302);
+    const rows = Array.from({ length: 2000 }, () => {
+      const startMs = fromMs + Math.floor(random() * 60) * DAY + (28 + Math.floor(random() * 48)) * 15 * MINUTE;
+      const lengthMin = 15 * (1 + Math.floor(random() * 6));
+      return {
+        bookingTypeId: type!.id,
+        hostUserId: hosts[Math.floor(random() * hosts.length)]!,
+        customerEmail: 'bench@example.test',
+        customerName: 'Bench',
+        customerTz: 'UTC',
+        startUtc: toUtcString(startMs),
+        endUtc: toUtcString(startMs + lengthMin * MINUTE),
+        status: 'confirmed' as const,
+        cancelToken: newCancelToken(),
+      };
+    });
+    for (let i = 0; i < rows.length; i += 500) await db.insert(bookings).values(rows.slice(i, i + 500));
+    server.ctx.hooks.addFilter('svc_slot_cache_ttl', () => 0);
+
+    const service = slotService(server.ctx);
+    const row = (await bookingRepository.findType(db, type!.id))!;
+    const query = { from: toUtcString(fromMs).slice(0, 10), to: toUtcString(fromMs + 59 * DAY).slice(0, 10), tz: 'America/New_York' };
+    let count = 0;
+    for (let i = 0; i < WARMUP_RUNS; i++) count = (await service.listForDisplay(row, query)).length;
+    const times: number[] = [];
+    for (let i = 0; i < MEASURED_RUNS; i++) {
+      const started = performance.now();
+      await service.listForDisplay(row, query);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)]!;
+    const p95 = times[Math.ceil(times.length * 0.95) - 1]!;
+    const scenario = 'booking service slots: 5 hosts, 15-min, 60 days, 2000 bookings, cache off (PGlite)';
+    return [
+      { name: `${scenario}, median`, value: round(median), unit: 'ms', target: `< ${SLOT_TARGET_MS} ms`, pass: median < SLOT_TARGET_MS },
+      { name: `${scenario}, p95`, value: round(p95), unit: 'ms', target: 'report', pass: true },
+      { name: `${scenario}, slots returned (750 cap)`, value: count, unit: 'slots', target: '750', pass: count === 750 },
+    ];
+  } finally {
+    await close();
+  }
+}
+
+async function benchCreation(): Promise<BenchResult[]> {
+  const usePostgres = Boolean(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL);
+  const { server, close } = await startBenchServer(usePostgres);
+  try {
+    const hosts = await insertHosts(server, 5);
+    const all: Array<[string, string]> = [['00:00', '24:00']];
+    const [type] = await server.ctx.db
+      .insert(bookingTypes)
+      .values({ title: 'Bench create', slug: 'bench-create', status: 'published', durationMinutes: 60, slotIntervalMinutes: 15, timezone: 'UTC', hosts, weeklyWindows: { mon: all, tue: all, wed: all, thu: all, fri: all, sat: all, sun: all }, maxAdvanceDays: 0 })
+      .returning();
+    // The contract's per-IP throttle would stop one client machine at 8 a minute.
+    server.ctx.hooks.addFilter('svc_booking_client_ip', () => '');
+    const nonce = (await (await fetch(`${server.url}/svc/v1/nonce`)).json()) as { nonce: string };
+    const random = seededRandom(7);
+    const dayMs = Math.floor(Date.now() / DAY) * DAY + 2 * DAY;
+    // Starts on a 15-minute grid over 3 days: many attempts collide on purpose.
+    const attempts = Array.from({ length: CREATE_ATTEMPTS }, (_, i) => ({
+      bookingTypeId: type!.id,
+      startUtc: toUtcString(dayMs + Math.floor(random() * 3 * 96) * 15 * MINUTE),
+      customerName: 'Bench',
+      customerEmail: `bench${i}@example.test`,
+      customerTz: 'UTC',
+    }));
+    let next = 0;
+    const statuses = new Map<number, number>();
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < attempts.length) {
+          const body = attempts[next++]!;
+          const res = await fetch(`${server.url}/svc/v1/bookings`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-nonce': nonce.nonce }, body: JSON.stringify(body) });
+          await res.arrayBuffer();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const created = statuses.get(201) ?? 0;
+    const unexpected = [...statuses.entries()].filter(([s]) => s !== 201 && s !== 409).reduce((n, [, c]) => n + c, 0);
+    const [overlap] = await queryRows<{ n: number }>(
+      server.ctx.db,
+      sql`select count(*)::int as n from svc_bookings a join svc_bookings b
+            on a.host_user_id = b.host_user_id and a.booking_id < b.booking_id
+           and a.start_utc < b.end_utc and b.start_utc < a.end_utc
+           and not (a.booking_type_id = b.booking_type_id and a.start_utc = b.start_utc)`,
+    );
+    const db = server.ctx.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+    const scenario = `booking creation, ${CLIENTS} concurrent clients, ${CREATE_ATTEMPTS} attempts (${db})`;
+    return [
+      { name: `${scenario}, created/s`, value: Math.round((created / seconds) * 10) / 10, unit: 'bookings/s', target: 'report (> 0)', pass: created > 0 },
+      { name: `${scenario}, attempts/s`, value: Math.round((CREATE_ATTEMPTS / seconds) * 10) / 10, unit: 'requests/s', target: 'report', pass: true },
+      { name: `${scenario}, answers other than 201/409`, value: unexpected, unit: 'responses', target: '= 0', pass: unexpected === 0 },
+      { name: `${scenario}, overlapping bookings of one host`, value: Number(overlap!.n), unit: 'pairs', target: '= 0', pass: Number(overlap!.n) === 0 },
+    ];
+  } finally {
+    await close();
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+export default async function run(): Promise<BenchResult[]> {
+  return [...(await benchSlots()), ...(await benchCreation())];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  void run().then((results) => {
+    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
+    if (results.some((r) => !r.pass)) process.exitCode = 1;
+  });
+}

@@ -1,0 +1,172 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../server/db/client';
+import type { StoredAttachment } from '../../server/mail/outbox.sql';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { apiClient, loginAs } from '../helpers/http';
+import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking, uniqueEmail } from '../helpers/booking';
+
+const PUBLIC_URL = 'https://book.example.test';
+let srv: TestServer;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+let host: number;
+const cleanups: Array<() => unknown> = [];
+const db = () => srv.server.ctx.db;
+const anon = () => apiClient(srv.url);
+
+interface OutboxRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  text: string;
+  attachments: StoredAttachment[];
+  state: string;
+  topic: string | null;
+}
+async function mailsTo(email: string): Promise<OutboxRow[]> {
+  return queryRows<OutboxRow>(db(), sql`select id, to_address, subject, text, attachments, state, topic from svc_outbox where to_address = ${email} order by id`);
+}
+const icsOf = (mail: OutboxRow) => Buffer.from(mail.attachments[0]!.content, 'base64').toString('utf8').replace(/\r\n /g, '');
+async function tokenOf(bookingId: number): Promise<string> {
+  const [row] = await queryRows<{ cancel_token: string }>(db(), sql`select cancel_token from svc_bookings where booking_id = ${bookingId}`);
+  return row!.cancel_token;
+}
+async function reminderJobs(bookingId: number) {
+  return queryRows<{ state: string; run_at_utc: string; last_error: string | null }>(
+    db(),
+    sql`select state, to_char(run_at_utc, 'YYYY-MM-DD HH24:MI:SS') as run_at_utc, last_error from svc_jobs where dedupe_key = ${`booking:${bookingId}:reminder`} order by id`,
+  );
+}
+async function book(typeOverrides: Record<string, unknown>, start: string) {
+  const type = await createType(admin.api, { hosts: [host], ...typeOverrides });
+  const email = uniqueEmail('mail');
+  const res = await submitBooking(srv.url, bookingBody(type.id, start, { customerEmail: email, customerName: 'Mia Mail' }));
+  if (res.status !== 201) throw new Error(`book: ${res.status} ${JSON.stringify(res.body)}`);
+  return { type, email, id: res.body.bookingId as number, token: await tokenOf(res.body.bookingId) };
+}
+
+beforeAll(async () => {
+  srv = await startTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL } });
+  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+  const res = await admin.api.post('/users', { email: 'hana.host@example.test', displayName: 'Hana Host', role: 'host', password: 'long enough password' });
+  host = res.body.id;
+  disableIpThrottle(srv.server.ctx.hooks);
+});
+afterAll(() => srv?.close());
+afterEach(() => {
+  for (const undo of cleanups.splice(0).reverse()) undo();
+});
+
+describe('confirmation email', () => {
+  it('is queued in the outbox with invite.ics (text/calendar): UTC times, organizer, location, manage link', async () => {
+    const start = futureStart(4, 13, 30);
+    const b = await book({ title: 'Tax advice', durationMinutes: 45, slotIntervalMinutes: 15, locationMode: 'in_person', locationValue: '12 Main St' }, start);
+    const [mail, ...rest] = await mailsTo(b.email);
+    expect(rest).toEqual([]);
+    expect(mail!.subject).toBe('Booking confirmed: Tax advice');
+    expect(mail!.text).toContain(`${PUBLIC_URL}/manage/${b.token}`);
+    expect(mail!.text).toContain('Where: In person: 12 Main St');
+    expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([['invite.ics', 'text/calendar']]);
+    const ics = icsOf(mail!);
+    const compact = (utc: string) => utc.replace(/[-:]/g, '').replace(' ', 'T') + 'Z';
+    expect(ics).toContain('METHOD:REQUEST');
+    expect(ics).toContain(`DTSTART:${compact(start)}`);
+    expect(ics).toContain(`DTEND:${compact(futureStart(4, 14, 15))}`);
+    expect(ics).toContain('ORGANIZER;CN="Hana Host":mailto:hana.host@example.test');
+    expect(ics).toContain(`ATTENDEE;CN="Mia Mail";RSVP=FALSE:mailto:${b.email}`);
+    expect(ics).toContain('LOCATION:In person: 12 Main St');
+    expect(ics).toContain(`URL:${PUBLIC_URL}/manage/${b.token}`);
+    expect(ics).toContain('SUMMARY:Tax advice');
+    expect(ics).toContain('STATUS:CONFIRMED');
+  });
+
+  it('location follows the mode and the labels: virtual → "Online: link", custom → only the value', async () => {
+    const v = await book({ locationMode: 'virtual', locationValue: 'https://meet.example.test/abc' }, futureStart(4, 16));
+    expect(icsOf((await mailsTo(v.email))[0]!)).toContain('LOCATION:Online: https://meet.example.test/abc');
+    const c = await book({ locationMode: 'custom', locationValue: 'Back office' }, futureStart(4, 18));
+    expect(icsOf((await mailsTo(c.email))[0]!)).toContain('LOCATION:Back office');
+  });
+
+  it('is delivered by the mail job, not inside the request', async () => {
+    const b = await book({}, futureStart(4, 20));
+    expect((await mailsTo(b.email))[0]!.state).toBe('queued');
+    await srv.server.ctx.jobs.runDue();
+    expect((await mailsTo(b.email))[0]!.state).toBe('saved');
+  });
+
+  it('schedules a reminder job 24 h before the start (dedupe key booking:{id}:reminder) that mails the customer', async () => {
+    const start = futureStart(5, 9);
+    const b = await book({}, start);
+    const jobs = await reminderJobs(b.id);
+    expect(jobs).toEqual([{ state: 'queued', run_at_utc: futureStart(4, 9), last_error: null }]);
+    await srv.server.ctx.jobs.runDue(Date.parse(futureStart(4, 9).replace(' ', 'T') + 'Z') + 1000);
+    const mails = await mailsTo(b.email);
+    expect(mails.map((m) => m.subject)).toEqual(['Booking confirmed: Consultation', 'Reminder: Consultation']);
+  });
+});
+
+describe('approval flow emails', () => {
+  it('a request sends "request received" (no confirmation); approval sends the withheld confirmation with invite.ics', async () => {
+    const b = await book({ requiresApproval: true }, futureStart(6, 10));
+    const first = await mailsTo(b.email);
+    expect(first.map((m) => m.subject)).toEqual(['Booking request received: Consultation']);
+    expect(first[0]!.attachments).toEqual([]);
+    expect(await reminderJobs(b.id)).toEqual([]);
+    await admin.api.post(`/bookings/${b.id}/approve`);
+    const after = await mailsTo(b.email);
+    expect(after.map((m) => m.subject)).toEqual(['Booking request received: Consultation', 'Booking confirmed: Consultation']);
+    expect(icsOf(after[1]!)).toContain('METHOD:REQUEST');
+    expect((await reminderJobs(b.id)).map((j) => j.state)).toEqual(['queued']);
+  });
+
+  it('a decline sends the cancellation email', async () => {
+    const b = await book({ requiresApproval: true }, futureStart(6, 12));
+    await admin.api.post(`/bookings/${b.id}/decline`);
+    expect((await mailsTo(b.email)).map((m) => m.subject)).toEqual(['Booking request received: Consultation', 'Booking cancelled: Consultation']);
+  });
+});
+
+describe('cancellation', () => {
+  it('sends the cancellation email with an ics METHOD:CANCEL for the same UID and clears pending reminders', async () => {
+    const b = await book({}, futureStart(7, 10));
+    expect((await reminderJobs(b.id)).map((j) => j.state)).toEqual(['queued']);
+    expect((await anon().delete(`/bookings/${b.token}`)).status).toBe(204);
+    const mails = await mailsTo(b.email);
+    expect(mails.map((m) => m.subject)).toEqual(['Booking confirmed: Consultation', 'Booking cancelled: Consultation']);
+    const cancelIcs = icsOf(mails[1]!);
+    expect(cancelIcs).toContain('METHOD:CANCEL');
+    expect(cancelIcs).toContain('STATUS:CANCELLED');
+    const uid = /UID:(.+)/.exec(icsOf(mails[0]!))![1];
+    expect(cancelIcs).toContain(`UID:${uid}`);
+    expect(await reminderJobs(b.id)).toEqual([{ state: 'done', run_at_utc: futureStart(6, 10), last_error: 'cancelled' }]);
+  });
+
+  it('a throwing listener at a lower priority number on svc_booking_cancelled prevents both the email and the reminder clearing', async () => {
+    const b = await book({}, futureStart(7, 14));
+    const boom = () => {
+      throw new Error('plugin failed');
+    };
+    srv.server.ctx.hooks.addAction('svc_booking_cancelled', boom, 5);
+    cleanups.push(() => srv.server.ctx.hooks.removeAction('svc_booking_cancelled', boom, 5));
+    const res = await admin.api.patch(`/bookings/${b.id}`, { status: 'cancelled' });
+    expect(res.status).toBe(500);
+    expect((await mailsTo(b.email)).map((m) => m.subject)).toEqual(['Booking confirmed: Consultation']);
+    expect((await reminderJobs(b.id)).map((j) => j.state)).toEqual(['queued']);
+  });
+});
+
+describe('reschedule', () => {
+  it('moves the reminder and sends the updated invite', async () => {
+    const b = await book({}, futureStart(8, 10));
+    const res = await anon().patch(`/bookings/${b.token}/reschedule`, { startUtc: futureStart(9, 15) });
+    expect(res.status).toBe(200);
+    const jobs = await reminderJobs(b.id);
+    expect(jobs.map((j) => [j.state, j.run_at_utc])).toEqual([
+      ['done', futureStart(7, 10)],
+      ['queued', futureStart(8, 15)],
+    ]);
+    const mails = await mailsTo(b.email);
+    expect(mails.map((m) => m.subject)).toEqual(['Booking confirmed: Consultation', 'Booking moved: Consultation']);
+    expect(icsOf(mails[1]!)).toContain(`DTSTART:${futureStart(9, 15).replace(/[-:]/g, '').replace(' ', 'T')}Z`);
+  });
+});

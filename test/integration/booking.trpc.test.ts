@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { loginAs } from '../helpers/http';
+import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart } from '../helpers/booking';
+
+let srv: TestServer;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+
+beforeAll(async () => {
+  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
+  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+  disableIpThrottle(srv.server.ctx.hooks);
+});
+afterAll(() => srv?.close());
+
+async function trpc(kind: 'query' | 'mutation', path: string, input: unknown) {
+  const url = `${srv.url}/trpc/${path}`;
+  const res =
+    kind === 'query'
+      ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`)
+      : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: input }) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('booking over tRPC (same services and schemas as REST)', () => {
+  it('booking.slots answers the same list as the REST route', async () => {
+    const host = await createHost(admin.api);
+    const type = await createType(admin.api, { hosts: [host] });
+    const day = futureStart(3, 0).slice(0, 10);
+    const viaTrpc = await trpc('query', 'booking.slots', { id: type.id, from: day, to: day });
+    const viaRest = await (await fetch(`${srv.url}/svc/v1/booking-types/${type.id}/slots?from=${day}&to=${day}`)).json();
+    expect(viaTrpc.body.result.data.json).toEqual(viaRest);
+  });
+
+  it('booking.create checks the nonce first (svc_invalid_nonce) and books with a valid one', async () => {
+    const host = await createHost(admin.api);
+    const type = await createType(admin.api, { hosts: [host] });
+    const refused = await trpc('mutation', 'booking.create', { booking: bookingBody(type.id, futureStart(3, 10)) });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.json.data.svcCode).toBe('svc_invalid_nonce');
+    const nonce = await fetchNonce(srv.url);
+    const ok = await trpc('mutation', 'booking.create', { nonce, booking: bookingBody(type.id, futureStart(3, 10)) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.data.json).toMatchObject({ status: 'confirmed', hostUserId: host });
+    const bad = await trpc('mutation', 'booking.create', { nonce, booking: bookingBody(type.id, 'soon') });
+    expect(bad.body.error.json.data.svcCode).toBe('svc_invalid_param');
+  });
+
+  it('the slots route does not consult svc_booking_client_ip', async () => {
+    let calls = 0;
+    const spy = (ip: string) => (calls++, ip);
+    srv.server.ctx.hooks.addFilter('svc_booking_client_ip', spy, 50);
+    const host = await createHost(admin.api);
+    const type = await createType(admin.api, { hosts: [host] });
+    await fetch(`${srv.url}/svc/v1/booking-types/${type.id}/slots`);
+    await trpc('query', 'booking.slots', { id: type.id });
+    srv.server.ctx.hooks.removeFilter('svc_booking_client_ip', spy, 50);
+    expect(calls).toBe(0);
+  });
+});
