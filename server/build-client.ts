@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,11 +23,40 @@ export function clientBuildIsStale(): boolean {
   return Math.max(...sources) > statSync(built).mtimeMs;
 }
 
-/** Builds the PWA with Vite when the build is missing or stale. */
+/**
+ * Builds the PWA with Vite when the build is missing or stale. Safe when several processes
+ * call it at once (a test run, two servers): one builds into a temporary folder under a lock
+ * and swaps it in; the others wait for the lock and find the build fresh.
+ */
 export function ensureClientBuilt(log: (line: string) => void = () => {}): void {
   if (!clientBuildIsStale()) return;
-  log('Building the PWA (vite build)…');
-  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+  const lock = path.join(ROOT, 'dist', '.build-lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const waitUntil = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // a lock older than the longest build belongs to a process that died
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 180_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > waitUntil) throw new Error(`Timed out waiting for another PWA build (${lock})`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (!clientBuildIsStale()) return;
+    log('Building the PWA (vite build)…');
+    const tmp = path.join(ROOT, 'dist', `client-${process.pid}-${Date.now()}`);
+    const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', tmp], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (result.status !== 0) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw new Error(`vite build failed (exit ${result.status})`);
+    }
+    rmSync(CLIENT_DIST, { recursive: true, force: true });
+    renameSync(tmp, CLIENT_DIST);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

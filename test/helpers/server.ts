@@ -5,6 +5,7 @@ import { CLIENT_DIST, ensureClientBuilt } from '../../server/build-client';
 import { loadEnv } from '../../server/env';
 import { startServer, type RunningServer } from '../../server/main';
 import { createScratchPostgres, TEST_DB_KIND } from './db';
+import type { Logger } from '../../server/logger';
 
 export interface TestServer {
   url: string;
@@ -19,7 +20,7 @@ export interface TestServer {
  * (PGlite in memory, or a scratch PostgreSQL database). `client: true` serves the PWA build.
  * E2E tests run on PGlite unless SVC_TEST_DB=postgres.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; client?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { env?: Record<string, string>; client?: boolean; logger?: Logger } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-test-'));
   const scratch = TEST_DB_KIND === 'postgres' ? await createScratchPostgres() : null;
   const admin = { email: 'admin@example.test', password: 'correct horse battery staple' };
@@ -35,7 +36,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; clie
     ...opts.env,
   });
   if (opts.client || opts.env?.SVC_SERVE_CLIENT) ensureClientBuilt();
-  const server = await startServer(env, { memoryDb: !scratch, staticDir: opts.client ? CLIENT_DIST : undefined });
+  const server = await startServer(env, { memoryDb: !scratch, staticDir: opts.client ? CLIENT_DIST : undefined, logger: opts.logger });
   return {
     url: server.url,
     admin,
