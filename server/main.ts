@@ -60,7 +60,10 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     });
     const port = (server.address() as AddressInfo).port;
     if (env.SVC_JOBS === 'on') jobs.start();
-    const maintenance = setInterval(() => void pruneRateLimits(db).catch((err) => logger.warn({ err }, 'prune failed')), 3_600_000);
+    const maintenance = setInterval(() => {
+      void pruneRateLimits(db).catch((err) => logger.warn({ err }, 'prune failed'));
+      for (const mod of modules) void mod.maintenance?.(ctx).catch((err) => logger.warn({ err, module: mod.name }, 'maintenance failed'));
+    }, 3_600_000);
     maintenance.unref();
 
     let closing: Promise<void> | null = null;

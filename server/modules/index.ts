@@ -7,6 +7,9 @@ import { authRoutes } from '../auth/auth.rest';
 import { eventRoutes } from './events/events.rest';
 import { attendeeRoutes } from './attendees/attendees.rest';
 import { registerConfirmationMail } from './attendees/attendees.mail';
+import { checkinRoutes } from './checkin/checkin.rest';
+import { deviceRoutes } from './devices/devices.rest';
+import { registerSyncJobs, scheduleSyncMaintenance } from './sync/sync.jobs';
 
 /** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
 export interface SvcModule {
@@ -15,6 +18,8 @@ export interface SvcModule {
   registerJobs?(runner: JobRunner, ctx: AppContext): void;
   /** Built-in (free edition) listeners, at the priorities the contract fixes. */
   registerListeners?(hooks: Hooks, ctx: AppContext): void;
+  /** Runs hourly on every instance (queue deduplicated jobs here, not the work itself). */
+  maintenance?(ctx: AppContext): Promise<void>;
 }
 
 export const modules: SvcModule[] = [
@@ -22,6 +27,9 @@ export const modules: SvcModule[] = [
   { name: 'auth', routes: authRoutes },
   { name: 'events', routes: eventRoutes },
   { name: 'attendees', routes: attendeeRoutes, registerListeners: registerConfirmationMail },
+  { name: 'checkin', routes: checkinRoutes },
+  { name: 'devices', routes: deviceRoutes },
+  { name: 'sync', registerJobs: registerSyncJobs, maintenance: scheduleSyncMaintenance },
 ];
 
 export function allRoutes(): AnyRouteDef[] {
