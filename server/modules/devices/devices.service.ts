@@ -20,8 +20,8 @@ import { devicesRepository, type DeviceRecord } from './devices.repository';
 export const PAIRING_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const PAIRING_CODE_LENGTH = 8;
 export const PAIRING_CODE_MINUTES = 15;
-/** Pairing attempts per client IP: 8 symbols of 32 (40 bits) with this limit cannot be guessed in 15 minutes. */
-export const PAIRING_IP_LIMIT = { limit: 10, windowSeconds: 60 };
+/** Pairing attempts per client IP (a venue may pair many phones behind one NAT); 40-bit codes stay unguessable at this rate. */
+export const PAIRING_IP_LIMIT = { limit: 30, windowSeconds: 60 };
 
 export function newPairingCode(): string {
   const bytes = randomBytes(PAIRING_CODE_LENGTH);
