@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncService } from '../../server/modules/sync/sync.service';
+import { scheduleSyncMaintenance } from '../../server/modules/sync/sync.jobs';
 import { ATTENDEE_TUPLE_COLUMNS, type AttendeeTuple, type PullResult } from '../../shared/checkin';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { loginAs } from '../helpers/http';
@@ -178,5 +179,13 @@ describe('sync.pull', () => {
     await db().execute(sql`update svc_attendees set display_name = 'Renamed by SQL' where id = ${a.id}`);
     const pulled = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id] }));
     expect(named(pulled.attendees[0]!)).toMatchObject({ id: a.id, displayName: 'Renamed by SQL' });
+  });
+});
+
+describe('retention job', () => {
+  it('is queued once by the hourly maintenance (deduplicated) and runs from the job table', async () => {
+    await scheduleSyncMaintenance(srv.server.ctx);
+    await scheduleSyncMaintenance(srv.server.ctx);
+    expect(await srv.server.ctx.jobs.runDue()).toBe(1);
   });
 });
