@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../shared/errors';
@@ -51,6 +52,8 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   app.route('/svc/v1', rest);
 
   app.use('/trpc/*', bodyLimit({ maxSize: 8 * MAX_BODY_BYTES, onError: () => errorResponse(new AppError('svc_payload_too_large')) }));
+  // Sync downloads are large and repetitive (names, statuses, hex hashes): gzip them on the wire.
+  app.use('/trpc/*', compress());
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',

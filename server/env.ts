@@ -24,6 +24,8 @@ const ZEnv = z.object({
   SVC_JOBS: z.enum(['on', 'off']).default('on'),
   /** Trust X-Forwarded-Proto for the Secure cookie flag behind a TLS proxy. */
   SVC_TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /** Days the sync change log is kept; a door device offline longer re-downloads its events. */
+  SVC_SYNC_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type Env = z.infer<typeof ZEnv> & { dataDir: string; publicUrl: string; plugins: string[] };

@@ -50,6 +50,8 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
       mod.registerListeners?.(hooks, ctx);
     }
     const pluginCtx = createPluginContext(db, env, logger.child({ component: 'plugins' }), ctx.verifiers);
+    // SPEC §7: the extended edition is a plugin too, loaded before SVC_PLUGINS.
+    if (env.SVC_EDITION === 'extended') await (await import('./extended/index')).default(hooks, pluginCtx);
     await loadPlugins(env.plugins, hooks, pluginCtx);
 
     const firstAdministrator = await ctx.services.auth.ensureFirstAdministrator(env.SVC_ADMIN_EMAIL, env.SVC_ADMIN_PASSWORD);
@@ -60,7 +62,10 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     });
     const port = (server.address() as AddressInfo).port;
     if (env.SVC_JOBS === 'on') jobs.start();
-    const maintenance = setInterval(() => void pruneRateLimits(db).catch((err) => logger.warn({ err }, 'prune failed')), 3_600_000);
+    const maintenance = setInterval(() => {
+      void pruneRateLimits(db).catch((err) => logger.warn({ err }, 'prune failed'));
+      for (const mod of modules) void mod.maintenance?.(ctx).catch((err) => logger.warn({ err, module: mod.name }, 'maintenance failed'));
+    }, 3_600_000);
     maintenance.unref();
 
     let closing: Promise<void> | null = null;

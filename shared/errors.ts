@@ -68,6 +68,8 @@ export const ERROR_CODES = {
   svc_ticket_waitlist: { status: 409, trpc: 'CONFLICT', message: 'This attendee is on the waitlist.' },
   /** Check-in: the ticket belongs to another event. */
   svc_ticket_wrong_event: { status: 409, trpc: 'CONFLICT', message: 'This ticket is for another event.' },
+  /** Device pairing: the code is unknown, expired or already used (pairing codes are single use). */
+  svc_pairing_code_invalid: { status: 400, trpc: 'BAD_REQUEST', message: 'This pairing code is not valid or has expired. Ask for a new one.' },
   /** A device token was revoked; its queued scans are not accepted. */
   svc_device_revoked: { status: 401, trpc: 'UNAUTHORIZED', message: 'This device was revoked.' },
   /** Sync cursor older than the retained history: the device must re-download. */

@@ -6,6 +6,7 @@ import { randomToken, sha256Hex } from '../security/crypto';
 import { authRepository, type UserRow, type ApiTokenRow } from './auth.repository';
 import { ROLES, type Role } from './auth.sql';
 import { hashPassword, verifyPassword } from './passwords';
+import { authenticateDeviceToken } from '../modules/devices/devices.service';
 import type { Principal } from './principal';
 
 export const SESSION_TTL_DAYS = 14;
@@ -89,11 +90,16 @@ export function authService(db: Db) {
       if (principal.sessionTokenHash) await repo.revokeSession(principal.sessionTokenHash);
     },
 
-    /** Resolves a session cookie or a Bearer token to a principal; null when neither is valid. */
+    /**
+     * Resolves a session cookie or a Bearer token (API token or door-device token) to a
+     * principal; null when neither is valid. A revoked door device throws svc_device_revoked.
+     */
     async authenticate(creds: { sessionToken?: string | null; bearerToken?: string | null }, nowMs = Date.now()): Promise<Principal | null> {
       if (creds.bearerToken) {
-        const row = await repo.findApiToken(sha256Hex(creds.bearerToken));
-        if (!row || row.revokedUtc || (row.expiresUtc && row.expiresUtc <= toUtcString(nowMs))) return null;
+        const tokenHash = sha256Hex(creds.bearerToken);
+        const row = await repo.findApiToken(tokenHash);
+        if (!row) return authenticateDeviceToken(db, tokenHash);
+        if (row.revokedUtc || (row.expiresUtc && row.expiresUtc <= toUtcString(nowMs))) return null;
         await repo.touchApiToken(row.id);
         return { via: 'token', role: row.role, userId: row.createdBy, eventIds: row.eventIds ?? null, tokenId: row.id };
       }

@@ -11,6 +11,8 @@ export interface Principal {
   eventIds: number[] | null;
   tokenId?: number;
   sessionTokenHash?: string;
+  /** A paired door device (its Bearer token): role staff, the device's events. */
+  deviceId?: number;
 }
 
 export type Access = 'public' | readonly Role[];

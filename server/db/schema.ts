@@ -6,3 +6,6 @@ export * from '../security/security.sql';
 export * from '../modules/events/events.sql';
 export * from '../modules/attendees/attendees.sql';
 export * from '../modules/booking/booking.sql';
+export * from '../modules/devices/devices.sql';
+export * from '../modules/checkin/checkin.sql';
+export * from '../modules/sync/sync.sql';

@@ -9,6 +9,9 @@ import { attendeeRoutes } from './attendees/attendees.rest';
 import { registerConfirmationMail } from './attendees/attendees.mail';
 import { bookingRoutes } from './booking/booking.rest';
 import { registerBookingJobs, registerBookingListeners } from './booking/booking.notifications';
+import { checkinRoutes } from './checkin/checkin.rest';
+import { deviceRoutes } from './devices/devices.rest';
+import { registerSyncJobs, scheduleSyncMaintenance } from './sync/sync.jobs';
 
 /** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
 export interface SvcModule {
@@ -17,6 +20,8 @@ export interface SvcModule {
   registerJobs?(runner: JobRunner, ctx: AppContext): void;
   /** Built-in (free edition) listeners, at the priorities the contract fixes. */
   registerListeners?(hooks: Hooks, ctx: AppContext): void;
+  /** Runs hourly on every instance (queue deduplicated jobs here, not the work itself). */
+  maintenance?(ctx: AppContext): Promise<void>;
 }
 
 export const modules: SvcModule[] = [
@@ -25,6 +30,9 @@ export const modules: SvcModule[] = [
   { name: 'events', routes: eventRoutes },
   { name: 'attendees', routes: attendeeRoutes, registerListeners: registerConfirmationMail },
   { name: 'booking', routes: bookingRoutes, registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
+  { name: 'checkin', routes: checkinRoutes },
+  { name: 'devices', routes: deviceRoutes },
+  { name: 'sync', registerJobs: registerSyncJobs, maintenance: scheduleSyncMaintenance },
 ];
 
 export function allRoutes(): AnyRouteDef[] {

@@ -13,10 +13,17 @@ export interface TrpcContext {
   principal: Principal | null;
   ip: string;
   c: HonoContext;
+  /** A credential that was refused with a specific code (a revoked door device): thrown by non-public procedures. */
+  authError?: AppError;
 }
 
 export async function createTrpcContext(c: HonoContext, ctx: AppContext): Promise<TrpcContext> {
-  return { ctx, principal: await resolvePrincipal(c, ctx), ip: clientIp(c), c };
+  try {
+    return { ctx, principal: await resolvePrincipal(c, ctx), ip: clientIp(c), c };
+  } catch (err) {
+    if (err instanceof AppError) return { ctx, principal: null, ip: clientIp(c), c, authError: err };
+    throw err;
+  }
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -55,6 +62,7 @@ export const publicProcedure = t.procedure.use(errorMapping);
 export function procedure(access: Access) {
   return publicProcedure.use(async ({ ctx, type, next }) => {
     try {
+      if (access !== 'public' && ctx.authError) throw ctx.authError;
       const principal = authorize(ctx.principal, access);
       if (principal?.via === 'session' && type === 'mutation') assertSameOrigin(ctx.c, ctx.ctx);
       return next({ ctx: { ...ctx, principal } });

@@ -3,7 +3,7 @@ import type { Hooks } from '../../hooks';
 import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
-import { SERIALIZED_ATTENDEE_KEYS, serializeAttendee } from './attendees.serialize';
+import { SERIALIZED_ATTENDEE_KEYS, serializeAttendees } from './attendees.serialize';
 
 export const EXPORT_PAGE_SIZE = 1000;
 
@@ -56,9 +56,7 @@ export function exportAttendeesStream(deps: { db: Db; hooks: Hooks; logger: Logg
     const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE);
     if (rows.length === 0) return null;
     afterId = rows[rows.length - 1]!.id;
-    const items: Record<string, unknown>[] = [];
-    for (const row of rows) items.push(await serializeAttendee(deps.hooks, row));
-    return items;
+    return serializeAttendees(deps.hooks, rows);
   }
 
   return new ReadableStream<Uint8Array>(

@@ -1,4 +1,4 @@
-import { applyContractFilter, type AttendeeRow, type Hooks } from '../../hooks';
+import { applyContractFilter, withRowBatch, type AttendeeRow, type Hooks } from '../../hooks';
 import type { AttendeeRecord } from './attendees.repository';
 
 /** The contract's raw snake_case row (second argument of svc_rest_attendee_response). */
@@ -45,6 +45,21 @@ export async function serializeAttendee(hooks: Hooks, record: AttendeeRecord): P
     updatedUtc: record.updatedUtc,
   };
   return applyContractFilter(hooks, 'svc_rest_attendee_response', serialized, toAttendeeRow(record));
+}
+
+/**
+ * A page of rows (list, export page): each row still goes through the filter once, but
+ * listeners may prefetch for the whole page (batchLoad) instead of querying per row.
+ */
+export function serializeAttendees(hooks: Hooks, records: AttendeeRecord[]): Promise<Record<string, unknown>[]> {
+  return withRowBatch(
+    records.map((r) => r.id),
+    async () => {
+      const items: Record<string, unknown>[] = [];
+      for (const record of records) items.push(await serializeAttendee(hooks, record));
+      return items;
+    },
+  );
 }
 
 /** The serialization's own keys, in order: the first columns of a CSV export. */

@@ -5,7 +5,7 @@ import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import type { AttendeeChanges } from '../../hooks';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
-import { serializeAttendee } from './attendees.serialize';
+import { serializeAttendee, serializeAttendees } from './attendees.serialize';
 
 export function attendeesService(ctx: AppContext) {
   const { db, hooks } = ctx;
@@ -27,9 +27,7 @@ export function attendeesService(ctx: AppContext) {
         query.perPage,
         (query.page - 1) * query.perPage,
       );
-      const items: Record<string, unknown>[] = [];
-      for (const row of rows) items.push(await serializeAttendee(hooks, row));
-      return { items, total };
+      return { items: await serializeAttendees(hooks, rows), total };
     },
 
     async get(id: number, principal: Principal): Promise<Record<string, unknown>> {

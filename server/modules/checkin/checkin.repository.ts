@@ -1,0 +1,210 @@
+import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { queryRows, type Db } from '../../db/client';
+import { nowUtc } from '../../db/columns';
+import { attendees } from '../attendees/attendees.sql';
+import { checkins, scanLog } from './checkin.sql';
+
+export type CheckinRecord = typeof checkins.$inferSelect;
+
+/** A check-in row to insert; `createdUtc` is the server's clock. */
+export interface NewCheckin {
+  attendeeId: number;
+  eventId: number;
+  scannedUtc: string;
+  deviceId: number | null;
+  userId: number | null;
+  clientId: string;
+  source: string;
+  conflict: string | null;
+}
+
+export interface NewScanLogEntry {
+  eventId: number | null;
+  attendeeId: number | null;
+  deviceId: number | null;
+  userId: number | null;
+  codeHash: string | null;
+  reason: string;
+  verdictOnDevice: string | null;
+  clientId: string;
+  source: string;
+  scannedUtc: string;
+}
+
+export interface LastCheckin {
+  checkinId: number;
+  scannedUtc: string;
+  deviceId: number | null;
+  deviceName: string | null;
+}
+
+export interface AttendeeCheckinStats {
+  count: number;
+  lastUtc: string | null;
+}
+
+/** Both drivers: jsonb_to_recordset turns one JSON parameter into a whole batch of rows. */
+const CHECKIN_RECORD = sql.raw(
+  'r(attendee_id int, event_id int, scanned_utc timestamp, device_id int, user_id int, client_id uuid, source text, conflict text)',
+);
+
+function checkinJson(rows: NewCheckin[]): string {
+  return JSON.stringify(
+    rows.map((r) => ({
+      attendee_id: r.attendeeId,
+      event_id: r.eventId,
+      scanned_utc: r.scannedUtc,
+      device_id: r.deviceId,
+      user_id: r.userId,
+      client_id: r.clientId,
+      source: r.source,
+      conflict: r.conflict,
+    })),
+  );
+}
+
+const sameDevice = (column: typeof checkins.deviceId | typeof scanLog.deviceId, deviceId: number | null): SQL =>
+  deviceId === null ? isNull(column) : eq(column, deviceId);
+
+/** Queries only; the rules live in checkin.service.ts and sync.service.ts. */
+export function checkinRepository(db: Db, logger?: Logger) {
+  return {
+    /**
+     * Contract "check-in insert fails": the new row's id, or 0 when the insert fails — and 0
+     * too when (device, clientId) already exists, so the caller looks the original up.
+     */
+    async insert(row: NewCheckin): Promise<number> {
+      try {
+        const inserted = await db.insert(checkins).values(row).onConflictDoNothing({ target: [checkins.deviceId, checkins.clientId] }).returning({ id: checkins.id });
+        return inserted[0]?.id ?? 0;
+      } catch (err) {
+        logger?.error({ err, attendeeId: row.attendeeId, eventId: row.eventId }, 'check-in insert failed');
+        return 0;
+      }
+    },
+
+    /**
+     * One statement for a whole batch. Returns the rows actually inserted (a clientId already
+     * stored, even by a concurrent push, is left out: the unique constraint decides), or null
+     * when the statement failed — then nothing of the batch was stored.
+     */
+    async insertMany(rows: NewCheckin[]): Promise<Array<{ id: number; clientId: string }> | null> {
+      if (rows.length === 0) return [];
+      try {
+        return await queryRows<{ id: number; clientId: string }>(
+          db,
+          sql`insert into ${checkins} (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict)
+              select r.attendee_id, r.event_id, r.scanned_utc, r.device_id, r.user_id, r.client_id, r.source, r.conflict
+              from jsonb_to_recordset(${checkinJson(rows)}::jsonb) as ${CHECKIN_RECORD}
+              on conflict on constraint svc_checkins_device_client do nothing
+              returning id, client_id::text as "clientId"`,
+        );
+      } catch (err) {
+        logger?.error({ err, rows: rows.length }, 'check-in batch insert failed');
+        return null;
+      }
+    },
+
+    /** Existing check-ins of one device (null = no device) for these client ids. */
+    async findByClientIds(deviceId: number | null, clientIds: string[]): Promise<Array<{ id: number; clientId: string }>> {
+      if (clientIds.length === 0) return [];
+      return queryRows<{ id: number; clientId: string }>(
+        db,
+        sql`select id, client_id::text as "clientId" from ${checkins}
+            where ${sameDevice(checkins.deviceId, deviceId)}
+              and client_id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(clientIds)}::jsonb))`,
+      );
+    },
+
+    findById: async (id: number) => (await db.select().from(checkins).where(eq(checkins.id, id)))[0] ?? null,
+
+    /** The attendee a scanned code belongs to (by the unique SHA-256 of the code). */
+    findAttendeeByCodeHash: async (codeHash: string) => (await db.select().from(attendees).where(eq(attendees.ticketCodeHash, codeHash)))[0] ?? null,
+
+    /** The attendee's latest check-in not annulled, optionally before a given row. */
+    async lastForAttendee(attendeeId: number, beforeId?: number): Promise<LastCheckin | null> {
+      const rows = await queryRows<LastCheckin>(
+        db,
+        sql`select c.id as "checkinId", to_char(c.scanned_utc, 'YYYY-MM-DD HH24:MI:SS') as "scannedUtc", c.device_id as "deviceId",
+                   coalesce(d.name, nullif(u.display_name, ''), u.email) as "deviceName"
+            from ${checkins} c
+            left join svc_devices d on d.id = c.device_id
+            left join svc_users u on u.id = c.user_id
+            where c.attendee_id = ${attendeeId} and c.annulled_utc is null ${beforeId === undefined ? sql`` : sql`and c.id < ${beforeId}`}
+            order by c.id desc limit 1`,
+      );
+      return rows[0] ?? null;
+    },
+
+    /** Count and latest scan time of check-ins not annulled, for many attendees in one query. */
+    async statsForAttendees(attendeeIds: number[]): Promise<Map<number, AttendeeCheckinStats>> {
+      const stats = new Map<number, AttendeeCheckinStats>();
+      if (attendeeIds.length === 0) return stats;
+      const rows = await queryRows<{ attendeeId: number; count: number; lastUtc: string | null }>(
+        db,
+        sql`select attendee_id as "attendeeId", count(*)::int as count, to_char(max(scanned_utc), 'YYYY-MM-DD HH24:MI:SS') as "lastUtc"
+            from ${checkins}
+            where annulled_utc is null
+              and attendee_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(attendeeIds)}::jsonb))
+            group by attendee_id`,
+      );
+      for (const r of rows) stats.set(r.attendeeId, { count: r.count, lastUtc: r.lastUtc });
+      return stats;
+    },
+
+    async counts(eventId: number) {
+      const [row] = await queryRows<{
+        attendeesGoing: number;
+        seatsGoing: number;
+        checkedIn: number;
+        scans: number;
+        conflicts: number;
+        annulled: number;
+        rejectedScans: number;
+      }>(
+        db,
+        sql`select
+              (select count(*)::int from svc_attendees where event_id = ${eventId} and status in ('going', '')) as "attendeesGoing",
+              (select coalesce(sum(quantity), 0)::int from svc_attendees where event_id = ${eventId} and status in ('going', '')) as "seatsGoing",
+              count(distinct attendee_id) filter (where annulled_utc is null)::int as "checkedIn",
+              count(*) filter (where annulled_utc is null)::int as scans,
+              count(*) filter (where annulled_utc is null and conflict is not null)::int as conflicts,
+              count(*) filter (where annulled_utc is not null)::int as annulled,
+              (select count(*)::int from ${scanLog} where event_id = ${eventId}) as "rejectedScans"
+            from ${checkins} where event_id = ${eventId}`,
+      );
+      return row!;
+    },
+
+    async list(filter: { eventId: number; attendeeId?: number; conflicts?: boolean }, limit: number, offset: number) {
+      const where = and(
+        eq(checkins.eventId, filter.eventId),
+        filter.attendeeId !== undefined ? eq(checkins.attendeeId, filter.attendeeId) : undefined,
+        filter.conflicts === true ? isNotNull(checkins.conflict) : filter.conflicts === false ? isNull(checkins.conflict) : undefined,
+      );
+      const [rows, [count]] = await Promise.all([
+        db.select().from(checkins).where(where).orderBy(desc(checkins.id)).limit(limit).offset(offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(checkins).where(where),
+      ]);
+      return { rows, total: count!.n };
+    },
+
+    /** Marks a check-in annulled (kept, no longer counted); null when missing or already annulled. */
+    annul: async (id: number, userId: number | null) =>
+      (
+        await db
+          .update(checkins)
+          .set({ annulledUtc: nowUtc as never, annulledBy: userId })
+          .where(and(eq(checkins.id, id), isNull(checkins.annulledUtc)))
+          .returning()
+      )[0] ?? null,
+
+    /** Refused scans; a resent one (same device and clientId) is kept once. */
+    async logRejected(entries: NewScanLogEntry[]): Promise<void> {
+      if (entries.length === 0) return;
+      await db.insert(scanLog).values(entries).onConflictDoNothing({ target: [scanLog.deviceId, scanLog.clientId] });
+    },
+  };
+}
+export type CheckinRepository = ReturnType<typeof checkinRepository>;

@@ -1,0 +1,50 @@
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { nowUtc } from '../../db/columns';
+import { devices } from './devices.sql';
+
+export type DeviceRecord = typeof devices.$inferSelect;
+
+/** Queries only; rules live in devices.service.ts. */
+export function devicesRepository(db: Db) {
+  return {
+    insert: async (row: { name: string; eventIds: number[]; pairingCodeHash: string; pairingExpiresUtc: string; createdBy: number | null }) =>
+      (await db.insert(devices).values(row).returning())[0]!,
+    findById: async (id: number) => (await db.select().from(devices).where(eq(devices.id, id)))[0] ?? null,
+    findByTokenHash: async (tokenHash: string) => (await db.select().from(devices).where(eq(devices.tokenHash, tokenHash)))[0] ?? null,
+    list: () => db.select().from(devices).orderBy(asc(devices.id)),
+    update: async (id: number, patch: Partial<Pick<DeviceRecord, 'name' | 'eventIds'>>) =>
+      (await db.update(devices).set(patch).where(eq(devices.id, id)).returning())[0] ?? null,
+    setPairingCode: async (id: number, pairingCodeHash: string, pairingExpiresUtc: string) =>
+      (await db.update(devices).set({ pairingCodeHash, pairingExpiresUtc }).where(and(eq(devices.id, id), isNull(devices.revokedUtc))).returning())[0] ?? null,
+    /**
+     * Single use, atomically: the code is cleared in the same statement that sets the token,
+     * so two devices racing with one code cannot both win.
+     */
+    redeemPairingCode: async (pairingCodeHash: string, tokenHash: string, nowText: string) =>
+      (
+        await db
+          .update(devices)
+          .set({ tokenHash, pairingCodeHash: null, pairingExpiresUtc: null, pairedUtc: nowUtc as never, lastSeenUtc: nowUtc as never })
+          .where(and(eq(devices.pairingCodeHash, pairingCodeHash), gt(devices.pairingExpiresUtc, nowText), isNull(devices.revokedUtc)))
+          .returning()
+      )[0] ?? null,
+    revoke: async (id: number) =>
+      (
+        await db
+          .update(devices)
+          .set({ revokedUtc: nowUtc as never, pairingCodeHash: null, pairingExpiresUtc: null })
+          .where(and(eq(devices.id, id), isNull(devices.revokedUtc)))
+          .returning()
+      )[0] ?? null,
+    /** Last-seen is written at most once a minute per device: one request in many pays for it. */
+    touch: (id: number) =>
+      db
+        .update(devices)
+        .set({ lastSeenUtc: nowUtc as never })
+        .where(and(eq(devices.id, id), or(isNull(devices.lastSeenUtc), sql`${devices.lastSeenUtc} < ${nowUtc} - interval '1 minute'`))),
+    reportPending: (id: number, pending: number) =>
+      db.update(devices).set({ pendingCount: pending, pendingReportedUtc: nowUtc as never }).where(eq(devices.id, id)),
+  };
+}
+export type DevicesRepository = ReturnType<typeof devicesRepository>;

@@ -1,0 +1,213 @@
+/**
+ * The door sync protocol (SPEC §6): push (queued scans, idempotent per device and clientId),
+ * pull (deltas from the commit-ordered change log) and the compact first download.
+ * Why the cursor never skips a late commit: docs/decisions/007-checkin-sync.md.
+ */
+import { AppError } from '../../../shared/errors';
+import {
+  isAdmitted,
+  type Conflict,
+  type DownloadInput,
+  type DownloadResult,
+  type PullInput,
+  type PullResult,
+  type PushInput,
+  type PushItem,
+  type PushItemResult,
+  type SyncEvent,
+} from '../../../shared/checkin';
+import { toUtcString } from '../../../shared/time';
+import { assertEventAccess, type Principal } from '../../auth/principal';
+import type { AppContext } from '../../context';
+import { checkinRepository, type NewCheckin, type NewScanLogEntry } from '../checkin/checkin.repository';
+import { checkinAuthor } from '../checkin/checkin.service';
+import { devicesRepository } from '../devices/devices.repository';
+import { syncRepository, type AttendeeForPush, type ChangePosition } from './sync.repository';
+
+/** Changes older than this are pruned; a cursor from before the pruned range answers `reset`. */
+export const DEFAULT_CHANGE_RETENTION_DAYS = 30;
+
+export function parseCursor(cursor: string): ChangePosition {
+  const [txid, id] = cursor.split(':');
+  return { txid: txid!, id: Number(id) };
+}
+export const formatCursor = (p: ChangePosition) => `${p.txid}:${p.id}`;
+
+function canScan(principal: Principal, eventId: number): boolean {
+  return principal.role === 'administrator' || principal.eventIds === null || principal.eventIds.includes(eventId);
+}
+
+/** Conflict of an offline-admitted scan with the server's current row (null: none). */
+function conflictOf(attendee: AttendeeForPush, scannedUtc: string): Conflict | null {
+  if (attendee.status === 'going' || attendee.status === '') return null;
+  if (attendee.status === 'waitlist') return 'waitlist';
+  // No status-change time is stored; a row unchanged since before the scan was surely cancelled before it.
+  return attendee.updatedUtc <= scannedUtc ? 'cancelled_before_scan' : 'cancelled';
+}
+
+export function syncService(ctx: AppContext) {
+  const { db, hooks, logger } = ctx;
+  const repo = syncRepository(db);
+  const checkins = checkinRepository(db, logger);
+
+  async function reportPending(principal: Principal, pending: number | undefined): Promise<void> {
+    if (principal.deviceId !== undefined && pending !== undefined) await devicesRepository(db).reportPending(principal.deviceId, pending);
+  }
+
+  function toSyncEvent(e: SyncEvent): SyncEvent {
+    return { id: e.id, title: e.title, startsUtc: e.startsUtc, endsUtc: e.endsUtc, timezone: e.timezone, venue: e.venue, status: e.status, capacity: e.capacity };
+  }
+
+  return {
+    /**
+     * Stores a batch of queued scans in a handful of statements. Offline-admitted scans are
+     * stored "forced" — with `conflict` set when the server disagrees — so nobody who got in
+     * is lost; refusals go to the scan log. Idempotent on (device, clientId): a resent or
+     * concurrently pushed item answers `duplicate` with the original checkinId (the unique
+     * constraint decides). svc_pro_attendee_checked_in fires once per inserted row, after commit.
+     */
+    async push(input: PushInput, principal: Principal): Promise<{ results: PushItemResult[] }> {
+      const author = checkinAuthor(principal);
+      const firstOf = new Map<string, PushItem>();
+      for (const item of input.items) if (!firstOf.has(item.clientId)) firstOf.set(item.clientId, item);
+      const items = [...firstOf.values()];
+
+      const settled = new Map<string, PushItemResult>();
+      for (const seen of await checkins.findByClientIds(author.deviceId, items.map((i) => i.clientId))) {
+        settled.set(seen.clientId, { clientId: seen.clientId, status: 'duplicate', checkinId: seen.id });
+      }
+      const fresh = items.filter((i) => !settled.has(i.clientId));
+
+      const hashes = [...new Set(fresh.flatMap((i) => (i.codeHash ? [i.codeHash] : [])))];
+      const ids = [...new Set(fresh.flatMap((i) => (i.attendeeId !== undefined ? [i.attendeeId] : [])))];
+      const [found, liveEvents] = await Promise.all([
+        fresh.length > 0 ? repo.attendeesForPush(hashes, ids) : Promise.resolve([]),
+        repo.existingEventIds([...new Set(fresh.map((i) => i.eventId))]),
+      ]);
+      const byHash = new Map(found.map((a) => [a.codeHash, a]));
+      const byId = new Map(found.map((a) => [a.id, a]));
+      const attendeeOf = (i: PushItem) => (i.codeHash !== undefined ? byHash.get(i.codeHash) : byId.get(i.attendeeId!));
+      const missingIds = fresh.filter((i) => isAdmitted(i.verdictOnDevice) && !attendeeOf(i) && i.attendeeId !== undefined).map((i) => i.attendeeId!);
+      const deleted = await repo.deletedAttendees([...new Set(missingIds)]);
+
+      const toInsert: NewCheckin[] = [];
+      const rejected: NewScanLogEntry[] = [];
+      const reject = (item: PushItem, reason: NewScanLogEntry['reason'], attendeeId: number | null) => {
+        settled.set(item.clientId, { clientId: item.clientId, status: 'rejected', reason: reason as never });
+        rejected.push({
+          eventId: item.eventId,
+          attendeeId,
+          ...author,
+          codeHash: item.codeHash ?? null,
+          reason,
+          verdictOnDevice: item.verdictOnDevice,
+          clientId: item.clientId,
+          source: item.source,
+          scannedUtc: item.scannedUtc,
+        });
+      };
+      for (const item of fresh) {
+        const attendee = attendeeOf(item);
+        if (!canScan(principal, item.eventId)) reject(item, 'forbidden', attendee?.id ?? null);
+        else if (!liveEvents.has(item.eventId)) reject(item, 'unknown', null);
+        else if (!isAdmitted(item.verdictOnDevice)) reject(item, item.verdictOnDevice, attendee?.id ?? null);
+        else if (attendee && attendee.eventId !== item.eventId) reject(item, 'wrong_event', attendee.id);
+        else if (attendee) toInsert.push(newCheckin(item, attendee.id, conflictOf(attendee, item.scannedUtc)));
+        else if (item.attendeeId !== undefined && deleted.get(item.attendeeId) === item.eventId) toInsert.push(newCheckin(item, item.attendeeId, 'deleted'));
+        else reject(item, 'unknown', null);
+      }
+      function newCheckin(item: PushItem, attendeeId: number, conflict: Conflict | null): NewCheckin {
+        return { attendeeId, eventId: item.eventId, scannedUtc: item.scannedUtc, ...author, clientId: item.clientId, source: item.source, conflict };
+      }
+
+      const inserted = await checkins.insertMany(toInsert);
+      const fired: Array<{ checkinId: number; attendeeId: number; eventId: number }> = [];
+      if (inserted === null) {
+        for (const row of toInsert) settled.set(row.clientId, { clientId: row.clientId, status: 'failed' });
+      } else {
+        const insertedIds = new Map(inserted.map((r) => [r.clientId, r.id]));
+        for (const row of toInsert) {
+          const checkinId = insertedIds.get(row.clientId);
+          if (checkinId === undefined) continue;
+          settled.set(row.clientId, { clientId: row.clientId, status: 'inserted', checkinId, conflict: row.conflict as Conflict | null });
+          fired.push({ checkinId, attendeeId: row.attendeeId, eventId: row.eventId });
+        }
+        // Lost a race with a concurrent push of the same scans: answer the row that won.
+        const raced = toInsert.filter((r) => !insertedIds.has(r.clientId)).map((r) => r.clientId);
+        for (const seen of await checkins.findByClientIds(author.deviceId, raced)) {
+          settled.set(seen.clientId, { clientId: seen.clientId, status: 'duplicate', checkinId: seen.id });
+        }
+        for (const clientId of raced) if (!settled.has(clientId) || settled.get(clientId)!.status !== 'duplicate') settled.set(clientId, { clientId, status: 'failed' });
+      }
+      await checkins.logRejected(rejected);
+      await reportPending(principal, input.pending);
+
+      fired.sort((a, b) => a.checkinId - b.checkinId);
+      for (const f of fired) await hooks.doAction('svc_pro_attendee_checked_in', f.checkinId, f.attendeeId, f.eventId);
+      return { results: input.items.map((i) => settled.get(i.clientId)!) };
+    },
+
+    /**
+     * Deltas since `cursor` for the followed events, state-based: the current row of every
+     * changed event and attendee, and tombstones for rows that are gone. Only changes of
+     * finished transactions are read (below the snapshot's xmin), so a transaction that
+     * commits late is delayed, never skipped. A cursor from before the pruned history → reset.
+     */
+    async pull(input: PullInput, principal: Principal): Promise<PullResult> {
+      for (const eventId of input.eventIds) assertEventAccess(principal, eventId);
+      const after = parseCursor(input.cursor);
+      if (await repo.isBeforePruned(after)) return { reset: true };
+      const eventIds = [...new Set(input.eventIds)];
+      const xmin = await repo.snapshotXmin();
+      const changes = await repo.changesAfter(eventIds, after, xmin, input.limit);
+      const hasMore = changes.length === input.limit;
+      // Everything below xmin after the cursor was just read, so with no more pages the cursor
+      // may jump to (xmin, 0): an idle device's cursor stays younger than the pruned history.
+      const cursor = hasMore ? changes[changes.length - 1]! : BigInt(xmin) > BigInt(after.txid) ? { txid: xmin, id: 0 } : after;
+
+      const eventChanges = new Map<number, 'upsert' | 'delete'>();
+      const attendeeChanges = new Map<number, 'upsert' | 'delete'>();
+      for (const ch of changes) (ch.entity === 'event' ? eventChanges : attendeeChanges).set(ch.entityId, ch.op);
+      const [events, attendees] = await Promise.all([
+        repo.eventsByIds([...eventChanges].filter(([, op]) => op === 'upsert').map(([id]) => id)),
+        repo.attendeesByIds([...attendeeChanges].filter(([, op]) => op === 'upsert').map(([id]) => id)),
+      ]);
+      const followed = new Set(eventIds);
+      const liveEvents = new Set(events.map((e) => e.id));
+      const liveAttendees = attendees.filter((a) => followed.has(a[1]));
+      const liveAttendeeIds = new Set(liveAttendees.map((a) => a[0]));
+      await reportPending(principal, input.pending);
+      return {
+        reset: false,
+        cursor: formatCursor(cursor),
+        hasMore,
+        events: events.map(toSyncEvent),
+        attendees: liveAttendees,
+        tombstones: {
+          events: [...eventChanges.keys()].filter((id) => !liveEvents.has(id)),
+          attendees: [...attendeeChanges.keys()].filter((id) => !liveAttendeeIds.has(id)),
+        },
+      };
+    },
+
+    /**
+     * The compact first download of one event, page by page (attendees as tuples in
+     * ATTENDEE_TUPLE_COLUMNS order). The first page carries the pull cursor, taken BEFORE the
+     * page is read: whatever changes while the device pages through reaches it by pull
+     * (possibly twice — the device upserts).
+     */
+    async download(input: DownloadInput, principal: Principal): Promise<DownloadResult> {
+      assertEventAccess(principal, input.eventId);
+      const cursor = input.afterId === 0 ? formatCursor({ txid: await repo.snapshotXmin(), id: 0 }) : null;
+      const [event] = await repo.eventsByIds([input.eventId]);
+      if (!event) throw new AppError('svc_not_found', 'No such event.');
+      const rows = await repo.attendeePage(input.eventId, input.afterId, input.limit);
+      const hasMore = rows.length === input.limit;
+      return { cursor, event: toSyncEvent(event), attendees: rows, nextAfterId: rows.length > 0 ? rows[rows.length - 1]![0] : input.afterId, hasMore };
+    },
+
+    /** Retention job: drops changes older than `retentionDays`. */
+    pruneChanges: (retentionDays: number, nowMs = Date.now()) => repo.prune(toUtcString(nowMs - retentionDays * 86_400_000)),
+  };
+}
+export type SyncService = ReturnType<typeof syncService>;

@@ -1,0 +1,298 @@
+/**
+ * Check-in and sync schemas shared by the server (REST + tRPC) and the door PWA, and the
+ * ONE verdict rule: the device runs `checkinVerdict` offline on its local list, the server
+ * runs it online on the database, so both answer alike.
+ */
+import { z } from 'zod';
+import { ZUtcDateTime } from './events';
+
+/** SPEC §6 scan verdicts. `ok`/`again` admit and create a check-in row; the rest are refusals. */
+export const VERDICTS = ['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export const ZVerdict = z.enum(VERDICTS);
+
+export type AdmitVerdict = Extract<Verdict, 'ok' | 'again'>;
+export type RefusalVerdict = Exclude<Verdict, AdmitVerdict>;
+
+export function isAdmitted(verdict: Verdict): verdict is AdmitVerdict {
+  return verdict === 'ok' || verdict === 'again';
+}
+
+/** SPEC §3 check-in sources: camera scan, typed code, name search, the REST route. */
+export const CHECKIN_SOURCES = ['scan', 'manual', 'search', 'rest'] as const;
+export const ZCheckinSource = z.enum(CHECKIN_SOURCES);
+export type CheckinSource = z.infer<typeof ZCheckinSource>;
+
+/**
+ * Why an accepted offline scan disagrees with the server (stored in `conflict`):
+ * - `cancelled_before_scan`: cancelled on the server, last changed before the scan time;
+ * - `cancelled`: cancelled on the server, possibly after the scan (the row changed later);
+ * - `waitlist`: on the waitlist on the server;
+ * - `deleted`: the attendee row no longer exists (proven by the change log's tombstone).
+ */
+export const CONFLICTS = ['cancelled_before_scan', 'cancelled', 'waitlist', 'deleted'] as const;
+export type Conflict = (typeof CONFLICTS)[number];
+
+/** What the verdict rule needs to know about an attendee. */
+export interface VerdictAttendee {
+  eventId: number;
+  /** going, waitlist, cancelled; '' on an old row reads as going (SPEC §3). */
+  status: string;
+  /** Check-ins not annulled. */
+  checkinCount: number;
+}
+
+/**
+ * The door's verdict for a scanned attendee at `eventId`. Only `going` and the old empty
+ * status admit; a status the contract does not name yet is refused like `cancelled`
+ * (a door must never let in someone whose state it does not understand).
+ */
+export function checkinVerdict(attendee: VerdictAttendee | null | undefined, eventId: number): Verdict {
+  if (!attendee) return 'unknown';
+  if (attendee.eventId !== eventId) return 'wrong_event';
+  if (attendee.status === 'waitlist') return 'waitlist';
+  if (attendee.status !== 'going' && attendee.status !== '') return 'cancelled';
+  return attendee.checkinCount > 0 ? 'again' : 'ok';
+}
+
+/** SHA-256 hex of a ticket code, as the device stores and sends it (SPEC §6). */
+export const ZCodeHash = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 hex digest')
+  .transform((v) => v.toLowerCase());
+
+const ZPositiveId = z.number().int().positive().max(2_147_483_647);
+export const ZClientId = z.uuid({ message: 'must be a UUID' }).transform((v) => v.toLowerCase());
+
+/** Largest push batch (issue 5). */
+export const MAX_PUSH_BATCH = 1000;
+
+/** One queued scan of the device. `attendeeId` (from the device's list) lets the server tell a deleted attendee from an unknown code. */
+export const ZPushItem = z
+  .object({
+    clientId: ZClientId,
+    codeHash: ZCodeHash.optional(),
+    attendeeId: ZPositiveId.optional(),
+    eventId: ZPositiveId,
+    scannedUtc: ZUtcDateTime,
+    verdictOnDevice: ZVerdict,
+    source: ZCheckinSource.exclude(['rest']).default('scan'),
+  })
+  .refine((item) => item.codeHash !== undefined || item.attendeeId !== undefined, { message: 'needs codeHash or attendeeId', path: ['codeHash'] });
+export type PushItem = z.infer<typeof ZPushItem>;
+
+export const ZPushInput = z.object({
+  items: z.array(ZPushItem).min(1).max(MAX_PUSH_BATCH),
+  /** How many scans the device still holds unsynced after this batch (shown to administrators). */
+  pending: z.number().int().min(0).max(10_000_000).optional(),
+});
+export type PushInput = z.infer<typeof ZPushInput>;
+
+/**
+ * Per item: `inserted`/`duplicate` (drop from the queue), `rejected` (logged as a failed
+ * scan; drop from the queue), `failed` (not stored: keep it queued and send it again).
+ */
+export type PushItemResult =
+  | { clientId: string; status: 'inserted'; checkinId: number; conflict: Conflict | null }
+  | { clientId: string; status: 'duplicate'; checkinId: number }
+  | { clientId: string; status: 'rejected'; reason: RefusalVerdict | 'forbidden' }
+  | { clientId: string; status: 'failed' };
+
+/** POST /svc/v1/checkins (SPEC §4). */
+export const ZCheckinInput = z
+  .object({
+    ticketCode: z.string().trim().min(1).max(200).optional(),
+    attendeeId: ZPositiveId.optional(),
+    eventId: ZPositiveId,
+    clientId: ZClientId.optional(),
+    scannedUtc: ZUtcDateTime.optional(),
+  })
+  .refine((v) => v.ticketCode !== undefined || v.attendeeId !== undefined, { message: 'needs ticketCode or attendeeId', path: ['ticketCode'] });
+export type CheckinInput = z.infer<typeof ZCheckinInput>;
+
+export const ZPreviousCheckin = z.object({
+  checkinId: z.number().int(),
+  scannedUtc: z.string(),
+  deviceId: z.number().int().nullable(),
+  /** The device's name, or the signed-in user's name for a check-in without a device. */
+  deviceName: z.string().nullable(),
+});
+export type PreviousCheckin = z.infer<typeof ZPreviousCheckin>;
+
+export const ZCheckinResult = z.object({
+  checkinId: z.number().int(),
+  attendeeId: z.number().int(),
+  eventId: z.number().int(),
+  verdict: z.enum(['ok', 'again']),
+  displayName: z.string(),
+  quantity: z.number().int(),
+  /** For `again`: the last check-in before this one. */
+  previous: ZPreviousCheckin.nullable(),
+  /** True when the clientId was seen before and this is the original check-in. */
+  duplicate: z.boolean(),
+});
+export type CheckinResult = z.infer<typeof ZCheckinResult>;
+
+export const ZCheckinCounts = z.object({
+  eventId: z.number().int(),
+  /** Attendee rows going (or with the old empty status). */
+  attendeesGoing: z.number().int(),
+  /** Seats of those rows. */
+  seatsGoing: z.number().int(),
+  /** Distinct attendees with at least one check-in not annulled. */
+  checkedIn: z.number().int(),
+  /** Check-in rows not annulled (re-scans included). */
+  scans: z.number().int(),
+  /** Check-in rows not annulled with a conflict to review. */
+  conflicts: z.number().int(),
+  annulled: z.number().int(),
+  /** Refused scans in the scan log. */
+  rejectedScans: z.number().int(),
+});
+export type CheckinCounts = z.infer<typeof ZCheckinCounts>;
+
+export const ZCheckinDto = z.object({
+  id: z.number().int(),
+  attendeeId: z.number().int(),
+  eventId: z.number().int(),
+  scannedUtc: z.string(),
+  createdUtc: z.string(),
+  deviceId: z.number().int().nullable(),
+  userId: z.number().int().nullable(),
+  clientId: z.string(),
+  source: z.string(),
+  conflict: z.string().nullable(),
+  annulledUtc: z.string().nullable(),
+  annulledBy: z.number().int().nullable(),
+});
+export type CheckinDto = z.infer<typeof ZCheckinDto>;
+
+export const ZCheckinListQuery = z.object({
+  eventId: z.coerce.number().int().positive().max(2_147_483_647),
+  attendeeId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  conflicts: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type CheckinListQuery = z.infer<typeof ZCheckinListQuery>;
+
+// ---- sync.pull / sync.download ----------------------------------------------------------
+
+/** An opaque position in the change log: `<txid>:<id>` (see docs/decisions/007-checkin-sync.md). */
+export const ZSyncCursor = z.string().regex(/^\d{1,20}:\d{1,20}$/, 'must be a sync cursor');
+
+/** Column order of an attendee tuple in pull and download answers (no per-row keys). */
+export const ATTENDEE_TUPLE_COLUMNS = [
+  'id',
+  'eventId',
+  'displayName',
+  'email',
+  'status',
+  'quantity',
+  'codeHash',
+  'checkinCount',
+  'lastCheckinUtc',
+  'lastCheckinDevice',
+] as const;
+export type AttendeeTuple = [
+  id: number,
+  eventId: number,
+  displayName: string,
+  email: string,
+  status: string,
+  quantity: number,
+  codeHash: string,
+  checkinCount: number,
+  lastCheckinUtc: string | null,
+  lastCheckinDevice: string | null,
+];
+
+export const ZSyncEvent = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  startsUtc: z.string(),
+  endsUtc: z.string().nullable(),
+  timezone: z.string(),
+  venue: z.string(),
+  status: z.string(),
+  capacity: z.number().int().nullable(),
+});
+export type SyncEvent = z.infer<typeof ZSyncEvent>;
+
+export const MAX_PULL_CHANGES = 5000;
+export const ZPullInput = z.object({
+  cursor: ZSyncCursor,
+  /** Events to follow; each must be allowed to the caller. */
+  eventIds: z.array(ZPositiveId).min(1).max(50),
+  limit: z.number().int().min(1).max(MAX_PULL_CHANGES).default(2000),
+  pending: z.number().int().min(0).max(10_000_000).optional(),
+});
+export type PullInput = z.infer<typeof ZPullInput>;
+
+export type PullResult =
+  | { reset: true }
+  | {
+      reset: false;
+      cursor: string;
+      hasMore: boolean;
+      events: SyncEvent[];
+      attendees: AttendeeTuple[];
+      tombstones: { events: number[]; attendees: number[] };
+    };
+
+export const MAX_DOWNLOAD_PAGE = 20_000;
+export const ZDownloadInput = z.object({
+  eventId: ZPositiveId,
+  /** Attendee id the previous page ended with (0 for the first page). */
+  afterId: z.number().int().min(0).max(2_147_483_647).default(0),
+  limit: z.number().int().min(1).max(MAX_DOWNLOAD_PAGE).default(10_000),
+});
+export type DownloadInput = z.infer<typeof ZDownloadInput>;
+
+export interface DownloadResult {
+  /** Only on the first page: the pull cursor taken BEFORE the first page was read. */
+  cursor: string | null;
+  event: SyncEvent;
+  attendees: AttendeeTuple[];
+  nextAfterId: number;
+  hasMore: boolean;
+}
+
+// ---- door devices ----------------------------------------------------------------------
+
+export const ZCreateDeviceInput = z.object({
+  name: z.string().trim().min(1).max(190),
+  eventIds: z.array(ZPositiveId).min(1).max(50),
+});
+export type CreateDeviceInput = z.infer<typeof ZCreateDeviceInput>;
+export const ZUpdateDeviceInput = ZCreateDeviceInput.partial();
+export type UpdateDeviceInput = z.infer<typeof ZUpdateDeviceInput>;
+
+export const ZPairDeviceInput = z.object({ code: z.string().trim().min(1).max(32) });
+
+export const ZDeviceDto = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  eventIds: z.array(z.number().int()),
+  createdUtc: z.string(),
+  pairedUtc: z.string().nullable(),
+  pairingExpiresUtc: z.string().nullable(),
+  lastSeenUtc: z.string().nullable(),
+  /** Scans the device said it still holds unsynced, and when it said so. */
+  pendingCount: z.number().int().nullable(),
+  pendingReportedUtc: z.string().nullable(),
+  revokedUtc: z.string().nullable(),
+});
+export type DeviceDto = z.infer<typeof ZDeviceDto>;
+
+export const ZDevicePairing = z.object({
+  deviceId: z.number().int(),
+  pairingCode: z.string(),
+  pairingExpiresUtc: z.string(),
+  /** Text for the QR code: the door page URL carrying the code. */
+  pairingUrl: z.string(),
+});
+export type DevicePairing = z.infer<typeof ZDevicePairing>;

@@ -1,0 +1,195 @@
+/**
+ * Door sync speed, through the real HTTP server (tRPC, auth, validation, triggers included):
+ * - push of 10,000 queued scans in batches of 500: under 2 s in total, and at least a third of
+ *   the rate of a raw multi-row INSERT of the same rows measured in the same run;
+ * - first download of an event with 50,000 attendees: under 3 s until the last byte, under
+ *   4 MB on the wire (gzip).
+ * Runs on PostgreSQL (a scratch database) when TEST_DATABASE_URL or DATABASE_URL is set, else on
+ * in-memory PGlite; the figures name which.
+ *
+ * Run alone: `node --import tsx test/bench/checkin.bench.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import superjson from 'superjson';
+import { loadEnv } from '../../server/env';
+import { startServer } from '../../server/main';
+import { queryRows, type Db } from '../../server/db/client';
+import { devicesService } from '../../server/modules/devices/devices.service';
+import type { AppRouter } from '../../server/trpc/router';
+import type { PushItem } from '../../shared/checkin';
+import { createScratchPostgres } from '../helpers/db';
+import type { BenchResult } from './types';
+
+const SCANS = 10_000;
+const BATCH = 500;
+const PULL_ATTENDEES = 50_000;
+const PULL_PAGE = 20_000;
+const PUSH_TARGET_MS = 2000;
+const PULL_TARGET_MS = 3000;
+const PULL_TARGET_BYTES = 4 * 1024 * 1024;
+
+/** Attendees with codes 'bench-<event>-<n>' and their SHA-256, made by the database in one statement. */
+async function seedAttendees(db: Db, eventId: number, count: number): Promise<void> {
+  await db.execute(sql`
+    insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
+    select ${eventId}, 'guest' || g || '@example.org', 'Guest ' || g || ' ' || substr(md5(g::text), 1, 8), 1 + (g % 3),
+           case when g % 20 = 0 then 'cancelled' when g % 33 = 0 then 'waitlist' else 'going' end,
+           md5('cancel' || ${eventId} || '-' || g) || md5('x' || g),
+           'bench-' || ${eventId} || '-' || g,
+           encode(sha256(convert_to('bench-' || ${eventId} || '-' || g, 'UTF8')), 'hex')
+    from generate_series(1, ${count}) g`);
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** GET with gzip; answers the compressed size, the time to the last byte and the decoded JSON. */
+function gzipGet(url: string, token: string): Promise<{ bytes: number; ms: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    http
+      .get(url, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const ms = performance.now() - started;
+          const raw = Buffer.concat(chunks);
+          const text = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+          if (res.statusCode !== 200) return reject(new Error(`download answered ${res.statusCode}: ${text.slice(0, 300)}`));
+          resolve({ bytes: raw.length, ms, body: JSON.parse(text) });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+/** The same rows as the push, inserted by plain multi-row INSERTs into a table without triggers: the baseline. */
+async function rawInsertMs(db: Db, items: PushItem[], attendeeIds: Map<string, number>, eventId: number): Promise<number> {
+  await db.execute(sql`create table bench_raw_checkins (like svc_checkins including defaults)`);
+  const started = performance.now();
+  for (let i = 0; i < items.length; i += BATCH) {
+    const values = items.slice(i, i + BATCH).map(
+      (it) => sql`(${attendeeIds.get(it.codeHash!)!}, ${eventId}, ${it.scannedUtc}, ${null}, ${null}, ${randomUUID()}, ${it.source}, ${null})`,
+    );
+    await db.execute(
+      sql`insert into bench_raw_checkins (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict) values ${sql.join(values, sql`, `)}`,
+    );
+  }
+  const ms = performance.now() - started;
+  await db.execute(sql`drop table bench_raw_checkins`);
+  return ms;
+}
+
+export default async function run(): Promise<BenchResult[]> {
+  const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  const scratch = pgUrl ? await createScratchPostgres() : null;
+  const kind = scratch ? 'PostgreSQL' : 'PGlite';
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
+  const env = loadEnv({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SVC_JOBS: 'off',
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_PASSWORD: 'bench password 123',
+    SVC_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+  });
+  const server = await startServer(env, { memoryDb: !scratch });
+  try {
+    const db = server.ctx.db;
+    const [pushEvent] = await queryRows<{ id: number }>(db, sql`insert into svc_events (title, starts_utc, status) values ('Push bench', '2030-06-01 18:00:00', 'published') returning id`);
+    const [pullEvent] = await queryRows<{ id: number }>(db, sql`insert into svc_events (title, starts_utc, status) values ('Pull bench', '2030-06-01 18:00:00', 'published') returning id`);
+    await seedAttendees(db, pushEvent!.id, SCANS);
+    await seedAttendees(db, pullEvent!.id, PULL_ATTENDEES);
+    await db.execute(sql`analyze`);
+
+    const devices = devicesService(db, { publicUrl: server.url });
+    const admin: never = { via: 'session', role: 'administrator', userId: null, eventIds: null } as never;
+    const { pairing } = await devices.create({ name: 'Bench door', eventIds: [pushEvent!.id, pullEvent!.id] }, admin);
+    const { token } = await devices.pair({ code: pairing.pairingCode, ip: '' });
+
+    // ---- push ----
+    const attendeeIds = new Map(
+      (await queryRows<{ id: number; h: string }>(db, sql`select id, ticket_code_hash as h from svc_attendees where event_id = ${pushEvent!.id}`)).map((r) => [r.h, r.id]),
+    );
+    const items: PushItem[] = [];
+    for (let n = 1; n <= SCANS; n++) {
+      items.push({
+        clientId: randomUUID(),
+        codeHash: await sha256Hex(`bench-${pushEvent!.id}-${n}`),
+        eventId: pushEvent!.id,
+        scannedUtc: '2030-06-01 18:30:00',
+        verdictOnDevice: 'ok',
+        source: 'scan',
+      });
+    }
+    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/trpc`, transformer: superjson, headers: { authorization: `Bearer ${token}` } })] });
+    await client.sync.push.mutate({ items: [{ ...items[0]!, clientId: randomUUID() }] }); // warm-up (JIT, plans)
+    const rawMs = await rawInsertMs(db, items, attendeeIds, pushEvent!.id);
+    const pushStarted = performance.now();
+    let inserted = 0;
+    for (let i = 0; i < items.length; i += BATCH) {
+      const { results } = await client.sync.push.mutate({ items: items.slice(i, i + BATCH) });
+      inserted += results.filter((r) => r.status === 'inserted').length;
+    }
+    const pushMs = performance.now() - pushStarted;
+    const pushRate = (SCANS / pushMs) * 1000;
+    const rawRate = (SCANS / rawMs) * 1000;
+
+    // A tenth of the pull event is checked in already, so the download carries check-in state too.
+    await db.execute(sql`
+      insert into svc_checkins (attendee_id, event_id, scanned_utc, device_id, client_id, source)
+      select id, event_id, '2030-06-01 18:10:00', null, gen_random_uuid(), 'rest' from svc_attendees where event_id = ${pullEvent!.id} and id % 10 = 0`);
+
+    // ---- first download ----
+    let afterId = 0;
+    let bytes = 0;
+    let downloadMs = 0;
+    let rows = 0;
+    let uncompressed = 0;
+    for (;;) {
+      const input = encodeURIComponent(JSON.stringify({ json: { eventId: pullEvent!.id, afterId, limit: PULL_PAGE } }));
+      const page = await gzipGet(`${server.url}/trpc/sync.download?input=${input}`, token);
+      bytes += page.bytes;
+      downloadMs += page.ms;
+      const data = (page.body as { result: { data: { json: { attendees: unknown[]; nextAfterId: number; hasMore: boolean } } } }).result.data.json;
+      uncompressed += JSON.stringify(page.body).length;
+      rows += data.attendees.length;
+      afterId = data.nextAfterId;
+      if (!data.hasMore) break;
+    }
+
+    const label = `(${kind})`;
+    return [
+      { name: `push ${SCANS} scans in batches of ${BATCH}, total ${label}`, value: Math.round(pushMs), unit: 'ms', target: `< ${PUSH_TARGET_MS} ms`, pass: pushMs < PUSH_TARGET_MS && inserted === SCANS },
+      { name: `push rate ${label}`, value: Math.round(pushRate), unit: 'rows/s', target: `≥ raw/3 = ${Math.round(rawRate / 3)} rows/s`, pass: pushRate >= rawRate / 3 },
+      { name: `raw multi-row INSERT rate, same rows ${label}`, value: Math.round(rawRate), unit: 'rows/s', target: 'baseline', pass: true },
+      { name: `push / raw INSERT rate ${label}`, value: Math.round((pushRate / rawRate) * 100) / 100, unit: 'x', target: '≥ 0.33', pass: pushRate / rawRate >= 1 / 3 },
+      { name: `first download of ${rows} attendees, time to last byte ${label}`, value: Math.round(downloadMs), unit: 'ms', target: `< ${PULL_TARGET_MS} ms`, pass: downloadMs < PULL_TARGET_MS && rows === PULL_ATTENDEES },
+      { name: `first download on the wire (gzip) ${label}`, value: Math.round((bytes / 1024 / 1024) * 100) / 100, unit: 'MB', target: '< 4 MB', pass: bytes < PULL_TARGET_BYTES },
+      { name: `first download uncompressed JSON ${label}`, value: Math.round((uncompressed / 1024 / 1024) * 100) / 100, unit: 'MB', target: 'info', pass: true },
+    ];
+  } finally {
+    await server.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  void run().then((results) => {
+    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
+    if (results.some((r) => !r.pass)) process.exitCode = 1;
+  });
+}

@@ -1,0 +1,191 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncService } from '../../server/modules/sync/sync.service';
+import { scheduleSyncMaintenance } from '../../server/modules/sync/sync.jobs';
+import { ATTENDEE_TUPLE_COLUMNS, type AttendeeTuple, type PullResult } from '../../shared/checkin';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { loginAs } from '../helpers/http';
+import { createAttendee, createEvent, pairDevice, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
+
+let srv: TestServer;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+beforeAll(async () => {
+  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
+  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+});
+afterAll(() => srv?.close());
+const db = () => srv.server.ctx.db;
+
+type Door = ReturnType<typeof trpcClient>;
+async function door(eventIds: number[], name?: string): Promise<{ id: number; client: Door }> {
+  const device = await pairDevice(srv.url, admin.api, eventIds, name);
+  return { id: device.id, client: trpcClient(srv.url, { bearer: device.token }) };
+}
+
+/** Downloads an event page by page as a device would; answers the attendees and the cursor of the first page. */
+async function downloadAll(client: Door, eventId: number, limit = 3): Promise<{ cursor: string; attendees: AttendeeTuple[]; pages: number }> {
+  let afterId = 0;
+  let cursor: string | null = null;
+  const attendees: AttendeeTuple[] = [];
+  let pages = 0;
+  for (;;) {
+    const page = await client.sync.download.query({ eventId, afterId, limit });
+    pages++;
+    cursor ??= page.cursor;
+    attendees.push(...page.attendees);
+    afterId = page.nextAfterId;
+    if (!page.hasMore) break;
+  }
+  return { cursor: cursor!, attendees, pages };
+}
+
+const live = (r: PullResult) => {
+  if (r.reset) throw new Error('unexpected reset');
+  return r;
+};
+const named = (t: AttendeeTuple) => Object.fromEntries(ATTENDEE_TUPLE_COLUMNS.map((c, i) => [c, t[i]]));
+
+describe('sync.download (first download of an event)', () => {
+  it('pages attendees by id as compact tuples, with code hash and check-in state; the cursor comes only with the first page', async () => {
+    const event = await createEvent(db());
+    const attendees = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => createAttendee(db(), event.id)));
+    const d = await door([event.id], 'Gate 1');
+    await d.client.sync.push.mutate({ items: [scan(attendees[1]!, { scannedUtc: '2030-06-01 18:03:00' })] });
+
+    const first = await d.client.sync.download.query({ eventId: event.id, limit: 3 });
+    expect(first.cursor).toMatch(/^\d+:0$/);
+    expect(first.event).toMatchObject({ id: event.id, title: event.title });
+    const second = await d.client.sync.download.query({ eventId: event.id, afterId: first.nextAfterId, limit: 3 });
+    expect(second.cursor).toBeNull();
+
+    const all = await downloadAll(d.client, event.id);
+    expect(all.pages).toBe(3);
+    expect(all.attendees.map((t) => t[0])).toEqual(attendees.map((a) => a.id).sort((x, y) => x - y));
+    const scanned = named(all.attendees.find((t) => t[0] === attendees[1]!.id)!);
+    expect(scanned).toMatchObject({ eventId: event.id, status: 'going', quantity: 1, codeHash: attendees[1]!.codeHash, checkinCount: 1, lastCheckinUtc: '2030-06-01 18:03:00', lastCheckinDevice: 'Gate 1' });
+    expect(JSON.stringify(all.attendees)).not.toContain(attendees[1]!.ticketCode);
+  });
+
+  it('is refused for an event the device does not follow', async () => {
+    const [mine, other] = [await createEvent(db()), await createEvent(db())];
+    const d = await door([mine.id]);
+    expect(await trpcErrorCode(d.client.sync.download.query({ eventId: other.id }))).toBe('svc_forbidden');
+  });
+
+  it('is gzipped on the wire', async () => {
+    const event = await createEvent(db());
+    await Promise.all(Array.from({ length: 30 }, () => createAttendee(db(), event.id)));
+    const device = await pairDevice(srv.url, admin.api, [event.id]);
+    const input = encodeURIComponent(JSON.stringify({ json: { eventId: event.id } }));
+    const res = await fetch(`${srv.url}/trpc/sync.download?input=${input}`, { headers: { authorization: `Bearer ${device.token}`, 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+});
+
+describe('sync.pull', () => {
+  it('answers what changed since the download cursor: new attendees, status changes, check-ins from other doors, then nothing', async () => {
+    const event = await createEvent(db());
+    const a = await createAttendee(db(), event.id);
+    const d = await door([event.id]);
+    const other = await door([event.id], 'Gate 2');
+    const { cursor } = await downloadAll(d.client, event.id);
+
+    const b = await createAttendee(db(), event.id);
+    await admin.api.patch(`/attendees/${a.id}`, { status: 'cancelled' });
+    await other.client.sync.push.mutate({ items: [scan(b, { scannedUtc: '2030-06-01 18:30:00' })] });
+
+    const pulled = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id] }));
+    expect(pulled.hasMore).toBe(false);
+    const byId = new Map(pulled.attendees.map((t) => [t[0], named(t)]));
+    expect(byId.get(a.id)).toMatchObject({ status: 'cancelled' });
+    expect(byId.get(b.id)).toMatchObject({ checkinCount: 1, lastCheckinUtc: '2030-06-01 18:30:00', lastCheckinDevice: 'Gate 2' });
+    expect(pulled.tombstones).toEqual({ events: [], attendees: [] });
+
+    const quiet = live(await d.client.sync.pull.query({ cursor: pulled.cursor, eventIds: [event.id] }));
+    expect(quiet.attendees).toEqual([]);
+    expect(quiet.events).toEqual([]);
+  });
+
+  it('answers tombstones for deleted attendees and deleted events', async () => {
+    const event = await createEvent(db());
+    const empty = await createEvent(db());
+    const a = await createAttendee(db(), event.id);
+    const start = live(await trpcClient(srv.url, { cookie: admin.cookie }).sync.pull.query({ cursor: '0:0', eventIds: [event.id, empty.id] }));
+    expect((await admin.api.delete(`/attendees/${a.id}`)).status).toBe(204);
+    expect((await admin.api.delete(`/events/${empty.id}`)).status).toBe(204);
+    const pulled = live(await trpcClient(srv.url, { cookie: admin.cookie }).sync.pull.query({ cursor: start.cursor, eventIds: [event.id, empty.id] }));
+    expect(pulled.tombstones).toEqual({ events: [empty.id], attendees: [a.id] });
+    expect(pulled.attendees).toEqual([]);
+  });
+
+  it('pages with hasMore; following the cursors returns every change once', async () => {
+    const event = await createEvent(db());
+    const d = await door([event.id]);
+    const { cursor } = await downloadAll(d.client, event.id);
+    const created = await Promise.all(Array.from({ length: 7 }, () => createAttendee(db(), event.id)));
+    const seen: number[] = [];
+    let at = cursor;
+    for (let i = 0; i < 10; i++) {
+      const page = live(await d.client.sync.pull.query({ cursor: at, eventIds: [event.id], limit: 3 }));
+      seen.push(...page.attendees.map((t) => t[0]));
+      at = page.cursor;
+      if (!page.hasMore) break;
+    }
+    expect(seen.sort((x, y) => x - y)).toEqual(created.map((c) => c.id).sort((x, y) => x - y));
+  });
+
+  it('only answers the events the caller follows and may see', async () => {
+    const [mine, other] = [await createEvent(db()), await createEvent(db())];
+    const d = await door([mine.id]);
+    expect(await trpcErrorCode(d.client.sync.pull.query({ cursor: '0:0', eventIds: [other.id] }))).toBe('svc_forbidden');
+    const { cursor } = await downloadAll(d.client, mine.id);
+    await createAttendee(db(), other.id);
+    const pulled = live(await d.client.sync.pull.query({ cursor, eventIds: [mine.id] }));
+    expect(pulled.attendees).toEqual([]);
+  });
+
+  it('a cursor older than the retained history answers reset; a fresh download cursor works again', async () => {
+    const event = await createEvent(db());
+    await createAttendee(db(), event.id);
+    const d = await door([event.id]);
+    const old = await downloadAll(d.client, event.id);
+    await createAttendee(db(), event.id);
+    // Retention: prune everything older than 30 days, seen from 31 days ahead.
+    const deleted = await syncService(srv.server.ctx).pruneChanges(30, Date.now() + 31 * 86_400_000);
+    expect(deleted).toBeGreaterThan(0);
+    expect(await d.client.sync.pull.query({ cursor: old.cursor, eventIds: [event.id] })).toEqual({ reset: true });
+    const fresh = await downloadAll(d.client, event.id);
+    expect(fresh.attendees).toHaveLength(2);
+    expect(live(await d.client.sync.pull.query({ cursor: fresh.cursor, eventIds: [event.id] })).reset).toBe(false);
+  });
+
+  it('an idle device’s cursor moves forward, so pruning other events’ history does not reset it', async () => {
+    const [quietEvent, busyEvent] = [await createEvent(db()), await createEvent(db())];
+    const d = await door([quietEvent.id]);
+    const { cursor } = await downloadAll(d.client, quietEvent.id);
+    await createAttendee(db(), busyEvent.id);
+    const later = live(await d.client.sync.pull.query({ cursor, eventIds: [quietEvent.id] }));
+    expect(BigInt(later.cursor.split(':')[0]!)).toBeGreaterThan(BigInt(cursor.split(':')[0]!));
+    await syncService(srv.server.ctx).pruneChanges(30, Date.now() + 31 * 86_400_000);
+    expect(live(await d.client.sync.pull.query({ cursor: later.cursor, eventIds: [quietEvent.id] })).reset).toBe(false);
+  });
+
+  it('every write path is logged by the triggers (a raw SQL update included)', async () => {
+    const event = await createEvent(db());
+    const a = await createAttendee(db(), event.id);
+    const d = await door([event.id]);
+    const { cursor } = await downloadAll(d.client, event.id);
+    await db().execute(sql`update svc_attendees set display_name = 'Renamed by SQL' where id = ${a.id}`);
+    const pulled = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id] }));
+    expect(named(pulled.attendees[0]!)).toMatchObject({ id: a.id, displayName: 'Renamed by SQL' });
+  });
+});
+
+describe('retention job', () => {
+  it('is queued once by the hourly maintenance (deduplicated) and runs from the job table', async () => {
+    await scheduleSyncMaintenance(srv.server.ctx);
+    await scheduleSyncMaintenance(srv.server.ctx);
+    expect(await srv.server.ctx.jobs.runDue()).toBe(1);
+  });
+});

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { checkinVerdict, isAdmitted } from '../../shared/checkin';
+
+const going = { eventId: 1, status: 'going', checkinCount: 0 };
+
+describe('checkinVerdict (the rule the door runs offline and the server online)', () => {
+  it('ok for a going attendee of this event not yet checked in', () => expect(checkinVerdict(going, 1)).toBe('ok'));
+  it('again once checked in', () => expect(checkinVerdict({ ...going, checkinCount: 2 }, 1)).toBe('again'));
+  it('an empty status on an old row reads as going (SPEC §3)', () => expect(checkinVerdict({ ...going, status: '' }, 1)).toBe('ok'));
+  it('unknown without an attendee', () => expect(checkinVerdict(null, 1)).toBe('unknown'));
+  it('wrong_event before any status', () => expect(checkinVerdict({ ...going, status: 'cancelled', eventId: 2 }, 1)).toBe('wrong_event'));
+  it('cancelled, even when checked in before', () => expect(checkinVerdict({ ...going, status: 'cancelled', checkinCount: 1 }, 1)).toBe('cancelled'));
+  it('waitlist', () => expect(checkinVerdict({ ...going, status: 'waitlist' }, 1)).toBe('waitlist'));
+  it('a status the door does not understand is refused like cancelled', () => expect(checkinVerdict({ ...going, status: 'pending' }, 1)).toBe('cancelled'));
+  it('only ok and again admit', () => {
+    expect(['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'].filter((v) => isAdmitted(v as never))).toEqual(['ok', 'again']);
+  });
+});
