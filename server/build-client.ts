@@ -49,7 +49,12 @@ export function ensureClientBuilt(log: (line: string) => void = () => {}): void 
     log('Building the PWA (vite build)…');
     const tmp = path.join(ROOT, 'dist', `client-${process.pid}-${Date.now()}`);
     const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', tmp], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', tmp], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      // Vite decides PROD from NODE_ENV; under vitest it is 'test', which would drop the service worker.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     if (result.status !== 0) {
       rmSync(tmp, { recursive: true, force: true });
       throw new Error(`vite build failed (exit ${result.status})`);

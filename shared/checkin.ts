@@ -181,7 +181,7 @@ export type CheckinListQuery = z.infer<typeof ZCheckinListQuery>;
 
 // ---- sync.pull / sync.download ----------------------------------------------------------
 
-/** An opaque position in the change log: `<txid>:<id>` (see docs/decisions/007-checkin-sync.md). */
+/** An opaque position in the change log: `<txid>:<id>` (see docs/decisions/009-checkin-sync.md). */
 export const ZSyncCursor = z.string().regex(/^\d{1,20}:\d{1,20}$/, 'must be a sync cursor');
 
 /** Column order of an attendee tuple in pull and download answers (no per-row keys). */

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncService } from '../../server/modules/sync/sync.service';
-import { scheduleSyncMaintenance } from '../../server/modules/sync/sync.jobs';
+import { PRUNE_CHANGES_JOB, scheduleSyncMaintenance } from '../../server/modules/sync/sync.jobs';
+import { queryRows } from '../../server/db/client';
 import { ATTENDEE_TUPLE_COLUMNS, type AttendeeTuple, type PullResult } from '../../shared/checkin';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { loginAs } from '../helpers/http';
@@ -184,8 +185,11 @@ describe('sync.pull', () => {
 
 describe('retention job', () => {
   it('is queued once by the hourly maintenance (deduplicated) and runs from the job table', async () => {
+    const pruneJobs = sql`select state from svc_jobs where type = ${PRUNE_CHANGES_JOB}`;
     await scheduleSyncMaintenance(srv.server.ctx);
     await scheduleSyncMaintenance(srv.server.ctx);
-    expect(await srv.server.ctx.jobs.runDue()).toBe(1);
+    expect(await queryRows(db(), pruneJobs)).toEqual([{ state: 'queued' }]);
+    await srv.server.ctx.jobs.runDue();
+    expect(await queryRows(db(), pruneJobs)).toEqual([{ state: 'done' }]);
   });
 });

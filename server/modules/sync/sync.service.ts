@@ -1,7 +1,7 @@
 /**
  * The door sync protocol (SPEC §6): push (queued scans, idempotent per device and clientId),
  * pull (deltas from the commit-ordered change log) and the compact first download.
- * Why the cursor never skips a late commit: docs/decisions/007-checkin-sync.md.
+ * Why the cursor never skips a late commit: docs/decisions/009-checkin-sync.md.
  */
 import { AppError } from '../../../shared/errors';
 import {

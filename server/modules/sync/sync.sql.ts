@@ -8,7 +8,7 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
 /**
  * The commit-ordered change log behind `sync.pull`, written only by triggers on the synced
  * tables (so no code path can forget it). Readers take rows whose transaction is older than
- * their snapshot's xmin, ordered by (txid, id): see docs/decisions/007-checkin-sync.md.
+ * their snapshot's xmin, ordered by (txid, id): see docs/decisions/009-checkin-sync.md.
  */
 export const changes = pgTable(
   'svc_changes',
