@@ -1,16 +1,15 @@
-import { lazy, Suspense, type JSX } from 'solid-js';
+import { Suspense, type JSX } from 'solid-js';
 import { NetworkStatus } from './components/network-status';
 import { UpdateBanner } from './components/update-banner';
 import NotFoundPage from './pages/not-found';
 import { A, Router, type RouteDefinition } from './router';
+import { adminRoutes } from './routes/admin';
+import { doorRoutes } from './routes/door';
+import { visitorRoutes } from './routes/visitor';
 
 // Each page is its own chunk; the shell loads only the router and the current page.
-// Routes of SPEC §1 not built yet (/events, /book/:id, /door, …) fall through to "not found".
-const routes: RouteDefinition[] = [
-  { path: '/', component: lazy(() => import('./pages/home')) },
-  { path: '/login', component: lazy(() => import('./pages/login')) },
-  { path: '/admin', component: lazy(() => import('./pages/admin')) },
-];
+// Each area keeps its own route list so the door, visitor and admin pages grow apart.
+const routes: RouteDefinition[] = [...visitorRoutes, ...doorRoutes, ...adminRoutes];
 
 export function App(): JSX.Element {
   return (
