@@ -159,3 +159,38 @@ export const ZSettingsPatch = z.object({
   paymentHoldHours: z.number().int().min(1).max(24 * 30).optional(),
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
+
+/** SPEC §4 booking type, camelCase. */
+export interface BookingTypeDto {
+  id: number;
+  title: string;
+  slug: string;
+  description: string;
+  status: 'draft' | 'published';
+  durationMinutes: number;
+  slotIntervalMinutes: number;
+  timezone: string;
+  hosts: number[];
+  /** The stored meta value; '' behaves as round_robin. */
+  assignment: (typeof ASSIGNMENT_MODES)[number] | '';
+  weeklyWindows: WeeklyWindows;
+  daysOff: string[];
+  minNoticeMinutes: number;
+  maxAdvanceDays: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  capacity: number;
+  priceCents: number;
+  requiresApproval: boolean;
+  locationMode: (typeof LOCATION_MODES)[number];
+  locationValue: string;
+  createdUtc: string;
+  updatedUtc: string;
+}
+
+/** What the public sees: the same shape plus the printed currency and location label. */
+export interface PublicBookingTypeDto extends BookingTypeDto {
+  currency: string;
+  /** From `svc_booking_location_labels`; '' when the mode has no entry. */
+  locationLabel: string;
+}

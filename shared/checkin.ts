@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { ZUtcDateTime } from './events';
+import type { PublicBookingTypeDto } from './booking';
+import type { Slot } from './booking/slots';
 
 /** SPEC §6 scan verdicts. `ok`/`again` admit and create a check-in row; the rest are refusals. */
 export const VERDICTS = ['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'] as const;
@@ -229,8 +231,24 @@ export const ZPullInput = z.object({
   eventIds: z.array(ZPositiveId).min(1).max(50),
   limit: z.number().int().min(1).max(MAX_PULL_CHANGES).default(2000),
   pending: z.number().int().min(0).max(10_000_000).optional(),
+  /** Also answer every published booking type: a small snapshot each time, not a delta. */
+  bookingTypes: z.boolean().default(false),
+  /** Also answer the live slots of these booking types for offline booking pages (a snapshot). */
+  slotTypeIds: z.array(ZPositiveId).max(20).default([]),
+  /** UTC days of slots from today, inclusive. */
+  slotDays: z.number().int().min(1).max(60).default(14),
+  /** The zone slot labels are written in (default: each type's own). */
+  slotTz: z.string().max(64).optional(),
 });
-export type PullInput = z.infer<typeof ZPullInput>;
+export type PullInput = z.input<typeof ZPullInput>;
+export type ParsedPullInput = z.output<typeof ZPullInput>;
+
+/** Slots of one booking type as computed at `asOfUtc` (offline pages show their age). */
+export interface SlotSnapshot {
+  bookingTypeId: number;
+  asOfUtc: string;
+  slots: Slot[];
+}
 
 export type PullResult =
   | { reset: true }
@@ -241,6 +259,10 @@ export type PullResult =
       events: SyncEvent[];
       attendees: AttendeeTuple[];
       tombstones: { events: number[]; attendees: number[] };
+      /** Present when asked for (`bookingTypes: true`): every published type. */
+      bookingTypes?: PublicBookingTypeDto[];
+      /** Present when asked for (`slotTypeIds`); a type that is not published has none. */
+      slots?: SlotSnapshot[];
     };
 
 export const MAX_DOWNLOAD_PAGE = 20_000;

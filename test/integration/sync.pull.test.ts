@@ -7,6 +7,7 @@ import { ATTENDEE_TUPLE_COLUMNS, type AttendeeTuple, type PullResult } from '../
 import { startTestServer, type TestServer } from '../helpers/server';
 import { loginAs } from '../helpers/http';
 import { createAttendee, createEvent, pairDevice, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
+import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart, submitBooking } from '../helpers/booking';
 
 let srv: TestServer;
 let admin: Awaited<ReturnType<typeof loginAs>>;
@@ -191,5 +192,50 @@ describe('retention job', () => {
     expect(await queryRows(db(), pruneJobs)).toEqual([{ state: 'queued' }]);
     await srv.server.ctx.jobs.runDue();
     expect(await queryRows(db(), pruneJobs)).toEqual([{ state: 'done' }]);
+  });
+});
+
+describe('sync.pull: booking types and slots for offline booking pages', () => {
+  it('answers every published booking type when asked (never drafts), and nothing when not asked', async () => {
+    const host = await createHost(admin.api);
+    const published = await createType(admin.api, { title: 'Offline consult', hosts: [host] });
+    const draft = await createType(admin.api, { title: 'Hidden draft', status: 'draft', hosts: [host] });
+    const event = await createEvent(db());
+    const d = await door([event.id]);
+    const { cursor } = await downloadAll(d.client, event.id);
+
+    const plain = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id] }));
+    expect(plain.bookingTypes).toBeUndefined();
+    expect(plain.slots).toBeUndefined();
+
+    const asked = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id], bookingTypes: true }));
+    const ids = asked.bookingTypes!.map((t) => t.id);
+    expect(ids).toContain(published.id);
+    expect(ids).not.toContain(draft.id);
+    expect(asked.bookingTypes!.find((t) => t.id === published.id)).toMatchObject({ title: 'Offline consult', currency: 'USD', durationMinutes: 60 });
+  });
+
+  it('answers a slot snapshot with its time for each requested published type, none for a draft, and a booked slot is gone', async () => {
+    const host = await createHost(admin.api);
+    const type = await createType(admin.api, { hosts: [host] });
+    const draft = await createType(admin.api, { status: 'draft', hosts: [host] });
+    const event = await createEvent(db());
+    const d = await door([event.id]);
+    const { cursor } = await downloadAll(d.client, event.id);
+
+    const first = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id], slotTypeIds: [type.id, draft.id], slotDays: 3, slotTz: 'Europe/Berlin' }));
+    expect(first.slots!.map((s) => s.bookingTypeId)).toEqual([type.id]);
+    const snapshot = first.slots![0]!;
+    expect(snapshot.asOfUtc).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(snapshot.slots.length).toBeGreaterThan(0);
+    expect(snapshot.slots.every((s) => s.start.endsWith('+01:00') || s.start.endsWith('+02:00'))).toBe(true);
+    const taken = futureStart(1, 10);
+    expect(snapshot.slots.map((s) => s.start_utc)).toContain(taken);
+
+    disableIpThrottle(srv.server.ctx.hooks);
+    const booked = await submitBooking(srv.url, bookingBody(type.id, taken), await fetchNonce(srv.url));
+    expect(booked.status).toBe(201);
+    const second = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id], slotTypeIds: [type.id], slotDays: 3 }));
+    expect(second.slots![0]!.slots.map((s) => s.start_utc)).not.toContain(taken);
   });
 });

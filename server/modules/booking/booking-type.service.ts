@@ -1,46 +1,13 @@
 /** Booking types: CRUD, the REST shape (SPEC §4) and the resolved config hooks receive. */
 import { AppError } from '../../../shared/errors';
-import type { BookingTypeInput, BookingTypePatch, WeeklyWindows } from '../../../shared/booking';
+import type { BookingTypeDto, BookingTypeInput, BookingTypePatch, PublicBookingTypeDto } from '../../../shared/booking';
 import type { SlotRules } from '../../../shared/booking/slots';
 import type { AppContext } from '../../context';
-import type { AssignmentMode, BookingTypeConfig, LocationLabels, LocationMode } from '../../hooks/types';
+import type { AssignmentMode, BookingTypeConfig, LocationLabels } from '../../hooks/types';
 import { settingsService } from '../settings/settings.service';
 import { bookingRepository, type BookingTypeInsert, type BookingTypeRow } from './booking.repository';
 
-/** SPEC §4 booking type, camelCase. */
-export interface BookingTypeDto {
-  id: number;
-  title: string;
-  slug: string;
-  description: string;
-  status: 'draft' | 'published';
-  durationMinutes: number;
-  slotIntervalMinutes: number;
-  timezone: string;
-  hosts: number[];
-  /** The stored meta value; '' behaves as round_robin. */
-  assignment: AssignmentMode | '';
-  weeklyWindows: WeeklyWindows;
-  daysOff: string[];
-  minNoticeMinutes: number;
-  maxAdvanceDays: number;
-  bufferBeforeMinutes: number;
-  bufferAfterMinutes: number;
-  capacity: number;
-  priceCents: number;
-  requiresApproval: boolean;
-  locationMode: LocationMode;
-  locationValue: string;
-  createdUtc: string;
-  updatedUtc: string;
-}
-
-/** What the public sees: the same shape plus the printed currency and location label. */
-export interface PublicBookingTypeDto extends BookingTypeDto {
-  currency: string;
-  /** From `svc_booking_location_labels`; '' when the mode has no entry. */
-  locationLabel: string;
-}
+export type { BookingTypeDto, PublicBookingTypeDto } from '../../../shared/booking';
 
 export function toBookingTypeDto(row: BookingTypeRow): BookingTypeDto {
   return {

@@ -9,14 +9,17 @@ import {
   type Conflict,
   type DownloadInput,
   type DownloadResult,
-  type PullInput,
+  type ParsedPullInput,
+  type SlotSnapshot,
   type PullResult,
   type PushInput,
   type PushItem,
   type PushItemResult,
   type SyncEvent,
 } from '../../../shared/checkin';
-import { toUtcString } from '../../../shared/time';
+import { toUtcDate, toUtcString } from '../../../shared/time';
+import { bookingTypeService } from '../booking/booking-type.service';
+import { slotService } from '../booking/slot.service';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import { checkinRepository, type NewCheckin, type NewScanLogEntry } from '../checkin/checkin.repository';
@@ -56,6 +59,36 @@ export function syncService(ctx: AppContext) {
 
   function toSyncEvent(e: SyncEvent): SyncEvent {
     return { id: e.id, title: e.title, startsUtc: e.startsUtc, endsUtc: e.endsUtc, timezone: e.timezone, venue: e.venue, status: e.status, capacity: e.capacity };
+  }
+
+  // Booking types and slots are few and change with every booking anywhere, so pull answers
+  // them as snapshots when asked (offline booking pages show their age), not as deltas.
+  async function publishedBookingTypes() {
+    const types = bookingTypeService(ctx);
+    const items = [];
+    for (let page = 1; ; page++) {
+      const { items: batch, total } = await types.list({ publicView: true, page, perPage: 500 });
+      items.push(...batch);
+      if (items.length >= total || batch.length === 0) return items;
+    }
+  }
+
+  async function slotSnapshots(typeIds: number[], days: number, tz: string | undefined): Promise<SlotSnapshot[]> {
+    const types = bookingTypeService(ctx);
+    const slotsOf = slotService(ctx);
+    const nowMs = Date.now();
+    const from = toUtcDate(nowMs);
+    const to = toUtcDate(nowMs + (days - 1) * 86_400_000);
+    const snapshots: SlotSnapshot[] = [];
+    for (const bookingTypeId of [...new Set(typeIds)]) {
+      const type = await types.getRow(bookingTypeId, { publicView: true }).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'svc_not_found') return null;
+        throw err;
+      });
+      if (!type) continue;
+      snapshots.push({ bookingTypeId, asOfUtc: toUtcString(nowMs), slots: await slotsOf.listForDisplay(type, { from, to, tz }, nowMs) });
+    }
+    return snapshots;
   }
 
   return {
@@ -153,7 +186,7 @@ export function syncService(ctx: AppContext) {
      * finished transactions are read (below the snapshot's xmin), so a transaction that
      * commits late is delayed, never skipped. A cursor from before the pruned history → reset.
      */
-    async pull(input: PullInput, principal: Principal): Promise<PullResult> {
+    async pull(input: ParsedPullInput, principal: Principal): Promise<PullResult> {
       for (const eventId of input.eventIds) assertEventAccess(principal, eventId);
       const after = parseCursor(input.cursor);
       if (await repo.isBeforePruned(after)) return { reset: true };
@@ -177,8 +210,14 @@ export function syncService(ctx: AppContext) {
       const liveAttendees = attendees.filter((a) => followed.has(a[1]));
       const liveAttendeeIds = new Set(liveAttendees.map((a) => a[0]));
       await reportPending(principal, input.pending);
+      const [bookingTypes, slots] = await Promise.all([
+        input.bookingTypes ? publishedBookingTypes() : undefined,
+        input.slotTypeIds.length > 0 ? slotSnapshots(input.slotTypeIds, input.slotDays, input.slotTz) : undefined,
+      ]);
       return {
         reset: false,
+        ...(bookingTypes ? { bookingTypes } : {}),
+        ...(slots ? { slots } : {}),
         cursor: formatCursor(cursor),
         hasMore,
         events: events.map(toSyncEvent),
