@@ -3,7 +3,7 @@
  * Times are UTC `Y-m-d H:i:s`; days are UTC `Y-m-d`.
  */
 import { z } from './validation';
-import { isValidTimeZone, parseUtcDate, parseUtcString } from './time';
+import { ZTimeZone, ZUtcDateTime, ZUtcDay } from './schemas';
 
 /** SPEC §3: every status a booking row can hold. */
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
@@ -19,9 +19,8 @@ export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as con
 /** Contract Limits: the booking cancel token is 64 characters (base64url from the CSPRNG). */
 export const CANCEL_TOKEN_RE = /^[A-Za-z0-9_-]{64}$/;
 
-export const ZUtcDateTime = z.string().refine((v) => parseUtcString(v) !== null, 'must be a UTC time in Y-m-d H:i:s format');
-export const ZUtcDay = z.string().refine((v) => parseUtcDate(v) !== null, 'must be a Y-m-d day');
-export const ZTimeZone = z.string().max(64).refine(isValidTimeZone, 'must be an IANA time zone');
+
+export { ZTimeZone, ZUtcDateTime, ZUtcDay };
 
 const CLOCK_RE = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 const ZClock = z.string().regex(CLOCK_RE, 'must be HH:MM');

@@ -4,7 +4,7 @@
  * runs it online on the database, so both answer alike.
  */
 import { z } from 'zod';
-import { ZUtcDateTime } from './events';
+import { ZPositiveId, ZUtcDateTime } from './schemas';
 import type { PublicBookingTypeDto } from './booking';
 import type { Slot } from './booking/slots';
 
@@ -63,7 +63,6 @@ export const ZCodeHash = z
   .regex(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 hex digest')
   .transform((v) => v.toLowerCase());
 
-const ZPositiveId = z.number().int().positive().max(2_147_483_647);
 export const ZClientId = z.uuid({ message: 'must be a UUID' }).transform((v) => v.toLowerCase());
 
 /** Largest push batch (issue 5). */

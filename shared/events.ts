@@ -1,9 +1,9 @@
 /** Event schemas shared by the server (REST + tRPC) and the PWA (SPEC §4 "Event"). */
 import { z } from 'zod';
-import { isValidTimeZone, parseUtcString } from './time';
 
-export const ZUtcDateTime = z.string().refine((v) => parseUtcString(v) !== null, { message: 'must be a UTC time as Y-m-d H:i:s' });
-const ZTimeZoneName = z.string().refine(isValidTimeZone, { message: 'must be an IANA time zone' });
+import { ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';
+
+export { ZUtcDateTime };
 
 export const ZEventStatus = z.enum(['draft', 'published']);
 

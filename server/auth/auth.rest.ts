@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { AppError } from '../../shared/errors';
 import { defineRoute, listResult, ZIdParams, ZPagination, type AnyRouteDef } from '../rest/route';
 import { isSecure, SESSION_COOKIE } from '../http';
-import { hitRateLimit } from '../security/throttle';
+import { enforceRateLimit } from '../security/throttle';
 import { ADMIN_ONLY, SIGNED_IN } from './principal';
 import { SESSION_TTL_DAYS, ZCreateApiTokenInput, ZCreateUserInput, ZLoginInput, ZRole, ZUpdateUserInput } from './auth.service';
 
@@ -28,7 +27,7 @@ const ZApiTokenDto = z.object({
 });
 
 // Password guessing: 10 tries a minute per address, 20 an hour per account.
-const LOGIN_LIMITS = { perIp: [10, 60], perEmail: [20, 3600] } as const;
+const LOGIN_LIMITS = { perIp: { limit: 10, windowSeconds: 60 }, perEmail: { limit: 20, windowSeconds: 3600 } } as const;
 
 export const authRoutes: AnyRouteDef[] = [
   defineRoute({
@@ -40,13 +39,8 @@ export const authRoutes: AnyRouteDef[] = [
     body: ZLoginInput,
     responses: { 200: { description: 'The signed-in user', schema: ZUserDto }, 401: { description: 'Wrong credentials' }, 429: { description: 'Too many attempts' } },
     async handler({ body, ip, c, ctx }) {
-      const checks = [
-        ip ? hitRateLimit(ctx.db, `login:ip:${ip}`, ...LOGIN_LIMITS.perIp) : null,
-        hitRateLimit(ctx.db, `login:email:${body.email.toLowerCase()}`, ...LOGIN_LIMITS.perEmail),
-      ];
-      for (const result of await Promise.all(checks)) {
-        if (result && !result.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: result.retryAfterSeconds });
-      }
+      if (ip) await enforceRateLimit(ctx.db, `login:ip:${ip}`, LOGIN_LIMITS.perIp);
+      await enforceRateLimit(ctx.db, `login:email:${body.email.toLowerCase()}`, LOGIN_LIMITS.perEmail);
       const { user, sessionToken } = await ctx.services.auth.login(body);
       setCookie(c, SESSION_COOKIE, sessionToken, {
         httpOnly: true,

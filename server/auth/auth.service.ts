@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
-import { toUtcString, isValidTimeZone } from '../../shared/time';
+import { toUtcString } from '../../shared/time';
 import type { Db } from '../db/client';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { authRepository, type UserRow, type ApiTokenRow } from './auth.repository';
@@ -8,12 +8,13 @@ import { ROLES, type Role } from './auth.sql';
 import { hashPassword, verifyPassword } from './passwords';
 import { authenticateDeviceToken } from '../modules/devices/devices.service';
 import type { Principal } from './principal';
+import { ZEmail, ZTimeZone } from '../../shared/schemas';
 
 export const SESSION_TTL_DAYS = 14;
 
 export const ZRole = z.enum(ROLES);
-export const ZEmail = z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' }));
-export const ZTimeZone = z.string().refine(isValidTimeZone, { message: 'must be an IANA time zone' });
+
+export { ZEmail, ZTimeZone };
 
 export const ZLoginInput = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1024) });
 export type LoginInput = z.infer<typeof ZLoginInput>;

@@ -2,6 +2,7 @@ import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { toUtcString } from '../../shared/time';
+import { AppError } from '../../shared/errors';
 import { rateLimits } from './security.sql';
 
 export interface ThrottleResult {
@@ -30,4 +31,15 @@ export async function hitRateLimit(db: Db, bucket: string, limit: number, window
 /** Drops windows older than a day (run from a periodic job). */
 export async function pruneRateLimits(db: Db, nowMs = Date.now()): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.windowStartUtc, toUtcString(nowMs - 24 * 3600 * 1000)));
+}
+
+export interface RateLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Counts one hit and throws svc_rate_limited (429, Retry-After) when the limit is passed. */
+export async function enforceRateLimit(db: Db, bucket: string, rule: RateLimit, nowMs = Date.now()): Promise<void> {
+  const result = await hitRateLimit(db, bucket, rule.limit, rule.windowSeconds, nowMs);
+  if (!result.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: result.retryAfterSeconds });
 }

@@ -9,7 +9,7 @@ import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type Ra
 import { invalidParams } from '../../rest/route';
 import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { readSigned, signValue } from '../../security/nonce';
-import { hitRateLimit } from '../../security/throttle';
+import { enforceRateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository } from './attendees.repository';
 
@@ -133,15 +133,9 @@ export function signupService(ctx: AppContext) {
       const ip = await applyContractFilter(hooks, 'svc_rsvp_client_ip', req.ip);
 
       // 5. Throttles, kept in the database so every instance shares them.
-      if (ip !== '') {
-        const perIp = await hitRateLimit(db, `signup:ip:${ip}`, SIGNUP_IP_LIMIT.limit, SIGNUP_IP_LIMIT.windowSeconds, nowMs);
-        if (!perIp.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: perIp.retryAfterSeconds });
-      }
+      if (ip !== '') await enforceRateLimit(db, `signup:ip:${ip}`, SIGNUP_IP_LIMIT, nowMs);
       const email = emailOf(raw);
-      if (email !== '') {
-        const perEmail = await hitRateLimit(db, `signup:email:${sha256Hex(email)}`, SIGNUP_EMAIL_LIMIT.limit, SIGNUP_EMAIL_LIMIT.windowSeconds, nowMs);
-        if (!perEmail.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: perEmail.retryAfterSeconds });
-      }
+      if (email !== '') await enforceRateLimit(db, `signup:email:${sha256Hex(email)}`, SIGNUP_EMAIL_LIMIT, nowMs);
 
       // 6. Bot check and spam scoring (plugins; none by default) with the filtered IP.
       await ctx.verifiers.assertHuman({

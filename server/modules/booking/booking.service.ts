@@ -27,7 +27,7 @@ import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '
 import { PUBLIC_FORM_NONCE_ACTION } from '../../rest/system.rest';
 import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { assertNonce } from '../../security/nonce';
-import { hitRateLimit } from '../../security/throttle';
+import { enforceRateLimit } from '../../security/throttle';
 import { settingsService } from '../settings/settings.service';
 import { bookingTypeService, describeLocation, effectiveAssignment, toBookingTypeConfig } from './booking-type.service';
 import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
@@ -325,16 +325,10 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
       assertNonce(ctx.secret, PUBLIC_FORM_NONCE_ACTION, input.nonce);
       const ip = await applyContractFilter(hooks, 'svc_booking_client_ip', input.remoteIp);
       // Contract: an empty IP turns the per-IP throttle off; the per-email one still applies.
-      if (ip !== '') {
-        const hit = await hitRateLimit(ctx.db, bookingIpBucket(ip), BOOKING_IP_LIMIT.limit, BOOKING_IP_LIMIT.windowSeconds);
-        if (!hit.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: hit.retryAfterSeconds });
-      }
+      if (ip !== '') await enforceRateLimit(ctx.db, bookingIpBucket(ip), BOOKING_IP_LIMIT);
       const raw = (typeof input.raw === 'object' && input.raw !== null ? input.raw : {}) as Record<string, unknown>;
       const email = typeof raw.customerEmail === 'string' ? raw.customerEmail.trim() : '';
-      if (email !== '') {
-        const hit = await hitRateLimit(ctx.db, bookingEmailBucket(email), BOOKING_EMAIL_LIMIT.limit, BOOKING_EMAIL_LIMIT.windowSeconds);
-        if (!hit.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: hit.retryAfterSeconds });
-      }
+      if (email !== '') await enforceRateLimit(ctx.db, bookingEmailBucket(email), BOOKING_EMAIL_LIMIT);
       await ctx.verifiers.assertHuman({
         kind: 'booking',
         ip,

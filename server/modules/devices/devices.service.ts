@@ -12,7 +12,7 @@ import { toUtcString } from '../../../shared/time';
 import type { Principal } from '../../auth/principal';
 import type { Db } from '../../db/client';
 import { randomToken, sha256Hex } from '../../security/crypto';
-import { hitRateLimit } from '../../security/throttle';
+import { enforceRateLimit } from '../../security/throttle';
 import { events } from '../events/events.sql';
 import { devicesRepository, type DeviceRecord } from './devices.repository';
 
@@ -124,8 +124,7 @@ export function devicesService(db: Db, opts: { publicUrl: string }) {
 
     /** Public, throttled per IP: exchanges an unexpired, unused code for the device token (shown once). */
     async pair(input: { code: string; ip: string }, nowMs = Date.now()): Promise<{ token: string; device: DeviceDto }> {
-      const throttle = await hitRateLimit(db, `pair:ip:${input.ip}`, PAIRING_IP_LIMIT.limit, PAIRING_IP_LIMIT.windowSeconds, nowMs);
-      if (!throttle.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: throttle.retryAfterSeconds });
+      await enforceRateLimit(db, `pair:ip:${input.ip}`, PAIRING_IP_LIMIT, nowMs);
       const token = randomToken(32);
       const device = await repo.redeemPairingCode(sha256Hex(normalizePairingCode(input.code)), sha256Hex(token), toUtcString(nowMs));
       if (!device) throw new AppError('svc_pairing_code_invalid');

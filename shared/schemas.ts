@@ -1,0 +1,12 @@
+/** Zod building blocks every domain's schemas share (server and PWA alike). */
+import { z } from 'zod';
+import { isValidTimeZone, parseUtcDate, parseUtcString } from './time';
+
+/** The contract's time format: UTC `Y-m-d H:i:s`. */
+export const ZUtcDateTime = z.string().refine((v) => parseUtcString(v) !== null, 'must be a UTC time in Y-m-d H:i:s format');
+/** A UTC day `Y-m-d`. */
+export const ZUtcDay = z.string().refine((v) => parseUtcDate(v) !== null, 'must be a Y-m-d day');
+export const ZTimeZone = z.string().max(64).refine(isValidTimeZone, 'must be an IANA time zone');
+/** An integer id as JSON carries it (path ids are coerced by the REST layer's ZId). */
+export const ZPositiveId = z.number().int().positive().max(2_147_483_647);
+export const ZEmail = z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' }));
