@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/db/client';
 import { loadEnv } from '../../server/env';
@@ -23,6 +22,7 @@ import { newCancelToken } from '../../server/security/crypto';
 import { toUtcString } from '../../shared/time';
 import { createScratchPostgres } from '../helpers/db';
 import type { BenchResult } from './types';
+import { percentile, runWhenMain, seededRandom } from './support';
 
 const SLOT_TARGET_MS = 10;
 const WARMUP_RUNS = 10;
@@ -32,16 +32,6 @@ const CREATE_ATTEMPTS = 1000;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function startBenchServer(usePostgres: boolean): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
@@ -136,8 +126,8 @@ async function benchSlots(): Promise<BenchResult[]> {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)]!;
-    const p95 = times[Math.ceil(times.length * 0.95) - 1]!;
+    const median = percentile(times, 50);
+    const p95 = percentile(times, 95);
     const scenario = 'booking service slots: 5 hosts, 15-min, 60 days, 2000 bookings, cache off (PGlite)';
     return [
       { name: `${scenario}, median`, value: round(median), unit: 'ms', target: `< ${SLOT_TARGET_MS} ms`, pass: median < SLOT_TARGET_MS },
@@ -214,9 +204,4 @@ export default async function run(): Promise<BenchResult[]> {
   return [...(await benchSlots()), ...(await benchCreation())];
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run().then((results) => {
-    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
-    if (results.some((r) => !r.pass)) process.exitCode = 1;
-  });
-}
+runWhenMain(import.meta.url, run);

@@ -12,7 +12,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { pathToFileURL } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +26,7 @@ import type { AppRouter } from '../../server/trpc/router';
 import type { PushItem } from '../../shared/checkin';
 import { createScratchPostgres } from '../helpers/db';
 import type { BenchResult } from './types';
+import { runWhenMain } from './support';
 
 const SCANS = 10_000;
 const BATCH = 500;
@@ -187,9 +187,4 @@ export default async function run(): Promise<BenchResult[]> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run().then((results) => {
-    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
-    if (results.some((r) => !r.pass)) process.exitCode = 1;
-  });
-}
+runWhenMain(import.meta.url, run);

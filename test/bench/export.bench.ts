@@ -7,7 +7,6 @@
  *
  * Run alone: `node --import tsx test/bench/export.bench.ts`.
  */
-import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
@@ -16,6 +15,7 @@ import { openDatabase } from '../../server/db/client';
 import { Hooks } from '../../server/hooks';
 import { exportAttendeesStream } from '../../server/modules/attendees/attendees.export';
 import type { BenchResult } from './types';
+import { runWhenMain } from './support';
 
 const ATTENDEES = 100_000;
 const RETAINED_TARGET_MB = 8;
@@ -70,9 +70,4 @@ export default async function run(): Promise<BenchResult[]> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run().then((results) => {
-    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
-    if (results.some((r) => !r.pass)) process.exitCode = 1;
-  });
-}
+runWhenMain(import.meta.url, run);

@@ -5,10 +5,10 @@
  *
  * Run alone: `node --import tsx test/bench/slots.bench.ts`.
  */
-import { pathToFileURL } from 'node:url';
 import { generateSlots, type BusyBooking, type GenerateInput, type SlotRules } from '../../shared/booking/slots';
 import { clearZoneTimelineCache } from '../../shared/booking/tz';
 import type { BenchResult } from './types';
+import { percentile, runWhenMain, seededRandom } from './support';
 
 const TARGET_MS = 10;
 const WARMUP_RUNS = 20;
@@ -17,17 +17,6 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const BOOKING_TYPE_ID = 7;
 
-/** mulberry32: small, fast, reproducible. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function buildScenario(limit: number | undefined): GenerateInput {
   const random = seededRandom(20260302);
@@ -78,10 +67,6 @@ function buildScenario(limit: number | undefined): GenerateInput {
   };
 }
 
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)]!;
-}
 
 function measure(input: GenerateInput, cold = false): { median: number; p95: number; slots: number } {
   let slots = 0;
@@ -121,9 +106,4 @@ export default async function run(): Promise<BenchResult[]> {
   return results;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run().then((results) => {
-    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
-    if (results.some((r) => !r.pass)) process.exitCode = 1;
-  });
-}
+runWhenMain(import.meta.url, run);
