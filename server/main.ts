@@ -12,7 +12,6 @@ import { registerMailJobs } from './mail/mailer';
 import { modules } from './modules';
 import { createPluginContext, loadPlugins } from './plugins/load';
 import { loadServerSecret } from './security/secret';
-import { pruneRateLimits } from './security/throttle';
 import { VisitorVerifiers } from './security/verifier';
 
 export interface RunningServer {
@@ -49,6 +48,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
       mod.registerJobs?.(jobs, ctx);
       mod.registerListeners?.(hooks, ctx);
     }
+    await jobs.scheduleRecurring();
     const pluginCtx = createPluginContext(db, env, logger.child({ component: 'plugins' }), ctx.verifiers);
     // SPEC §7: the extended edition is a plugin too, loaded before SVC_PLUGINS.
     if (env.SVC_EDITION === 'extended') await (await import('./extended/index')).default(hooks, pluginCtx);
@@ -62,11 +62,6 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     });
     const port = (server.address() as AddressInfo).port;
     if (env.SVC_JOBS === 'on') jobs.start();
-    const maintenance = setInterval(() => {
-      void pruneRateLimits(db).catch((err) => logger.warn({ err }, 'prune failed'));
-      for (const mod of modules) void mod.maintenance?.(ctx).catch((err) => logger.warn({ err, module: mod.name }, 'maintenance failed'));
-    }, 3_600_000);
-    maintenance.unref();
 
     let closing: Promise<void> | null = null;
     return {
@@ -77,7 +72,6 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
       httpServer: server,
       close() {
         closing ??= (async () => {
-          clearInterval(maintenance);
           await new Promise<void>((resolve) => server.close(() => resolve()));
           await jobs.stop();
           mail.close();

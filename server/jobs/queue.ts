@@ -65,6 +65,7 @@ const LEASE_SECONDS = 300;
  */
 export class JobRunner {
   private handlers = new Map<string, JobHandler>();
+  private recurring = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private inFlight: Promise<unknown> = Promise.resolve();
@@ -79,6 +80,29 @@ export class JobRunner {
   register(type: string, handler: JobHandler): void {
     if (this.handlers.has(type)) throw new Error(`A job handler for "${type}" is already registered`);
     this.handlers.set(type, handler);
+  }
+
+  /**
+   * A job that runs every `intervalMs` on whichever instance claims it: one queued job per
+   * interval bucket (dedupe key `type:bucket`), and each run queues the next bucket.
+   * `scheduleRecurring()` queues the current bucket at start-up.
+   */
+  every(type: string, intervalMs: number, handler: JobHandler): void {
+    this.recurring.set(type, intervalMs);
+    this.register(type, async (payload, ctx) => {
+      await handler(payload, ctx);
+      await this.queueBucket(type, intervalMs, Date.now() + intervalMs);
+    });
+  }
+
+  /** Queues the current bucket of every recurring job (a no-op for buckets already queued). */
+  async scheduleRecurring(nowMs = Date.now()): Promise<void> {
+    for (const [type, intervalMs] of this.recurring) await this.queueBucket(type, intervalMs, nowMs);
+  }
+
+  private async queueBucket(type: string, intervalMs: number, atMs: number): Promise<void> {
+    const bucket = Math.floor(atMs / intervalMs);
+    await enqueueJob(this.db, type, {}, { runAtUtc: toUtcString(Math.max(atMs, bucket * intervalMs)), dedupeKey: `${type}:${bucket}` });
   }
 
   start(): void {

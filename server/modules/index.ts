@@ -3,6 +3,7 @@ import type { Hooks } from '../hooks';
 import type { JobRunner } from '../jobs/queue';
 import type { AnyRouteDef } from '../rest/route';
 import { systemRoutes } from '../rest/system.rest';
+import { registerThrottleJobs } from '../security/throttle';
 import { authRoutes } from '../auth/auth.rest';
 import { eventRoutes } from './events/events.rest';
 import { attendeeRoutes } from './attendees/attendees.rest';
@@ -11,7 +12,7 @@ import { bookingRoutes } from './booking/booking.rest';
 import { registerBookingJobs, registerBookingListeners } from './booking/booking.notifications';
 import { checkinRoutes } from './checkin/checkin.rest';
 import { deviceRoutes } from './devices/devices.rest';
-import { registerSyncJobs, scheduleSyncMaintenance } from './sync/sync.jobs';
+import { registerSyncJobs } from './sync/sync.jobs';
 
 /** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
 export interface SvcModule {
@@ -20,19 +21,17 @@ export interface SvcModule {
   registerJobs?(runner: JobRunner, ctx: AppContext): void;
   /** Built-in (free edition) listeners, at the priorities the contract fixes. */
   registerListeners?(hooks: Hooks, ctx: AppContext): void;
-  /** Runs hourly on every instance (queue deduplicated jobs here, not the work itself). */
-  maintenance?(ctx: AppContext): Promise<void>;
 }
 
 export const modules: SvcModule[] = [
-  { name: 'system', routes: systemRoutes },
+  { name: 'system', routes: systemRoutes, registerJobs: (runner, ctx) => registerThrottleJobs(runner, ctx.db) },
   { name: 'auth', routes: authRoutes },
   { name: 'events', routes: eventRoutes },
   { name: 'attendees', routes: attendeeRoutes, registerListeners: registerConfirmationMail },
   { name: 'booking', routes: bookingRoutes, registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
   { name: 'checkin', routes: checkinRoutes },
   { name: 'devices', routes: deviceRoutes },
-  { name: 'sync', registerJobs: registerSyncJobs, maintenance: scheduleSyncMaintenance },
+  { name: 'sync', registerJobs: registerSyncJobs, },
 ];
 
 export function allRoutes(): AnyRouteDef[] {

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { toUtcString } from '../../shared/time';
 import { AppError } from '../../shared/errors';
+import type { JobRunner } from '../jobs/queue';
 import { rateLimits } from './security.sql';
 
 export interface ThrottleResult {
@@ -42,4 +43,11 @@ export interface RateLimit {
 export async function enforceRateLimit(db: Db, bucket: string, rule: RateLimit, nowMs = Date.now()): Promise<void> {
   const result = await hitRateLimit(db, bucket, rule.limit, rule.windowSeconds, nowMs);
   if (!result.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: result.retryAfterSeconds });
+}
+
+export const PRUNE_RATE_LIMITS_JOB = 'security.prune_rate_limits';
+
+/** Hourly: old throttle windows are dropped so the table stays small. */
+export function registerThrottleJobs(runner: JobRunner, db: Db): void {
+  runner.every(PRUNE_RATE_LIMITS_JOB, 3_600_000, () => pruneRateLimits(db));
 }

@@ -84,6 +84,21 @@ describe('durable jobs', () => {
     expect(calls).toBe(1);
   });
 
+  it('a recurring job is queued once per interval however often it is scheduled, and each run queues the next', async () => {
+    const runner = new JobRunner(database.db, silent);
+    let runs = 0;
+    runner.every('t.every', 60_000, async () => void runs++);
+    await runner.scheduleRecurring();
+    await runner.scheduleRecurring();
+    expect(await runner.runDue()).toBe(1);
+    expect(runs).toBe(1);
+    const rows = await database.db.select().from(jobs).where(eq(jobs.type, 't.every')).orderBy(jobs.id);
+    expect(rows.map((r) => r.state)).toEqual(['done', 'queued']);
+    expect(rows[1]!.runAtUtc > rows[0]!.runAtUtc).toBe(true);
+    expect(await runner.runDue(Date.now() + 120_000)).toBe(1);
+    expect(runs).toBe(2);
+  });
+
   it('the same dedupe key is queued once while pending', async () => {
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).not.toBeNull();
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).toBeNull();

@@ -199,17 +199,8 @@ export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
     });
   });
 
-  runner.register(PAYMENT_HOLD_SWEEP_JOB, async (_payload, job) => {
+  runner.every(PAYMENT_HOLD_SWEEP_JOB, SWEEP_INTERVAL_MS, async (_payload, job) => {
     const released = await sweepPaymentHolds(ctx);
     if (released.length) job.logger.info({ released: released.length }, 'payment holds released');
-    await queueSweep(ctx, Date.now() + SWEEP_INTERVAL_MS);
   });
-
-  queueSweep(ctx, Date.now()).catch((err: unknown) => ctx.logger.warn({ err }, 'could not queue the payment-hold sweeper'));
-}
-
-/** One sweep per 5-minute bucket, whichever instance queues it first (dedupe key per bucket). */
-async function queueSweep(ctx: AppContext, atMs: number): Promise<void> {
-  const bucket = Math.floor(atMs / SWEEP_INTERVAL_MS);
-  await enqueueJob(ctx.db, PAYMENT_HOLD_SWEEP_JOB, {}, { runAtUtc: toUtcString(Math.max(atMs, bucket * SWEEP_INTERVAL_MS)), dedupeKey: `${PAYMENT_HOLD_SWEEP_JOB}:${bucket}` });
 }
