@@ -14,10 +14,10 @@ export async function clearDraft(db: VisitorDb, key: string): Promise<void> {
 }
 
 /**
- * A saver that writes at most every `delayMs` (typing stays smooth) and writes the last
- * values at once on `flush()` (page hide, submit).
+ * A saver that writes the latest values in order: at once by default (a reload right after
+ * typing must find them), or at most every `delayMs`; `flush()` writes what is pending now.
  */
-export function draftSaver(db: VisitorDb, key: string, delayMs = 300) {
+export function draftSaver(db: VisitorDb, key: string, delayMs = 0) {
   let pending: DraftValues | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -32,7 +32,8 @@ export function draftSaver(db: VisitorDb, key: string, delayMs = 300) {
   return {
     save(values: DraftValues): void {
       pending = values;
-      if (timer === undefined) timer = setTimeout(() => void write(), delayMs);
+      if (delayMs <= 0) void write();
+      else if (timer === undefined) timer = setTimeout(() => void write(), delayMs);
     },
     flush: write,
     cancel(): void {

@@ -147,6 +147,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
                               <button
                                 type="button"
                                 class="v-day"
+                                data-day={d()}
                                 classList={{ 'has-slots': count() > 0 }}
                                 disabled={count() === 0}
                                 aria-pressed={day() === d()}
@@ -192,6 +193,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
                   <button
                     type="button"
                     class="v-slot"
+                    data-start={slot.start_utc}
                     aria-pressed={props.selected === slot.start_utc}
                     onClick={() => props.onSelect(props.selected === slot.start_utc ? null : slot)}
                   >
