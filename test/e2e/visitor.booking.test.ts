@@ -101,6 +101,8 @@ describe('visitor booking', () => {
     const label = new Intl.DateTimeFormat('en-GB', { timeZone: TZ, hour: 'numeric', minute: '2-digit' }).format(parseUtcString(start)!);
     expect((await page.locator(`[data-start="${start}"]`).innerText()).trim()).toBe(label);
     await expectAccessible(page, '/book/:id');
+    // one-handed on a 360 px phone: nothing makes the page scroll sideways
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
     const email = uniqueEmail('haircut');
     await fillDetails(page, email);

@@ -84,6 +84,7 @@ describe('visitor sign-up', () => {
     expect(await page.getByLabel('Seats').getAttribute('inputmode')).toBe('numeric');
     expect(await page.getByLabel('Seats').getAttribute('max')).toBe('4');
     await expectAccessible(page, '/events/:id');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
     const email = uniqueEmail('garden');
     await page.getByLabel('Your name').fill('Grace Hopper');
