@@ -2,4 +2,16 @@ import { lazy } from 'solid-js';
 import type { RouteDefinition } from '../router';
 
 /** Visitor pages (SPEC §1): events, sign-up, booking, cancel and manage links. */
-export const visitorRoutes: RouteDefinition[] = [{ path: '/', component: lazy(() => import('../pages/home')) }];
+export const visitorRoutes: RouteDefinition[] = [
+  { path: '/', component: lazy(() => import('../pages/home')) },
+  { path: '/events', component: lazy(() => import('../pages/visitor/events')) },
+  { path: '/events/:id', component: lazy(() => import('../pages/visitor/event')) },
+  { path: '/book/:id', component: lazy(() => import('../pages/visitor/book')) },
+  { path: '/cancel/:token', component: lazy(() => import('../pages/visitor/cancel')) },
+  { path: '/manage/:token', component: lazy(() => import('../pages/visitor/manage')) },
+];
+
+// A sign-up or booking left waiting (offline, closed tab) is sent when svc starts on any page.
+if (typeof localStorage !== 'undefined' && localStorage.getItem('svc-visitor-pending')) {
+  void import('../visitor/runner').then((m) => m.startOutboxRunner());
+}

@@ -1,0 +1,213 @@
+/**
+ * Timezone, a month calendar with the days that have free times marked, and the day's free
+ * times as big buttons in the visitor's zone (Cal.com / Calendly style). Slots are cached per
+ * type, zone and month in `svc-visitor` and marked with their age when shown from the cache.
+ */
+import { createEffect, createMemo, createSignal, For, on, Show, type JSX } from 'solid-js';
+import { createCachedResource } from '../../visitor/cache';
+import { fetchMonthSlots, slotsCacheKey } from '../../visitor/booking';
+import {
+  addMonths,
+  dayInWords,
+  dayInZone,
+  monthGrid,
+  monthInWords,
+  timeInZone,
+  timeZoneList,
+  utcMs,
+  weekdayNames,
+} from '../../visitor/time';
+import type { Slot } from '../../visitor/types';
+import { AgeNote, ErrorState } from './states';
+
+export interface SlotPickerHandle {
+  refresh(): Promise<void>;
+}
+
+export interface SlotPickerProps {
+  typeId: number;
+  tz: string;
+  onTzChange(tz: string): void;
+  selected: string | null;
+  onSelect(slot: Slot | null): void;
+  /** Seats the visitor needs; slots with fewer left are not offered. */
+  quantity: number;
+  /** A start to leave out (the booking's own time when rescheduling). */
+  exclude?: string;
+  ref?: (handle: SlotPickerHandle) => void;
+  idPrefix: string;
+}
+
+export function SlotPicker(props: SlotPickerProps): JSX.Element {
+  const startMonth = () => {
+    const day = props.selected ? dayInZone(utcMs(props.selected), props.tz) : dayInZone(Date.now(), props.tz);
+    return { year: Number(day.slice(0, 4)), month: Number(day.slice(5, 7)) };
+  };
+  const [month, setMonth] = createSignal(startMonth());
+  const [day, setDay] = createSignal<string | null>(props.selected ? dayInZone(utcMs(props.selected), props.tz) : null);
+  const zones = timeZoneList([props.tz]);
+  const thisMonth = () => {
+    const today = dayInZone(Date.now(), props.tz);
+    return { year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) };
+  };
+
+  const resource = createCachedResource(
+    () => slotsCacheKey(props.typeId, props.tz, month().year, month().month),
+    () => fetchMonthSlots(props.typeId, props.tz, month().year, month().month),
+  );
+  props.ref?.({ refresh: () => resource.refresh() });
+
+  const byDay = createMemo(() => {
+    const map = new Map<string, Slot[]>();
+    const prefix = `${month().year}-${String(month().month).padStart(2, '0')}-`;
+    const now = Date.now();
+    for (const slot of resource.value() ?? []) {
+      if (slot.capacity_left < props.quantity || slot.start_utc === props.exclude) continue;
+      if (utcMs(slot.start_utc) <= now) continue; // a stored copy may hold times already past
+      const key = dayInZone(utcMs(slot.start_utc), props.tz);
+      if (!key.startsWith(prefix)) continue;
+      const list = map.get(key) ?? [];
+      list.push(slot);
+      map.set(key, list);
+    }
+    return map;
+  });
+
+  // Keep a day with free times chosen: the selected slot's, else the first one of the month.
+  createEffect(
+    on([byDay, () => resource.loading()], ([map]) => {
+      const current = day();
+      if (current && map.has(current)) return;
+      if (resource.loading() && resource.value() === undefined) return;
+      const first = [...map.keys()].sort()[0] ?? null;
+      setDay(first);
+    }),
+  );
+
+  // A new zone moves the calendar to the selected time's (or today's) month in that zone.
+  createEffect(on(() => props.tz, () => setMonth(startMonth()), { defer: true }));
+
+  const daySlots = () => (day() ? (byDay().get(day()!) ?? []) : []);
+  const atFirstMonth = () => month().year * 12 + month().month <= thisMonth().year * 12 + thisMonth().month;
+  const weekdays = weekdayNames('short');
+  const weekdaysLong = weekdayNames('long');
+
+  const go = (delta: number) => {
+    setMonth(addMonths(month().year, month().month, delta));
+    setDay(null);
+  };
+
+  return (
+    <div class="v-stack">
+      <div class="v-tz">
+        <label for={`${props.idPrefix}-tz`}>Your timezone</label>
+        <select id={`${props.idPrefix}-tz`} value={props.tz} onChange={(e) => props.onTzChange(e.currentTarget.value)}>
+          <For each={zones}>{(zone) => <option value={zone}>{zone.replace(/_/g, ' ')}</option>}</For>
+        </select>
+        <p class="v-hint">Times below are in this timezone. It was detected from your device; change it if you will be elsewhere.</p>
+      </div>
+
+      <AgeNote fetchedAt={resource.fetchedAt()} stale={resource.stale()} what="free times" />
+
+      <section class="v-cal" aria-labelledby={`${props.idPrefix}-month`}>
+        <div class="v-cal-head">
+          <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(-1)} disabled={atFirstMonth()} aria-label="Previous month">
+            ‹
+          </button>
+          <h3 id={`${props.idPrefix}-month`} aria-live="polite">
+            {monthInWords(month().year, month().month)}
+          </h3>
+          <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(1)} aria-label="Next month">
+            ›
+          </button>
+        </div>
+        <table>
+          <thead>
+            <tr>
+              <For each={weekdays}>
+                {(name, i) => (
+                  <th scope="col">
+                    <abbr title={weekdaysLong[i()]}>{name}</abbr>
+                  </th>
+                )}
+              </For>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={monthGrid(month().year, month().month)}>
+              {(week) => (
+                <tr>
+                  <For each={week}>
+                    {(cell) => (
+                      <td>
+                        <Show when={cell}>
+                          {(d) => {
+                            const count = () => byDay().get(d())?.length ?? 0;
+                            return (
+                              <button
+                                type="button"
+                                class="v-day"
+                                data-day={d()}
+                                classList={{ 'has-slots': count() > 0 }}
+                                disabled={count() === 0}
+                                aria-pressed={day() === d()}
+                                aria-label={`${dayInWords(d())}: ${count() === 0 ? 'no free times' : `${count()} free ${count() === 1 ? 'time' : 'times'}`}`}
+                                onClick={() => setDay(d())}
+                              >
+                                {Number(d().slice(8))}
+                              </button>
+                            );
+                          }}
+                        </Show>
+                      </td>
+                    )}
+                  </For>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </section>
+
+      <Show when={resource.error() && resource.value() === undefined}>
+        <ErrorState message={resource.error()!} onRetry={() => void resource.refresh()} />
+      </Show>
+      <Show when={resource.loading() && resource.value() === undefined}>
+        <p class="status-text" role="status">
+          Loading free times…
+        </p>
+      </Show>
+      <Show when={resource.value() !== undefined && byDay().size === 0}>
+        <p class="status-text" role="status">
+          No free times in {monthInWords(month().year, month().month)}. Try the next month.
+        </p>
+      </Show>
+
+      <Show when={day() && daySlots().length > 0}>
+        <section aria-labelledby={`${props.idPrefix}-day`}>
+          <h3 id={`${props.idPrefix}-day`}>Free times on {dayInWords(day()!)}</h3>
+          <ul class="v-slots">
+            <For each={daySlots()}>
+              {(slot) => (
+                <li>
+                  <button
+                    type="button"
+                    class="v-slot"
+                    data-start={slot.start_utc}
+                    aria-pressed={props.selected === slot.start_utc}
+                    onClick={() => props.onSelect(props.selected === slot.start_utc ? null : slot)}
+                  >
+                    {timeInZone(slot.start_utc, props.tz)}
+                    <Show when={slot.capacity_left > 1}>
+                      <small>{slot.capacity_left} seats left</small>
+                    </Show>
+                  </button>
+                </li>
+              )}
+            </For>
+          </ul>
+        </section>
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,381 @@
+/**
+ * `/book/{bookingTypeId}`: timezone (detected, changeable), a month calendar of days with
+ * free times, the day's times as buttons, then name and email. The chosen time is re-checked
+ * with the server on submit; a time taken meanwhile (re-check or 409) is answered with fresh
+ * times on this same screen. Offline, the booking waits in the outbox and the page shows the
+ * outcome once it has been sent. Confirmation: what happens next and "add to calendar".
+ */
+import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { api, NetworkError } from '../../api';
+import { Page } from '../../components/page';
+import { SlotPicker, type SlotPickerHandle } from '../../components/visitor/slot-picker';
+import { AgeNote, ErrorState, SubmissionProblem } from '../../components/visitor/states';
+import { online } from '../../pwa';
+import { A, navigate, searchParams, type RouteProps } from '../../router';
+import { isSlotTaken, slotStillFree, TZ_STORAGE_KEY } from '../../visitor/booking';
+import { createCachedResource, createLiveQuery } from '../../visitor/cache';
+import { visitorDb } from '../../visitor/db';
+import { clearDraft, draftSaver, loadDraft } from '../../visitor/drafts';
+import { buildIcs } from '../../visitor/ics';
+import { prefetchNonce, storedNonce } from '../../visitor/nonce';
+import { enqueue } from '../../visitor/outbox';
+import { kickOutbox, PENDING_FLAG, startOutboxRunner } from '../../visitor/runner';
+import { dateTimeInZone, detectTimeZone, formatPrice, timeInZone } from '../../visitor/time';
+import type { BookingCreated, PublicBookingType, Slot } from '../../visitor/types';
+import { toUtcString } from '../../../shared/time';
+import { isValidTimeZone } from '../../../shared/time';
+import '../../styles/visitor.css';
+
+const TAKEN_MESSAGE = 'Sorry, that time was just taken. Here are the times that are still free — please pick another.';
+
+export default function BookPage(props: RouteProps): JSX.Element {
+  const typeId = Number(props.params.id);
+  const valid = Number.isInteger(typeId) && typeId > 0;
+  const db = visitorDb();
+  const draftKey = `booking:${typeId}`;
+
+  const type = createCachedResource(
+    () => (valid ? `booking-type:${typeId}` : null),
+    () => api<PublicBookingType>(`/booking-types/${typeId}`),
+  );
+
+  const savedTz = localStorage.getItem(TZ_STORAGE_KEY);
+  const [tz, setTz] = createSignal(savedTz && isValidTimeZone(savedTz) ? savedTz : detectTimeZone());
+  const [slot, setSlot] = createSignal<Slot | null>(null);
+  const [name, setName] = createSignal('');
+  const [email, setEmail] = createSignal('');
+  const [quantity, setQuantity] = createSignal(1);
+  const [notice, setNotice] = createSignal<string | null>(null);
+  const [localError, setLocalError] = createSignal<string | null>(null);
+  const [submitting, setSubmitting] = createSignal(false);
+  let picker: SlotPickerHandle | undefined;
+
+  const submissionId = () => {
+    const raw = Number(searchParams().get('submission'));
+    return Number.isInteger(raw) && raw > 0 ? raw : null;
+  };
+  const submission = createLiveQuery(submissionId, (id) => (id === null ? Promise.resolve(undefined) : db.outbox.get(id)));
+  const state = () => submission()?.state;
+  const created = () => submission()?.result as BookingCreated | undefined;
+
+  // Drafts: name, email, seats and the chosen time survive a reload.
+  const saver = draftSaver(db, draftKey);
+  const [draftLoaded, setDraftLoaded] = createSignal(false);
+  onMount(async () => {
+    startOutboxRunner();
+    void prefetchNonce();
+    const draft = await loadDraft(db, draftKey).catch(() => undefined);
+    if (draft) {
+      setName(String(draft.name ?? ''));
+      setEmail(String(draft.email ?? ''));
+      setQuantity(Math.max(1, Number(draft.quantity) || 1));
+      if (typeof draft.startUtc === 'string' && draft.startUtc && typeof draft.endUtc === 'string') {
+        setSlot({ start_utc: draft.startUtc, end_utc: draft.endUtc, start: '', label: '', hosts: [], capacity_left: quantity() });
+      }
+    }
+    setDraftLoaded(true);
+  });
+  createEffect(() => {
+    const values = { name: name(), email: email(), quantity: String(quantity()), startUtc: slot()?.start_utc ?? '', endUtc: slot()?.end_utc ?? '' };
+    if (draftLoaded()) saver.save(values);
+  });
+  const onHide = () => void saver.flush();
+  window.addEventListener('pagehide', onHide);
+  onCleanup(() => {
+    window.removeEventListener('pagehide', onHide);
+    void saver.flush();
+  });
+
+  const changeTz = (zone: string) => {
+    setTz(zone);
+    localStorage.setItem(TZ_STORAGE_KEY, zone);
+  };
+
+  const slotTaken = () => {
+    setSlot(null);
+    setNotice(TAKEN_MESSAGE);
+    void picker?.refresh();
+  };
+
+  // The outbox's answer: a time taken meanwhile goes back to the picker with fresh times.
+  createEffect(
+    on(
+      () => [submissionId(), state(), submission()?.error?.code] as const,
+      ([, st, code]) => {
+        if (st === 'failed' && isSlotTaken(code)) slotTaken();
+        if (st === 'done') {
+          setSlot(null);
+          void clearDraft(db, draftKey);
+        }
+      },
+    ),
+  );
+
+  const onSubmit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (submitting()) return;
+    const t = type.value();
+    const chosen = slot();
+    setLocalError(null);
+    if (!t) return;
+    if (!chosen) {
+      setLocalError('Please pick a time first.');
+      return;
+    }
+    setSubmitting(true);
+    try {
+      if (online()) {
+        try {
+          if (!(await slotStillFree(typeId, chosen.start_utc, quantity(), tz()))) {
+            slotTaken();
+            return;
+          }
+        } catch (error) {
+          // no answer: the booking waits in the outbox like any offline one
+          if (!(error instanceof NetworkError)) throw error;
+        }
+      }
+      await saver.flush();
+      const nonce = await storedNonce().catch(() => null);
+      const id = await enqueue(db, {
+        kind: 'booking',
+        targetId: typeId,
+        path: '/bookings',
+        body: {
+          bookingTypeId: typeId,
+          startUtc: chosen.start_utc,
+          quantity: quantity(),
+          customerName: name().trim(),
+          customerEmail: email().trim(),
+          customerTz: tz(),
+          locationMode: t.locationMode,
+        },
+        nonce: nonce?.nonce ?? '',
+        nonceExpiresUtc: nonce?.expiresUtc ?? '',
+        notBefore: 0,
+        queuedOffline: !online(),
+      });
+      localStorage.setItem(PENDING_FLAG, '1');
+      setNotice(null);
+      navigate(`/book/${typeId}?submission=${id}`, { replace: true });
+      void kickOutbox();
+    } catch {
+      setLocalError('Your booking could not be prepared. Please try again.');
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const bookAnother = () => {
+    setNotice(null);
+    navigate(`/book/${typeId}`, { replace: true });
+  };
+
+  const icsUrl = createMemo(() => {
+    const t = type.value();
+    const b = created();
+    if (!t || !b) return null;
+    const ics = buildIcs({
+      uid: `booking-${b.bookingId}@${window.location.hostname}`,
+      startUtc: b.startUtc,
+      endUtc: b.endUtc,
+      title: t.title,
+      location: [t.locationLabel, t.locationMode === 'in_person' ? t.locationValue : ''].filter(Boolean).join(': '),
+      description: 'To change or cancel, use the link in your confirmation email.',
+      stampUtc: toUtcString(Date.now()),
+    });
+    return URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
+  });
+  createEffect(
+    on(icsUrl, (url, previous) => {
+      if (previous) URL.revokeObjectURL(previous);
+      onCleanup(() => url && URL.revokeObjectURL(url));
+    }),
+  );
+
+  const showPicker = () => state() === undefined || state() === 'failed';
+  const maxSeats = () => Math.max(1, type.value()?.capacity ?? 1);
+
+  return (
+    <Page title={type.value()?.title ?? 'Book'}>
+      <p>
+        <A href="/events">All events and appointments</A>
+      </p>
+      <Show when={!valid || type.notFound()}>
+        <ErrorState message="This appointment type does not exist or cannot be booked any more." />
+      </Show>
+      <Show when={valid && !type.notFound()}>
+        <AgeNote fetchedAt={type.fetchedAt()} stale={type.stale()} what="details" />
+        <Show when={type.value() === undefined && type.loading()}>
+          <p class="status-text" role="status">
+            Loading…
+          </p>
+        </Show>
+        <Show when={type.value() === undefined && !type.loading() && type.error()}>
+          <ErrorState message={type.error()!} onRetry={() => void type.refresh()} />
+        </Show>
+        <Show when={type.value()}>
+          {(t) => (
+            <div class="v-stack">
+              <dl class="v-facts">
+                <dt>Length</dt>
+                <dd>{t().durationMinutes} minutes</dd>
+                <Show when={t().locationLabel}>
+                  <dt>Where</dt>
+                  <dd>{t().locationLabel}</dd>
+                </Show>
+                <dt>Price</dt>
+                <dd>
+                  {t().priceCents > 0 ? (
+                    <>
+                      {formatPrice(t().priceCents, t().currency)}
+                      <br />
+                      <span class="muted">Paid on site — nothing is charged when you book.</span>
+                    </>
+                  ) : (
+                    'Free'
+                  )}
+                </dd>
+              </dl>
+              <Show when={t().description}>
+                <p style={{ 'white-space': 'pre-line' }}>{t().description}</p>
+              </Show>
+
+              <Show when={state() === 'queued' || state() === 'sending'}>
+                <div class="v-result waiting" role="status">
+                  <h2>{!online() || submission()?.queuedOffline ? 'Saved on this phone' : 'Booking…'}</h2>
+                  <p>
+                    {dateTimeInZone(String(submission()!.body.startUtc), tz())}.{' '}
+                    {online() ? 'Sending it now…' : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}
+                  </p>
+                </div>
+              </Show>
+
+              <Show when={state() === 'done' && created()}>
+                {(b) => (
+                  <div class="v-result" role="status">
+                    <h2>{b().status === 'pending_approval' ? 'Request sent' : b().status === 'pending_payment' ? 'Almost done: payment needed' : 'You’re booked'}</h2>
+                    <dl class="v-facts">
+                      <dt>What</dt>
+                      <dd>{t().title}</dd>
+                      <dt>When</dt>
+                      <dd>
+                        {dateTimeInZone(b().startUtc, tz())} – {timeInZone(b().endUtc, tz())}
+                        <br />
+                        <span class="muted">{tz().replace(/_/g, ' ')}</span>
+                      </dd>
+                      <Show when={t().locationLabel}>
+                        <dt>Where</dt>
+                        <dd>{t().locationLabel}</dd>
+                      </Show>
+                      <Show when={t().priceCents > 0}>
+                        <dt>Price</dt>
+                        <dd>
+                          {formatPrice(t().priceCents, t().currency)}
+                          {b().paymentUrl ? '' : ' — you pay on site.'}
+                        </dd>
+                      </Show>
+                    </dl>
+                    <h3>What happens next</h3>
+                    <p>
+                      {b().status === 'pending_approval'
+                        ? 'The host will look at your request. You will get an email when it is confirmed or declined. '
+                        : ''}
+                      An email to <strong>{String(submission()!.body.customerEmail)}</strong> is on its way with{' '}
+                      {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel
+                      this booking.
+                    </p>
+                    <div class="v-actions">
+                      <Show when={b().paymentUrl}>
+                        <a class="button" href={b().paymentUrl}>
+                          Pay now
+                        </a>
+                      </Show>
+                      <Show when={icsUrl()}>
+                        <a class="button" href={icsUrl()!} download="booking.ics">
+                          Add to calendar
+                        </a>
+                      </Show>
+                      <button type="button" class="button button-quiet" onClick={bookAnother}>
+                        Book another time
+                      </button>
+                    </div>
+                  </div>
+                )}
+              </Show>
+
+              <Show when={showPicker()}>
+                <section class="v-stack" aria-labelledby="pick-heading">
+                  <h2 id="pick-heading">Pick a time</h2>
+                  <Show when={notice()}>
+                    <p class="notice notice-error" role="alert">
+                      {notice()}
+                    </p>
+                  </Show>
+                  <SlotPicker
+                    idPrefix="book"
+                    typeId={typeId}
+                    tz={tz()}
+                    onTzChange={changeTz}
+                    selected={slot()?.start_utc ?? null}
+                    onSelect={(s) => {
+                      setSlot(s);
+                      if (s) setNotice(null);
+                    }}
+                    quantity={quantity()}
+                    ref={(handle) => (picker = handle)}
+                  />
+                </section>
+
+                <section class="v-stack" aria-labelledby="details-heading">
+                  <h2 id="details-heading">Your details</h2>
+                  <form class="v-form" onSubmit={onSubmit} aria-describedby={localError() || submission()?.error ? 'book-error' : undefined}>
+                    <p class="v-hint" aria-live="polite">
+                      {slot() ? `Chosen: ${dateTimeInZone(slot()!.start_utc, tz())}` : 'No time chosen yet.'}
+                    </p>
+                    <div class="field">
+                      <label for="book-name">Your name</label>
+                      <input id="book-name" name="customerName" type="text" autocomplete="name" required maxlength={190} value={name()} onInput={(e) => setName(e.currentTarget.value)} />
+                    </div>
+                    <div class="field">
+                      <label for="book-email">Email</label>
+                      <input id="book-email" name="customerEmail" type="email" inputmode="email" autocomplete="email" required maxlength={254} value={email()} onInput={(e) => setEmail(e.currentTarget.value)} />
+                    </div>
+                    <Show when={maxSeats() > 1}>
+                      <div class="field">
+                        <label for="book-quantity">Seats</label>
+                        <input
+                          id="book-quantity"
+                          name="quantity"
+                          type="number"
+                          inputmode="numeric"
+                          min="1"
+                          max={maxSeats()}
+                          value={quantity()}
+                          onInput={(e) => {
+                            const n = Number(e.currentTarget.value);
+                            if (Number.isInteger(n) && n >= 1 && n <= maxSeats()) setQuantity(n);
+                          }}
+                        />
+                      </div>
+                    </Show>
+                    <Show when={!online()}>
+                      <p class="v-hint">You are offline. Your booking will be saved on this phone and sent when you’re back online.</p>
+                    </Show>
+                    <button type="submit" class="button" aria-disabled={submitting()}>
+                      {submitting() ? 'Checking the time…' : online() ? 'Book this time' : 'Book when back online'}
+                    </button>
+                    <Show when={localError()}>{(message) => <SubmissionProblem id="book-error" error={{ message: message() }} />}</Show>
+                    <Show when={!localError() && state() === 'failed' && !isSlotTaken(submission()?.error?.code) && submission()?.error}>
+                      {(error) => <SubmissionProblem id="book-error" error={error()} />}
+                    </Show>
+                  </form>
+                </section>
+              </Show>
+            </div>
+          )}
+        </Show>
+      </Show>
+    </Page>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * `/cancel/{token}` from the sign-up email: the GET only shows what would be cancelled
+ * (mail scanners open links); the button does it.
+ */
+import { createResource, createSignal, Show, type JSX } from 'solid-js';
+import { api, ApiError, errorMessage } from '../../api';
+import { Page } from '../../components/page';
+import { ErrorState } from '../../components/visitor/states';
+import type { RouteProps } from '../../router';
+import { A } from '../../router';
+import { dateTimeInZone, detectTimeZone } from '../../visitor/time';
+import type { CancelPreview } from '../../visitor/types';
+import '../../styles/visitor.css';
+
+export default function CancelPage(props: RouteProps): JSX.Element {
+  const token = props.params.token ?? '';
+  const tz = detectTimeZone();
+  const [preview, { refetch }] = createResource(() => api<CancelPreview>(`/attendees/cancel/${encodeURIComponent(token)}`));
+  const [busy, setBusy] = createSignal(false);
+  const [done, setDone] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+
+  const cancel = async () => {
+    if (busy()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/attendees/cancel/${encodeURIComponent(token)}`, { method: 'POST' });
+      setDone(true);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const notFound = () => preview.error instanceof ApiError && preview.error.status === 404;
+
+  return (
+    <Page title="Cancel your sign-up">
+      <Show when={preview.loading}>
+        <p class="status-text" role="status">
+          Loading your sign-up…
+        </p>
+      </Show>
+      <Show when={preview.error}>
+        <Show when={notFound()} fallback={<ErrorState message={errorMessage(preview.error)} onRetry={() => void refetch()} />}>
+          <ErrorState message="This cancel link is not valid. It may be mistyped, or the sign-up no longer exists." />
+        </Show>
+      </Show>
+      <Show when={!preview.loading && !preview.error && preview()}>
+        {(p) => (
+          <div class="v-stack">
+            <dl class="v-facts">
+              <dt>Event</dt>
+              <dd>{p().eventTitle}</dd>
+              <dt>When</dt>
+              <dd>{dateTimeInZone(p().eventStartsUtc, tz)}</dd>
+              <dt>Name</dt>
+              <dd>{p().displayName}</dd>
+              <dt>Seats</dt>
+              <dd>{p().quantity}</dd>
+              <dt>Status</dt>
+              <dd>{done() || p().status === 'cancelled' ? 'Cancelled' : p().status === 'waitlist' ? 'On the waitlist' : 'Going'}</dd>
+            </dl>
+            <Show
+              when={!done() && p().status !== 'cancelled'}
+              fallback={
+                <div class="v-result" role="status">
+                  <h2>{done() ? 'Your sign-up is cancelled' : 'This sign-up was already cancelled'}</h2>
+                  <p>
+                    {done() ? 'Your seats are free for someone else. ' : ''}
+                    <A href={`/events/${p().eventId}`}>Back to the event</A>
+                  </p>
+                </div>
+              }
+            >
+              <p>
+                Cancelling gives up {p().quantity === 1 ? 'your seat' : `all ${p().quantity} seats`} for {p().eventTitle}. This cannot be undone.
+              </p>
+              <div class="v-actions">
+                <button type="button" class="button" onClick={cancel} aria-disabled={busy()} aria-describedby={error() ? 'cancel-error' : undefined}>
+                  {busy() ? 'Cancelling…' : 'Cancel my sign-up'}
+                </button>
+              </div>
+              <Show when={error()}>
+                <p id="cancel-error" class="form-error" role="alert">
+                  {error()}
+                </p>
+              </Show>
+            </Show>
+          </div>
+        )}
+      </Show>
+    </Page>
+  );
+}

@@ -1,0 +1,295 @@
+/**
+ * `/events/{id}`: the event and its sign-up form. Works offline once visited (event, extra
+ * fields and form token come from `svc-visitor`); a sign-up made offline waits in the outbox
+ * and the page tells the outcome when it has been sent. What was typed is kept as a draft.
+ */
+import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { api } from '../../api';
+import { Page } from '../../components/page';
+import { AgeNote, ErrorState, SubmissionProblem } from '../../components/visitor/states';
+import { online } from '../../pwa';
+import { A, navigate, searchParams, type RouteProps } from '../../router';
+import { createCachedResource, createLiveQuery } from '../../visitor/cache';
+import { visitorDb } from '../../visitor/db';
+import { clearDraft, draftSaver, loadDraft } from '../../visitor/drafts';
+import { applyValues, buildSignupBody, collectCustomFields, collectValues, formEntries, HONEYPOT_FIELD, parseQuantity, type FieldValues } from '../../visitor/form-fields';
+import { prefetchNonce, storedNonce } from '../../visitor/nonce';
+import { enqueue } from '../../visitor/outbox';
+import { kickOutbox, PENDING_FLAG, startOutboxRunner } from '../../visitor/runner';
+import { dateTimeInZone, detectTimeZone, utcMs } from '../../visitor/time';
+import type { EventDto, SignupFormData, SignupResult } from '../../visitor/types';
+import '../../styles/visitor.css';
+
+/** SPEC §3 minimum fill time, plus a margin for the request's way to the server. */
+const MIN_FILL_MS = 3_000 + 400;
+
+export default function EventPage(props: RouteProps): JSX.Element {
+  const eventId = Number(props.params.id);
+  const valid = Number.isInteger(eventId) && eventId > 0;
+  const db = visitorDb();
+  const tz = detectTimeZone();
+  const draftKey = `signup:${eventId}`;
+
+  const event = createCachedResource(
+    () => (valid ? `event:${eventId}` : null),
+    () => api<EventDto>(`/events/${eventId}`),
+  );
+  const form = createCachedResource(
+    () => (valid ? `form:${eventId}` : null),
+    () => api<SignupFormData>(`/events/${eventId}/form`),
+  );
+  const extraHtml = createMemo(() => form.value()?.html ?? '');
+
+  const submissionId = () => {
+    const raw = Number(searchParams().get('submission'));
+    return Number.isInteger(raw) && raw > 0 ? raw : null;
+  };
+  const submission = createLiveQuery(submissionId, (id) => (id === null ? Promise.resolve(undefined) : db.outbox.get(id)));
+  const [localError, setLocalError] = createSignal<string | null>(null);
+  const [submitting, setSubmitting] = createSignal(false);
+
+  let formEl: HTMLFormElement | undefined;
+  let values: FieldValues = {};
+  const saver = draftSaver(db, draftKey);
+
+  onMount(async () => {
+    startOutboxRunner();
+    void prefetchNonce();
+    values = (await loadDraft(db, draftKey).catch(() => undefined)) ?? {};
+    if (formEl) applyValues(formEl, values);
+  });
+  const onHide = () => void saver.flush();
+  window.addEventListener('pagehide', onHide);
+  onCleanup(() => {
+    window.removeEventListener('pagehide', onHide);
+    void saver.flush();
+  });
+
+  // The injected fields replace their DOM when the HTML arrives: put the typed values back.
+  createEffect(
+    on(extraHtml, () => {
+      queueMicrotask(() => formEl && applyValues(formEl, values));
+    }),
+  );
+
+  // A sign-up that went through: the draft has done its job.
+  createEffect(() => {
+    if (submission()?.state === 'done') {
+      values = {};
+      void clearDraft(db, draftKey);
+    }
+  });
+
+  const remember = () => {
+    if (!formEl) return;
+    values = collectValues(formEntries(formEl), (name) => name !== HONEYPOT_FIELD);
+    saver.save(values);
+  };
+
+  const windowState = createMemo(() => {
+    const e = event.value();
+    if (!e) return 'open';
+    const now = Date.now();
+    if (e.signupOpensUtc && now < utcMs(e.signupOpensUtc)) return 'not-yet';
+    if (now >= utcMs(e.signupClosesUtc ?? e.startsUtc)) return 'closed';
+    return 'open';
+  });
+
+  const onSubmit = async (e: SubmitEvent) => {
+    e.preventDefault();
+    if (submitting() || !formEl) return;
+    const ev = event.value();
+    const formData = form.value();
+    setLocalError(null);
+    if (!ev || !formData) {
+      setLocalError('The sign-up form has not loaded yet. Connect to the internet and reload this page.');
+      return;
+    }
+    const entries = formEntries(formEl);
+    const all = collectValues(entries);
+    const quantity = parseQuantity(String(all.quantity ?? '1'), ev.maxPerSignup);
+    if (quantity === null) {
+      setLocalError(`Seats must be a whole number from 1 to ${ev.maxPerSignup}.`);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      remember();
+      await saver.flush();
+      const nonce = await storedNonce().catch(() => null);
+      const body = buildSignupBody({
+        email: String(all.email ?? ''),
+        displayName: String(all.display_name ?? ''),
+        quantity,
+        custom: collectCustomFields(entries),
+        formToken: formData.formToken,
+        honeypot: String(all[HONEYPOT_FIELD] ?? ''),
+      });
+      const id = await enqueue(db, {
+        kind: 'signup',
+        targetId: eventId,
+        path: `/events/${eventId}/signup`,
+        body,
+        nonce: nonce?.nonce ?? '',
+        nonceExpiresUtc: nonce?.expiresUtc ?? '',
+        // the form token's render time must be 3 s old when it reaches the server
+        notBefore: (form.fetchedAt() ?? 0) + MIN_FILL_MS,
+        queuedOffline: !online(),
+      });
+      localStorage.setItem(PENDING_FLAG, '1');
+      navigate(`/events/${eventId}?submission=${id}`, { replace: true });
+      void kickOutbox();
+    } catch {
+      setLocalError('This phone could not store your sign-up. Please try again.');
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const again = () => navigate(`/events/${eventId}`, { replace: true });
+  const state = () => submission()?.state;
+  const showForm = () => state() === undefined || state() === 'failed';
+  const result = () => submission()?.result as SignupResult | undefined;
+  const email = () => String(submission()?.body.email ?? '');
+
+  return (
+    <Page title={event.value()?.title ?? 'Event'}>
+      <p>
+        <A href="/events">All events</A>
+      </p>
+      <Show when={!valid || event.notFound()}>
+        <ErrorState message="There is no such event, or it is no longer published." />
+      </Show>
+      <Show when={valid && !event.notFound()}>
+        <AgeNote fetchedAt={event.fetchedAt()} stale={event.stale()} what="event" />
+        <Show when={event.value() === undefined && event.loading()}>
+          <p class="status-text" role="status">
+            Loading the event…
+          </p>
+        </Show>
+        <Show when={event.value() === undefined && !event.loading() && event.error()}>
+          <ErrorState message={event.error()!} onRetry={() => void event.refresh()} />
+        </Show>
+        <Show when={event.value()}>
+          {(ev) => (
+            <div class="v-stack">
+              <dl class="v-facts">
+                <dt>When</dt>
+                <dd>
+                  <time datetime={ev().startsUtc.replace(' ', 'T') + 'Z'}>{dateTimeInZone(ev().startsUtc, tz)}</time>
+                  <Show when={ev().timezone !== tz}>
+                    <br />
+                    <span class="muted">({dateTimeInZone(ev().startsUtc, ev().timezone)} where it takes place)</span>
+                  </Show>
+                </dd>
+                <Show when={ev().venue}>
+                  <dt>Where</dt>
+                  <dd>{ev().venue}</dd>
+                </Show>
+              </dl>
+              <Show when={ev().description}>
+                <p style={{ 'white-space': 'pre-line' }}>{ev().description}</p>
+              </Show>
+
+              <section class="v-stack" aria-labelledby="signup-heading">
+                <h2 id="signup-heading">Sign up</h2>
+
+                <Show when={state() === 'queued' || state() === 'sending'}>
+                  <div class="v-result waiting" role="status">
+                    <h3>{online() && !submission()?.queuedOffline ? 'Sending your sign-up…' : 'Saved on this phone'}</h3>
+                    <Show when={!online() || submission()?.queuedOffline} fallback={<p>One moment.</p>}>
+                      <p>{online() ? 'Sending it now…' : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}</p>
+                    </Show>
+                  </div>
+                </Show>
+
+                <Show when={state() === 'done'}>
+                  <div class="v-result" role="status">
+                    <h3>{result()?.status === 'waitlist' ? 'You’re on the waitlist' : 'You’re going!'}</h3>
+                    <p>
+                      {result()?.status === 'waitlist'
+                        ? 'The event is full right now. If a seat frees up, the organiser can move you to the list of guests.'
+                        : 'Your seat is booked.'}{' '}
+                      An email to <strong>{email()}</strong> is on its way with your ticket and a link to cancel if your plans change.
+                    </p>
+                    <button type="button" class="button button-quiet" onClick={again}>
+                      Sign up someone else
+                    </button>
+                  </div>
+                </Show>
+
+                <Show when={showForm()}>
+                  <Show when={windowState() === 'closed'}>
+                    <p class="notice">Sign-up for this event is closed.</p>
+                  </Show>
+                  <Show when={windowState() === 'not-yet'}>
+                    <p class="notice">Sign-up opens {dateTimeInZone(ev().signupOpensUtc!, tz)}.</p>
+                  </Show>
+                  <Show when={windowState() === 'open'}>
+                    <Show when={form.value() === undefined && form.loading()}>
+                      <p class="status-text" role="status">
+                        Loading the form…
+                      </p>
+                    </Show>
+                    <Show when={form.value() === undefined && !form.loading() && form.error()}>
+                      <ErrorState message={form.error()!} onRetry={() => void form.refresh()} />
+                    </Show>
+                    <Show when={form.value()}>
+                      <form
+                        ref={(el) => {
+                          formEl = el;
+                          queueMicrotask(() => applyValues(el, values));
+                        }}
+                        class="v-form"
+                        onSubmit={onSubmit}
+                        onInput={remember}
+                        onChange={remember}
+                        aria-describedby={submission()?.error || localError() ? 'signup-error' : undefined}
+                      >
+                        <div class="field">
+                          <label for="signup-name">Your name</label>
+                          <input id="signup-name" name="display_name" type="text" autocomplete="name" required maxlength={190} />
+                        </div>
+                        <div class="field">
+                          <label for="signup-email">Email</label>
+                          <input id="signup-email" name="email" type="email" inputmode="email" autocomplete="email" required maxlength={254} />
+                        </div>
+                        {/* svc_rsvp_form_fields: after the email, before the quantity; the callback escapes it */}
+                        <Show when={extraHtml()}>
+                          <div class="v-extra" innerHTML={extraHtml()} />
+                        </Show>
+                        <div class="field">
+                          <label for="signup-quantity">Seats</label>
+                          <input id="signup-quantity" name="quantity" type="number" inputmode="numeric" min="1" max={ev().maxPerSignup} value="1" required aria-describedby="signup-quantity-hint" />
+                          <p id="signup-quantity-hint" class="v-hint">
+                            Up to {ev().maxPerSignup} per sign-up.
+                          </p>
+                        </div>
+                        <div class="v-hp" aria-hidden="true">
+                          <label for="signup-hp">Leave this empty</label>
+                          <input id="signup-hp" name={HONEYPOT_FIELD} type="text" tabindex="-1" autocomplete="off" />
+                        </div>
+                        <Show when={!online()}>
+                          <p class="v-hint">You are offline. Your sign-up will be saved on this phone and sent when you’re back online.</p>
+                        </Show>
+                        <button type="submit" class="button" aria-disabled={submitting()}>
+                          {online() ? 'Sign up' : 'Sign up when back online'}
+                        </button>
+                        <Show when={localError()}>
+                          {(message) => <SubmissionProblem id="signup-error" error={{ message: message() }} />}
+                        </Show>
+                        <Show when={!localError() && state() === 'failed' && submission()?.error}>
+                          {(error) => <SubmissionProblem id="signup-error" error={error()} />}
+                        </Show>
+                      </form>
+                    </Show>
+                  </Show>
+                </Show>
+              </section>
+            </div>
+          )}
+        </Show>
+      </Show>
+    </Page>
+  );
+}

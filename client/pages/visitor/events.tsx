@@ -1,0 +1,95 @@
+/** `/events`: published events and bookable appointment types, from the device's copy when offline. */
+import { For, onMount, Show, type JSX } from 'solid-js';
+import { api } from '../../api';
+import { Page } from '../../components/page';
+import { AgeNote, ErrorState } from '../../components/visitor/states';
+import { A } from '../../router';
+import { createCachedResource } from '../../visitor/cache';
+import { startOutboxRunner } from '../../visitor/runner';
+import { dateTimeInZone, detectTimeZone, formatPrice } from '../../visitor/time';
+import type { EventDto, PublicBookingType } from '../../visitor/types';
+import '../../styles/visitor.css';
+
+export default function EventsPage(): JSX.Element {
+  const tz = detectTimeZone();
+  const events = createCachedResource(
+    () => 'events',
+    () => api<EventDto[]>('/events?perPage=100'),
+  );
+  const types = createCachedResource(
+    () => 'booking-types',
+    () => api<PublicBookingType[]>('/booking-types?perPage=100'),
+  );
+  onMount(startOutboxRunner);
+
+  return (
+    <Page title="Events">
+      <section class="v-stack" aria-labelledby="events-heading">
+        <h2 id="events-heading">Upcoming events</h2>
+        <AgeNote fetchedAt={events.fetchedAt()} stale={events.stale()} what="list" />
+        <Show when={events.value() === undefined && events.loading()}>
+          <p class="status-text" role="status">
+            Loading events…
+          </p>
+        </Show>
+        <Show when={events.value() === undefined && events.error()}>
+          <ErrorState message={events.error()!} onRetry={() => void events.refresh()} />
+        </Show>
+        <Show when={events.value()?.length === 0}>
+          <p class="status-text">No events are open for sign-up right now. Please look again later.</p>
+        </Show>
+        <Show when={(events.value()?.length ?? 0) > 0}>
+          <ul class="v-list">
+            <For each={events.value()}>
+              {(event) => (
+                <li>
+                  <A href={`/events/${event.id}`} class="v-item">
+                    <span class="v-item-title">{event.title}</span>
+                    <span class="v-item-meta">
+                      <time datetime={event.startsUtc.replace(' ', 'T') + 'Z'}>{dateTimeInZone(event.startsUtc, tz)}</time>
+                      {event.venue ? ` · ${event.venue}` : ''}
+                    </span>
+                  </A>
+                </li>
+              )}
+            </For>
+          </ul>
+        </Show>
+      </section>
+
+      <section class="v-stack section" aria-labelledby="types-heading">
+        <h2 id="types-heading">Book an appointment</h2>
+        <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} what="list" />
+        <Show when={types.value() === undefined && types.loading()}>
+          <p class="status-text" role="status">
+            Loading appointment types…
+          </p>
+        </Show>
+        <Show when={types.value() === undefined && types.error()}>
+          <ErrorState message={types.error()!} onRetry={() => void types.refresh()} />
+        </Show>
+        <Show when={types.value()?.length === 0}>
+          <p class="status-text">No appointments can be booked right now.</p>
+        </Show>
+        <Show when={(types.value()?.length ?? 0) > 0}>
+          <ul class="v-list">
+            <For each={types.value()}>
+              {(type) => (
+                <li>
+                  <A href={`/book/${type.id}`} class="v-item">
+                    <span class="v-item-title">{type.title}</span>
+                    <span class="v-item-meta">
+                      {type.durationMinutes} minutes
+                      {type.locationLabel ? ` · ${type.locationLabel}` : ''}
+                      {type.priceCents > 0 ? ` · ${formatPrice(type.priceCents, type.currency)}` : ' · free'}
+                    </span>
+                  </A>
+                </li>
+              )}
+            </For>
+          </ul>
+        </Show>
+      </section>
+    </Page>
+  );
+}

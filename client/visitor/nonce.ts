@@ -1,0 +1,38 @@
+/**
+ * The public-form nonce (SPEC §3, header X-Svc-Nonce), fetched whenever a visitor form is
+ * shown online and kept in `svc-visitor`, so a submission made offline later still has one.
+ */
+import { api } from '../api';
+import { parseUtcString } from '../../shared/time';
+import { visitorDb } from './db';
+
+export interface NonceValue {
+  nonce: string;
+  expiresUtc: string;
+}
+
+const NONCE_KEY = 'nonce';
+
+export async function fetchNonce(): Promise<NonceValue> {
+  const value = await api<NonceValue>('/nonce');
+  await visitorDb().cache.put({ key: NONCE_KEY, value, fetchedAt: Date.now() });
+  return value;
+}
+
+/** The stored nonce if it is still valid for a while; otherwise null. */
+export async function storedNonce(now = Date.now()): Promise<NonceValue | null> {
+  const entry = await visitorDb().cache.get(NONCE_KEY);
+  const value = entry?.value as NonceValue | undefined;
+  if (!value) return null;
+  const expires = parseUtcString(value.expiresUtc);
+  return expires && expires.getTime() - now > 10 * 60_000 ? value : null;
+}
+
+/** Refreshes the stored nonce when online; never throws (offline keeps the stored one). */
+export async function prefetchNonce(): Promise<void> {
+  try {
+    if ((await storedNonce(Date.now() + 60 * 60_000)) === null) await fetchNonce();
+  } catch {
+    /* offline: the stored one (or a fresh one at send time) will do */
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Sends the visitor outbox with the real network: on start, when the browser comes back
+ * online, when the page becomes visible again, when a page queues something, and when a
+ * queued entry falls due (minimum fill time, throttle).
+ */
+import { ApiError, NetworkError, api } from '../api';
+import { visitorDb } from './db';
+import { flushOutbox, type OutboxTransport } from './outbox';
+import { fetchNonce } from './nonce';
+
+/** localStorage flag: something is queued, so the shell starts the runner on any page. */
+export const PENDING_FLAG = 'svc-visitor-pending';
+
+export const liveTransport: OutboxTransport = {
+  send: (sub) => api(sub.path, { method: 'POST', body: sub.body, headers: { 'X-Svc-Nonce': sub.nonce } }),
+  freshNonce: () => fetchNonce(),
+  classify(error) {
+    if (error instanceof NetworkError) return { kind: 'network' };
+    if (error instanceof ApiError) {
+      const retry = Number(error.data?.retryAfter);
+      return {
+        kind: 'answer',
+        error: { code: error.code, message: error.message, status: error.status, params: paramsOf(error.data?.params) },
+        retryAfterSeconds: Number.isFinite(retry) && retry > 0 ? retry : undefined,
+      };
+    }
+    return { kind: 'answer', error: { code: 'svc_internal', message: 'Something went wrong. Please try again.', status: 0 } };
+  },
+};
+
+function paramsOf(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
+
+let started = false;
+let running: Promise<void> | null = null;
+let again = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Runs a flush now (or right after the one in progress). */
+export function kickOutbox(): Promise<void> {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    do {
+      again = false;
+      try {
+        const report = await flushOutbox(visitorDb(), liveTransport);
+        if (report.waiting === 0) localStorage.removeItem(PENDING_FLAG);
+        else localStorage.setItem(PENDING_FLAG, '1');
+        clearTimeout(timer);
+        if (!report.offline && report.nextDueAt !== undefined) {
+          timer = setTimeout(() => void kickOutbox(), Math.max(50, report.nextDueAt - Date.now()));
+        }
+      } catch (error) {
+        // IndexedDB refused (private mode, quota): the page shows the entry as still waiting
+        console.warn('[svc] visitor outbox flush failed', error);
+      }
+    } while (again);
+  })().finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+export function startOutboxRunner(): void {
+  if (started) return;
+  started = true;
+  window.addEventListener('online', () => void kickOutbox());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void kickOutbox();
+  });
+  void kickOutbox();
+}

@@ -1,0 +1,118 @@
+/**
+ * Dates, times, ages and prices as the visitor reads them: in their timezone and locale
+ * (Intl), from the contract's UTC `Y-m-d H:i:s` strings.
+ */
+import { parseUtcString, toUtcDate } from '../../shared/time';
+
+export function detectTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** The zones this browser knows, with `extra` (the detected one, UTC) always included. */
+export function timeZoneList(extra: readonly string[] = []): string[] {
+  let zones: string[] = [];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    zones = [];
+  }
+  const set = new Set([...zones, ...extra, 'UTC']);
+  return [...set].sort();
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** The calendar day (`Y-m-d`) an instant falls on in `tz`. */
+export function dayInZone(instant: Date | number, tz: string): string {
+  let format = dayFormats.get(tz);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(tz, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+export function utcMs(utc: string): number {
+  return parseUtcString(utc)?.getTime() ?? Number.NaN;
+}
+
+/** `14:30` / `2:30 PM` in the visitor's zone and locale. */
+export function timeInZone(utc: string, tz: string): string {
+  return new Intl.DateTimeFormat(undefined, { timeZone: tz, hour: 'numeric', minute: '2-digit' }).format(utcMs(utc));
+}
+
+/** `Tuesday, 5 May 2026, 14:30` in the visitor's zone. */
+export function dateTimeInZone(utc: string, tz: string): string {
+  return new Intl.DateTimeFormat(undefined, { timeZone: tz, dateStyle: 'full', timeStyle: 'short' }).format(utcMs(utc));
+}
+
+/** A calendar day (`Y-m-d`) in words: `Tuesday, 5 May`. */
+export function dayInWords(day: string, withYear = false): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', ...(withYear ? { year: 'numeric' } : {}) }).format(Date.UTC(y, m - 1, d));
+}
+
+export function monthInWords(year: number, month: number): string {
+  return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(Date.UTC(year, month - 1, 1));
+}
+
+/** Monday-first weekday names, short. */
+export function weekdayNames(style: 'short' | 'long' = 'short'): string[] {
+  const format = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: style });
+  // 2024-01-01 was a Monday
+  return Array.from({ length: 7 }, (_, i) => format.format(Date.UTC(2024, 0, 1 + i)));
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The month as weeks of 7 cells (Monday first); `null` pads days outside the month. */
+export function monthGrid(year: number, month: number): Array<Array<string | null>> {
+  const first = new Date(Date.UTC(year, month - 1, 1));
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const lead = (first.getUTCDay() + 6) % 7; // Monday = 0
+  const cells: Array<string | null> = Array.from({ length: lead }, () => null);
+  for (let d = 1; d <= days; d += 1) cells.push(`${year}-${pad(month)}-${pad(d)}`);
+  while (cells.length % 7 !== 0) cells.push(null);
+  const weeks: Array<Array<string | null>> = [];
+  for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
+  return weeks;
+}
+
+export function addMonths(year: number, month: number, delta: number): { year: number; month: number } {
+  const index = year * 12 + (month - 1) + delta;
+  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+}
+
+/**
+ * The UTC days (`from`, `to`, inclusive) whose slots cover every local day of the month in
+ * any zone (one day either side), never before today.
+ */
+export function monthQueryRange(year: number, month: number, nowMs = Date.now()): { from: string; to: string } {
+  const from = Math.max(Date.UTC(year, month - 1, 0), Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate()));
+  const to = Date.UTC(year, month, 1);
+  return { from: toUtcDate(from), to: toUtcDate(Math.max(from, to)) };
+}
+
+/** "5 minutes ago", "yesterday" — the age of a stored copy. */
+export function formatAge(fetchedAt: number, now = Date.now()): string {
+  const seconds = Math.round((fetchedAt - now) / 1000);
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const abs = Math.abs(seconds);
+  if (abs < 60) return format.format(Math.min(0, seconds), 'second');
+  if (abs < 3600) return format.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return format.format(Math.round(seconds / 3600), 'hour');
+  return format.format(Math.round(seconds / 86_400), 'day');
+}
+
+/** Cents in the site currency (contract "Currency": an ISO 4217 code; relabelled, never converted). */
+export function formatPrice(cents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Visitor sign-up in real Chromium against the real server: the events list and detail
+ * (also offline once visited), extra fields from svc_rsvp_form_fields, drafts kept over a
+ * reload, the server's error under the form, an offline sign-up sent when back online, and
+ * cancelling from the link in the confirmation email.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser';
+import { loginAs } from '../helpers/http';
+import { attendeeRows, createEvent, signUp, uniqueEmail } from '../helpers/registration';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { controlledByServiceWorker, expectAccessible, linkFromOutbox, phoneContext, storedDraft } from '../helpers/visitor-e2e';
+
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+let pageErrors: string[] = [];
+const rawAnswers: Array<Record<string, unknown>> = [];
+const cleanups: Array<() => void> = [];
+
+beforeAll(async () => {
+  srv = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
+  browser = await launchBrowser();
+  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+  const hooks = srv.server.ctx.hooks;
+  // One extra field, one disabled field that must never be posted; the answers are stored as given.
+  const formFields = (html: string) =>
+    `${html}<label for="cf-diet">Diet</label><input id="cf-diet" name="svc_cf_diet" type="text" required>` +
+    `<label for="cf-company">Company</label><input id="cf-company" name="svc_cf_company" type="text" value="ACME" disabled>`;
+  const customFields = (fields: Record<string, unknown> | Error, raw: Record<string, unknown>) => {
+    rawAnswers.push(raw);
+    return fields instanceof Error ? fields : { ...fields, ...raw };
+  };
+  const noIp = () => '';
+  hooks.addFilter('svc_rsvp_form_fields', formFields, 50, 2);
+  hooks.addFilter('svc_rsvp_custom_fields', customFields as never, 50, 3);
+  hooks.addFilter('svc_rsvp_client_ip', noIp, 50);
+  cleanups.push(
+    () => hooks.removeFilter('svc_rsvp_form_fields', formFields, 50),
+    () => hooks.removeFilter('svc_rsvp_custom_fields', customFields as never, 50),
+    () => hooks.removeFilter('svc_rsvp_client_ip', noIp, 50),
+  );
+});
+
+afterAll(async () => {
+  for (const cleanup of cleanups) cleanup();
+  await browser?.close();
+  await srv?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors, 'uncaught errors in the page').toEqual([]);
+});
+
+async function openPage(path: string): Promise<Page> {
+  context = await phoneContext(browser);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(new URL(path, srv.url).href);
+  return page;
+}
+
+describe('visitor sign-up', () => {
+  test('sign up with an extra field: field order, draft kept over a reload, going, cancel link from the email', async () => {
+    const event = await createEvent(admin.api, { title: 'Garden party', venue: 'Town park', maxPerSignup: 4, capacity: 20 });
+    const page = await openPage('/events');
+    await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+    await expectAccessible(page, '/events');
+
+    await page.getByRole('link', { name: /Garden party/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Garden party' }).waitFor();
+    await page.getByLabel('Diet').waitFor();
+
+    // svc_rsvp_form_fields HTML sits after the email and before the quantity
+    const order = await page.locator('form input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).name));
+    expect(order.filter((n) => ['email', 'svc_cf_diet', 'quantity'].includes(n))).toEqual(['email', 'svc_cf_diet', 'quantity']);
+    expect(await page.getByLabel('Email').getAttribute('type')).toBe('email');
+    expect(await page.getByLabel('Seats').getAttribute('inputmode')).toBe('numeric');
+    expect(await page.getByLabel('Seats').getAttribute('max')).toBe('4');
+    await expectAccessible(page, '/events/:id');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    const email = uniqueEmail('garden');
+    await page.getByLabel('Your name').fill('Grace Hopper');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Diet').fill('vegan');
+    await page.getByLabel('Seats').fill('2');
+
+    // nothing typed is lost on reload: the draft is in svc-visitor as soon as it is typed
+    await expect.poll(() => storedDraft(page, `signup:${event.id}`)).toMatchObject({ svc_cf_diet: 'vegan', quantity: '2', email });
+    await page.reload();
+    await page.getByLabel('Diet').waitFor();
+    await expect.poll(() => page.getByLabel('Diet').inputValue()).toBe('vegan');
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Grace Hopper');
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    expect(await page.getByLabel('Seats').inputValue()).toBe('2');
+
+    const [response] = await Promise.all([
+      // the app holds the post until the form token is 3 s old (the server's minimum fill time)
+      page.waitForResponse((r) => r.url().endsWith(`/svc/v1/events/${event.id}/signup`) && r.request().method() === 'POST', { timeout: 15_000 }),
+      page.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    expect(response.status()).toBe(201);
+    expect(response.request().headers()['x-svc-nonce']).toBeTruthy();
+    const posted = response.request().postDataJSON() as Record<string, unknown>;
+    expect(posted).toMatchObject({ email, display_name: 'Grace Hopper', quantity: 2, svc_hp: '', svc_cf_diet: 'vegan' });
+    expect(posted).not.toHaveProperty('svc_cf_company');
+    expect(typeof posted.svc_ts).toBe('string');
+
+    await page.getByRole('heading', { name: 'You’re going!' }).waitFor();
+    await expect.poll(() => page.locator('main').innerText()).toContain(`An email to ${email} is on its way`);
+    expect(rawAnswers.at(-1)).toEqual({ diet: 'vegan' });
+    const [row] = (await attendeeRows(srv, event.id)).filter((r) => r.email === email);
+    expect(row).toMatchObject({ status: 'going', quantity: 2 });
+    expect(JSON.parse(row.custom_fields)).toEqual({ diet: 'vegan' });
+    await expectAccessible(page, 'sign-up confirmation');
+
+    // the draft is gone once the sign-up went through
+    await page.goto(new URL(`/events/${event.id}`, srv.url).href);
+    await page.getByLabel('Diet').waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe('');
+
+    // cancel from the email link: the GET shows, only the button cancels
+    const cancelPath = await linkFromOutbox(srv, email, 'cancel');
+    await page.goto(new URL(cancelPath, srv.url).href);
+    await page.getByRole('heading', { level: 1, name: 'Cancel your sign-up' }).waitFor();
+    await page.locator('dd', { hasText: 'Garden party' }).waitFor();
+    await expectAccessible(page, '/cancel/:token');
+    expect((await attendeeRows(srv, event.id)).find((r) => r.email === email)?.status).toBe('going');
+    await page.getByRole('button', { name: 'Cancel my sign-up' }).click();
+    await page.getByRole('heading', { name: 'Your sign-up is cancelled' }).waitFor();
+    expect((await attendeeRows(srv, event.id)).find((r) => r.email === email)?.status).toBe('cancelled');
+    await expectAccessible(page, 'cancelled');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'This sign-up was already cancelled' }).waitFor();
+  });
+
+  test("the server's refusal is shown under the form in plain words", async () => {
+    const event = await createEvent(admin.api, { title: 'Tiny workshop', capacity: 1, waitlist: false });
+    expect((await signUp(srv, event.id, { svc_cf_diet: 'none' })).status).toBe(201);
+    const page = await openPage(`/events/${event.id}`);
+    await page.getByLabel('Diet').waitFor();
+    await page.getByLabel('Your name').fill('Late Comer');
+    await page.getByLabel('Email').fill(uniqueEmail('late'));
+    await page.getByLabel('Diet').fill('none');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    const alert = page.locator('form [role="alert"]');
+    await alert.waitFor({ timeout: 15_000 });
+    expect((await alert.innerText()).trim()).toBe('This event is full.');
+    await expectAccessible(page, 'sign-up error');
+  });
+
+  test('offline once visited: the list and event come from the device with their age; a sign-up waits and is sent when back online', async () => {
+    const event = await createEvent(admin.api, { title: 'Night walk', capacity: 1 });
+    expect((await signUp(srv, event.id, { svc_cf_diet: 'x' })).status).toBe(201); // full: the next one is waitlisted
+    const page = await openPage('/events');
+    await page.getByRole('link', { name: /Night walk/ }).waitFor();
+    await controlledByServiceWorker(page);
+    await page.getByRole('link', { name: /Night walk/ }).click();
+    await page.getByLabel('Diet').waitFor();
+
+    await context!.setOffline(true);
+    await page.goto(new URL('/events', srv.url).href);
+    await page.getByRole('link', { name: /Night walk/ }).waitFor();
+    await page.getByText(/You are offline: showing the list saved/).first().waitFor();
+    await expectAccessible(page, '/events offline');
+
+    await page.getByRole('link', { name: /Night walk/ }).click();
+    await page.getByText(/You are offline: showing the event saved/).waitFor();
+    const email = uniqueEmail('walker');
+    await page.getByLabel('Your name').fill('Nora Night');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Diet').fill('vegetarian');
+    await page.getByRole('button', { name: 'Sign up when back online' }).click();
+    await page.getByRole('heading', { name: 'Saved on this phone' }).waitFor();
+    await page.getByText('It will be sent when you’re back online').waitFor();
+    await expectAccessible(page, 'queued sign-up');
+    expect((await attendeeRows(srv, event.id)).some((r) => r.email === email)).toBe(false);
+
+    const posted = page.waitForResponse((r) => r.url().endsWith(`/svc/v1/events/${event.id}/signup`) && r.request().method() === 'POST');
+    await context!.setOffline(false);
+    expect((await posted).status()).toBe(201);
+    await page.getByRole('heading', { name: 'You’re on the waitlist' }).waitFor();
+    expect((await attendeeRows(srv, event.id)).find((r) => r.email === email)).toMatchObject({ status: 'waitlist' });
+  });
+});

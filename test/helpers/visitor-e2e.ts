@@ -1,0 +1,76 @@
+/** Shared bits of the visitor e2e tests: axe-core, outbox links, a phone-sized context. */
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ROOT } from '../../server/build-client';
+import type { TestServer } from './server';
+import { loginAs } from './http';
+
+const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core on the current page: no serious or critical violation. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: AxeViolation[] }> } }).axe.run(document);
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe on ${label}`,
+  ).toEqual([]);
+}
+
+/** A fresh phone-sized profile; page errors are collected into `errors`. */
+export async function phoneContext(browser: Browser, opts: { timezoneId?: string; locale?: string } = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true, locale: opts.locale ?? 'en-GB', timezoneId: opts.timezoneId ?? 'Europe/Berlin' });
+}
+
+/** The path (`/cancel/…`, `/manage/…`) of the first link of that kind in the newest email to `to`. */
+export async function linkFromOutbox(srv: TestServer, to: string, kind: 'cancel' | 'manage'): Promise<string> {
+  const { api } = await loginAs(srv.url, srv.admin.email, srv.admin.password);
+  const res = await api.get(`/outbox?to=${encodeURIComponent(to)}`);
+  expect(res.status).toBe(200);
+  for (const item of res.body as Array<{ text: string; html: string | null }>) {
+    const match = new RegExp(`/${kind}/([A-Za-z0-9_-]{64})`).exec(`${item.text}\n${item.html ?? ''}`);
+    if (match) return `/${kind}/${match[1]}`;
+  }
+  throw new Error(`no /${kind}/ link in the emails to ${to}`);
+}
+
+/** Waits until a service worker controls the page (reloading once), so an offline reload is served. */
+export async function controlledByServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+/** A draft as stored in the page's `svc-visitor` database (read with the raw IndexedDB API). */
+export function storedDraft(page: Page, key: string): Promise<Record<string, unknown> | null> {
+  return page.evaluate(
+    (k) =>
+      new Promise<Record<string, unknown> | null>((resolve, reject) => {
+        const open = indexedDB.open('svc-visitor');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const read = open.result.transaction('drafts').objectStore('drafts').get(k);
+          read.onerror = () => reject(read.error);
+          read.onsuccess = () => {
+            resolve((read.result as { values?: Record<string, unknown> } | undefined)?.values ?? null);
+            open.result.close();
+          };
+        };
+      }),
+    key,
+  );
+}
