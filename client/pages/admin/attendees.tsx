@@ -25,6 +25,7 @@ export const ATTENDEE_PAGE_SIZE = 250;
 /** Fixed row height in px (admin.css `.vrow`): the window math depends on it. */
 const ROW_HEIGHT = 52;
 const SEARCH_DEBOUNCE_MS = 250;
+const PAGE_LOAD_DELAY_MS = 60;
 
 interface LoadedPage {
   rows: AttendeeDto[];
@@ -143,7 +144,19 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   }
 
   createEffect(on(query, () => reset(), { defer: false }));
-  createEffect(on(win, () => void loadVisible(), { defer: true }));
+  // a fast drag across 50,000 rows asks only for the pages where the scroll comes to rest
+  let pageTimer: ReturnType<typeof setTimeout> | undefined;
+  createEffect(
+    on(
+      win,
+      () => {
+        clearTimeout(pageTimer);
+        pageTimer = setTimeout(() => void loadVisible(), PAGE_LOAD_DELAY_MS);
+      },
+      { defer: true },
+    ),
+  );
+  onCleanup(() => clearTimeout(pageTimer));
 
   onMount(() => {
     if (!scroller) return;

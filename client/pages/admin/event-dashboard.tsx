@@ -133,7 +133,7 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
           const bars = () => arrivalBars(data().arrivals.buckets, { bucketMinutes: data().arrivals.bucketMinutes, count: CHART_BARS, endMs: chartEndMs(data().arrivals.buckets, data().asOfMs, CHART_BARS * 5 * 60_000) });
           return (
             <>
-              <p class="status-text" role="status">
+              <p class="status-text">
                 Live · updated {new Date(data().asOfMs).toLocaleTimeString()}
                 {live.error ? ` · refresh failed: ${adminErrorMessage(live.error)}` : ''}
               </p>
