@@ -3,6 +3,7 @@ import { errorMessage } from '../../api';
 import { loginPath } from '../../auth';
 import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../../admin/session';
 import { Page } from '../page';
+import { ready } from './async-view';
 import { A, location, navigate } from '../../router';
 import '../../styles/admin.css';
 
@@ -28,7 +29,7 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
 
   return (
     <Page title={props.title} heading={props.heading}>
-      <Show when={user.latest}>
+      <Show when={ready(user)}>
         {(current) => (
           <nav class="admin-nav" aria-label="Administration">
             <For each={NAV.filter((item) => mayOpen(current().role, item.area))}>{(item) => <A href={item.href}>{item.label}</A>}</For>
@@ -49,13 +50,13 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
             </button>
           </div>
         </Match>
-        <Match when={user.latest && !mayOpen(user.latest.role, props.area)}>
+        <Match when={ready(user) && !mayOpen(ready(user)!.role, props.area)}>
           <div class="notice" role="alert">
-            <p>Your role ({user.latest?.role}) does not give access to this page.</p>
+            <p>Your role ({ready(user)?.role}) does not give access to this page.</p>
             <A href="/admin">Back to the overview</A>
           </div>
         </Match>
-        <Match when={user.latest}>{(current) => props.children(current())}</Match>
+        <Match when={ready(user)}>{(current) => props.children(current())}</Match>
       </Switch>
     </Page>
   );

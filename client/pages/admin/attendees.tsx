@@ -1,5 +1,6 @@
 import { batch, createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
+import { ready } from '../../components/admin/async-view';
 import { createConfirm } from '../../components/admin/confirm';
 import { ATTENDEE_STATUSES } from '../../admin/constants';
 import {
@@ -249,7 +250,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   return (
     <>
       <p class="muted">
-        <Show when={event()} fallback={`Event #${props.eventId}`}>
+        <Show when={ready(event)} fallback={`Event #${props.eventId}`}>
           {(ev) => (
             <>
               <A href={`/admin/events/${ev().id}`}>{ev().title}</A> · <time datetime={isoDateTime(ev().startsUtc)}>{formatUtcDateTime(ev().startsUtc)}</time>

@@ -1,5 +1,6 @@
 import { createMemo, createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
+import { ready } from '../../components/admin/async-view';
 import { createConfirm } from '../../components/admin/confirm';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../../components/admin/fields';
 import { WeeklyEditor } from '../../components/admin/weekly-editor';
@@ -85,7 +86,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   const confirm = createConfirm();
 
   const [users] = createResource(listUsers);
-  const hostChoices = createMemo(() => (users() ?? []).filter((u) => u.role !== 'staff'));
+  const hostChoices = createMemo(() => (ready(users) ?? []).filter((u) => u.role !== 'staff'));
   const daysOffParsed = createMemo(() => parseDayList(daysOff()));
 
   const whole = (value: string, name: string, min = 0): number => {
@@ -268,7 +269,7 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
   );
   const byDay = createMemo(() => {
     const groups: Array<{ day: string; slots: SlotDto[] }> = [];
-    for (const slot of slots() ?? []) {
+    for (const slot of ready(slots) ?? []) {
       const date = parseUtcString(slot.start_utc);
       const day = date ? dayFormat.format(date) : slot.start_utc.slice(0, 10);
       const last = groups.at(-1);
@@ -293,7 +294,7 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
       </Show>
       <Show when={props.typeId} fallback={<p class="status-text">Save the booking type to see its slots.</p>}>
         <Show when={!slots.error} fallback={<p class="form-error" role="alert">The slots could not be loaded. {errorMessage(slots.error)}</p>}>
-          <Show when={slots.latest} fallback={<p class="status-text" aria-busy="true">Loading slots…</p>}>
+          <Show when={ready(slots)} fallback={<p class="status-text" aria-busy="true">Loading slots…</p>}>
             <Show when={byDay().length > 0} fallback={<p class="status-text">No bookable slots: check the windows, hosts, notice and days off.</p>}>
               <ul class="preview-days" aria-live="polite">
                 <For each={byDay()}>

@@ -1,5 +1,6 @@
 import { createMemo, createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
+import { ready } from '../../components/admin/async-view';
 import { createConfirm } from '../../components/admin/confirm';
 import { SaveStatus, SelectField, TextField } from '../../components/admin/fields';
 import { calendarDays, groupByLocalDay, shiftAnchor, utcDayRange, type CalendarView } from '../../admin/calendar';
@@ -56,9 +57,9 @@ function Bookings(): JSX.Element {
   });
   const [bookings, { refetch }] = createResource(filter, (f) => listBookings(f, 1, 500));
 
-  const typeTitle = (id: number) => types()?.find((t) => t.id === id)?.title ?? `Type #${id}`;
+  const typeTitle = (id: number) => ready(types)?.find((t) => t.id === id)?.title ?? `Type #${id}`;
   const hostName = (id: number) => {
-    const u = users()?.find((x) => x.id === id);
+    const u = ready(users)?.find((x) => x.id === id);
     return u ? u.displayName || u.email : `User #${id}`;
   };
 
@@ -122,7 +123,7 @@ function Bookings(): JSX.Element {
           <label for="bk-type">Booking type</label>
           <select id="bk-type" onChange={(e) => setTypeId(e.currentTarget.value)}>
             <option value="">All</option>
-            <For each={types() ?? []}>{(t) => <option value={t.id}>{t.title}</option>}</For>
+            <For each={ready(types) ?? []}>{(t) => <option value={t.id}>{t.title}</option>}</For>
           </select>
         </div>
         <div class="field">
@@ -171,7 +172,7 @@ function Bookings(): JSX.Element {
           </p>
         )}
       </Show>
-      <Show when={bookings.error && !bookings.latest}>
+      <Show when={bookings.state === 'errored'}>
         <div class="notice notice-error" role="alert">
           <p>Bookings could not be loaded. {errorMessage(bookings.error)}</p>
           <button type="button" class="button" onClick={() => void refetch()}>
@@ -179,7 +180,7 @@ function Bookings(): JSX.Element {
           </button>
         </div>
       </Show>
-      <Show when={bookings.latest} fallback={<Show when={!bookings.error}><p class="status-text" aria-busy="true">Loading bookings…</p></Show>}>
+      <Show when={ready(bookings)} fallback={<Show when={bookings.state !== 'errored'}><p class="status-text" aria-busy="true">Loading bookings…</p></Show>}>
         {(listing) => (
           <>
             <p class="status-text">
@@ -257,7 +258,7 @@ function Bookings(): JSX.Element {
           </>
         )}
       </Show>
-      <NewBooking types={types() ?? []} onCreated={() => void refetch()} />
+      <NewBooking types={ready(types) ?? []} onCreated={() => void refetch()} />
       {confirm.view()}
     </>
   );
@@ -325,8 +326,8 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
         <div class="field">
           <label for="nb-slot">Slot</label>
           <select id="nb-slot" onChange={(e) => setStart(e.currentTarget.value)} aria-describedby="nb-slot-hint">
-            <option value="">{!typeId() ? 'Choose a type first' : slots.loading ? 'Loading slots…' : (slots()?.length ?? 0) === 0 ? 'No free slots' : 'Choose…'}</option>
-            <For each={slots() ?? []}>
+            <option value="">{!typeId() ? 'Choose a type first' : slots.loading ? 'Loading slots…' : (ready(slots)?.length ?? 0) === 0 ? 'No free slots' : 'Choose…'}</option>
+            <For each={ready(slots) ?? []}>
               {(s) => (
                 <option value={s.start_utc} selected={s.start_utc === start()}>
                   {formatUtcDateTime(s.start_utc)} ({s.capacity_left} left)

@@ -1,6 +1,6 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
-import { AsyncView } from '../../components/admin/async-view';
+import { AsyncView, ready } from '../../components/admin/async-view';
 import { createConfirm } from '../../components/admin/confirm';
 import { PairingQr } from '../../components/admin/pairing-qr';
 import { SaveStatus, TextField } from '../../components/admin/fields';
@@ -19,7 +19,7 @@ function Devices(): JSX.Element {
   const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
   const confirm = createConfirm();
 
-  const eventTitle = (id: number) => events()?.find((e) => e.id === id)?.title ?? `Event #${id}`;
+  const eventTitle = (id: number) => ready(events)?.find((e) => e.id === id)?.title ?? `Event #${id}`;
 
   const repair = async (d: DeviceDto) => {
     setNotice(null);
@@ -120,7 +120,7 @@ function Devices(): JSX.Element {
         </AsyncView>
       </section>
       <NewDevice
-        events={events() ?? []}
+        events={ready(events) ?? []}
         onCreated={(name, p) => {
           setPairing({ name, pairing: p });
           void refetch();

@@ -13,13 +13,26 @@ import {
   listCheckins,
   listDevices,
   updateEvent,
+  type Arrivals,
+  type CheckinCounts,
   type CheckinDto,
+  type DeviceDto,
   type EventDto,
 } from '../../admin/data';
 import { adminErrorMessage } from '../../admin/errors';
 import { canEdit, type AdminUser } from '../../admin/session';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A, type RouteProps } from '../../router';
+
+interface LiveData {
+  counts: CheckinCounts;
+  arrivals: Arrivals;
+  conflicts: CheckinDto[];
+  recent: CheckinDto[];
+  devices: DeviceDto[] | null;
+  asOfMs: number;
+  refreshError: string | null;
+}
 
 /** How often the dashboard re-reads counts, chart, devices and conflicts. */
 export const DASHBOARD_REFRESH_MS = 15_000;
@@ -44,7 +57,7 @@ export default function AdminEventDashboardPage(props: RouteProps): JSX.Element 
 function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
   const [tick, setTick] = createSignal(0);
   const [event, { refetch: refetchEvent, mutate: setEvent }] = createResource(() => props.eventId, getEvent);
-  const [live, { refetch }] = createResource(() => tick() + 1, async () => {
+  const loadLive = async () => {
     const admin = props.user.role === 'administrator';
     const [counts, arrivalData, conflicts, recent, devices] = await Promise.all([
       checkinCounts(props.eventId),
@@ -61,6 +74,15 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
       devices: devices?.filter((d) => d.eventIds.includes(props.eventId)) ?? null,
       asOfMs: Date.now(),
     };
+  };
+  // a failed refresh keeps the last figures on screen with the reason; only a failed first load is an error page
+  const [live, { refetch }] = createResource(() => tick() + 1, async (_tick, info: { value: LiveData | undefined }) => {
+    try {
+      return { ...(await loadLive()), refreshError: null };
+    } catch (err) {
+      if (!info.value) throw err;
+      return { ...info.value, refreshError: adminErrorMessage(err) };
+    }
   });
   const confirm = createConfirm();
   const [publishError, setPublishError] = createSignal<string | null>(null);
@@ -135,7 +157,7 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
             <>
               <p class="status-text">
                 Live · updated {new Date(data().asOfMs).toLocaleTimeString()}
-                {live.error ? ` · refresh failed: ${adminErrorMessage(live.error)}` : ''}
+                {data().refreshError ? ` · refresh failed, showing the last figures: ${data().refreshError}` : ''}
               </p>
               <section class="stats" aria-label="Check-in counts">
                 <div class="stat">
