@@ -39,10 +39,17 @@ export const ZUpdateAttendeeInput = z.object({
 });
 export type UpdateAttendeeInput = z.infer<typeof ZUpdateAttendeeInput>;
 
+/** Columns the attendee list can be ordered by (ties broken by id). */
+export const ATTENDEE_SORT_KEYS = ['id', 'displayName', 'email', 'status', 'quantity', 'createdUtc', 'updatedUtc'] as const;
+export type AttendeeSortKey = (typeof ATTENDEE_SORT_KEYS)[number];
+
 export const ZAttendeeListQuery = z.object({
   eventId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   status: ZAttendeeStatus.optional(),
   search: z.string().trim().max(MAX_EMAIL_LENGTH).optional(),
+  /** Admin table ordering; default id ascending (the seed's order). */
+  sort: z.enum(ATTENDEE_SORT_KEYS).default('id'),
+  order: z.enum(['asc', 'desc']).default('asc'),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   perPage: z.coerce.number().int().min(1).max(500).default(50),
 });

@@ -180,6 +180,48 @@ export const ZCheckinListQuery = z.object({
 });
 export type CheckinListQuery = z.infer<typeof ZCheckinListQuery>;
 
+/** Most attendees one stats request may name: one admin list page. */
+export const MAX_STATS_ATTENDEES = 500;
+
+/** GET /checkins/stats: check-in figures of some attendees of one event (the admin table's visible page). */
+export const ZCheckinStatsQuery = z.object({
+  eventId: z.coerce.number().int().positive().max(2_147_483_647),
+  /** Comma-separated attendee ids. */
+  attendeeIds: z
+    .string()
+    .max(MAX_STATS_ATTENDEES * 11)
+    .regex(/^\d{1,10}(,\d{1,10})*$/, 'must be comma-separated attendee ids')
+    .transform((v) => [...new Set(v.split(',').map(Number))])
+    .refine((ids) => ids.length <= MAX_STATS_ATTENDEES, `must name at most ${MAX_STATS_ATTENDEES} attendees`),
+});
+export type CheckinStatsQuery = z.infer<typeof ZCheckinStatsQuery>;
+
+export const ZAttendeeCheckinStats = z.object({
+  attendeeId: z.number().int(),
+  /** Check-ins not annulled. */
+  checkinCount: z.number().int(),
+  lastCheckinUtc: z.string().nullable(),
+  /** Check-ins not annulled with a conflict to review. */
+  conflicts: z.number().int(),
+});
+export type AttendeeCheckinStats = z.infer<typeof ZAttendeeCheckinStats>;
+
+/** Width of one bar of the arrivals chart. */
+export const ARRIVAL_BUCKET_MINUTES = 5;
+/** Buckets one arrivals answer holds at most: 24 hours of 5-minute bars. */
+export const MAX_ARRIVAL_BUCKETS = 288;
+
+export const ZArrivalsQuery = z.object({ eventId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** GET /checkins/arrivals: check-ins not annulled per 5 minutes of scan time, the latest 24 h that have any. */
+export const ZArrivals = z.object({
+  eventId: z.number().int(),
+  bucketMinutes: z.number().int(),
+  /** Only buckets with scans, oldest first; `startUtc` is the bucket's start (UTC, aligned to 5 minutes). */
+  buckets: z.array(z.object({ startUtc: z.string(), scans: z.number().int() })),
+});
+export type Arrivals = z.infer<typeof ZArrivals>;
+
 // ---- sync.pull / sync.download ----------------------------------------------------------
 
 /** An opaque position in the change log: `<txid>:<id>` (see docs/decisions/009-checkin-sync.md). */

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AttendeeSortKey } from '../../../shared/attendees';
 import type { Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { attendees } from './attendees.sql';
@@ -12,6 +13,27 @@ export interface AttendeeFilter {
   eventIds?: number[] | null;
   status?: string;
   search?: string;
+}
+
+export interface AttendeeOrder {
+  sort: AttendeeSortKey;
+  order: 'asc' | 'desc';
+}
+
+const SORT_COLUMNS = {
+  id: attendees.id,
+  displayName: attendees.displayName,
+  email: attendees.email,
+  status: attendees.status,
+  quantity: attendees.quantity,
+  createdUtc: attendees.createdUtc,
+  updatedUtc: attendees.updatedUtc,
+} as const;
+
+// id breaks ties so offset pages of an ordered list neither repeat nor skip rows
+function orderOf({ sort, order }: AttendeeOrder): SQL[] {
+  const by = order === 'desc' ? desc : asc;
+  return sort === 'id' ? [by(attendees.id)] : [by(SORT_COLUMNS[sort]), by(attendees.id)];
 }
 
 function likePattern(text: string): string {
@@ -48,10 +70,10 @@ export function attendeesRepository(db: Db) {
     update: async (id: number, patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>) =>
       (await db.update(attendees).set({ ...patch, updatedUtc: nowUtc as never }).where(eq(attendees.id, id)).returning())[0] ?? null,
     delete: async (id: number) => (await db.delete(attendees).where(eq(attendees.id, id)).returning({ id: attendees.id })).length > 0,
-    list: async (filter: AttendeeFilter, limit: number, offset: number) => {
+    list: async (filter: AttendeeFilter, limit: number, offset: number, order: AttendeeOrder = { sort: 'id', order: 'asc' }) => {
       const where = whereOf(filter);
       const [rows, [count]] = await Promise.all([
-        db.select().from(attendees).where(where).orderBy(asc(attendees.id)).limit(limit).offset(offset),
+        db.select().from(attendees).where(where).orderBy(...orderOf(order)).limit(limit).offset(offset),
         db.select({ n: sql<number>`count(*)::int` }).from(attendees).where(where),
       ]);
       return { rows, total: count!.n };

@@ -26,6 +26,7 @@ export function attendeesService(ctx: AppContext) {
         { eventId: query.eventId, eventIds, status: query.status, search: query.search || undefined },
         query.perPage,
         (query.page - 1) * query.perPage,
+        { sort: query.sort, order: query.order },
       );
       return { items: await serializeAttendees(hooks, rows), total };
     },

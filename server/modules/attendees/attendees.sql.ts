@@ -31,6 +31,9 @@ export const attendees = pgTable(
   },
   (t) => [
     index('svc_attendees_event').on(t.eventId, t.id),
+    // the admin table sorted by name or email: a deep page walks the index instead of sorting the event
+    index('svc_attendees_event_name').on(t.eventId, t.displayName, t.id),
+    index('svc_attendees_event_email').on(t.eventId, t.email, t.id),
     index('svc_attendees_updated').on(t.updatedUtc),
     uniqueIndex('svc_attendees_cancel_token').on(t.cancelToken),
     uniqueIndex('svc_attendees_ticket_code_hash').on(t.ticketCodeHash),

@@ -127,14 +127,15 @@ export const bookingRoutes: AnyRouteDef[] = [
   defineRoute({
     method: 'get',
     path: '/booking-types/:id/slots',
-    summary: 'Bookable slots; `from`/`to` are UTC days (raw, may be empty), `tz` the requester zone',
+    summary: 'Bookable slots; `from`/`to` are UTC days (raw, may be empty), `tz` the requester zone; drafts only for administrators',
     tags: TYPES,
     access: 'public',
     params: ZIdParams,
     query: ZSlotsQuery,
     responses: { 200: { description: 'The zero-indexed slot list', schema: z.object({ slots: z.array(ZSlotDto) }) }, 404: { description: 'No such published type' } },
-    async handler({ params, query, ctx }) {
-      const type = await bookingTypeService(ctx).getRow(params.id, { publicView: true });
+    async handler({ params, query, principal, ctx }) {
+      // administrators preview a draft's slots too (the admin app's live preview)
+      const type = await bookingTypeService(ctx).getRow(params.id, { publicView: principal?.role !== 'administrator' });
       return { body: { slots: await slotService(ctx).listForDisplay(type, query) } };
     },
   }),

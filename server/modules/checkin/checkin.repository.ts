@@ -153,6 +153,38 @@ export function checkinRepository(db: Db, logger?: Logger) {
       return stats;
     },
 
+    /** Per-attendee figures for the admin table; only rows of `eventId` count. */
+    async statsOfEventAttendees(eventId: number, attendeeIds: number[]) {
+      if (attendeeIds.length === 0) return [];
+      return queryRows<{ attendeeId: number; checkinCount: number; lastCheckinUtc: string | null; conflicts: number }>(
+        db,
+        sql`select attendee_id as "attendeeId", count(*)::int as "checkinCount",
+                   to_char(max(scanned_utc), 'YYYY-MM-DD HH24:MI:SS') as "lastCheckinUtc",
+                   count(*) filter (where conflict is not null)::int as conflicts
+            from ${checkins}
+            where event_id = ${eventId} and annulled_utc is null
+              and attendee_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(attendeeIds)}::jsonb))
+            group by attendee_id`,
+      );
+    },
+
+    /** Check-ins not annulled per `bucketMinutes` of scan time, the latest `maxBuckets` non-empty buckets, oldest first. */
+    async arrivals(eventId: number, bucketMinutes: number, maxBuckets: number) {
+      const width = bucketMinutes * 60;
+      // floor(epoch / width): the same bucket on PostgreSQL 15 and PGlite, no date_bin origin to agree on
+      return queryRows<{ startUtc: string; scans: number }>(
+        db,
+        sql`select to_char(to_timestamp(b.bucket * ${width}) at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as "startUtc", b.scans
+            from (
+              select floor(extract(epoch from scanned_utc) / ${width})::bigint as bucket, count(*)::int as scans
+              from ${checkins}
+              where event_id = ${eventId} and annulled_utc is null
+              group by 1 order by 1 desc limit ${maxBuckets}
+            ) b
+            order by b.bucket`,
+      );
+    },
+
     async counts(eventId: number) {
       const [row] = await queryRows<{
         attendeesGoing: number;

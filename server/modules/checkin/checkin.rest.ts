@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { ZCheckinCounts, ZCheckinDto, ZCheckinInput, ZCheckinListQuery, ZCheckinResult } from '../../../shared/checkin';
+import {
+  ZArrivals,
+  ZArrivalsQuery,
+  ZAttendeeCheckinStats,
+  ZCheckinCounts,
+  ZCheckinDto,
+  ZCheckinInput,
+  ZCheckinListQuery,
+  ZCheckinResult,
+  ZCheckinStatsQuery,
+} from '../../../shared/checkin';
 import { ADMIN_OR_STAFF } from '../../auth/principal';
 import { defineRoute, listResult, ZIdParams, type AnyRouteDef } from '../../rest/route';
 import { checkinService } from './checkin.service';
@@ -35,6 +45,26 @@ export const checkinRoutes: AnyRouteDef[] = [
     query: ZCountsQuery,
     responses: { 200: { description: 'Counts', schema: ZCheckinCounts }, 404: { description: 'No such event' } },
     handler: async ({ query, principal, ctx }) => ({ body: await checkinService(ctx).counts(query.eventId, principal!) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/checkins/stats',
+    summary: 'Check-in count, last check-in and conflicts of some attendees of an event (eventId, attendeeIds=1,2,…; at most 500)',
+    tags: ['check-in'],
+    access: ADMIN_OR_STAFF,
+    query: ZCheckinStatsQuery,
+    responses: { 200: { description: 'One entry per attendee with a check-in not annulled', schema: z.array(ZAttendeeCheckinStats) } },
+    handler: async ({ query, principal, ctx }) => ({ body: await checkinService(ctx).statsOfAttendees(query, principal!) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/checkins/arrivals',
+    summary: 'Check-ins per 5 minutes of scan time (the latest 24 hours that have any), for the dashboard chart',
+    tags: ['check-in'],
+    access: ADMIN_OR_STAFF,
+    query: ZArrivalsQuery,
+    responses: { 200: { description: 'Buckets, oldest first', schema: ZArrivals }, 404: { description: 'No such event' } },
+    handler: async ({ query, principal, ctx }) => ({ body: await checkinService(ctx).arrivals(query.eventId, principal!) }),
   }),
   defineRoute({
     method: 'get',

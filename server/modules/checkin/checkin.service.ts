@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import {
+  ARRIVAL_BUCKET_MINUTES,
+  MAX_ARRIVAL_BUCKETS,
   checkinVerdict,
+  type Arrivals,
+  type AttendeeCheckinStats,
+  type CheckinStatsQuery,
   isAdmitted,
   type CheckinCounts,
   type CheckinDto,
@@ -175,6 +180,20 @@ export function checkinService(ctx: AppContext) {
       assertEventAccess(principal, eventId);
       if (!(await eventsRepository(db).findById(eventId))) throw new AppError('svc_not_found', 'No such event.');
       return { eventId, ...(await repo.counts(eventId)) };
+    },
+
+    /** The admin table's check-in column when the serialization has none (free edition). */
+    async statsOfAttendees(query: CheckinStatsQuery, principal: Principal): Promise<AttendeeCheckinStats[]> {
+      assertEventAccess(principal, query.eventId);
+      return repo.statsOfEventAttendees(query.eventId, query.attendeeIds);
+    },
+
+    /** Arrivals per 5 minutes for the dashboard chart. */
+    async arrivals(eventId: number, principal: Principal): Promise<Arrivals> {
+      assertEventAccess(principal, eventId);
+      if (!(await eventsRepository(db).findById(eventId))) throw new AppError('svc_not_found', 'No such event.');
+      const buckets = await repo.arrivals(eventId, ARRIVAL_BUCKET_MINUTES, MAX_ARRIVAL_BUCKETS);
+      return { eventId, bucketMinutes: ARRIVAL_BUCKET_MINUTES, buckets };
     },
 
     async list(query: CheckinListQuery, principal: Principal): Promise<{ items: CheckinDto[]; total: number }> {

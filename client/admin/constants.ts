@@ -1,0 +1,58 @@
+/**
+ * Value lists the admin forms offer. Copied from `shared/` as plain arrays so the admin
+ * chunks do not pull zod in; the `Exact` checks fail the type check if a list drifts.
+ */
+import type { AttendeeSortKey, AttendeeStatus } from '../../shared/attendees';
+import type { BookingStatus } from '../../shared/booking';
+
+type Exact<List extends readonly string[], Union extends string> = [Exclude<Union, List[number]>] extends [never]
+  ? [Exclude<List[number], Union>] extends [never]
+    ? true
+    : never
+  : never;
+
+export const ATTENDEE_STATUSES = ['going', 'waitlist', 'cancelled'] as const;
+export const ATTENDEE_SORT_KEYS = ['id', 'displayName', 'email', 'status', 'quantity', 'createdUtc', 'updatedUtc'] as const;
+export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
+export const ASSIGNMENT_MODES = ['fixed', 'round_robin', 'collective', 'weighted', 'priority'] as const;
+export const LOCATION_MODES = ['in_person', 'virtual', 'phone', 'custom'] as const;
+export const ROLES = ['administrator', 'staff', 'host'] as const;
+
+export type LocationMode = (typeof LOCATION_MODES)[number];
+export type AssignmentMode = (typeof ASSIGNMENT_MODES)[number];
+export type Role = (typeof ROLES)[number];
+
+export const LISTS_MATCH_SHARED: [
+  Exact<typeof ATTENDEE_STATUSES, AttendeeStatus>,
+  Exact<typeof ATTENDEE_SORT_KEYS, AttendeeSortKey>,
+  Exact<typeof BOOKING_STATUSES, BookingStatus>,
+] = [true, true, true];
+
+export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
+  confirmed: 'Confirmed',
+  pending_approval: 'Awaiting approval',
+  pending_payment: 'Awaiting payment',
+  cancelled: 'Cancelled',
+  abandoned: 'Abandoned (hold released)',
+};
+
+export const ASSIGNMENT_LABELS: Record<AssignmentMode, string> = {
+  round_robin: 'Round robin (spread evenly)',
+  fixed: 'Fixed (first host)',
+  collective: 'Collective (all hosts attend)',
+  weighted: 'Weighted',
+  priority: 'Priority order',
+};
+
+export const LOCATION_LABELS: Record<LocationMode, string> = {
+  in_person: 'In person',
+  virtual: 'Video call',
+  phone: 'Phone',
+  custom: 'Custom',
+};
+
+export const ROLE_LABELS: Record<Role, string> = {
+  administrator: 'Administrator',
+  staff: 'Door staff',
+  host: 'Host',
+};

@@ -1,0 +1,255 @@
+/**
+ * Every read and write of the admin app goes through this module (REST `/svc/v1`, SPEC §4).
+ *
+ * Lists answer a `Listing` that says where the rows came from and as of when. Today the
+ * source is always the server; issue 8 item 6 makes the event and attendee lists fall back
+ * to the door's synced Dexie cache when the server cannot be reached (`source: 'cache'`,
+ * `asOfMs` = the last pull), and queues attendee edits like scans. Pages only call these
+ * functions, so that change stays inside this file.
+ */
+import { api, apiRequest } from '../api';
+import type { AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
+import type { BookingStatus, WeeklyWindows } from '../../shared/booking';
+import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing } from '../../shared/checkin';
+import type { CreateEventInput, EventDto, UpdateEventInput } from '../../shared/events';
+import type { OutboxItem } from '../../shared/mail';
+import type { AssignmentMode, LocationMode, Role } from './constants';
+import { attendeeListPath, queryString, type AttendeeListParams } from './links';
+
+export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing, EventDto, OutboxItem };
+
+export interface Listing<T> {
+  items: T[];
+  /** X-Total-Count: all rows matching, not just this page. */
+  total: number;
+  /** 'server' now; 'cache' once item 6 reads the synced cache offline. */
+  source: 'server' | 'cache';
+  /** When the rows were true (epoch ms). */
+  asOfMs: number;
+}
+
+/** The largest page the list routes answer (SPEC §4: perPage max 500). */
+export const MAX_PAGE = 500;
+
+async function listing<T>(path: string, signal?: AbortSignal): Promise<Listing<T>> {
+  const res = await apiRequest<T[]>(path, signal ? { signal } : {});
+  const header = Number(res.headers.get('x-total-count'));
+  return { items: res.data, total: Number.isFinite(header) && res.headers.has('x-total-count') ? header : res.data.length, source: 'server', asOfMs: Date.now() };
+}
+
+/** Every page of a list route, for the small lists (events, users, devices) the admin shows whole. */
+async function allPages<T>(path: string, cap = 20): Promise<T[]> {
+  const sep = path.includes('?') ? '&' : '?';
+  const items: T[] = [];
+  for (let page = 1; page <= cap; page++) {
+    const chunk = await listing<T>(`${path}${sep}page=${page}&perPage=${MAX_PAGE}`);
+    items.push(...chunk.items);
+    if (items.length >= chunk.total || chunk.items.length < MAX_PAGE) break;
+  }
+  return items;
+}
+
+// ---- events -----------------------------------------------------------------------------
+
+export const listEvents = (): Promise<EventDto[]> => allPages<EventDto>('/events');
+export const getEvent = (id: number) => api<EventDto>(`/events/${id}`);
+export const createEvent = (input: Partial<CreateEventInput> & Pick<CreateEventInput, 'title' | 'startsUtc'>) =>
+  api<EventDto>('/events', { method: 'POST', body: input });
+export const updateEvent = (id: number, patch: UpdateEventInput) => api<EventDto>(`/events/${id}`, { method: 'PATCH', body: patch });
+export const deleteEvent = (id: number) => api<undefined>(`/events/${id}`, { method: 'DELETE' });
+
+// ---- attendees --------------------------------------------------------------------------
+
+/** The REST serialization; the extended edition adds `checkinCount` and `lastCheckinUtc`. */
+export interface AttendeeDto {
+  id: number;
+  eventId: number;
+  email: string;
+  displayName: string;
+  status: string;
+  quantity: number;
+  customFields: Record<string, unknown> | null;
+  createdUtc: string;
+  updatedUtc: string;
+  checkinCount?: number;
+  lastCheckinUtc?: string | null;
+}
+
+export function listAttendees(params: AttendeeListParams, signal?: AbortSignal): Promise<Listing<AttendeeDto>> {
+  return listing<AttendeeDto>(attendeeListPath(params), signal);
+}
+
+/** Count, last check-in and conflicts of the given attendees (one request per table page). */
+export function attendeeCheckinStats(eventId: number, attendeeIds: number[], signal?: AbortSignal): Promise<AttendeeCheckinStats[]> {
+  if (attendeeIds.length === 0) return Promise.resolve([]);
+  return api<AttendeeCheckinStats[]>(`/checkins/stats${queryString({ eventId, attendeeIds: attendeeIds.join(',') })}`, signal ? { signal } : {});
+}
+
+export const getAttendee = (id: number) => api<AttendeeDto>(`/attendees/${id}`);
+/** The seed's PATCH: the same actions fire as for any other caller. */
+export const updateAttendee = (id: number, patch: UpdateAttendeeInput) => api<AttendeeDto>(`/attendees/${id}`, { method: 'PATCH', body: patch });
+export const deleteAttendee = (id: number) => api<undefined>(`/attendees/${id}`, { method: 'DELETE' });
+export type { AttendeeStatus };
+
+// ---- check-in dashboard -----------------------------------------------------------------
+
+export const checkinCounts = (eventId: number) => api<CheckinCounts>(`/checkins/counts?eventId=${eventId}`);
+export const arrivals = (eventId: number) => api<Arrivals>(`/checkins/arrivals?eventId=${eventId}`);
+export const listCheckins = (eventId: number, opts: { conflicts?: boolean; page?: number; perPage?: number } = {}) =>
+  listing<CheckinDto>(`/checkins${queryString({ eventId, conflicts: opts.conflicts, page: opts.page ?? 1, perPage: opts.perPage ?? 50 })}`);
+export const annulCheckin = (id: number) => api<CheckinDto>(`/checkins/${id}/annul`, { method: 'POST' });
+
+// ---- door devices -----------------------------------------------------------------------
+
+export const listDevices = () => api<DeviceDto[]>('/devices');
+export const createDevice = (input: { name: string; eventIds: number[] }) =>
+  api<DeviceDto & { pairing: DevicePairing }>('/devices', { method: 'POST', body: input });
+export const newPairingCode = (id: number) => api<DevicePairing>(`/devices/${id}/pairing-code`, { method: 'POST' });
+export const revokeDevice = (id: number) => api<undefined>(`/devices/${id}`, { method: 'DELETE' });
+
+// ---- booking types, slots, bookings -----------------------------------------------------
+
+export interface BookingTypeDto {
+  id: number;
+  title: string;
+  slug: string;
+  description: string;
+  status: 'draft' | 'published';
+  durationMinutes: number;
+  slotIntervalMinutes: number;
+  timezone: string;
+  hosts: number[];
+  assignment: AssignmentMode | '';
+  weeklyWindows: WeeklyWindows;
+  daysOff: string[];
+  minNoticeMinutes: number;
+  maxAdvanceDays: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  capacity: number;
+  priceCents: number;
+  requiresApproval: boolean;
+  locationMode: LocationMode;
+  locationValue: string;
+  currency?: string;
+  locationLabel?: string;
+}
+
+export type BookingTypeInput = Omit<BookingTypeDto, 'id' | 'currency' | 'locationLabel' | 'slotIntervalMinutes' | 'slug'> & {
+  slotIntervalMinutes: number | null;
+  slug?: string;
+};
+
+/** A slot as the public route shows it to a visitor. */
+export interface SlotDto {
+  start_utc: string;
+  end_utc: string;
+  start: string;
+  label: string;
+  hosts: number[];
+  capacity_left: number;
+}
+
+export const listBookingTypes = () => allPages<BookingTypeDto>('/booking-types');
+export const getBookingType = (id: number) => api<BookingTypeDto>(`/booking-types/${id}`);
+export const createBookingType = (input: BookingTypeInput) => api<BookingTypeDto>('/booking-types', { method: 'POST', body: input });
+export const updateBookingType = (id: number, patch: Partial<BookingTypeInput>) => api<BookingTypeDto>(`/booking-types/${id}`, { method: 'PATCH', body: patch });
+export const deleteBookingType = (id: number) => api<undefined>(`/booking-types/${id}`, { method: 'DELETE' });
+/** The public slots route (drafts answer administrators too). */
+export const listSlots = (id: number, opts: { from?: string; to?: string; tz?: string } = {}) =>
+  api<{ slots: SlotDto[] }>(`/booking-types/${id}/slots${queryString(opts)}`).then((r) => r.slots);
+
+export interface BookingDto {
+  bookingId: number;
+  bookingTypeId: number;
+  hostUserId: number;
+  customerUserId: number | null;
+  customerEmail: string;
+  customerName: string;
+  customerTz: string;
+  startUtc: string;
+  endUtc: string;
+  status: BookingStatus;
+  quantity: number;
+  paymentStatus: string | null;
+  orderId: string | null;
+  customFields: Record<string, unknown> | null;
+  rescheduledFrom: string | null;
+  createdUtc: string;
+  updatedUtc: string;
+}
+
+export interface BookingFilter {
+  bookingTypeId?: number;
+  status?: BookingStatus;
+  from?: string;
+  to?: string;
+}
+
+export const listBookings = (filter: BookingFilter, page = 1, perPage = 100) =>
+  listing<BookingDto>(`/bookings${queryString({ ...filter, page, perPage })}`);
+export const approveBooking = (id: number) => api<BookingDto>(`/bookings/${id}/approve`, { method: 'POST' });
+export const declineBooking = (id: number) => api<BookingDto>(`/bookings/${id}/decline`, { method: 'POST' });
+export const cancelBooking = (id: number) => api<BookingDto>(`/bookings/${id}`, { method: 'PATCH', body: { status: 'cancelled' } });
+
+export interface AdminBookingInput {
+  bookingTypeId: number;
+  startUtc: string;
+  quantity: number;
+  customerName: string;
+  customerEmail: string;
+  customerTz: string;
+  hostUserId?: number;
+}
+/** Confirmed at once: no approval step, no payment hold (contract). */
+export const createAdminBooking = (input: AdminBookingInput) =>
+  api<{ bookingId: number; status: BookingStatus; startUtc: string; endUtc: string; hostUserId: number }>('/bookings/admin', { method: 'POST', body: input });
+
+// ---- settings, people, tokens, outbox ---------------------------------------------------
+
+export interface SettingsDto {
+  currency: string;
+  locationLabels: Record<string, string>;
+  paymentHoldHours: number;
+}
+export const getSettings = () => api<SettingsDto>('/settings');
+export const updateSettings = (patch: Partial<SettingsDto>) => api<SettingsDto>('/settings', { method: 'PATCH', body: patch });
+
+export interface UserDto {
+  id: number;
+  email: string;
+  displayName: string;
+  role: Role;
+  timezone: string;
+  eventIds: number[] | null;
+}
+export interface UserInput {
+  email: string;
+  displayName: string;
+  role: Role;
+  timezone?: string;
+  password?: string;
+  eventIds?: number[] | null;
+}
+export const listUsers = () => allPages<UserDto>('/users');
+export const createUser = (input: UserInput) => api<UserDto>('/users', { method: 'POST', body: input });
+export const updateUser = (id: number, patch: Partial<UserInput>) => api<UserDto>(`/users/${id}`, { method: 'PATCH', body: patch });
+export const deleteUser = (id: number) => api<undefined>(`/users/${id}`, { method: 'DELETE' });
+
+export interface ApiTokenDto {
+  id: number;
+  name: string;
+  role: Role;
+  eventIds: number[] | null;
+  createdUtc: string;
+  lastUsedUtc: string | null;
+  expiresUtc: string | null;
+  revokedUtc: string | null;
+}
+export const listTokens = () => api<ApiTokenDto[]>('/auth/tokens');
+/** The answer carries the token: the only time it is ever shown. */
+export const createToken = (input: { name: string; role: Role; expiresInDays?: number }) =>
+  api<{ id: number; name: string; token: string }>('/auth/tokens', { method: 'POST', body: input });
+export const revokeToken = (id: number) => api<undefined>(`/auth/tokens/${id}`, { method: 'DELETE' });
+
+export const listOutbox = (page = 1) => listing<OutboxItem>(`/outbox${queryString({ page, perPage: 100 })}`);

@@ -1,0 +1,56 @@
+/**
+ * Conversions between what admin forms show and what the API takes: money in cents,
+ * UTC `Y-m-d H:i:s` ↔ the viewer's local `datetime-local` value, lists of days.
+ */
+import { parseUtcString, toUtcString } from '../../shared/time';
+
+/** 1250 → "12.50". */
+export function centsToText(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+/** "12.5" / "12,50" / "12" → cents; null when it is not an amount ≥ 0 with at most two decimals. */
+export function textToCents(text: string): number | null {
+  const value = text.trim().replace(',', '.');
+  if (value === '') return 0;
+  if (!/^\d+(\.\d{1,2})?$/.test(value)) return null;
+  const [whole, fraction = ''] = value.split('.') as [string, string?];
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** UTC `Y-m-d H:i:s` → `YYYY-MM-DDTHH:MM` in the viewer's zone (the datetime-local input's value). */
+export function utcToLocalInput(utc: string | null | undefined): string {
+  if (!utc) return '';
+  const date = parseUtcString(utc);
+  if (!date) return '';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The datetime-local value, read in the viewer's zone → UTC `Y-m-d H:i:s`; null when empty or invalid. */
+export function localInputToUtc(value: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match;
+  const date = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
+  return Number.isNaN(date.getTime()) ? null : toUtcString(date);
+}
+
+/** Days off typed one per line or separated by commas → sorted unique `Y-m-d` list and the entries that are not days. */
+export function parseDayList(text: string): { days: string[]; invalid: string[] } {
+  const days = new Set<string>();
+  const invalid: string[] = [];
+  for (const entry of text.split(/[\s,;]+/)) {
+    if (entry === '') continue;
+    const ok = /^\d{4}-\d{2}-\d{2}$/.test(entry) && !Number.isNaN(Date.parse(`${entry}T00:00:00Z`)) && new Date(`${entry}T00:00:00Z`).toISOString().startsWith(entry);
+    if (ok) days.add(entry);
+    else invalid.push(entry);
+  }
+  return { days: [...days].sort(), invalid };
+}
+
+/** The browser's IANA zone (the slot preview asks for the visitor's view from here). */
+export function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}

@@ -1,0 +1,51 @@
+/**
+ * Who is signed in, for the admin pages: fetched once per app load and shared by every
+ * admin page, cleared on sign-out. What each role may open follows SPEC §5.
+ */
+import { createSignal } from 'solid-js';
+import { fetchCurrentUser, logout, type User } from '../auth';
+import type { Role } from './constants';
+
+export interface AdminUser extends User {
+  /** Staff: the events they are assigned to (null = all). */
+  eventIds?: number[] | null;
+}
+
+let pending: Promise<AdminUser | null> | null = null;
+const [cachedUser, setCachedUser] = createSignal<AdminUser | null>(null);
+
+/** The signed-in user, or null (no session). A failed request is thrown and not cached. */
+export function adminUser(): Promise<AdminUser | null> {
+  if (cachedUser()) return Promise.resolve(cachedUser());
+  pending ??= fetchCurrentUser()
+    .then((user) => {
+      setCachedUser(user as AdminUser | null);
+      return user as AdminUser | null;
+    })
+    .finally(() => {
+      pending = null;
+    });
+  return pending;
+}
+
+export async function signOut(): Promise<void> {
+  await logout();
+  setCachedUser(null);
+}
+
+/** Areas of the admin app. */
+export type AdminArea = 'overview' | 'events' | 'manage-events' | 'attendees' | 'dashboard' | 'booking' | 'settings' | 'devices' | 'outbox';
+
+/** SPEC §5: staff check in and read attendees of their events; hosts and staff never see users, settings, outbox. */
+const AREAS_BY_ROLE: Record<Role, readonly AdminArea[]> = {
+  administrator: ['overview', 'events', 'manage-events', 'attendees', 'dashboard', 'booking', 'settings', 'devices', 'outbox'],
+  staff: ['overview', 'events', 'attendees', 'dashboard'],
+  host: ['overview'],
+};
+
+export function mayOpen(role: Role, area: AdminArea): boolean {
+  return AREAS_BY_ROLE[role].includes(area);
+}
+
+/** What a role may change (read-only staff views hide the controls the server would refuse). */
+export const canEdit = (role: Role): boolean => role === 'administrator';

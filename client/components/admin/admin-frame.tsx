@@ -1,0 +1,63 @@
+import { createResource, For, Match, Show, Switch, type JSX } from 'solid-js';
+import { errorMessage } from '../../api';
+import { loginPath } from '../../auth';
+import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../../admin/session';
+import { Page } from '../page';
+import { ready } from './async-view';
+import { A, location, navigate } from '../../router';
+import '../../styles/admin.css';
+
+const NAV: Array<{ href: string; label: string; area: AdminArea }> = [
+  { href: '/admin', label: 'Overview', area: 'overview' },
+  { href: '/admin/events', label: 'Events', area: 'events' },
+  { href: '/admin/booking-types', label: 'Booking types', area: 'booking' },
+  { href: '/admin/bookings', label: 'Bookings', area: 'booking' },
+  { href: '/admin/devices', label: 'Door devices', area: 'devices' },
+  { href: '/admin/settings', label: 'Settings & people', area: 'settings' },
+];
+
+/**
+ * Every admin page: checks the session (to /login when there is none), shows the admin
+ * navigation the role may use, and refuses a page the role may not open (SPEC §5).
+ */
+export function AdminFrame(props: { title: string; heading?: string; area: AdminArea; children: (user: AdminUser) => JSX.Element }): JSX.Element {
+  const [user, { refetch }] = createResource(async () => {
+    const current = await adminUser();
+    if (!current) navigate(loginPath(location().pathname + location().search), { replace: true });
+    return current;
+  });
+
+  return (
+    <Page title={props.title} heading={props.heading}>
+      <Show when={ready(user)}>
+        {(current) => (
+          <nav class="admin-nav" aria-label="Administration">
+            <For each={NAV.filter((item) => mayOpen(current().role, item.area))}>{(item) => <A href={item.href}>{item.label}</A>}</For>
+          </nav>
+        )}
+      </Show>
+      <Switch>
+        <Match when={user.state === 'pending' || user.state === 'unresolved'}>
+          <p class="status-text" aria-busy="true">
+            Checking your sign-in…
+          </p>
+        </Match>
+        <Match when={user.state === 'errored'}>
+          <div class="notice notice-error" role="alert">
+            <p>Could not check your sign-in. {errorMessage(user.error)}</p>
+            <button type="button" class="button" onClick={() => void refetch()}>
+              Try again
+            </button>
+          </div>
+        </Match>
+        <Match when={ready(user) && !mayOpen(ready(user)!.role, props.area)}>
+          <div class="notice" role="alert">
+            <p>Your role ({ready(user)?.role}) does not give access to this page.</p>
+            <A href="/admin">Back to the overview</A>
+          </div>
+        </Match>
+        <Match when={ready(user)}>{(current) => props.children(current())}</Match>
+      </Switch>
+    </Page>
+  );
+}

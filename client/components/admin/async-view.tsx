@@ -1,0 +1,47 @@
+import { Match, Switch, type JSX, type Resource } from 'solid-js';
+import { errorMessage } from '../../api';
+
+/**
+ * Loading, error (with retry), empty and loaded states of one resource — every admin list
+ * uses it so no page forgets one. The loaded content stays on screen while it refreshes.
+ */
+/**
+ * The resource's value, or undefined while it loads or after it failed. (Reading a Solid
+ * resource that failed throws its error; secondary lists such as "event titles for this
+ * table" must degrade instead of breaking the page.)
+ */
+export function ready<T>(resource: Resource<T>): T | undefined {
+  return resource.state === 'ready' || resource.state === 'refreshing' ? resource.latest : undefined;
+}
+
+export function AsyncView<T>(props: {
+  resource: Resource<T>;
+  retry: () => void;
+  what: string;
+  isEmpty?: (value: T) => boolean;
+  empty?: JSX.Element;
+  /** Gets an accessor: the content is built once and updates in place when the resource refreshes. */
+  children: (value: () => T) => JSX.Element;
+}): JSX.Element {
+  return (
+    <Switch>
+      <Match when={props.resource.state === 'errored'}>
+        <div class="notice notice-error" role="alert">
+          <p>
+            {props.what} could not be loaded. {errorMessage(props.resource.error)}
+          </p>
+          <button type="button" class="button" onClick={() => props.retry()}>
+            Try again
+          </button>
+        </div>
+      </Match>
+      <Match when={props.resource.state === 'unresolved' || props.resource.state === 'pending'}>
+        <p class="status-text" aria-busy="true">
+          Loading {props.what.toLowerCase()}…
+        </p>
+      </Match>
+      <Match when={ready(props.resource) !== undefined && props.isEmpty?.(ready(props.resource) as T)}>{props.empty}</Match>
+      <Match when={true}>{props.children(() => ready(props.resource) as T)}</Match>
+    </Switch>
+  );
+}

@@ -1,0 +1,78 @@
+import { createSignal, Show, type JSX } from 'solid-js';
+import { errorMessage } from '../../api';
+
+export interface ConfirmRequest {
+  /** The question, naming the item ("Delete Ada Lovelace (ada@example.org)?"). */
+  title: string;
+  detail?: string;
+  confirmLabel: string;
+  action: () => Promise<unknown>;
+  onDone?: () => void;
+}
+
+/**
+ * A modal `<dialog>` for destructive actions (UX: "confirm with the item's name"): focus
+ * moves into it, Escape closes it, and the server's refusal shows inside it.
+ */
+export function createConfirm(): { ask: (request: ConfirmRequest) => void; view: () => JSX.Element } {
+  let dialog: HTMLDialogElement | undefined;
+  const [request, setRequest] = createSignal<ConfirmRequest | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+
+  const close = () => {
+    dialog?.close();
+    setRequest(null);
+  };
+
+  const confirm = async () => {
+    const current = request();
+    if (!current || busy()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await current.action();
+      close();
+      current.onDone?.();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return {
+    ask(next) {
+      setError(null);
+      setRequest(next);
+      dialog?.showModal();
+    },
+    view: () => (
+      <dialog ref={dialog} class="confirm-dialog" aria-labelledby="confirm-title" onClose={() => setRequest(null)}>
+        <Show when={request()}>
+          {(current) => (
+            <form method="dialog" onSubmit={(e) => (e.preventDefault(), void confirm())}>
+              <h2 id="confirm-title">{current().title}</h2>
+              <Show when={current().detail}>
+                <p>{current().detail}</p>
+              </Show>
+              <Show when={error()}>
+                <p class="form-error" role="alert">
+                  {error()}
+                </p>
+              </Show>
+              <div class="button-row">
+                <button type="submit" class="button button-danger" aria-disabled={busy()}>
+                  {busy() ? 'Working…' : current().confirmLabel}
+                </button>
+                <button type="button" class="button button-quiet" onClick={close}>
+                  Keep it
+                </button>
+              </div>
+            </form>
+          )}
+        </Show>
+      </dialog>
+    ),
+  };
+}

@@ -1,0 +1,495 @@
+import { batch, createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { AdminFrame } from '../../components/admin/admin-frame';
+import { ready } from '../../components/admin/async-view';
+import { createConfirm } from '../../components/admin/confirm';
+import { ATTENDEE_STATUSES } from '../../admin/constants';
+import {
+  attendeeCheckinStats,
+  deleteAttendee,
+  getEvent,
+  listAttendees,
+  updateAttendee,
+  type AttendeeCheckinStats,
+  type AttendeeDto,
+  type AttendeeStatus,
+} from '../../admin/data';
+import { adminErrorMessage } from '../../admin/errors';
+import { attendeeExportUrl } from '../../admin/links';
+import { canEdit, type AdminUser } from '../../admin/session';
+import { pageOfRow, pagesForRange, visibleWindow } from '../../admin/virtual-window';
+import type { AttendeeSortKey } from '../../../shared/attendees';
+import { formatUtcDateTime, isoDateTime } from '../../format';
+import { A, type RouteProps } from '../../router';
+
+/** Rows per request (SPEC §4 allows 500; 250 paints the first screen sooner). */
+export const ATTENDEE_PAGE_SIZE = 250;
+/** Fixed row height in px (admin.css `.vrow`): the window math depends on it. */
+const ROW_HEIGHT = 52;
+const SEARCH_DEBOUNCE_MS = 250;
+const PAGE_LOAD_DELAY_MS = 60;
+
+interface LoadedPage {
+  rows: AttendeeDto[];
+  stats: Map<number, AttendeeCheckinStats> | null;
+}
+
+interface Column {
+  key: AttendeeSortKey | null;
+  label: string;
+  class: string;
+}
+
+const COLUMNS: Column[] = [
+  { key: 'displayName', label: 'Name', class: 'col-name' },
+  { key: 'email', label: 'Email', class: 'col-email' },
+  { key: 'quantity', label: 'Qty', class: 'col-qty' },
+  { key: 'status', label: 'Status', class: 'col-status' },
+  { key: null, label: 'Check-ins', class: 'col-checkins' },
+  { key: null, label: 'Last check-in', class: 'col-last' },
+];
+
+export default function AdminAttendeesPage(props: RouteProps): JSX.Element {
+  return (
+    <AdminFrame title="Attendees" area="attendees">
+      {(user) => <AttendeesView eventId={Number(props.params.id)} user={user} />}
+    </AdminFrame>
+  );
+}
+
+function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element {
+  const editable = canEdit(props.user.role);
+  const [event] = createResource(() => props.eventId, getEvent);
+  const [searchText, setSearchText] = createSignal('');
+  const [search, setSearch] = createSignal('');
+  const [status, setStatus] = createSignal<AttendeeStatus | ''>('');
+  const [sort, setSort] = createSignal<AttendeeSortKey>('id');
+  const [order, setOrder] = createSignal<'asc' | 'desc'>('asc');
+
+  // the page cache of the current query; `version` tells rows a page arrived
+  const pages = new Map<number, LoadedPage>();
+  const inFlight = new Set<number>();
+  let controller = new AbortController();
+  const [version, setVersion] = createSignal(0);
+  const [total, setTotal] = createSignal<number | null>(null);
+  const [loadError, setLoadError] = createSignal<string | null>(null);
+  const [asOf, setAsOf] = createSignal<number | null>(null);
+
+  const [scrollTop, setScrollTop] = createSignal(0);
+  const [viewport, setViewport] = createSignal(520);
+  let scroller: HTMLDivElement | undefined;
+
+  const [editing, setEditing] = createSignal<number | null>(null);
+  const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const confirm = createConfirm();
+
+  let debounce: ReturnType<typeof setTimeout> | undefined;
+  const onSearch = (value: string) => {
+    setSearchText(value);
+    clearTimeout(debounce);
+    debounce = setTimeout(() => setSearch(value.trim()), SEARCH_DEBOUNCE_MS);
+  };
+  onCleanup(() => {
+    clearTimeout(debounce);
+    controller.abort();
+  });
+
+  const query = createMemo(() => ({ eventId: props.eventId, search: search(), status: status(), sort: sort(), order: order() }));
+
+  async function loadPage(page: number, generation: AbortController): Promise<void> {
+    if (pages.has(page) || inFlight.has(page)) return;
+    inFlight.add(page);
+    const q = query();
+    try {
+      const listing = await listAttendees({ ...q, page, perPage: ATTENDEE_PAGE_SIZE }, generation.signal);
+      if (generation.signal.aborted) return;
+      pages.set(page, { rows: listing.items, stats: null });
+      batch(() => {
+        setTotal(listing.total);
+        setAsOf(listing.asOfMs);
+        setLoadError(null);
+        setVersion((v) => v + 1);
+      });
+      // the extended edition serializes the counts itself; conflicts always come from the check-in API
+      const stats = await attendeeCheckinStats(props.eventId, listing.items.map((a) => a.id), generation.signal);
+      if (generation.signal.aborted) return;
+      const entry = pages.get(page);
+      if (entry) entry.stats = new Map(stats.map((s) => [s.attendeeId, s]));
+      setVersion((v) => v + 1);
+    } catch (err) {
+      if (!generation.signal.aborted) setLoadError(adminErrorMessage(err));
+    } finally {
+      inFlight.delete(page);
+    }
+  }
+
+  /** Forget every page (filters, sort, a delete) and load what is on screen again. */
+  function reset(keepScroll = false): void {
+    controller.abort();
+    controller = new AbortController();
+    pages.clear();
+    inFlight.clear();
+    setEditing(null);
+    if (!keepScroll && scroller) scroller.scrollTop = 0;
+    if (!keepScroll) setScrollTop(0);
+    setVersion((v) => v + 1);
+    void loadVisible();
+  }
+
+  const win = createMemo(() => visibleWindow({ scrollTop: scrollTop(), viewportHeight: viewport(), rowHeight: ROW_HEIGHT, total: total() ?? 0 }));
+
+  function loadVisible(): Promise<void[]> {
+    const w = win();
+    const wanted = total() === null ? [1] : pagesForRange(w.first, w.end, ATTENDEE_PAGE_SIZE);
+    const generation = controller;
+    return Promise.all(wanted.map((p) => loadPage(p, generation)));
+  }
+
+  createEffect(on(query, () => reset(), { defer: false }));
+  // a fast drag across 50,000 rows asks only for the pages where the scroll comes to rest
+  let pageTimer: ReturnType<typeof setTimeout> | undefined;
+  createEffect(
+    on(
+      win,
+      () => {
+        clearTimeout(pageTimer);
+        pageTimer = setTimeout(() => void loadVisible(), PAGE_LOAD_DELAY_MS);
+      },
+      { defer: true },
+    ),
+  );
+  onCleanup(() => clearTimeout(pageTimer));
+
+  onMount(() => {
+    if (!scroller) return;
+    const observer = new ResizeObserver(() => setViewport(scroller!.clientHeight));
+    observer.observe(scroller);
+    onCleanup(() => observer.disconnect());
+  });
+
+  let frame = 0;
+  const onScroll = () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      if (scroller) setScrollTop(scroller.scrollTop);
+    });
+  };
+
+  const rowAt = (index: number): { row: AttendeeDto; stats: AttendeeCheckinStats | null | undefined } | null => {
+    version();
+    const [page, offset] = pageOfRow(index, ATTENDEE_PAGE_SIZE);
+    const entry = pages.get(page);
+    const row = entry?.rows[offset];
+    if (!row) return null;
+    return { row, stats: entry.stats ? (entry.stats.get(row.id) ?? null) : undefined };
+  };
+
+  const indices = createMemo(() => {
+    const w = win();
+    return Array.from({ length: w.end - w.first }, (_, i) => w.first + i);
+  });
+
+  const toggleSort = (key: AttendeeSortKey) => {
+    batch(() => {
+      if (sort() === key) setOrder(order() === 'asc' ? 'desc' : 'asc');
+      else {
+        setSort(key);
+        setOrder('asc');
+      }
+    });
+  };
+
+  /** Replace one row in the cache after a save (the list shows the server's answer). */
+  const replaceRow = (saved: AttendeeDto) => {
+    for (const entry of pages.values()) {
+      const i = entry.rows.findIndex((r) => r.id === saved.id);
+      if (i >= 0) entry.rows[i] = { ...entry.rows[i], ...saved };
+    }
+    setVersion((v) => v + 1);
+  };
+
+  const save = async (before: AttendeeDto, draft: Draft): Promise<void> => {
+    const patch: Record<string, unknown> = {};
+    if (draft.displayName.trim() !== before.displayName) patch.displayName = draft.displayName.trim();
+    if (draft.email.trim() !== before.email) patch.email = draft.email.trim();
+    const quantity = Number(draft.quantity);
+    if (!Number.isInteger(quantity) || quantity < 1) {
+      setNotice({ ok: false, text: 'Quantity must be a whole number of at least 1.' });
+      return;
+    }
+    if (quantity !== before.quantity) patch.quantity = quantity;
+    if (draft.status !== before.status) patch.status = draft.status;
+    if (Object.keys(patch).length === 0) {
+      setEditing(null);
+      return;
+    }
+    try {
+      const saved = await updateAttendee(before.id, patch);
+      replaceRow(saved);
+      setEditing(null);
+      setNotice({ ok: true, text: `Saved ${saved.displayName}.` });
+    } catch (err) {
+      setNotice({ ok: false, text: `${before.displayName} was not saved: ${adminErrorMessage(err)}` });
+    }
+  };
+
+  const askDelete = (row: AttendeeDto) =>
+    confirm.ask({
+      title: `Delete ${row.displayName} (${row.email})?`,
+      detail: `${row.quantity} seat${row.quantity === 1 ? '' : 's'}, ${row.status || 'going'}. The attendee is removed for good; their check-ins stay on record.`,
+      confirmLabel: 'Delete attendee',
+      action: () => deleteAttendee(row.id),
+      onDone: () => {
+        setNotice({ ok: true, text: `Deleted ${row.displayName}.` });
+        reset(true);
+      },
+    });
+
+  const colCount = COLUMNS.length + (editable ? 1 : 0);
+
+  return (
+    <>
+      <p class="muted">
+        <Show when={ready(event)} fallback={`Event #${props.eventId}`}>
+          {(ev) => (
+            <>
+              <A href={`/admin/events/${ev().id}`}>{ev().title}</A> · <time datetime={isoDateTime(ev().startsUtc)}>{formatUtcDateTime(ev().startsUtc)}</time>
+            </>
+          )}
+        </Show>
+      </p>
+      <div class="toolbar" role="search" aria-label="Filter attendees">
+        <div class="field">
+          <label for="attendee-search">Search name or email</label>
+          <input id="attendee-search" type="search" value={searchText()} onInput={(e) => onSearch(e.currentTarget.value)} autocomplete="off" />
+        </div>
+        <div class="field">
+          <label for="attendee-status">Status</label>
+          <select id="attendee-status" onChange={(e) => setStatus(e.currentTarget.value as AttendeeStatus | '')}>
+            <option value="">All</option>
+            <For each={ATTENDEE_STATUSES}>{(s) => <option value={s}>{s}</option>}</For>
+          </select>
+        </div>
+        <div class="toolbar-exports" role="group" aria-label="Export all attendees">
+          <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'csv')} download="">
+            Export CSV
+          </a>
+          <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'json')} download="">
+            Export JSON
+          </a>
+        </div>
+      </div>
+      <p class="status-text" role="status" aria-live="polite">
+        {total() === null ? 'Loading attendees…' : `${total()!.toLocaleString()} attendee${total() === 1 ? '' : 's'}`}
+        {asOf() ? ` · as of ${new Date(asOf()!).toLocaleTimeString()}` : ''}
+      </p>
+      <Show when={notice()}>
+        {(n) => (
+          <p class={n().ok ? 'notice notice-ok' : 'notice notice-error'} role={n().ok ? 'status' : 'alert'}>
+            {n().ok ? '✓ ' : '✗ '}
+            {n().text}
+          </p>
+        )}
+      </Show>
+      <Show when={loadError()}>
+        <div class="notice notice-error" role="alert">
+          <p>Attendees could not be loaded. {loadError()}</p>
+          <button type="button" class="button" onClick={() => reset(true)}>
+            Try again
+          </button>
+        </div>
+      </Show>
+      <Show when={total() === 0}>
+        <p class="status-text">{search() || status() ? 'No attendee matches these filters.' : 'No attendees yet.'}</p>
+      </Show>
+      <div class="vtable" ref={scroller} onScroll={onScroll} role="region" aria-label="Attendees table" tabindex="0" hidden={total() === 0}>
+        <table class="table vtable-table" aria-rowcount={(total() ?? 0) + 1}>
+          <thead>
+            <tr aria-rowindex="1">
+              <For each={COLUMNS}>
+                {(col) => (
+                  <th scope="col" class={col.class} aria-sort={col.key && sort() === col.key ? (order() === 'asc' ? 'ascending' : 'descending') : undefined}>
+                    <Show when={col.key} fallback={col.label}>
+                      {(key) => (
+                        <button type="button" class="sort-button" onClick={() => toggleSort(key())}>
+                          {col.label}
+                          <span aria-hidden="true">{sort() === key() ? (order() === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
+                        </button>
+                      )}
+                    </Show>
+                  </th>
+                )}
+              </For>
+              <Show when={editable}>
+                <th scope="col" class="col-actions">
+                  Actions
+                </th>
+              </Show>
+            </tr>
+          </thead>
+          <tbody>
+            <tr class="vspacer" aria-hidden="true">
+              <td colspan={colCount} style={{ height: `${win().padTop}px` }} />
+            </tr>
+            <For each={indices()}>
+              {(index) => {
+                const item = createMemo(() => rowAt(index));
+                return (
+                  <Show
+                    when={item()}
+                    fallback={
+                      <tr class="vrow" aria-rowindex={index + 2}>
+                        <td colspan={colCount} class="muted">
+                          Loading…
+                        </td>
+                      </tr>
+                    }
+                  >
+                    {(current) => (
+                      <Show
+                        when={editing() === current().row.id}
+                        fallback={<AttendeeRow index={index} row={current().row} stats={current().stats} editable={editable} eventId={props.eventId} onEdit={() => setEditing(current().row.id)} onDelete={() => askDelete(current().row)} />}
+                      >
+                        <EditRow index={index} row={current().row} onSave={(d) => save(current().row, d)} onCancel={() => setEditing(null)} />
+                      </Show>
+                    )}
+                  </Show>
+                );
+              }}
+            </For>
+            <tr class="vspacer" aria-hidden="true">
+              <td colspan={colCount} style={{ height: `${win().padBottom}px` }} />
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      {confirm.view()}
+    </>
+  );
+}
+
+function AttendeeRow(props: {
+  index: number;
+  row: AttendeeDto;
+  stats: AttendeeCheckinStats | null | undefined;
+  editable: boolean;
+  eventId: number;
+  onEdit: () => void;
+  onDelete: () => void;
+}): JSX.Element {
+  // the extended edition's own fields win; the stats route fills them in the free edition
+  const count = () => props.row.checkinCount ?? props.stats?.checkinCount ?? (props.stats === undefined ? null : 0);
+  const last = () => (props.row.lastCheckinUtc !== undefined ? props.row.lastCheckinUtc : (props.stats?.lastCheckinUtc ?? null));
+  const conflicts = () => props.stats?.conflicts ?? 0;
+  return (
+    <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
+      <td class="col-name" title={props.row.displayName}>
+        {props.row.displayName}
+      </td>
+      <td class="col-email" title={props.row.email}>
+        {props.row.email}
+      </td>
+      <td class="col-qty">{props.row.quantity}</td>
+      <td class="col-status">
+        <span class={`state state-${props.row.status || 'going'}`}>{props.row.status || 'going'}</span>
+      </td>
+      <td class="col-checkins">
+        {count() ?? '…'}
+        <Show when={conflicts() > 0}>
+          {' '}
+          <A href={`/admin/events/${props.eventId}#conflicts-heading`} class="flag-conflict">
+            ⚠ conflict
+          </A>
+        </Show>
+      </td>
+      <td class="col-last">{last() ? <time datetime={isoDateTime(last())}>{formatUtcDateTime(last())}</time> : <span class="muted">—</span>}</td>
+      <Show when={props.editable}>
+        <td class="col-actions">
+          <button type="button" class="button button-small button-quiet" onClick={props.onEdit} aria-label={`Edit ${props.row.displayName}`}>
+            Edit
+          </button>
+          <button type="button" class="button button-small button-quiet button-danger-text" onClick={props.onDelete} aria-label={`Delete ${props.row.displayName}`}>
+            Delete
+          </button>
+        </td>
+      </Show>
+    </tr>
+  );
+}
+
+interface Draft {
+  displayName: string;
+  email: string;
+  quantity: string;
+  status: string;
+}
+
+function EditRow(props: { index: number; row: AttendeeDto; onSave: (draft: Draft) => Promise<void>; onCancel: () => void }): JSX.Element {
+  const [draft, setDraft] = createSignal<Draft>({
+    displayName: props.row.displayName,
+    email: props.row.email,
+    quantity: String(props.row.quantity),
+    status: props.row.status || 'going',
+  });
+  const [saving, setSaving] = createSignal(false);
+  const set = (key: keyof Draft) => (e: { currentTarget: HTMLInputElement | HTMLSelectElement }) => setDraft({ ...draft(), [key]: e.currentTarget.value });
+  const submit = async () => {
+    if (saving()) return;
+    setSaving(true);
+    await props.onSave(draft());
+    setSaving(false);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      void submit();
+    } else if (e.key === 'Escape') props.onCancel();
+  };
+  const id = (field: string) => `edit-${props.row.id}-${field}`;
+  return (
+    <tr class="vrow vrow-editing" aria-rowindex={props.index + 2} onKeyDown={onKeyDown}>
+      <td class="col-name">
+        <label class="visually-hidden" for={id('name')}>
+          Display name
+        </label>
+        <input id={id('name')} class="input-compact" value={draft().displayName} onInput={set('displayName')} ref={(el) => queueMicrotask(() => el.focus())} />
+      </td>
+      <td class="col-email">
+        <label class="visually-hidden" for={id('email')}>
+          Email
+        </label>
+        <input id={id('email')} class="input-compact" type="email" value={draft().email} onInput={set('email')} />
+      </td>
+      <td class="col-qty">
+        <label class="visually-hidden" for={id('qty')}>
+          Quantity
+        </label>
+        <input id={id('qty')} class="input-compact" type="number" min="1" max="1000" inputmode="numeric" value={draft().quantity} onInput={set('quantity')} />
+      </td>
+      <td class="col-status">
+        <label class="visually-hidden" for={id('status')}>
+          Status
+        </label>
+        <select id={id('status')} class="input-compact" onChange={set('status')}>
+          <For each={ATTENDEE_STATUSES}>
+            {(s) => (
+              <option value={s} selected={s === draft().status}>
+                {s}
+              </option>
+            )}
+          </For>
+        </select>
+      </td>
+      <td class="col-checkins" />
+      <td class="col-last" />
+      <td class="col-actions">
+        <button type="button" class="button button-small" onClick={() => void submit()} aria-disabled={saving()}>
+          {saving() ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" class="button button-small button-quiet" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,301 @@
+import { createResource, createSignal, For, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { AdminFrame } from '../../components/admin/admin-frame';
+import { ArrivalsChart } from '../../components/admin/arrivals-chart';
+import { AsyncView } from '../../components/admin/async-view';
+import { createConfirm } from '../../components/admin/confirm';
+import { arrivalBars, chartEndMs } from '../../admin/arrivals';
+import {
+  annulCheckin,
+  arrivals,
+  checkinCounts,
+  getAttendee,
+  getEvent,
+  listCheckins,
+  listDevices,
+  updateEvent,
+  type Arrivals,
+  type CheckinCounts,
+  type CheckinDto,
+  type DeviceDto,
+  type EventDto,
+} from '../../admin/data';
+import { adminErrorMessage } from '../../admin/errors';
+import { canEdit, type AdminUser } from '../../admin/session';
+import { formatUtcDateTime, isoDateTime } from '../../format';
+import { A, type RouteProps } from '../../router';
+
+interface LiveData {
+  counts: CheckinCounts;
+  arrivals: Arrivals;
+  conflicts: CheckinDto[];
+  recent: CheckinDto[];
+  devices: DeviceDto[] | null;
+  asOfMs: number;
+  refreshError: string | null;
+}
+
+/** How often the dashboard re-reads counts, chart, devices and conflicts. */
+export const DASHBOARD_REFRESH_MS = 15_000;
+const CHART_BARS = 36; // 3 hours of 5-minute bars
+
+const CONFLICT_TEXT: Record<string, string> = {
+  cancelled_before_scan: 'Cancelled before the scan',
+  cancelled: 'Cancelled on the server',
+  waitlist: 'On the waitlist',
+  deleted: 'Attendee deleted',
+};
+
+export default function AdminEventDashboardPage(props: RouteProps): JSX.Element {
+  const eventId = () => Number(props.params.id);
+  return (
+    <AdminFrame title="Event dashboard" area="dashboard">
+      {(user) => <Dashboard eventId={eventId()} user={user} />}
+    </AdminFrame>
+  );
+}
+
+function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
+  const [tick, setTick] = createSignal(0);
+  const [event, { refetch: refetchEvent, mutate: setEvent }] = createResource(() => props.eventId, getEvent);
+  const loadLive = async () => {
+    const admin = props.user.role === 'administrator';
+    const [counts, arrivalData, conflicts, recent, devices] = await Promise.all([
+      checkinCounts(props.eventId),
+      arrivals(props.eventId),
+      listCheckins(props.eventId, { conflicts: true, perPage: 100 }),
+      listCheckins(props.eventId, { perPage: 15 }),
+      admin ? listDevices() : Promise.resolve(null),
+    ]);
+    return {
+      counts,
+      arrivals: arrivalData,
+      conflicts: conflicts.items.filter((c) => !c.annulledUtc),
+      recent: recent.items,
+      devices: devices?.filter((d) => d.eventIds.includes(props.eventId)) ?? null,
+      asOfMs: Date.now(),
+    };
+  };
+  // a failed refresh keeps the last figures on screen with the reason; only a failed first load is an error page
+  const [live, { refetch }] = createResource(() => tick() + 1, async (_tick, info: { value: LiveData | undefined }) => {
+    try {
+      return { ...(await loadLive()), refreshError: null };
+    } catch (err) {
+      if (!info.value) throw err;
+      return { ...info.value, refreshError: adminErrorMessage(err) };
+    }
+  });
+  const confirm = createConfirm();
+  const [publishError, setPublishError] = createSignal<string | null>(null);
+
+  onMount(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') setTick((n) => n + 1);
+    }, DASHBOARD_REFRESH_MS);
+    onCleanup(() => clearInterval(timer));
+  });
+
+  const publish = async (ev: EventDto) => {
+    setPublishError(null);
+    try {
+      setEvent(await updateEvent(ev.id, { status: 'published' }));
+    } catch (err) {
+      setPublishError(adminErrorMessage(err));
+    }
+  };
+
+  const askAnnul = (checkin: CheckinDto, name: string) =>
+    confirm.ask({
+      title: `Annul the check-in of ${name}?`,
+      detail: `Scanned ${formatUtcDateTime(checkin.scannedUtc)}. The row is kept, marked as annulled, and no longer counts.`,
+      confirmLabel: 'Annul check-in',
+      action: () => annulCheckin(checkin.id),
+      onDone: () => void refetch(),
+    });
+
+  return (
+    <>
+      <AsyncView resource={event} retry={() => void refetchEvent()} what="The event">
+        {(ev) => {
+          return (
+          <section class="event-head" aria-label="Event">
+            <h2>{ev().title}</h2>
+            <p class="muted">
+              <time datetime={isoDateTime(ev().startsUtc)}>{formatUtcDateTime(ev().startsUtc)}</time>
+              {ev().venue ? ` · ${ev().venue}` : ''} · <span class={`state state-${ev().status}`}>{ev().status === 'published' ? 'Published' : 'Draft'}</span> · capacity{' '}
+              {ev().capacity ?? 'unlimited'}
+              {ev().waitlist ? ', waitlist on' : ''}
+            </p>
+            <div class="button-row">
+              <A href={`/admin/events/${ev().id}/attendees`} class="button">
+                Attendees
+              </A>
+              <Show when={canEdit(props.user.role)}>
+                <A href={`/admin/events/${ev().id}/edit`} class="button button-quiet">
+                  Edit event
+                </A>
+                <Show when={ev().status === 'draft'}>
+                  <button type="button" class="button button-quiet" onClick={() => void publish(ev())}>
+                    Publish
+                  </button>
+                </Show>
+              </Show>
+            </div>
+            <Show when={publishError()}>
+              <p class="form-error" role="alert">
+                {publishError()}
+              </p>
+            </Show>
+          </section>
+          );
+        }}
+      </AsyncView>
+
+      <AsyncView resource={live} retry={() => void refetch()} what="Check-in figures">
+        {(data) => {
+          const bars = () => arrivalBars(data().arrivals.buckets, { bucketMinutes: data().arrivals.bucketMinutes, count: CHART_BARS, endMs: chartEndMs(data().arrivals.buckets, data().asOfMs, CHART_BARS * 5 * 60_000) });
+          return (
+            <>
+              <p class="status-text">
+                Live · updated {new Date(data().asOfMs).toLocaleTimeString()}
+                {data().refreshError ? ` · refresh failed, showing the last figures: ${data().refreshError}` : ''}
+              </p>
+              <section class="stats" aria-label="Check-in counts">
+                <div class="stat">
+                  <span class="stat-value">
+                    {data().counts.checkedIn} / {data().counts.attendeesGoing}
+                  </span>
+                  <span class="stat-label">checked in / going</span>
+                </div>
+                <div class="stat">
+                  <span class="stat-value">{data().counts.seatsGoing}</span>
+                  <span class="stat-label">seats going</span>
+                </div>
+                <div class="stat">
+                  <span class="stat-value">{data().counts.scans}</span>
+                  <span class="stat-label">scans</span>
+                </div>
+                <div class="stat" classList={{ 'stat-warn': data().counts.conflicts > 0 }}>
+                  <span class="stat-value">{data().counts.conflicts}</span>
+                  <span class="stat-label">conflicts</span>
+                </div>
+                <div class="stat">
+                  <span class="stat-value">{data().counts.rejectedScans}</span>
+                  <span class="stat-label">refused scans</span>
+                </div>
+              </section>
+
+              <section class="section" aria-labelledby="arrivals-heading">
+                <h2 id="arrivals-heading">Arrivals</h2>
+                <ArrivalsChart bars={bars()} label="Arrivals" />
+              </section>
+
+              <Show when={data().devices}>
+                {(devices) => (
+                  <section class="section" aria-labelledby="devices-heading">
+                    <div class="section-header">
+                      <h2 id="devices-heading">Door devices</h2>
+                      <A href="/admin/devices">Manage devices</A>
+                    </div>
+                    <Show when={devices().length > 0} fallback={<p class="status-text">No door device follows this event.</p>}>
+                      <ul class="device-list">
+                        <For each={devices()}>
+                          {(d) => (
+                            <li>
+                              <strong>{d.name}</strong>
+                              {d.revokedUtc ? ' (revoked)' : ''} · last seen {d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : 'never'} ·{' '}
+                              {d.pendingCount === null ? 'pending unknown' : `${d.pendingCount} not yet synced`}
+                            </li>
+                          )}
+                        </For>
+                      </ul>
+                    </Show>
+                  </section>
+                )}
+              </Show>
+
+              <CheckinTable
+                id="conflicts"
+                title="Conflicts to review"
+                empty="No conflicts."
+                rows={data().conflicts}
+                canAnnul={canEdit(props.user.role)}
+                onAnnul={askAnnul}
+              />
+              <CheckinTable id="recent" title="Latest check-ins" empty="No check-ins yet." rows={data().recent} canAnnul={canEdit(props.user.role)} onAnnul={askAnnul} />
+            </>
+          );
+        }}
+      </AsyncView>
+      {confirm.view()}
+    </>
+  );
+}
+
+const names = new Map<number, Promise<string>>();
+function attendeeName(id: number): Promise<string> {
+  let name = names.get(id);
+  if (!name) {
+    name = getAttendee(id).then(
+      (a) => a.displayName || a.email,
+      () => `Attendee #${id} (deleted)`,
+    );
+    names.set(id, name);
+  }
+  return name;
+}
+
+function CheckinTable(props: {
+  id: string;
+  title: string;
+  empty: string;
+  rows: CheckinDto[];
+  canAnnul: boolean;
+  onAnnul: (checkin: CheckinDto, name: string) => void;
+}): JSX.Element {
+  return (
+    <section class="section" aria-labelledby={`${props.id}-heading`}>
+      <h2 id={`${props.id}-heading`}>{props.title}</h2>
+      <Show when={props.rows.length > 0} fallback={<p class="status-text">{props.empty}</p>}>
+        <div class="table-scroll" role="region" aria-labelledby={`${props.id}-heading`} tabindex="0">
+          <table class="table">
+            <thead>
+              <tr>
+                <th scope="col">Attendee</th>
+                <th scope="col">Scanned</th>
+                <th scope="col">Source</th>
+                <th scope="col">Conflict</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              <For each={props.rows}>
+                {(row) => {
+                  const [name] = createResource(() => row.attendeeId, attendeeName);
+                  return (
+                    <tr classList={{ 'row-annulled': !!row.annulledUtc }}>
+                      <td>{name() ?? `Attendee #${row.attendeeId}`}</td>
+                      <td>
+                        <time datetime={isoDateTime(row.scannedUtc)}>{formatUtcDateTime(row.scannedUtc)}</time>
+                      </td>
+                      <td>{row.source}</td>
+                      <td>{row.conflict ? <span class="flag-conflict">⚠ {CONFLICT_TEXT[row.conflict] ?? row.conflict}</span> : <span class="muted">None</span>}</td>
+                      <td>
+                        <Show when={!row.annulledUtc} fallback={<span class="muted">Annulled</span>}>
+                          <Show when={props.canAnnul}>
+                            <button type="button" class="button button-small button-quiet" onClick={() => props.onAnnul(row, name() ?? `attendee #${row.attendeeId}`)}>
+                              Annul
+                            </button>
+                          </Show>
+                        </Show>
+                      </td>
+                    </tr>
+                  );
+                }}
+              </For>
+            </tbody>
+          </table>
+        </div>
+      </Show>
+    </section>
+  );
+}

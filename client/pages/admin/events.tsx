@@ -1,0 +1,84 @@
+import { createResource, For, Show, type JSX } from 'solid-js';
+import { AdminFrame } from '../../components/admin/admin-frame';
+import { AsyncView } from '../../components/admin/async-view';
+import { listEvents } from '../../admin/data';
+import { canEdit, type AdminUser } from '../../admin/session';
+import { formatUtcDateTime, isoDateTime } from '../../format';
+import { A } from '../../router';
+
+export default function AdminEventsPage(): JSX.Element {
+  return <AdminFrame title="Events" area="events">{(user) => <EventList user={user} />}</AdminFrame>;
+}
+
+function EventList(props: { user: AdminUser }): JSX.Element {
+  const [events, { refetch }] = createResource(async () => {
+    const all = await listEvents();
+    const allowed = props.user.eventIds;
+    return props.user.role === 'administrator' || !allowed ? all : all.filter((e) => allowed.includes(e.id));
+  });
+  return (
+    <section aria-labelledby="events-heading">
+      <div class="section-header">
+        <h2 id="events-heading">All events</h2>
+        <Show when={canEdit(props.user.role)}>
+          <A href="/admin/events/new" class="button">
+            New event
+          </A>
+        </Show>
+      </div>
+      <AsyncView
+        resource={events}
+        retry={() => void refetch()}
+        what="Events"
+        isEmpty={(list) => list.length === 0}
+        empty={<p class="status-text">No events yet.{canEdit(props.user.role) ? ' Create the first one with “New event”.' : ''}</p>}
+      >
+        {(list) => (
+          <div class="table-scroll" role="region" aria-labelledby="events-heading" tabindex="0">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Starts</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Capacity</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                <For each={list()}>
+                  {(event) => (
+                    <tr>
+                      <td>
+                        <A href={`/admin/events/${event.id}`}>{event.title}</A>
+                        <Show when={event.venue}>
+                          <div class="muted">{event.venue}</div>
+                        </Show>
+                      </td>
+                      <td>
+                        <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time>
+                      </td>
+                      <td>
+                        <span class={`state state-${event.status}`}>{event.status === 'published' ? 'Published' : 'Draft'}</span>
+                      </td>
+                      <td>
+                        {event.capacity ?? 'Unlimited'}
+                        {event.waitlist ? ' + waitlist' : ''}
+                      </td>
+                      <td class="cell-actions">
+                        <A href={`/admin/events/${event.id}/attendees`}>Attendees</A>
+                        <Show when={canEdit(props.user.role)}>
+                          <A href={`/admin/events/${event.id}/edit`}>Edit</A>
+                        </Show>
+                      </td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </div>
+        )}
+      </AsyncView>
+    </section>
+  );
+}

@@ -1,0 +1,392 @@
+import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { AdminFrame } from '../../components/admin/admin-frame';
+import { AsyncView } from '../../components/admin/async-view';
+import { createConfirm } from '../../components/admin/confirm';
+import { SaveStatus, SelectField, TextField } from '../../components/admin/fields';
+import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../../admin/constants';
+import {
+  createToken,
+  createUser,
+  deleteUser,
+  getSettings,
+  listTokens,
+  listUsers,
+  revokeToken,
+  updateSettings,
+  updateUser,
+  type SettingsDto,
+  type UserDto,
+} from '../../admin/data';
+import { adminErrorMessage } from '../../admin/errors';
+import { viewerTimeZone } from '../../admin/forms';
+import type { AdminUser } from '../../admin/session';
+import { formatUtcDateTime } from '../../format';
+
+type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
+
+export default function AdminSettingsPage(): JSX.Element {
+  return (
+    <AdminFrame title="Settings & people" area="settings">
+      {(me) => (
+        <>
+          <SiteSettings />
+          <Users me={me} />
+          <Tokens />
+        </>
+      )}
+    </AdminFrame>
+  );
+}
+
+function SiteSettings(): JSX.Element {
+  const [settings, { refetch }] = createResource(getSettings);
+  return (
+    <section aria-labelledby="settings-heading">
+      <h2 id="settings-heading">Site settings</h2>
+      <AsyncView resource={settings} retry={() => void refetch()} what="Settings">
+        {(s) => <SettingsForm initial={s()} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
+  const [currency, setCurrency] = createSignal(props.initial.currency);
+  const [hold, setHold] = createSignal(String(props.initial.paymentHoldHours));
+  const [labels, setLabels] = createSignal<Record<string, string>>({ ...props.initial.locationLabels });
+  const [state, setState] = createSignal<SaveState>('idle');
+  const [error, setError] = createSignal<string | null>(null);
+
+  const save = async () => {
+    setState('saving');
+    setError(null);
+    try {
+      const saved = await updateSettings({ currency: currency().trim(), paymentHoldHours: Number(hold()), locationLabels: labels() });
+      setCurrency(saved.currency);
+      setHold(String(saved.paymentHoldHours));
+      setLabels({ ...saved.locationLabels });
+      setState('saved');
+    } catch (err) {
+      setState('failed');
+      setError(adminErrorMessage(err));
+    }
+  };
+
+  return (
+    <form class="form form-wide" onSubmit={(e) => (e.preventDefault(), void save())}>
+      <div class="field-row">
+        <TextField id="set-currency" label="Currency" value={currency()} onInput={setCurrency} maxLength={3} hint="ISO 4217 code, e.g. EUR. Amounts are relabelled, never converted." />
+        <TextField id="set-hold" label="Payment hold (hours)" type="number" min="1" max="720" value={hold()} onInput={setHold} hint="How long an unpaid booking keeps its slot." />
+      </div>
+      <fieldset class="field">
+        <legend>Location labels</legend>
+        <For each={LOCATION_MODES}>
+          {(mode) => (
+            <TextField
+              id={`set-label-${mode}`}
+              label={LOCATION_LABELS[mode]}
+              value={labels()[mode] ?? ''}
+              onInput={(v) => setLabels({ ...labels(), [mode]: v })}
+            />
+          )}
+        </For>
+        <p class="field-hint">What visitors read for each location kind; empty hides the label.</p>
+      </fieldset>
+      <div class="button-row">
+        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
+          Save settings
+        </button>
+      </div>
+      <SaveStatus state={state()} error={error()} />
+    </form>
+  );
+}
+
+function Users(props: { me: AdminUser }): JSX.Element {
+  const [users, { refetch }] = createResource(listUsers);
+  const confirm = createConfirm();
+  const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const [resetFor, setResetFor] = createSignal<number | null>(null);
+
+  const changeRole = async (u: UserDto, role: Role) => {
+    setNotice(null);
+    try {
+      await updateUser(u.id, { role });
+      setNotice({ ok: true, text: `${u.displayName || u.email} is now ${ROLE_LABELS[role].toLowerCase()}.` });
+      void refetch();
+    } catch (err) {
+      setNotice({ ok: false, text: adminErrorMessage(err) });
+    }
+  };
+
+  return (
+    <section class="section" aria-labelledby="users-heading">
+      <h2 id="users-heading">Users</h2>
+      <Show when={notice()}>
+        {(n) => (
+          <p class={n().ok ? 'notice notice-ok' : 'notice notice-error'} role={n().ok ? 'status' : 'alert'}>
+            {n().ok ? '✓ ' : '✗ '}
+            {n().text}
+          </p>
+        )}
+      </Show>
+      <AsyncView resource={users} retry={() => void refetch()} what="Users">
+        {(list) => (
+          <div class="table-scroll" role="region" aria-labelledby="users-heading" tabindex="0">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                <For each={list()}>
+                  {(u) => (
+                    <tr>
+                      <td>{u.displayName || <span class="muted">—</span>}</td>
+                      <td class="cell-email">{u.email}</td>
+                      <td>
+                        <label class="visually-hidden" for={`role-${u.id}`}>
+                          Role of {u.displayName || u.email}
+                        </label>
+                        <select id={`role-${u.id}`} class="input-compact" disabled={u.id === props.me.id} onChange={(e) => void changeRole(u, e.currentTarget.value as Role)}>
+                          <For each={ROLES}>
+                            {(r) => (
+                              <option value={r} selected={r === u.role}>
+                                {ROLE_LABELS[r]}
+                              </option>
+                            )}
+                          </For>
+                        </select>
+                      </td>
+                      <td class="cell-actions">
+                        <button type="button" class="button button-small button-quiet" onClick={() => setResetFor(resetFor() === u.id ? null : u.id)} aria-expanded={resetFor() === u.id}>
+                          Reset password<span class="visually-hidden"> of {u.displayName || u.email}</span>
+                        </button>
+                        <Show when={u.id !== props.me.id}>
+                          <button
+                            type="button"
+                            class="button button-small button-quiet button-danger-text"
+                            onClick={() =>
+                              confirm.ask({
+                                title: `Delete the user ${u.displayName || u.email} (${u.email})?`,
+                                detail: 'Their sessions end. Bookings they host keep their history.',
+                                confirmLabel: 'Delete user',
+                                action: () => deleteUser(u.id),
+                                onDone: () => void refetch(),
+                              })
+                            }
+                          >
+                            Delete<span class="visually-hidden"> {u.displayName || u.email}</span>
+                          </button>
+                        </Show>
+                        <Show when={resetFor() === u.id}>
+                          <PasswordReset user={u} onDone={(text) => (setResetFor(null), setNotice({ ok: true, text }))} />
+                        </Show>
+                      </td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </div>
+        )}
+      </AsyncView>
+      <NewUser onCreated={() => void refetch()} />
+      {confirm.view()}
+    </section>
+  );
+}
+
+function PasswordReset(props: { user: UserDto; onDone: (text: string) => void }): JSX.Element {
+  const [password, setPassword] = createSignal('');
+  const [error, setError] = createSignal<string | null>(null);
+  const submit = async () => {
+    setError(null);
+    try {
+      await updateUser(props.user.id, { password: password() });
+      props.onDone(`New password set for ${props.user.displayName || props.user.email}. Tell them over a safe channel.`);
+    } catch (err) {
+      setError(adminErrorMessage(err));
+    }
+  };
+  return (
+    <form class="inline-form" onSubmit={(e) => (e.preventDefault(), void submit())}>
+      <label for={`pw-${props.user.id}`}>New password</label>
+      <input id={`pw-${props.user.id}`} type="password" autocomplete="new-password" minLength={8} required value={password()} onInput={(e) => setPassword(e.currentTarget.value)} />
+      <button type="submit" class="button button-small">
+        Set password
+      </button>
+      <Show when={error()}>
+        <p class="form-error" role="alert">
+          {error()}
+        </p>
+      </Show>
+    </form>
+  );
+}
+
+function NewUser(props: { onCreated: () => void }): JSX.Element {
+  const [email, setEmail] = createSignal('');
+  const [name, setName] = createSignal('');
+  const [role, setRole] = createSignal<Role>('host');
+  const [password, setPassword] = createSignal('');
+  const [state, setState] = createSignal<SaveState>('idle');
+  const [error, setError] = createSignal<string | null>(null);
+  const submit = async () => {
+    setState('saving');
+    setError(null);
+    try {
+      await createUser({ email: email().trim(), displayName: name().trim(), role: role(), timezone: viewerTimeZone(), ...(password() ? { password: password() } : {}) });
+      setState('saved');
+      setEmail('');
+      setName('');
+      setPassword('');
+      props.onCreated();
+    } catch (err) {
+      setState('failed');
+      setError(adminErrorMessage(err));
+    }
+  };
+  return (
+    <form class="form form-wide subform" onSubmit={(e) => (e.preventDefault(), void submit())} aria-labelledby="new-user-heading">
+      <h3 id="new-user-heading">Add a user</h3>
+      <div class="field-row">
+        <TextField id="nu-email" label="Email" type="email" value={email()} onInput={setEmail} required autocomplete="off" />
+        <TextField id="nu-name" label="Display name" value={name()} onInput={setName} autocomplete="off" />
+      </div>
+      <div class="field-row">
+        <SelectField id="nu-role" label="Role" value={role()} options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} onChange={setRole} />
+        <TextField
+          id="nu-password"
+          label="Password"
+          type="password"
+          autocomplete="new-password"
+          value={password()}
+          onInput={setPassword}
+          hint="At least 8 characters. Leave empty to set one later with “Reset password”."
+        />
+      </div>
+      <div class="button-row">
+        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
+          Add user
+        </button>
+      </div>
+      <SaveStatus state={state()} error={error()} />
+    </form>
+  );
+}
+
+function Tokens(): JSX.Element {
+  const [tokens, { refetch }] = createResource(listTokens);
+  const [name, setName] = createSignal('');
+  const [role, setRole] = createSignal<Role>('administrator');
+  const [created, setCreated] = createSignal<{ name: string; token: string } | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  const confirm = createConfirm();
+
+  const submit = async () => {
+    setError(null);
+    try {
+      const token = await createToken({ name: name().trim(), role: role() });
+      setCreated({ name: token.name, token: token.token });
+      setName('');
+      void refetch();
+    } catch (err) {
+      setError(adminErrorMessage(err));
+    }
+  };
+
+  return (
+    <section class="section" aria-labelledby="tokens-heading">
+      <h2 id="tokens-heading">API tokens</h2>
+      <Show when={created()}>
+        {(c) => (
+          <div class="notice notice-ok token-once" role="status">
+            <p>
+              Token “{c().name}” — copy it now; it is shown only this once:
+            </p>
+            <code class="token-value">{c().token}</code>
+            <div class="button-row">
+              <button type="button" class="button button-small" onClick={() => void navigator.clipboard?.writeText(c().token)}>
+                Copy
+              </button>
+              <button type="button" class="button button-small button-quiet" onClick={() => setCreated(null)}>
+                I have copied it
+              </button>
+            </div>
+          </div>
+        )}
+      </Show>
+      <AsyncView resource={tokens} retry={() => void refetch()} what="Tokens" isEmpty={(l) => l.length === 0} empty={<p class="status-text">No API tokens.</p>}>
+        {(list) => (
+          <div class="table-scroll" role="region" aria-labelledby="tokens-heading" tabindex="0">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                <For each={list()}>
+                  {(t) => (
+                    <tr>
+                      <td>{t.name}</td>
+                      <td>{ROLE_LABELS[t.role]}</td>
+                      <td>{formatUtcDateTime(t.createdUtc)}</td>
+                      <td>{t.lastUsedUtc ? formatUtcDateTime(t.lastUsedUtc) : <span class="muted">Never</span>}</td>
+                      <td>
+                        <Show when={!t.revokedUtc} fallback={<span class="muted">Revoked</span>}>
+                          <button
+                            type="button"
+                            class="button button-small button-quiet button-danger-text"
+                            onClick={() =>
+                              confirm.ask({
+                                title: `Revoke the token “${t.name}”?`,
+                                detail: 'Integrations using it stop working at once.',
+                                confirmLabel: 'Revoke token',
+                                action: () => revokeToken(t.id),
+                                onDone: () => void refetch(),
+                              })
+                            }
+                          >
+                            Revoke<span class="visually-hidden"> {t.name}</span>
+                          </button>
+                        </Show>
+                      </td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </div>
+        )}
+      </AsyncView>
+      <form class="form form-wide subform" onSubmit={(e) => (e.preventDefault(), void submit())} aria-labelledby="new-token-heading">
+        <h3 id="new-token-heading">New token</h3>
+        <div class="field-row">
+          <TextField id="tk-name" label="Token name" value={name()} onInput={setName} required hint="What uses it, e.g. “CRM sync”." />
+          <SelectField id="tk-role" label="Acts as" value={role()} options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} onChange={setRole} />
+        </div>
+        <div class="button-row">
+          <button type="submit" class="button">
+            Create token
+          </button>
+        </div>
+        <Show when={error()}>
+          <p class="form-error" role="alert">
+            {error()}
+          </p>
+        </Show>
+      </form>
+      {confirm.view()}
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+CREATE INDEX "svc_attendees_event_name" ON "svc_attendees" USING btree ("event_id","display_name","id");--> statement-breakpoint
+CREATE INDEX "svc_attendees_event_email" ON "svc_attendees" USING btree ("event_id","email","id");

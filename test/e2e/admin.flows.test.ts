@@ -1,0 +1,361 @@
+/**
+ * The admin app in real Chromium against the real server: sign in, create an event and a
+ * booking type with weekly windows and see its slots in the preview, edit an attendee in a
+ * 1,500-row virtual table and find the change in the list and the export, enter and cancel
+ * a booking, create and revoke a door device, and what door staff may see (SPEC §5).
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { queryRows } from '../../server/db/client';
+import { createHost } from '../helpers/booking';
+import { createEvent } from '../helpers/checkin';
+import { launchBrowser } from '../helpers/browser';
+import { loginAs } from '../helpers/http';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Browser;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+let context: BrowserContext | undefined;
+let pageErrors: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
+  browser = await launchBrowser();
+  admin = await loginAs(server.url, server.admin.email, server.admin.password);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors, 'uncaught errors in the page').toEqual([]);
+});
+
+const db = () => server.server.ctx.db;
+
+/** A laptop-sized page; signed in with `cookie` (session cookie `name=value`) when given. */
+async function openPage(path: string, cookie?: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  context = await browser.newContext({ viewport });
+  if (cookie) {
+    const [name, value] = cookie.split(/=(.*)/s) as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
+  }
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(new URL(path, server.url).href);
+  return page;
+}
+
+/** Many attendees in one statement (the table must stay small in the DOM whatever the count). */
+async function seedAttendees(eventId: number, count: number): Promise<void> {
+  await queryRows(
+    db(),
+    sql`insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
+        select ${eventId}, 'guest' || n || '@example.test', 'Guest ' || lpad(n::text, 5, '0'), 1,
+               case when n % 10 = 0 then 'waitlist' else 'going' end,
+               md5('c' || ${eventId} || '-' || n) || md5('d' || n), md5('t' || ${eventId} || '-' || n), md5('h' || ${eventId} || '-' || n) || md5('i' || ${eventId} || '-' || n)
+        from generate_series(1, ${count}) as n`,
+  );
+}
+
+describe('admin app', () => {
+  test('sign in, create an event from the form and land on its live dashboard', async () => {
+    const page = await openPage('/admin/events/new');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByLabel('Email').fill(server.admin.email);
+    await page.getByLabel('Password').fill(server.admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/events/new');
+
+    await page.getByLabel('Title').fill('Summer party');
+    await page.getByLabel('Starts').fill('2030-07-01T19:00');
+    await page.getByLabel('Capacity (seats)').fill('120');
+    await page.getByRole('button', { name: 'Create event' }).click();
+    await page.waitForURL((url) => /^\/admin\/events\/\d+$/.test(url.pathname));
+    await page.getByRole('heading', { name: 'Summer party' }).waitFor();
+    await expect.poll(() => page.locator('.stats').innerText()).toContain('0 / 0');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published').first().waitFor();
+
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const stored = await admin.api.get(`/events/${id}`);
+    expect(stored.body).toMatchObject({ title: 'Summer party', capacity: 120, status: 'published', waitlist: true });
+  });
+
+  test('a booking type with weekly windows shows its next slots in the visitor preview', async () => {
+    await createHost(admin.api, 'Dana');
+    const page = await openPage('/admin/booking-types/new', admin.cookie);
+    await page.getByLabel('Title').fill('Haircut');
+    await page.getByLabel('Duration (minutes)').fill('30');
+    await page.getByLabel('Time zone').fill('UTC');
+    await page.getByLabel(/Dana/).check();
+
+    await page.getByRole('button', { name: 'Add window on Monday' }).click();
+    await page.getByLabel('Monday window 1 from').fill('08:00');
+    await page.getByLabel('Monday window 1 from').blur();
+    await page.getByRole('button', { name: 'Add window on Monday' }).click();
+    await page.getByLabel('Monday window 2 from').fill('18:00');
+    await page.getByLabel('Monday window 2 from').blur();
+    await page.getByLabel('Monday window 2 until').fill('20:00');
+    await page.getByLabel('Monday window 2 until').blur();
+    await page.getByRole('button', { name: 'Copy to all from Monday' }).click();
+    await expect.poll(() => page.locator('.window-item').count()).toBe(14);
+
+    await page.getByRole('button', { name: 'Create booking type' }).click();
+    await page.waitForURL((url) => /^\/admin\/booking-types\/\d+$/.test(url.pathname));
+    await page.locator('.preview-slot').first().waitFor();
+    expect(await page.locator('.preview-slot').count()).toBe(12);
+    await page.getByText('Draft: visitors cannot book it yet').waitFor();
+
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const stored = (await admin.api.get(`/booking-types/${id}`)).body;
+    expect(stored.weeklyWindows.sun).toEqual([
+      ['08:00', '17:00'],
+      ['18:00', '20:00'],
+    ]);
+    // the preview shows what the public route answers for the same zone
+    const tz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const slots = (await admin.api.get(`/booking-types/${id}/slots?tz=${encodeURIComponent(tz)}`)).body.slots as Array<{ start_utc: string }>;
+    const shown = await page.locator('.preview-slot time').evaluateAll((els) => els.map((el) => el.getAttribute('datetime')));
+    expect(shown).toEqual(slots.slice(0, 12).map((s) => new Date(`${s.start_utc.replace(' ', 'T')}Z`).toISOString()));
+  });
+
+  test('attendees: a 1,500-row table keeps the DOM small, searches as you type, sorts, and an inline edit shows in the list and the export', async () => {
+    const event = await createEvent(db(), 'Big night');
+    await seedAttendees(event.id, 1500);
+    const page = await openPage(`/admin/events/${event.id}/attendees`, admin.cookie);
+    await page.getByText('1,500 attendees').waitFor();
+    await page.locator('tr.vrow[data-attendee-id]').first().waitFor();
+    expect(await page.locator('tbody tr').count()).toBeLessThan(80);
+
+    // scroll to the end: the last rows load (page 6 of 250) and render
+    await page.locator('.vtable').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.getByRole('cell', { name: 'Guest 01500', exact: true }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBeLessThan(80);
+
+    // sort by name, descending
+    await page.locator('.vtable').evaluate((el) => el.scrollTo(0, 0));
+    await page.getByRole('button', { name: /^Name/ }).click();
+    await page.getByRole('button', { name: /^Name/ }).click();
+    await expect.poll(() => page.locator('th.col-name').getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => page.locator('tr.vrow td.col-name').first().innerText()).toBe('Guest 01500');
+
+    // status filter, then search as you type
+    await page.getByLabel('Status').selectOption('waitlist');
+    await page.getByText('150 attendees').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Search name or email').pressSequentially('guest1234@', { delay: 20 });
+    await page.getByText('1 attendee', { exact: false }).waitFor();
+    await expect.poll(() => page.locator('tr.vrow[data-attendee-id]').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Edit Guest 01234' }).click();
+    await page.getByLabel('Display name').fill('Grace Hopper');
+    await page.getByLabel('Quantity').fill('3');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('✓ Saved Grace Hopper.').waitFor();
+    await expect.poll(() => page.locator('tr.vrow td.col-name').first().innerText()).toBe('Grace Hopper');
+    await expect.poll(() => page.locator('tr.vrow td.col-qty').first().innerText()).toBe('3');
+
+    // the list route and the export link both carry the change
+    const [row] = (await admin.api.get(`/attendees?eventId=${event.id}&search=Grace`)).body as Array<{ displayName: string; quantity: number }>;
+    expect(row).toMatchObject({ displayName: 'Grace Hopper', quantity: 3 });
+    const csvHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    const csv = await (await page.request.get(new URL(csvHref!, server.url).href)).text();
+    expect(csv).toContain('Grace Hopper');
+    expect(csv.split('\n').filter((line) => line.trim() !== '')).toHaveLength(1501);
+    const jsonHref = await page.getByRole('link', { name: 'Export JSON' }).getAttribute('href');
+    const json = (await (await page.request.get(new URL(jsonHref!, server.url).href)).json()) as Array<{ displayName: string }>;
+    expect(json.find((a) => a.displayName === 'Grace Hopper')).toBeTruthy();
+
+    // a search after reload finds the saved name (the server has it, not just the page)
+    await page.reload();
+    await page.getByLabel('Search name or email').fill('Grace');
+    await page.getByRole('cell', { name: 'Grace Hopper', exact: true }).waitFor();
+  });
+
+  test('check-in count, last check-in and a conflict flag per row; delete asks with the attendee’s name', async () => {
+    const event = await createEvent(db(), 'Counts');
+    await seedAttendees(event.id, 3);
+    const [first, second] = (await admin.api.get(`/attendees?eventId=${event.id}`)).body as Array<{ id: number }>;
+    await admin.api.post('/checkins', { attendeeId: first!.id, eventId: event.id, scannedUtc: '2030-06-01 18:00:00' });
+    await admin.api.post('/checkins', { attendeeId: first!.id, eventId: event.id, scannedUtc: '2030-06-01 18:20:00' });
+    await queryRows(db(), sql`update svc_checkins set conflict = 'cancelled_before_scan' where attendee_id = ${first!.id}`);
+
+    const page = await openPage(`/admin/events/${event.id}/attendees`, admin.cookie);
+    const row = page.locator(`tr[data-attendee-id="${first!.id}"]`);
+    await expect.poll(() => row.locator('td.col-checkins').innerText()).toContain('2');
+    expect(await row.locator('.flag-conflict').innerText()).toContain('conflict');
+    expect(await row.locator('td.col-last time').getAttribute('datetime')).toBe('2030-06-01T18:20:00.000Z');
+    await expect.poll(() => page.locator(`tr[data-attendee-id="${second!.id}"] td.col-checkins`).innerText()).toBe('0');
+
+    await page.getByRole('button', { name: 'Delete Guest 00002' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Delete Guest 00002 (guest2@example.test)?' }).waitFor();
+    await dialog.getByRole('button', { name: 'Delete attendee' }).click();
+    await page.getByText('2 attendees').waitFor();
+    expect((await admin.api.get(`/attendees/${second!.id}`)).status).toBe(404);
+  });
+
+  test('the dashboard shows counts, the arrivals chart, devices and conflicts, and annuls a check-in', async () => {
+    const event = await createEvent(db(), 'Dashboard night');
+    await seedAttendees(event.id, 4);
+    const people = (await admin.api.get(`/attendees?eventId=${event.id}`)).body as Array<{ id: number }>;
+    for (const p of people.slice(0, 2)) await admin.api.post('/checkins', { attendeeId: p.id, eventId: event.id });
+    await admin.api.post('/devices', { name: 'East gate', eventIds: [event.id] });
+    const page = await openPage(`/admin/events/${event.id}`, admin.cookie);
+    await expect.poll(() => page.locator('.stats').innerText()).toContain('2 / 4');
+    expect(await page.locator('.arrivals svg').getAttribute('aria-label')).toMatch(/2 scans/);
+    await page.getByText('East gate').waitFor();
+    await page.getByText('No conflicts.').waitFor();
+
+    await page.locator('section[aria-labelledby="recent-heading"]').getByRole('button', { name: 'Annul' }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Annul check-in' }).click();
+    await expect.poll(() => page.locator('.stats').innerText()).toContain('1 / 4');
+  });
+
+  test('bookings: an admin-entered booking is confirmed at once, shows in the list and the week, and cancels after confirmation', async () => {
+    const host = await createHost(admin.api, 'Robin');
+    const type = (
+      await admin.api.post('/booking-types', {
+        title: 'Tasting',
+        status: 'published',
+        durationMinutes: 60,
+        timezone: 'UTC',
+        hosts: [host],
+        requiresApproval: true,
+        weeklyWindows: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']], sat: [['09:00', '17:00']], sun: [['09:00', '17:00']] },
+      })
+    ).body;
+    const page = await openPage('/admin/bookings', admin.cookie);
+    await page.getByLabel('Booking type', { exact: true }).last().selectOption(String(type.id));
+    await expect.poll(() => page.locator('#nb-slot option').count()).toBeGreaterThan(2);
+    const slotValue = await page.locator('#nb-slot option').nth(1).getAttribute('value');
+    await page.locator('#nb-slot').selectOption(slotValue!);
+    await page.getByLabel('Customer name').fill('Ada Lovelace');
+    await page.getByLabel('Customer email').fill('ada@example.test');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await page.getByText('✓ Saved').waitFor();
+
+    const row = page.getByRole('row', { name: /Ada Lovelace/ });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Confirmed'); // no approval step for an admin-entered booking
+
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    // step forward to the week (Monday first, local time) that holds the booked slot
+    const weeksAhead = await page.evaluate((startUtc) => {
+      const monday = (ms: number) => {
+        const d = new Date(ms);
+        return new Date(d.getFullYear(), d.getMonth(), d.getDate() - ((d.getDay() + 6) % 7)).getTime();
+      };
+      return Math.round((monday(Date.parse(`${startUtc.replace(' ', 'T')}Z`)) - monday(Date.now())) / (7 * 86_400_000));
+    }, slotValue!);
+    for (let i = 0; i < weeksAhead; i++) await page.getByRole('button', { name: /Next week/ }).click();
+    await expect.poll(() => page.locator('.calendar-item').innerText()).toContain('Ada Lovelace');
+    expect(await page.locator('.calendar-day').count()).toBe(7);
+    await page.getByRole('button', { name: 'List', exact: true }).click();
+
+    await row.getByRole('button', { name: /Cancel/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: /Cancel the booking of Ada Lovelace/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /Ada Lovelace/ }).innerText()).toContain('Cancelled');
+    const [stored] = (await admin.api.get(`/bookings?bookingTypeId=${type.id}`)).body as Array<{ status: string }>;
+    expect(stored!.status).toBe('cancelled');
+  });
+
+  test('door devices: create one, see its pairing QR and code, then revoke it after confirming its name', async () => {
+    const event = await createEvent(db(), 'Gala');
+    const page = await openPage('/admin/devices', admin.cookie);
+    await page.getByLabel('Device name').fill('North door');
+    await page.getByLabel('Gala').check();
+    await page.getByRole('button', { name: 'Create and show pairing code' }).click();
+    await page.getByRole('heading', { name: 'Pair “North door”' }).waitFor();
+    const qr = page.locator('.pairing-qr img');
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    const code = (await page.locator('.pairing-code').innerText()).trim();
+    expect(await qr.getAttribute('alt')).toContain(code);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // the code really pairs: the door gets a token
+    const paired = await fetch(`${server.url}/svc/v1/devices/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    expect(paired.status).toBe(200);
+    const { token } = (await paired.json()) as { token: string };
+
+    const row = page.getByRole('row', { name: /North door/ });
+    await row.getByRole('button', { name: 'Revoke North door' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Revoke the device “North door”?' }).waitFor();
+    await dialog.getByRole('button', { name: 'Revoke device' }).click();
+    await expect.poll(() => row.innerText()).toContain('Revoked');
+
+    const asDevice = await fetch(`${server.url}/svc/v1/checkins/counts?eventId=${event.id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(asDevice.status).toBe(401);
+  });
+
+  test('settings: change currency and hold hours, add a user, create an API token shown once', async () => {
+    const page = await openPage('/admin/settings', admin.cookie);
+    await page.getByLabel('Currency').fill('eur');
+    await page.getByLabel('Payment hold (hours)').fill('6');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('✓ Saved').first().waitFor();
+    expect((await admin.api.get('/settings')).body).toMatchObject({ currency: 'EUR', paymentHoldHours: 6 });
+
+    await page.locator('#nu-email').fill('kim@example.test');
+    await page.locator('#nu-name').fill('Kim');
+    await page.locator('#nu-role').selectOption('staff');
+    await page.locator('#nu-password').fill('a long password');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('cell', { name: 'kim@example.test' }).waitFor();
+
+    await page.getByLabel('Token name').fill('CRM sync');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.locator('.token-value').innerText()).trim();
+    expect(token.length).toBeGreaterThan(20);
+    const withToken = await fetch(`${server.url}/svc/v1/settings`, { headers: { authorization: `Bearer ${token}` } });
+    expect(withToken.status).toBe(200);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.locator('.token-value').count()).toBe(0);
+    await page.getByRole('cell', { name: 'CRM sync', exact: true }).waitFor();
+  });
+
+  test('door staff see only their events and attendees, read-only; no users, settings, devices or outbox', async () => {
+    const mine = await createEvent(db(), 'Staff event');
+    const other = await createEvent(db(), 'Someone else’s event');
+    await seedAttendees(mine.id, 2);
+    const created = await admin.api.post('/users', { email: 'door@example.test', displayName: 'Door Staff', role: 'staff', password: 'a long password', eventIds: [mine.id] });
+    expect(created.status).toBe(201);
+    const staff = await loginAs(server.url, 'door@example.test', 'a long password');
+
+    const page = await openPage('/admin', staff.cookie);
+    await page.getByText('Signed in as').waitFor();
+    const nav = await page.getByRole('navigation', { name: 'Administration' }).innerText();
+    expect(nav).toContain('Events');
+    expect(nav).not.toMatch(/Settings|Door devices|Booking types|Bookings/);
+    expect(await page.getByRole('heading', { name: 'Email outbox' }).count()).toBe(0);
+
+    await page.goto(new URL('/admin/events', server.url).href);
+    await page.getByRole('link', { name: 'Staff event' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Someone else’s event' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'New event' }).count()).toBe(0);
+
+    await page.goto(new URL(`/admin/events/${mine.id}/attendees`, server.url).href);
+    await page.getByText('2 attendees').waitFor();
+    await page.locator('tr.vrow[data-attendee-id]').first().waitFor();
+    expect(await page.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+
+    for (const path of ['/admin/settings', '/admin/devices', '/admin/bookings', `/admin/events/${other.id}/edit`]) {
+      await page.goto(new URL(path, server.url).href);
+      await page.getByText('does not give access to this page').waitFor();
+    }
+  });
+});
