@@ -3,7 +3,8 @@
  * unreflected check-ins (the SAME `checkinVerdict` the server runs), the scan written to the
  * local log and the outbox in one transaction, undo, name search and the event's counts.
  */
-import { checkinVerdict, isAdmitted, type CheckinSource, type PushItem, type Verdict } from '../../shared/checkin';
+import type { PushItem } from '../../shared/checkin';
+import { checkinVerdict, isAdmitted, type CheckinSource, type Verdict } from '../../shared/checkin-rules';
 import { toUtcString } from '../../shared/time';
 import { normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
 

@@ -4,7 +4,7 @@
  * exponential backoff and jitter after a failure, and one tab at a time (Web Locks). The
  * transport is a parameter so tests run it against a real server.
  */
-import { MAX_PUSH_BATCH } from '../../shared/checkin';
+import { MAX_PUSH_BATCH } from '../../shared/checkin-rules';
 import {
   applyAnnulResult,
   applyDownloadPage,
