@@ -19,6 +19,7 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
       const { openCamera } = await import('../../scanner/camera');
       setScanner(await openCamera(view, (text) => void door.scanCode(text, 'scan')));
     } catch (err) {
+      console.warn('[svc] camera', err);
       const name = (err as { name?: string } | null)?.name;
       setError(
         name === 'NotAllowedError'

@@ -112,7 +112,7 @@ function ManualEntry(props: { disabled: boolean }): JSX.Element {
   return (
     <form
       class="door-form"
-      aria-label="Type a ticket code"
+      aria-label="Check in by code"
       onSubmit={(e) => {
         e.preventDefault();
         unlockAudio();
@@ -145,8 +145,8 @@ function NameSearch(props: { disabled: boolean }): JSX.Element {
     if (mine === seq) setResults(found);
   };
   return (
-    <section class="door-form" aria-labelledby="door-search-label">
-      <label id="door-search-label" for="door-search">
+    <section class="door-form" aria-label="Name search">
+      <label for="door-search">
         Find by name or email
       </label>
       <input id="door-search" type="search" autocomplete="off" value={query()} onInput={(e) => void search(e.currentTarget.value)} aria-describedby="door-search-hint" disabled={props.disabled} />

@@ -33,8 +33,8 @@ export function StatusBar(): JSX.Element {
           <span class="network-dot" classList={{ offline: !online() }} aria-hidden="true" />
           {online() ? 'Online' : 'Offline'}
         </li>
-        <li class="door-chip" role="status">
-          {door.pending() === 0 ? 'All scans synced' : `${door.pending()} not yet synced`}
+        <li class="door-chip">
+          <span role="status">{door.pending() === 0 ? 'All scans synced' : `${door.pending()} not yet synced`}</span>
         </li>
         <li class="door-chip">
           Last sync:{' '}
