@@ -122,7 +122,7 @@ export function openDoorDb(name = DOOR_DB_NAME): DoorDb {
     device: 'key',
     events: 'id',
     attendees: 'id, eventId, codeHash, *terms, [eventId+going], [eventId+checkedIn]',
-    checkins: 'clientId, attendeeId, eventId, state, scannedMs, undo',
+    checkins: 'clientId, attendeeId, codeHash, eventId, state, scannedMs, undo, conflict',
     outbox: '++seq, &clientId, status',
     syncState: 'deviceId',
   });

@@ -38,20 +38,51 @@ export interface ScanLookup {
   last: LastCheckin | null;
 }
 
-/** The verdict for a code hash (or an attendee picked by name) at `eventId`. */
-export async function lookupScan(db: DoorDb, key: { codeHash: string } | { attendeeId: number }, eventId: number, deviceName: string): Promise<ScanLookup> {
-  return db.transaction('r', db.attendees, db.checkins, async () => {
-    const attendee = 'codeHash' in key ? await db.attendees.where('codeHash').equals(key.codeHash).first() : await db.attendees.get(key.attendeeId);
-    if (!attendee) return { verdict: 'unknown', attendee: null, last: null };
-    const local = await db.checkins.where('attendeeId').equals(attendee.id).toArray();
-    const count = attendee.checkinCount + local.reduce((n, c) => n + localDelta(c), 0);
-    let last: LastCheckin | null = attendee.lastCheckinUtc ? { scannedUtc: attendee.lastCheckinUtc, device: attendee.lastCheckinDevice } : null;
-    for (const c of local) {
-      if (stands(c) && (!last || c.scannedUtc > last.scannedUtc)) last = { scannedUtc: c.scannedUtc, device: deviceName };
+/**
+ * Reads an attendee and the device's own scans of it in ONE read-only IndexedDB transaction,
+ * both requests in flight at once. The hot path of every scan (< 5 ms p95 over 50,000
+ * attendees): plain IndexedDB on Dexie's open connection, because Dexie's promise zones
+ * doubled the time of these two reads in Chromium.
+ */
+async function readScanRows(db: DoorDb, key: { codeHash: string } | { attendeeId: number }): Promise<{ attendee: AttendeeRecord | undefined; local: LocalCheckin[] }> {
+  if (!db.isOpen()) await db.open();
+  const idb = db.backendDB();
+  return new Promise((resolve, reject) => {
+    const tx = idb.transaction(['attendees', 'checkins'], 'readonly');
+    const attendees = tx.objectStore('attendees');
+    const checkins = tx.objectStore('checkins');
+    let attendee: AttendeeRecord | undefined;
+    let local: LocalCheckin[] = [];
+    if ('codeHash' in key) {
+      const a = attendees.index('codeHash').get(key.codeHash);
+      a.onsuccess = () => (attendee = a.result as AttendeeRecord | undefined);
+      const c = checkins.index('codeHash').getAll(key.codeHash);
+      c.onsuccess = () => (local = c.result as LocalCheckin[]);
+    } else {
+      const a = attendees.get(key.attendeeId);
+      a.onsuccess = () => (attendee = a.result as AttendeeRecord | undefined);
+      const c = checkins.index('attendeeId').getAll(key.attendeeId);
+      c.onsuccess = () => (local = c.result as LocalCheckin[]);
     }
-    const verdict = checkinVerdict({ eventId: attendee.eventId, status: attendee.status, checkinCount: count }, eventId);
-    return { verdict, attendee, last: verdict === 'again' ? last : null };
+    tx.oncomplete = () => resolve({ attendee, local });
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
   });
+}
+
+/** The verdict for a code hash (or an attendee picked by name) at `eventId`: the shared rule on the cache plus this device's scans. */
+export async function lookupScan(db: DoorDb, key: { codeHash: string } | { attendeeId: number }, eventId: number, deviceName: string): Promise<ScanLookup> {
+  const { attendee, local } = await readScanRows(db, key);
+  if (!attendee) return { verdict: 'unknown', attendee: null, last: null };
+  // by code, the local scans are those of the code; drop any of another attendee (a reused hash)
+  const mine = local.filter((c) => c.attendeeId === attendee.id);
+  const count = attendee.checkinCount + mine.reduce((n, c) => n + localDelta(c), 0);
+  let last: LastCheckin | null = attendee.lastCheckinUtc ? { scannedUtc: attendee.lastCheckinUtc, device: attendee.lastCheckinDevice } : null;
+  for (const c of mine) {
+    if (stands(c) && (!last || c.scannedUtc > last.scannedUtc)) last = { scannedUtc: c.scannedUtc, device: deviceName };
+  }
+  const verdict = checkinVerdict({ eventId: attendee.eventId, status: attendee.status, checkinCount: count }, eventId);
+  return { verdict, attendee, last: verdict === 'again' ? last : null };
 }
 
 export interface NewScan {
@@ -162,25 +193,45 @@ export interface EventCounts {
   checkedIn: number;
 }
 
+/** The event's counts as the cached list has them (re-run only when the list changes). */
+export async function cachedEventCounts(db: DoorDb, eventId: number): Promise<EventCounts> {
+  const [going, checkedIn] = await Promise.all([
+    db.attendees.where('[eventId+going]').equals([eventId, 1]).count(),
+    db.attendees.where('[eventId+checkedIn]').equals([eventId, 1]).count(),
+  ]);
+  return { going, checkedIn };
+}
+
+/**
+ * How many attendees this device's not-yet-reflected scans and undos add to (or take from)
+ * the cached "checked in" count. Reads only those few rows, so it is cheap after every scan.
+ */
+export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Promise<number> {
+  const [scans, undos] = await Promise.all([
+    db.checkins.where('state').anyOf('queued', 'acked').toArray(),
+    db.checkins.where('undo').anyOf('queued', 'acked').toArray(),
+  ]);
+  const delta = new Map<number, number>();
+  const seen = new Set<string>();
+  for (const c of [...scans, ...undos]) {
+    if (c.eventId !== eventId || c.attendeeId === null || seen.has(c.clientId)) continue;
+    seen.add(c.clientId);
+    delta.set(c.attendeeId, (delta.get(c.attendeeId) ?? 0) + localDelta(c));
+  }
+  const attendees = await db.attendees.bulkGet([...delta.keys()]);
+  let adjust = 0;
+  for (const a of attendees) {
+    if (!a) continue;
+    adjust += Number(a.checkinCount + delta.get(a.id)! > 0) - Number(a.checkinCount > 0);
+  }
+  return adjust;
+}
+
 /** The event's counts from the cache plus this device's check-ins the cache does not show yet. */
 export async function eventCounts(db: DoorDb, eventId: number): Promise<EventCounts> {
   return db.transaction('r', db.attendees, db.checkins, async () => {
-    const [going, checkedIn, local] = await Promise.all([
-      db.attendees.where('[eventId+going]').equals([eventId, 1]).count(),
-      db.attendees.where('[eventId+checkedIn]').equals([eventId, 1]).count(),
-      db.checkins.where('eventId').equals(eventId).filter((c) => localDelta(c) !== 0).toArray(),
-    ]);
-    const delta = new Map<number, number>();
-    for (const c of local) if (c.attendeeId !== null) delta.set(c.attendeeId, (delta.get(c.attendeeId) ?? 0) + localDelta(c));
-    const attendees = await db.attendees.bulkGet([...delta.keys()]);
-    let adjust = 0;
-    for (const a of attendees) {
-      if (!a) continue;
-      const before = a.checkinCount > 0;
-      const after = a.checkinCount + delta.get(a.id)! > 0;
-      adjust += Number(after) - Number(before);
-    }
-    return { going, checkedIn: checkedIn + adjust };
+    const [cached, adjust] = await Promise.all([cachedEventCounts(db, eventId), localCheckedInAdjustment(db, eventId)]);
+    return { going: cached.going, checkedIn: cached.checkedIn + adjust };
   });
 }
 
@@ -191,11 +242,8 @@ export function rejectedItems(db: DoorDb): Promise<OutboxItem[]> {
 
 /** Stored scans the server flagged with a conflict (e.g. cancelled before the scan). */
 export function conflictScans(db: DoorDb): Promise<LocalCheckin[]> {
-  return db.checkins
-    .orderBy('scannedMs')
-    .reverse()
-    .filter((c) => c.conflict !== null)
-    .toArray();
+  // rows without a conflict are not in the `conflict` index (IndexedDB skips null keys)
+  return db.checkins.orderBy('conflict').toArray();
 }
 
 /** The latest scans on this device, newest first. */

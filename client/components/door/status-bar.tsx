@@ -1,6 +1,6 @@
 import { createSignal, onCleanup, Show, type JSX } from 'solid-js';
 import { createLiveValue } from '../../db/live';
-import { eventCounts, type EventCounts } from '../../db/scans';
+import { cachedEventCounts, localCheckedInAdjustment, type EventCounts } from '../../db/scans';
 import { doorState } from '../../pages/door/door-state';
 import { online } from '../../pwa';
 
@@ -23,7 +23,13 @@ export function StatusBar(): JSX.Element {
   const [now, setNow] = createSignal(Date.now());
   const tick = setInterval(() => setNow(Date.now()), 15_000);
   onCleanup(() => clearInterval(tick));
-  const counts = createLiveValue<EventCounts | null, number | null>((id) => (id === null ? Promise.resolve(null) : eventCounts(door.db, id)), null, door.eventId);
+  // two live queries: a scan re-runs only the cheap local one, not the counts over the whole list
+  const cached = createLiveValue<EventCounts | null, number | null>((id) => (id === null ? Promise.resolve(null) : cachedEventCounts(door.db, id)), null, door.eventId);
+  const adjust = createLiveValue((id: number | null) => (id === null ? Promise.resolve(0) : localCheckedInAdjustment(door.db, id)), 0, door.eventId);
+  const counts = () => {
+    const c = cached.value();
+    return c ? { going: c.going, checkedIn: c.checkedIn + adjust.value() } : null;
+  };
   const lastSync = () => door.status().lastSyncMs;
 
   return (
@@ -48,7 +54,7 @@ export function StatusBar(): JSX.Element {
           <Show when={door.status().phase === 'syncing'}> (syncing…)</Show>
         </li>
         <li class="door-chip door-counts">
-          <Show when={counts.value()} fallback="Counts: —">
+          <Show when={counts()} fallback="Counts: —">
             {(c) => (
               <>
                 <strong>{c().checkedIn}</strong> checked in / <strong>{c().going}</strong> going
