@@ -176,6 +176,43 @@ describe('door PWA offline', () => {
     expect((await admin.api.get<CheckinDto[]>(`/checkins?eventId=${event.id}&perPage=100`)).body).toHaveLength(5);
   });
 
+  test('undo of a synced scan annuls the check-in on the server; a revoked device says so with its unsynced count', async () => {
+    const event = await createEvent(db(), 'Undo night');
+    const erin = await createAttendee(db(), event.id, { name: 'Erin Undo' });
+    const fay = await createAttendee(db(), event.id, { name: 'Fay Later' });
+    const created = await admin.api.post('/devices', { name: 'South gate', eventIds: [event.id] });
+    const video = path.join(workDir, 'erin.y4m');
+    writeQrY4m(video, erin.ticketCode);
+    const page = await openProfile(path.join(workDir, 'profile-undo'), video);
+    await page.goto(new URL(`/door#pair=${created.body.pairing.pairingCode}`, server.url).href);
+    await page.locator('.door-counts', { hasText: '0 checked in / 2 going' }).waitFor();
+
+    await typeCode(page, erin);
+    await expectVerdict(page, 'OK', 'Erin Undo');
+    await page.getByText('All scans synced').waitFor();
+    await expect.poll(async () => (await admin.api.get<CheckinDto[]>(`/checkins?eventId=${event.id}`)).body.length).toBe(1);
+    // undo from the recent scans list (the verdict may have dismissed itself meanwhile)
+    await dismiss(page);
+    await page.getByRole('button', { name: 'Undo check-in of Erin Undo' }).click();
+    await page.locator('.door-counts', { hasText: '0 checked in / 2 going' }).waitFor();
+    await expect.poll(async () => (await admin.api.get<CheckinDto[]>(`/checkins?eventId=${event.id}`)).body[0]?.annulledUtc ?? null).not.toBeNull();
+
+    await context!.setOffline(true);
+    await typeCode(page, fay);
+    await expectVerdict(page, 'OK', 'Fay Later');
+    await dismiss(page);
+    expect((await admin.api.delete(`/devices/${created.body.id}`)).status).toBe(204);
+    await context!.setOffline(false);
+    await page.getByRole('alert').filter({ hasText: 'This device was revoked by an administrator.' }).waitFor();
+    await page.getByText('1 scan was not synced').waitFor();
+    // aria-disabled (not disabled): it keeps focus and tells why when pressed
+    await page.getByRole('button', { name: 'Forget this device' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Not while scans are unsynced').waitFor();
+    await context!.close();
+    context = undefined;
+  });
+
   test('the pairing page explains a wrong code and has no serious accessibility violation', async () => {
     const browser = await launchBrowser();
     try {
