@@ -8,54 +8,11 @@ import { ZPositiveId, ZUtcDateTime } from './schemas';
 import type { PublicBookingTypeDto } from './booking';
 import type { Slot } from './booking/slots';
 
-/** SPEC §6 scan verdicts. `ok`/`again` admit and create a check-in row; the rest are refusals. */
-export const VERDICTS = ['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+import { CHECKIN_SOURCES, MAX_PUSH_BATCH, VERDICTS, type Conflict, type RefusalVerdict } from './checkin-rules';
+export * from './checkin-rules';
+
 export const ZVerdict = z.enum(VERDICTS);
-
-export type AdmitVerdict = Extract<Verdict, 'ok' | 'again'>;
-export type RefusalVerdict = Exclude<Verdict, AdmitVerdict>;
-
-export function isAdmitted(verdict: Verdict): verdict is AdmitVerdict {
-  return verdict === 'ok' || verdict === 'again';
-}
-
-/** SPEC §3 check-in sources: camera scan, typed code, name search, the REST route. */
-export const CHECKIN_SOURCES = ['scan', 'manual', 'search', 'rest'] as const;
 export const ZCheckinSource = z.enum(CHECKIN_SOURCES);
-export type CheckinSource = z.infer<typeof ZCheckinSource>;
-
-/**
- * Why an accepted offline scan disagrees with the server (stored in `conflict`):
- * - `cancelled_before_scan`: cancelled on the server, last changed before the scan time;
- * - `cancelled`: cancelled on the server, possibly after the scan (the row changed later);
- * - `waitlist`: on the waitlist on the server;
- * - `deleted`: the attendee row no longer exists (proven by the change log's tombstone).
- */
-export const CONFLICTS = ['cancelled_before_scan', 'cancelled', 'waitlist', 'deleted'] as const;
-export type Conflict = (typeof CONFLICTS)[number];
-
-/** What the verdict rule needs to know about an attendee. */
-export interface VerdictAttendee {
-  eventId: number;
-  /** going, waitlist, cancelled; '' on an old row reads as going (SPEC §3). */
-  status: string;
-  /** Check-ins not annulled. */
-  checkinCount: number;
-}
-
-/**
- * The door's verdict for a scanned attendee at `eventId`. Only `going` and the old empty
- * status admit; a status the contract does not name yet is refused like `cancelled`
- * (a door must never let in someone whose state it does not understand).
- */
-export function checkinVerdict(attendee: VerdictAttendee | null | undefined, eventId: number): Verdict {
-  if (!attendee) return 'unknown';
-  if (attendee.eventId !== eventId) return 'wrong_event';
-  if (attendee.status === 'waitlist') return 'waitlist';
-  if (attendee.status !== 'going' && attendee.status !== '') return 'cancelled';
-  return attendee.checkinCount > 0 ? 'again' : 'ok';
-}
 
 /** SHA-256 hex of a ticket code, as the device stores and sends it (SPEC §6). */
 export const ZCodeHash = z
@@ -65,8 +22,6 @@ export const ZCodeHash = z
 
 export const ZClientId = z.uuid({ message: 'must be a UUID' }).transform((v) => v.toLowerCase());
 
-/** Largest push batch (issue 5). */
-export const MAX_PUSH_BATCH = 1000;
 
 /** One queued scan of the device. `attendeeId` (from the device's list) lets the server tell a deleted attendee from an unknown code. */
 export const ZPushItem = z

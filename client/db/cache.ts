@@ -1,0 +1,197 @@
+/**
+ * Writes of the server's answers into the door database: download pages and pull deltas
+ * (cache tables and cursor, each page in one transaction with its position), push results
+ * (outbox and local log), reset. None of these touches a queued scan.
+ */
+import type { DownloadResult, PullResult, PushItemResult } from '../../shared/checkin';
+import { attendeeFromTuple, type DeviceRecord, type DoorDb, type LocalCheckin, type SyncStateRecord } from './door-db';
+
+export function emptySyncState(deviceId: number): SyncStateRecord {
+  return { deviceId, cursor: null, downloads: {}, lastSyncMs: null, lastAttemptMs: null, lastError: null };
+}
+
+export async function readDevice(db: DoorDb): Promise<DeviceRecord | undefined> {
+  return db.device.get('self');
+}
+
+export async function readSyncState(db: DoorDb, deviceId: number): Promise<SyncStateRecord> {
+  return (await db.syncState.get(deviceId)) ?? emptySyncState(deviceId);
+}
+
+/** The smaller of two `txid:id` cursors (null counts as "none yet"). */
+export function earlierCursor(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  const [at, ai] = a.split(':').map(BigInt) as [bigint, bigint];
+  const [bt, bi] = b.split(':').map(BigInt) as [bigint, bigint];
+  return at < bt || (at === bt && ai <= bi) ? a : b;
+}
+
+/**
+ * Marks local check-ins of these attendees that the server acknowledged before `sinceMs` as
+ * carried by the cache (their count is in the attendee row now), and likewise their undos.
+ */
+async function markReflected(db: DoorDb, attendeeIds: number[], sinceMs: number): Promise<void> {
+  if (attendeeIds.length === 0) return;
+  const rows = await db.checkins
+    .where('attendeeId')
+    .anyOf(attendeeIds)
+    .filter((c) => (c.state === 'acked' && c.ackedMs! < sinceMs) || (c.undo === 'acked' && c.undoAckedMs! < sinceMs))
+    .toArray();
+  for (const c of rows) {
+    const patch: Partial<LocalCheckin> = {};
+    if (c.state === 'acked' && c.ackedMs! < sinceMs) patch.state = 'reflected';
+    if (c.undo === 'acked' && c.undoAckedMs! < sinceMs) patch.undo = 'reflected';
+    await db.checkins.update(c.clientId, patch);
+  }
+}
+
+/**
+ * Stores one download page and the position after it in one transaction, so an interrupted
+ * download resumes at the page it lost and never leaves a page without its cursor.
+ * `startedMs`: when the download's first page was requested.
+ */
+export async function applyDownloadPage(db: DoorDb, deviceId: number, page: DownloadResult, startedMs: number): Promise<void> {
+  const rows = page.attendees.map(attendeeFromTuple);
+  await db.transaction('rw', [db.events, db.attendees, db.syncState, db.checkins], async () => {
+    const state = await readSyncState(db, deviceId);
+    const before = state.downloads[page.event.id];
+    await db.events.put(page.event);
+    await db.attendees.bulkPut(rows);
+    await markReflected(
+      db,
+      rows.map((r) => r.id),
+      startedMs,
+    );
+    state.downloads[page.event.id] = { nextAfterId: page.nextAfterId, done: !page.hasMore, count: (before?.count ?? 0) + rows.length };
+    if (page.cursor !== null) state.cursor = earlierCursor(state.cursor, page.cursor);
+    await db.syncState.put(state);
+  });
+}
+
+/** Applies one pull page: events and attendees upserted, tombstones deleted, cursor moved — one transaction. */
+export async function applyPullPage(db: DoorDb, deviceId: number, page: Exclude<PullResult, { reset: true }>, startedMs: number): Promise<void> {
+  const rows = page.attendees.map(attendeeFromTuple);
+  await db.transaction('rw', [db.events, db.attendees, db.syncState, db.checkins], async () => {
+    if (page.events.length) await db.events.bulkPut(page.events);
+    if (rows.length) await db.attendees.bulkPut(rows);
+    if (page.tombstones.events.length) {
+      await db.events.bulkDelete(page.tombstones.events);
+      await db.attendees.where('eventId').anyOf(page.tombstones.events).delete();
+    }
+    if (page.tombstones.attendees.length) await db.attendees.bulkDelete(page.tombstones.attendees);
+    await markReflected(
+      db,
+      rows.map((r) => r.id),
+      startedMs,
+    );
+    const state = await readSyncState(db, deviceId);
+    state.cursor = page.cursor;
+    await db.syncState.put(state);
+  });
+}
+
+/**
+ * `reset` (a cursor too old for the server) or a re-download: wipes the cache tables and the
+ * cursor — never the outbox or the local scans — so the next sync downloads everything again.
+ */
+export async function resetCache(db: DoorDb, deviceId: number): Promise<void> {
+  await db.transaction('rw', [db.events, db.attendees, db.syncState], async () => {
+    await db.events.clear();
+    await db.attendees.clear();
+    const state = await readSyncState(db, deviceId);
+    await db.syncState.put({ ...state, cursor: null, downloads: {} });
+  });
+}
+
+/** Forgets cached events the device no longer follows. */
+export async function dropUnfollowedEvents(db: DoorDb, deviceId: number, eventIds: number[]): Promise<void> {
+  const follow = new Set(eventIds);
+  await db.transaction('rw', [db.events, db.attendees, db.syncState], async () => {
+    const gone = (await db.events.toCollection().primaryKeys()).filter((id) => !follow.has(id));
+    const state = await readSyncState(db, deviceId);
+    const staleDownloads = Object.keys(state.downloads).map(Number).filter((id) => !follow.has(id));
+    if (gone.length === 0 && staleDownloads.length === 0) return;
+    await db.events.bulkDelete(gone);
+    await db.attendees.where('eventId').anyOf(gone).delete();
+    for (const id of staleDownloads) delete state.downloads[id];
+    await db.syncState.put(state);
+  });
+}
+
+export interface PushOutcome {
+  /** Removed from the outbox: stored, stored before, or an expected refusal. */
+  settled: number;
+  /** Marked rejected and listed. */
+  rejected: number;
+  /** Left queued to send again. */
+  retry: number;
+  /** Scans undone while in flight that the server stored: annul them next. */
+  annulQueued: number;
+}
+
+/**
+ * Applies sync.push results in one transaction. `inserted`/`duplicate`: the scan leaves the
+ * outbox and waits for a pull to carry it. `rejected` of a refusal is its expected receipt
+ * (logged on the server); of an admitted scan it is marked and listed, never resent.
+ * `failed`: stays queued.
+ */
+export async function applyPushResults(db: DoorDb, results: PushItemResult[], nowMs = Date.now()): Promise<PushOutcome> {
+  const outcome: PushOutcome = { settled: 0, rejected: 0, retry: 0, annulQueued: 0 };
+  await db.transaction('rw', db.outbox, db.checkins, async () => {
+    for (const r of results) {
+      const queued = await db.outbox.where('clientId').equals(r.clientId).first();
+      const local = await db.checkins.get(r.clientId);
+      if (r.status === 'failed') {
+        if (queued) await db.outbox.update(queued.seq!, { attempts: queued.attempts + 1 });
+        outcome.retry++;
+        continue;
+      }
+      if (r.status === 'rejected') {
+        const expected = local?.state === 'refused';
+        if (expected || !queued) {
+          if (queued) await db.outbox.delete(queued.seq!);
+          outcome.settled++;
+        } else {
+          await db.outbox.update(queued.seq!, { status: 'rejected', reason: r.reason });
+          if (local && local.state !== 'undone') await db.checkins.update(r.clientId, { state: 'rejected', reason: r.reason });
+          outcome.rejected++;
+        }
+        continue;
+      }
+      if (queued) await db.outbox.delete(queued.seq!);
+      outcome.settled++;
+      if (!local) continue;
+      const conflict = r.status === 'inserted' ? r.conflict : local.conflict;
+      if (local.state === 'undone') {
+        // undone while its push was in flight: the server has it now, so annul it there
+        await db.checkins.update(r.clientId, { state: 'acked', ackedMs: nowMs, checkinId: r.checkinId, conflict, undo: 'queued' });
+        await db.outbox.add({ clientId: `annul:${r.clientId}`, kind: 'annul', status: 'queued', checkinId: r.checkinId, attempts: 0, createdMs: nowMs, reason: null });
+        outcome.annulQueued++;
+      } else if (local.state === 'queued') {
+        await db.checkins.update(r.clientId, { state: 'acked', ackedMs: nowMs, checkinId: r.checkinId, conflict });
+      }
+    }
+  });
+  return outcome;
+}
+
+/** Result of sending one queued annul. */
+export type AnnulOutcome = { status: 'done' } | { status: 'rejected'; reason: string } | { status: 'retry' };
+
+export async function applyAnnulResult(db: DoorDb, outboxClientId: string, outcome: AnnulOutcome, nowMs = Date.now()): Promise<void> {
+  const scanClientId = outboxClientId.replace(/^annul:/, '');
+  await db.transaction('rw', db.outbox, db.checkins, async () => {
+    const queued = await db.outbox.where('clientId').equals(outboxClientId).first();
+    if (!queued) return;
+    if (outcome.status === 'retry') {
+      await db.outbox.update(queued.seq!, { attempts: queued.attempts + 1 });
+    } else if (outcome.status === 'done') {
+      await db.outbox.delete(queued.seq!);
+      await db.checkins.update(scanClientId, { undo: 'acked', undoAckedMs: nowMs });
+    } else {
+      await db.outbox.update(queued.seq!, { status: 'rejected', reason: outcome.reason });
+      await db.checkins.update(scanClientId, { undo: 'rejected', reason: outcome.reason });
+    }
+  });
+}

@@ -1,0 +1,42 @@
+import { Match, onCleanup, onMount, Switch, type JSX } from 'solid-js';
+import { Page } from '../../components/page';
+import { DoorScreen } from '../../components/door/door-screen';
+import { PairForm } from '../../components/door/pair-form';
+import { pairingCodeFrom } from '../../scanner/input';
+import { doorState, requestPersistentStorage } from './door-state';
+import '../../styles/door.css';
+
+/** `/door` (SPEC §1): pairing, event choice, scanner. Dark by default (night events, battery). */
+export default function DoorPage(): JSX.Element {
+  const door = doorState();
+  // the pairing QR opens /door#pair=CODE: the code stays in the fragment, never in a server log
+  const linkCode = pairingCodeFrom(window.location.href);
+  if (linkCode) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+
+  onMount(() => {
+    const root = document.documentElement;
+    const previous = root.dataset.theme;
+    root.dataset.theme = 'dark';
+    onCleanup(() => {
+      if (previous === undefined) delete root.dataset.theme;
+      else root.dataset.theme = previous;
+    });
+    void requestPersistentStorage();
+  });
+
+  return (
+    <Page title="Door">
+      <Switch>
+        <Match when={door.device() === undefined}>
+          <p class="status-text" aria-busy="true">
+            Opening this device’s check-in data…
+          </p>
+        </Match>
+        <Match when={door.device() === null}>
+          <PairForm initialCode={linkCode} />
+        </Match>
+        <Match when={door.device()}>{(device) => <DoorScreen device={device()} />}</Match>
+      </Switch>
+    </Page>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * Door mode's state, one per tab and alive while the app runs (the update gate and the sync
+ * engine outlive the page): the database, the sync engine and its status, the paired device,
+ * the unsynced count, and the scan pipeline — decode → SHA-256 → Dexie lookup → verdict on
+ * screen → sound and buzz → scan and outbox item written in one transaction → sync.
+ */
+import { createRoot, createSignal, type Accessor } from 'solid-js';
+import type { CheckinSource, Verdict } from '../../../shared/checkin-rules';
+import { openDoorDb, type DeviceRecord, type DoorDb } from '../../db/door-db';
+import { createLiveValue } from '../../db/live';
+import { lookupScan, pendingCount, recordScan, type LastCheckin } from '../../db/scans';
+import { setUpdateGate } from '../../pwa';
+import { readMuted, playFeedback, writeMuted } from '../../scanner/feedback';
+import { createSameCodeFilter, normalizeTicketCode, sha256Hex } from '../../scanner/input';
+import { createSyncEngine, type SyncEngine, type SyncStatus } from '../../sync/engine';
+import { trpcTransport } from '../../sync/transport';
+
+export interface ShownVerdict {
+  verdict: Verdict;
+  clientId: string;
+  displayName: string;
+  quantity: number;
+  last: LastCheckin | null;
+  scannedMs: number;
+  /** Bumped per scan so the same verdict twice still restarts the auto-dismiss. */
+  seq: number;
+}
+
+export interface DoorState {
+  db: DoorDb;
+  engine: SyncEngine;
+  status: Accessor<SyncStatus>;
+  device: Accessor<DeviceRecord | null | undefined>;
+  deviceLoading: Accessor<boolean>;
+  pending: Accessor<number>;
+  busy: Accessor<boolean>;
+  verdict: Accessor<ShownVerdict | null>;
+  dismissVerdict(): void;
+  muted: Accessor<boolean>;
+  setMuted(muted: boolean): void;
+  eventId: Accessor<number | null>;
+  setEventId(id: number): void;
+  /** Handles a code from the camera, a wedge scanner or the manual form. */
+  scanCode(text: string, source: Exclude<CheckinSource, 'rest' | 'search'>): Promise<void>;
+  /** Pairs with a code (typed, or from the QR link's fragment), asks for persistent storage, syncs. */
+  pair(code: string): Promise<void>;
+  /** Unpairs; false (refused) while scans are unsynced. */
+  forget(): Promise<boolean>;
+  /** Checks in an attendee picked by name search. */
+  scanAttendee(attendeeId: number): Promise<void>;
+}
+
+const EVENT_KEY = 'svc-door-event';
+
+let state: DoorState | undefined;
+
+export function doorState(): DoorState {
+  state ??= createRoot(createDoorState);
+  return state;
+}
+
+function createDoorState(): DoorState {
+  const db = openDoorDb();
+  const live = createLiveValue(() => db.device.get('self'), undefined as DeviceRecord | undefined);
+  const device = () => (live.loading() ? undefined : (live.value() ?? null));
+  // the token just paired with, until the live device row catches up with it
+  let pairedToken: string | null = null;
+  const engine = createSyncEngine({ db, transport: trpcTransport(() => pairedToken ?? live.value()?.token ?? null) });
+  const [status, setStatus] = createSignal(engine.status);
+  engine.subscribe(setStatus);
+  const pending = createLiveValue(() => pendingCount(db), 0).value;
+  const [busy, setBusy] = createSignal(false);
+  const [verdict, setVerdict] = createSignal<ShownVerdict | null>(null);
+  const [muted, setMutedSignal] = createSignal(readMuted());
+  const [chosenEvent, setChosenEvent] = createSignal<number | null>(readStoredEvent());
+  const sameCode = createSameCodeFilter();
+  let seq = 0;
+  let chain: Promise<void> = Promise.resolve();
+
+  // an update reloads the page: never while a scan is unsynced or one is being handled
+  setUpdateGate(() => pending() === 0 && !busy());
+  engine.start();
+
+  const eventId = () => {
+    const d = device();
+    if (!d || d.eventIds.length === 0) return null;
+    const chosen = chosenEvent();
+    return chosen !== null && d.eventIds.includes(chosen) ? chosen : d.eventIds[0]!;
+  };
+
+  /** One scan at a time, so a quick second scan sees the first one's check-in. */
+  function serialized(work: () => Promise<void>): Promise<void> {
+    chain = chain.then(work, work);
+    return chain;
+  }
+
+  async function handle(key: { codeHash: string } | { attendeeId: number }, source: Exclude<CheckinSource, 'rest'>, startedAt: number): Promise<void> {
+    const d = device();
+    const event = eventId();
+    if (!d || event === null || d.revokedMs !== null) return;
+    setBusy(true);
+    try {
+      const lookup = await lookupScan(db, key, event, d.name);
+      performance.measure('svc-door-lookup', { start: startedAt });
+      const clientId = crypto.randomUUID();
+      const scannedMs = Date.now();
+      setVerdict({
+        verdict: lookup.verdict,
+        clientId,
+        displayName: lookup.attendee?.displayName ?? '',
+        quantity: lookup.attendee?.quantity ?? 0,
+        last: lookup.last,
+        scannedMs,
+        seq: ++seq,
+      });
+      // Solid has updated the DOM synchronously: the verdict is on screen now
+      performance.measure('svc-door-verdict', { start: startedAt });
+      playFeedback(lookup.verdict, muted());
+      await recordScan(db, { clientId, eventId: event, codeHash: 'codeHash' in key ? key.codeHash : null, lookup, source, scannedMs });
+      engine.requestSync('scan');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return {
+    db,
+    engine,
+    status,
+    device,
+    deviceLoading: live.loading,
+    pending,
+    busy,
+    verdict,
+    dismissVerdict: () => setVerdict(null),
+    muted,
+    setMuted(value) {
+      writeMuted(value);
+      setMutedSignal(value);
+    },
+    eventId,
+    setEventId(id) {
+      try {
+        localStorage.setItem(EVENT_KEY, String(id));
+      } catch {
+        // remembered for this visit only
+      }
+      setChosenEvent(id);
+    },
+    async pair(code) {
+      const record = await engine.pair(code);
+      pairedToken = record.token;
+      void requestPersistentStorage();
+      void engine.syncNow();
+    },
+    async forget() {
+      const done = await engine.forget();
+      if (done) pairedToken = null;
+      return done;
+    },
+    scanCode(text, source) {
+      const startedAt = performance.now();
+      const code = normalizeTicketCode(text);
+      if (!code) return Promise.resolve();
+      // one held-up ticket is one scan; a typed code is always meant
+      if (source === 'scan' && !sameCode.accept(code)) return Promise.resolve();
+      return serialized(async () => handle({ codeHash: await sha256Hex(code) }, source, startedAt));
+    },
+    scanAttendee(attendeeId) {
+      const startedAt = performance.now();
+      return serialized(() => handle({ attendeeId }, 'search', startedAt));
+    },
+  };
+}
+
+function readStoredEvent(): number | null {
+  try {
+    const v = Number(localStorage.getItem(EVENT_KEY));
+    return Number.isInteger(v) && v > 0 ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Asks the browser not to evict the door's database under storage pressure (SPEC §6: days offline). */
+export async function requestPersistentStorage(): Promise<boolean> {
+  try {
+    if (await navigator.storage?.persisted?.()) return true;
+    return (await navigator.storage?.persist?.()) ?? false;
+  } catch {
+    return false;
+  }
+}
