@@ -22,8 +22,8 @@ let updateGate: () => boolean = () => true;
 let workbox: Workbox | undefined;
 
 /**
- * Decides whether an update may be applied now. Later: "only when the outbox is empty and
- * no scan is in progress". The function may read Solid signals; the banner re-checks when they change.
+ * Decides whether an update may be applied now (door mode: "only when the outbox is empty and
+ * no scan is in progress"). The function may read Solid signals; the banner re-checks when they change.
  */
 export function setUpdateGate(gate: () => boolean): void {
   updateGate = gate;
