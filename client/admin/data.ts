@@ -221,7 +221,12 @@ export interface UserDto {
   displayName: string;
   role: Role;
   timezone: string;
+  /** Staff: the events they may work on; null = all events. */
   eventIds: number[] | null;
+  /** False until an invited (or password-less) user has chosen a password. */
+  hasPassword: boolean;
+  /** When the pending invite / password link expires (UTC `Y-m-d H:i:s`); null when none is pending. */
+  inviteExpiresUtc: string | null;
 }
 export interface UserInput {
   email: string;
@@ -235,6 +240,23 @@ export const listUsers = () => allPages<UserDto>('/users');
 export const createUser = (input: UserInput) => api<UserDto>('/users', { method: 'POST', body: input });
 export const updateUser = (id: number, patch: Partial<UserInput>) => api<UserDto>(`/users/${id}`, { method: 'PATCH', body: patch });
 export const deleteUser = (id: number) => api<undefined>(`/users/${id}`, { method: 'DELETE' });
+/** Creates the user without a password and emails them a one-time link to choose one. */
+export const inviteUser = (input: Omit<UserInput, 'password'>) => api<UserDto>('/users/invite', { method: 'POST', body: input });
+/** Emails a fresh link (invite again, or a password reset); older links stop working. */
+export const sendPasswordLink = (id: number) => api<UserDto>(`/users/${id}/invite`, { method: 'POST' });
+
+/** What the public invite page shows (GET never uses the link up). */
+export interface InvitePreview {
+  email: string;
+  displayName: string;
+  role: Role;
+  hasPassword: boolean;
+  expiresUtc: string;
+}
+export const previewInvite = (token: string) => api<InvitePreview>(`/auth/invites/${encodeURIComponent(token)}`);
+/** Uses the link up and signs in (the server sets the session cookie). */
+export const acceptInvite = (token: string, password: string) =>
+  api<UserDto>(`/auth/invites/${encodeURIComponent(token)}`, { method: 'POST', body: { password } });
 
 export interface ApiTokenDto {
   id: number;

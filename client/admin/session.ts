@@ -28,6 +28,11 @@ export function adminUser(): Promise<AdminUser | null> {
   return pending;
 }
 
+/** After a sign-in that did not go through `adminUser()` (an accepted invite): the pages see the new user at once. */
+export function rememberUser(user: AdminUser): void {
+  setCachedUser(user);
+}
+
 export async function signOut(): Promise<void> {
   await logout();
   setCachedUser(null);

@@ -4,6 +4,7 @@ import type { RouteDefinition } from '../router';
 /** Sign-in and administration (SPEC §1, §5). Static segments come before `:id`. */
 export const adminRoutes: RouteDefinition[] = [
   { path: '/login', component: lazy(() => import('../pages/login')) },
+  { path: '/invite/:token', component: lazy(() => import('../pages/admin/invite')) },
   { path: '/admin', component: lazy(() => import('../pages/admin/index')) },
   { path: '/admin/events', component: lazy(() => import('../pages/admin/events')) },
   { path: '/admin/events/new', component: lazy(() => import('../pages/admin/event-form')) },

@@ -1,10 +1,11 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { apiTokens, sessions, users, type Role } from './auth.sql';
+import { apiTokens, sessions, userInvites, users, type Role } from './auth.sql';
 import { nowUtc } from '../db/columns';
 
 export type UserRow = typeof users.$inferSelect;
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
+export type InviteRow = typeof userInvites.$inferSelect;
 
 /** Queries only; rules live in auth.service.ts. */
 export function authRepository(db: Db) {
@@ -40,6 +41,24 @@ export function authRepository(db: Db) {
     listApiTokens: () => db.select().from(apiTokens).orderBy(asc(apiTokens.id)),
     revokeApiToken: async (id: number) =>
       (await db.update(apiTokens).set({ revokedUtc: nowUtc }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedUtc))).returning({ id: apiTokens.id })).length > 0,
+    /** Re-inviting replaces the user's live link (one row per user). */
+    upsertInvite: async (row: { userId: number; tokenHash: string; createdBy: number | null; expiresUtc: string }) =>
+      (
+        await db
+          .insert(userInvites)
+          .values(row)
+          .onConflictDoUpdate({ target: userInvites.userId, set: { tokenHash: row.tokenHash, createdBy: row.createdBy, expiresUtc: row.expiresUtc, createdUtc: nowUtc } })
+          .returning()
+      )[0]!,
+    findInviteByHash: async (tokenHash: string) =>
+      (await db.select({ invite: userInvites, user: users }).from(userInvites).innerJoin(users, eq(users.id, userInvites.userId)).where(eq(userInvites.tokenHash, tokenHash)))[0] ?? null,
+    /** Single use: the row goes in the same statement that checks it, so two tabs cannot both accept. */
+    consumeInvite: async (tokenHash: string, nowUtcText: string) =>
+      (await db.delete(userInvites).where(and(eq(userInvites.tokenHash, tokenHash), sql`${userInvites.expiresUtc} > ${nowUtcText}`)).returning({ userId: userInvites.userId }))[0] ?? null,
+    deleteUserInvite: (userId: number) => db.delete(userInvites).where(eq(userInvites.userId, userId)),
+    invitesOf: async (userIds: number[]) =>
+      userIds.length === 0 ? [] : db.select({ userId: userInvites.userId, expiresUtc: userInvites.expiresUtc }).from(userInvites).where(inArray(userInvites.userId, userIds)),
+
     findApiTokenById: async (id: number) => (await db.select().from(apiTokens).where(eq(apiTokens.id, id)))[0] ?? null,
   };
 }

@@ -5,6 +5,9 @@ import { isSecure, SESSION_COOKIE } from '../http';
 import { enforceRateLimit } from '../security/throttle';
 import { ADMIN_ONLY, SIGNED_IN } from './principal';
 import { SESSION_TTL_DAYS, ZCreateApiTokenInput, ZCreateUserInput, ZLoginInput, ZRole, ZUpdateUserInput } from './auth.service';
+import { invitesService, ZAcceptInviteInput, ZInvitePreview, ZInviteTokenParams, ZInviteUserInput } from './invites.service';
+import type { AppContext } from '../context';
+import type { Context } from 'hono';
 
 export const ZUserDto = z.object({
   id: z.number().int(),
@@ -13,6 +16,8 @@ export const ZUserDto = z.object({
   role: ZRole,
   timezone: z.string(),
   eventIds: z.array(z.number().int()).nullable(),
+  hasPassword: z.boolean().describe('False until an invited user has chosen a password'),
+  inviteExpiresUtc: z.string().nullable().describe('Expiry of the pending invite / password link; null when none is pending'),
 });
 const ZApiTokenCreated = z.object({ id: z.number().int(), name: z.string(), token: z.string() });
 const ZApiTokenDto = z.object({
@@ -28,6 +33,20 @@ const ZApiTokenDto = z.object({
 
 // Password guessing: 10 tries a minute per address, 20 an hour per account.
 const LOGIN_LIMITS = { perIp: { limit: 10, windowSeconds: 60 }, perEmail: { limit: 20, windowSeconds: 3600 } } as const;
+// Invite links: setting a password is throttled like login; the preview a little more loosely.
+const INVITE_LIMITS = { accept: { limit: 10, windowSeconds: 60 }, preview: { limit: 30, windowSeconds: 60 } } as const;
+
+const invitesOf = (ctx: AppContext) => invitesService(ctx.db, { publicUrl: ctx.env.publicUrl });
+
+function setSessionCookie(c: Context, ctx: AppContext, sessionToken: string): void {
+  setCookie(c, SESSION_COOKIE, sessionToken, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isSecure(c, ctx),
+    path: '/',
+    maxAge: SESSION_TTL_DAYS * 86_400,
+  });
+}
 
 export const authRoutes: AnyRouteDef[] = [
   defineRoute({
@@ -42,13 +61,44 @@ export const authRoutes: AnyRouteDef[] = [
       if (ip) await enforceRateLimit(ctx.db, `login:ip:${ip}`, LOGIN_LIMITS.perIp);
       await enforceRateLimit(ctx.db, `login:email:${body.email.toLowerCase()}`, LOGIN_LIMITS.perEmail);
       const { user, sessionToken } = await ctx.services.auth.login(body);
-      setCookie(c, SESSION_COOKIE, sessionToken, {
-        httpOnly: true,
-        sameSite: 'Lax',
-        secure: isSecure(c, ctx),
-        path: '/',
-        maxAge: SESSION_TTL_DAYS * 86_400,
-      });
+      setSessionCookie(c, ctx, sessionToken);
+      return { status: 200, body: user };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/auth/invites/:token',
+    summary: 'Who an invite / password link is for (does not use the link up)',
+    tags: ['auth'],
+    access: 'public',
+    params: ZInviteTokenParams,
+    responses: {
+      200: { description: 'The invited user', schema: ZInvitePreview },
+      404: { description: 'Unknown, used, replaced or expired link' },
+      429: { description: 'Too many attempts' },
+    },
+    async handler({ params, ip, ctx }) {
+      if (ip) await enforceRateLimit(ctx.db, `invite:preview:ip:${ip}`, INVITE_LIMITS.preview);
+      return { body: await invitesOf(ctx).preview(params.token) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/invites/:token',
+    summary: 'Choose a password with an invite / password link; uses the link up and signs in (sets the session cookie)',
+    tags: ['auth'],
+    access: 'public',
+    params: ZInviteTokenParams,
+    body: ZAcceptInviteInput,
+    responses: {
+      200: { description: 'The signed-in user', schema: ZUserDto },
+      404: { description: 'Unknown, used, replaced or expired link' },
+      429: { description: 'Too many attempts' },
+    },
+    async handler({ params, body, ip, c, ctx }) {
+      if (ip) await enforceRateLimit(ctx.db, `invite:accept:ip:${ip}`, INVITE_LIMITS.accept);
+      const { user, sessionToken } = await invitesOf(ctx).accept(params.token, body);
+      setSessionCookie(c, ctx, sessionToken);
       return { status: 200, body: user };
     },
   }),
@@ -131,6 +181,26 @@ export const authRoutes: AnyRouteDef[] = [
     body: ZCreateUserInput,
     responses: { 201: { description: 'The user', schema: ZUserDto }, 409: { description: 'Email in use' } },
     handler: async ({ body, ctx }) => ({ status: 201, body: await ctx.services.auth.createUser(body) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/users/invite',
+    summary: 'Invite a user: creates them without a password and emails a one-time link (7 days) to choose one',
+    tags: ['users'],
+    access: ADMIN_ONLY,
+    body: ZInviteUserInput,
+    responses: { 201: { description: 'The invited user (the link is only in the email)', schema: ZUserDto }, 409: { description: 'Email in use' } },
+    handler: async ({ body, principal, ctx }) => ({ status: 201, body: await invitesOf(ctx).invite(body, principal!) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/users/:id/invite',
+    summary: 'Email a user a fresh one-time link to choose a password (invite again or reset); older links stop working',
+    tags: ['users'],
+    access: ADMIN_ONLY,
+    params: ZIdParams,
+    responses: { 200: { description: 'The user (the link is only in the email)', schema: ZUserDto }, 404: { description: 'No such user' } },
+    handler: async ({ params, principal, ctx }) => ({ body: await invitesOf(ctx).resend(params.id, principal!) }),
   }),
   defineRoute({
     method: 'get',

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import { toUtcString } from '../../shared/time';
 import type { Db } from '../db/client';
 import { randomToken, sha256Hex } from '../security/crypto';
-import { authRepository, type UserRow, type ApiTokenRow } from './auth.repository';
+import { authRepository, type AuthRepository, type UserRow, type ApiTokenRow } from './auth.repository';
 import { ROLES, type Role } from './auth.sql';
 import { hashPassword, verifyPassword } from './passwords';
 import { authenticateDeviceToken } from '../modules/devices/devices.service';
@@ -47,10 +47,37 @@ export interface UserDto {
   role: Role;
   timezone: string;
   eventIds: number[] | null;
+  /** False for a user who was invited (or created without a password) and has not chosen one yet. */
+  hasPassword: boolean;
+  /** When the user's live invite / password link expires; null when none was sent or it was used. */
+  inviteExpiresUtc: string | null;
 }
 
-export function toUserDto(u: UserRow): UserDto {
-  return { id: u.id, email: u.email, displayName: u.displayName, role: u.role, timezone: u.timezone, eventIds: u.eventIds ?? null };
+export function toUserDto(u: UserRow, inviteExpiresUtc: string | null = null): UserDto {
+  return {
+    id: u.id,
+    email: u.email,
+    displayName: u.displayName,
+    role: u.role,
+    timezone: u.timezone,
+    eventIds: u.eventIds ?? null,
+    hasPassword: u.passwordHash !== null,
+    inviteExpiresUtc,
+  };
+}
+
+/** Users with the expiry of their pending invite link, in one extra query. */
+export async function withInvites(repo: AuthRepository, rows: UserRow[]): Promise<UserDto[]> {
+  const invites = new Map((await repo.invitesOf(rows.map((r) => r.id))).map((i) => [i.userId, i.expiresUtc]));
+  return rows.map((r) => toUserDto(r, invites.get(r.id) ?? null));
+}
+
+/** A new browser session for a user: the cookie value (shown once) and its expiry. */
+export async function startSession(repo: AuthRepository, userId: number, nowMs = Date.now()): Promise<{ sessionToken: string; expiresUtc: string }> {
+  const sessionToken = randomToken(32);
+  const expiresUtc = toUtcString(nowMs + SESSION_TTL_DAYS * 86_400_000);
+  await repo.insertSession({ userId, tokenHash: sha256Hex(sessionToken), expiresUtc });
+  return { sessionToken, expiresUtc };
 }
 
 export interface ApiTokenDto {
@@ -81,9 +108,7 @@ export function authService(db: Db) {
       dummyHash ??= hashPassword(randomToken());
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
       if (!user || !ok) throw new AppError('svc_unauthorized', 'Wrong email or password.');
-      const sessionToken = randomToken(32);
-      const expiresUtc = toUtcString(nowMs + SESSION_TTL_DAYS * 86_400_000);
-      await repo.insertSession({ userId: user.id, tokenHash: sha256Hex(sessionToken), expiresUtc });
+      const { sessionToken, expiresUtc } = await startSession(repo, user.id, nowMs);
       return { user: toUserDto(user), sessionToken, expiresUtc };
     },
 
@@ -133,13 +158,13 @@ export function authService(db: Db) {
 
     async listUsers(page: number, perPage: number): Promise<{ items: UserDto[]; total: number }> {
       const [rows, total] = await Promise.all([repo.listUsers(perPage, (page - 1) * perPage), repo.countUsers()]);
-      return { items: rows.map(toUserDto), total };
+      return { items: await withInvites(repo, rows), total };
     },
 
     async getUser(id: number): Promise<UserDto> {
       const user = await repo.findUserById(id);
       if (!user) throw new AppError('svc_not_found', 'No such user.');
-      return toUserDto(user);
+      return (await withInvites(repo, [user]))[0]!;
     },
 
     async createUser(input: CreateUserInput): Promise<UserDto> {
@@ -165,9 +190,10 @@ export function authService(db: Db) {
       const patch: Parameters<typeof repo.updateUser>[1] = { ...rest };
       if (password) patch.passwordHash = await hashPassword(password);
       const updated = await repo.updateUser(id, patch);
-      // A password or role change ends the user's other sessions.
+      // A password or role change ends the user's other sessions; a typed password voids a pending invite link.
       if (password || (input.role && input.role !== existing.role)) await repo.revokeUserSessions(id);
-      return toUserDto(updated!);
+      if (password) await repo.deleteUserInvite(id);
+      return (await withInvites(repo, [updated!]))[0]!;
     },
 
     async deleteUser(id: number, actor: Principal): Promise<void> {

@@ -58,3 +58,23 @@ export const apiTokens = pgTable(
   },
   (t) => [uniqueIndex('svc_api_tokens_token_hash').on(t.tokenHash)],
 );
+
+/**
+ * One-time links that let an invited user choose a password (also a password-reset link).
+ * One live link per user: re-inviting replaces the row; accepting deletes it. Only the
+ * SHA-256 of the token is stored.
+ */
+export const userInvites = pgTable(
+  'svc_user_invites',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
+    expiresUtc: utcTimestamp('expires_utc').notNull(),
+  },
+  (t) => [uniqueIndex('svc_user_invites_user').on(t.userId), uniqueIndex('svc_user_invites_token_hash').on(t.tokenHash)],
+);

@@ -313,7 +313,7 @@ describe('admin app', () => {
     await page.locator('#nu-name').fill('Kim');
     await page.locator('#nu-role').selectOption('staff');
     await page.locator('#nu-password').fill('a long password');
-    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByRole('cell', { name: 'kim@example.test' }).waitFor();
 
     await page.getByLabel('Token name').fill('CRM sync');

@@ -1,6 +1,7 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
-import { AsyncView } from '../../components/admin/async-view';
+import { AsyncView, ready } from '../../components/admin/async-view';
+import { EventPicker } from '../../components/admin/event-picker';
 import { createConfirm } from '../../components/admin/confirm';
 import { SaveStatus, SelectField, TextField } from '../../components/admin/fields';
 import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../../admin/constants';
@@ -8,18 +9,23 @@ import {
   createToken,
   createUser,
   deleteUser,
+  inviteUser,
+  listEvents,
+  sendPasswordLink,
   getSettings,
   listTokens,
   listUsers,
   revokeToken,
   updateSettings,
   updateUser,
+  type EventDto,
   type SettingsDto,
   type UserDto,
 } from '../../admin/data';
 import { adminErrorMessage } from '../../admin/errors';
 import { viewerTimeZone } from '../../admin/forms';
 import type { AdminUser } from '../../admin/session';
+import { accessState, eventsSummary } from '../../admin/users';
 import { formatUtcDateTime } from '../../format';
 
 type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
@@ -104,15 +110,20 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
 
 function Users(props: { me: AdminUser }): JSX.Element {
   const [users, { refetch }] = createResource(listUsers);
+  // Event titles for the Events column and the pickers; the table still works if they fail to load.
+  const [events] = createResource(listEvents);
+  const titles = () => new Map((ready(events) ?? []).map((e) => [e.id, e.title] as const));
   const confirm = createConfirm();
   const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
   const [resetFor, setResetFor] = createSignal<number | null>(null);
+  const [eventsFor, setEventsFor] = createSignal<number | null>(null);
+  const who = (u: UserDto) => u.displayName || u.email;
 
   const changeRole = async (u: UserDto, role: Role) => {
     setNotice(null);
     try {
       await updateUser(u.id, { role });
-      setNotice({ ok: true, text: `${u.displayName || u.email} is now ${ROLE_LABELS[role].toLowerCase()}.` });
+      setNotice({ ok: true, text: `${who(u)} is now ${ROLE_LABELS[role].toLowerCase()}.` });
       void refetch();
     } catch (err) {
       setNotice({ ok: false, text: adminErrorMessage(err) });
@@ -133,24 +144,26 @@ function Users(props: { me: AdminUser }): JSX.Element {
       <AsyncView resource={users} retry={() => void refetch()} what="Users">
         {(list) => (
           <div class="table-scroll" role="region" aria-labelledby="users-heading" tabindex="0">
-            <table class="table">
+            <table class="table users-table">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Email</th>
                   <th scope="col">Role</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Access</th>
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
                 <For each={list()}>
                   {(u) => (
-                    <tr>
+                    <tr data-user-id={u.id}>
                       <td>{u.displayName || <span class="muted">—</span>}</td>
                       <td class="cell-email">{u.email}</td>
                       <td>
                         <label class="visually-hidden" for={`role-${u.id}`}>
-                          Role of {u.displayName || u.email}
+                          Role of {who(u)}
                         </label>
                         <select id={`role-${u.id}`} class="input-compact" disabled={u.id === props.me.id} onChange={(e) => void changeRole(u, e.currentTarget.value as Role)}>
                           <For each={ROLES}>
@@ -162,9 +175,38 @@ function Users(props: { me: AdminUser }): JSX.Element {
                           </For>
                         </select>
                       </td>
+                      <td class="cell-events">
+                        <span classList={{ muted: u.role !== 'staff' }}>{eventsSummary(u, titles())}</span>
+                        <Show when={u.role === 'staff'}>
+                          <button type="button" class="button button-small button-quiet" onClick={() => setEventsFor(eventsFor() === u.id ? null : u.id)} aria-expanded={eventsFor() === u.id}>
+                            Change events<span class="visually-hidden"> of {who(u)}</span>
+                          </button>
+                        </Show>
+                        <Show when={eventsFor() === u.id}>
+                          <EventsEditor
+                            user={u}
+                            events={ready(events)}
+                            onDone={(text) => (setEventsFor(null), setNotice({ ok: true, text }), void refetch())}
+                          />
+                        </Show>
+                      </td>
+                      <td>
+                        {(() => {
+                          const state = accessState(u);
+                          return (
+                            <span class={`access access-${state.kind}`}>
+                              {state.label}
+                              <Show when={state.kind === 'invited' || state.kind === 'reset-sent'}>
+                                <span class="field-hint"> (link valid until {formatUtcDateTime(u.inviteExpiresUtc)})</span>
+                              </Show>
+                            </span>
+                          );
+                        })()}
+                      </td>
                       <td class="cell-actions">
                         <button type="button" class="button button-small button-quiet" onClick={() => setResetFor(resetFor() === u.id ? null : u.id)} aria-expanded={resetFor() === u.id}>
-                          Reset password<span class="visually-hidden"> of {u.displayName || u.email}</span>
+                          {u.hasPassword ? 'Reset password' : 'Send invite link'}
+                          <span class="visually-hidden"> of {who(u)}</span>
                         </button>
                         <Show when={u.id !== props.me.id}>
                           <button
@@ -172,7 +214,7 @@ function Users(props: { me: AdminUser }): JSX.Element {
                             class="button button-small button-quiet button-danger-text"
                             onClick={() =>
                               confirm.ask({
-                                title: `Delete the user ${u.displayName || u.email} (${u.email})?`,
+                                title: `Delete the user ${who(u)} (${u.email})?`,
                                 detail: 'Their sessions end. Bookings they host keep their history.',
                                 confirmLabel: 'Delete user',
                                 action: () => deleteUser(u.id),
@@ -180,11 +222,11 @@ function Users(props: { me: AdminUser }): JSX.Element {
                               })
                             }
                           >
-                            Delete<span class="visually-hidden"> {u.displayName || u.email}</span>
+                            Delete<span class="visually-hidden"> {who(u)}</span>
                           </button>
                         </Show>
                         <Show when={resetFor() === u.id}>
-                          <PasswordReset user={u} onDone={(text) => (setResetFor(null), setNotice({ ok: true, text }))} />
+                          <PasswordReset user={u} onDone={(text) => (setResetFor(null), setNotice({ ok: true, text }), void refetch())} />
                         </Show>
                       </td>
                     </tr>
@@ -195,30 +237,29 @@ function Users(props: { me: AdminUser }): JSX.Element {
           </div>
         )}
       </AsyncView>
-      <NewUser onCreated={() => void refetch()} />
+      <NewUser events={ready(events)} onCreated={(text) => (setNotice({ ok: true, text }), void refetch())} />
       {confirm.view()}
     </section>
   );
 }
 
-function PasswordReset(props: { user: UserDto; onDone: (text: string) => void }): JSX.Element {
-  const [password, setPassword] = createSignal('');
+function EventsEditor(props: { user: UserDto; events: EventDto[] | undefined; onDone: (text: string) => void }): JSX.Element {
+  const [value, setValue] = createSignal<number[] | null>(props.user.eventIds);
   const [error, setError] = createSignal<string | null>(null);
   const submit = async () => {
     setError(null);
     try {
-      await updateUser(props.user.id, { password: password() });
-      props.onDone(`New password set for ${props.user.displayName || props.user.email}. Tell them over a safe channel.`);
+      await updateUser(props.user.id, { eventIds: value() });
+      props.onDone(`${props.user.displayName || props.user.email} now works on ${value() === null ? 'all events' : `${value()!.length} event${value()!.length === 1 ? '' : 's'}`}.`);
     } catch (err) {
       setError(adminErrorMessage(err));
     }
   };
   return (
-    <form class="inline-form" onSubmit={(e) => (e.preventDefault(), void submit())}>
-      <label for={`pw-${props.user.id}`}>New password</label>
-      <input id={`pw-${props.user.id}`} type="password" autocomplete="new-password" minLength={8} required value={password()} onInput={(e) => setPassword(e.currentTarget.value)} />
+    <form class="inline-form inline-form-stack" onSubmit={(e) => (e.preventDefault(), void submit())}>
+      <EventPicker id={`ev-${props.user.id}`} legend={`Events ${props.user.displayName || props.user.email} may work on`} events={props.events} value={value()} onChange={setValue} />
       <button type="submit" class="button button-small">
-        Set password
+        Save events
       </button>
       <Show when={error()}>
         <p class="form-error" role="alert">
@@ -229,30 +270,88 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
   );
 }
 
-function NewUser(props: { onCreated: () => void }): JSX.Element {
+function PasswordReset(props: { user: UserDto; onDone: (text: string) => void }): JSX.Element {
+  const [password, setPassword] = createSignal('');
+  const [error, setError] = createSignal<string | null>(null);
+  const [sending, setSending] = createSignal(false);
+  const who = () => props.user.displayName || props.user.email;
+  const submit = async () => {
+    setError(null);
+    try {
+      await updateUser(props.user.id, { password: password() });
+      props.onDone(`New password set for ${who()}. Tell them over a safe channel.`);
+    } catch (err) {
+      setError(adminErrorMessage(err));
+    }
+  };
+  const sendLink = async () => {
+    if (sending()) return;
+    setSending(true);
+    setError(null);
+    try {
+      await sendPasswordLink(props.user.id);
+      props.onDone(`A link to choose a password was emailed to ${props.user.email}. Older links no longer work.`);
+    } catch (err) {
+      setError(adminErrorMessage(err));
+      setSending(false);
+    }
+  };
+  return (
+    <div class="inline-form inline-form-stack">
+      <button type="button" class="button button-small" aria-disabled={sending()} onClick={() => void sendLink()}>
+        Email a link<span class="visually-hidden"> to {who()}</span>
+      </button>
+      <p class="field-hint">They choose their own password; the link works once, for 7 days. Or type one for them:</p>
+      <form class="inline-form" onSubmit={(e) => (e.preventDefault(), void submit())}>
+        <label for={`pw-${props.user.id}`}>New password</label>
+        <input id={`pw-${props.user.id}`} type="password" autocomplete="new-password" minLength={8} required value={password()} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <button type="submit" class="button button-small">
+          Set password
+        </button>
+      </form>
+      <Show when={error()}>
+        <p class="form-error" role="alert">
+          {error()}
+        </p>
+      </Show>
+    </div>
+  );
+}
+
+function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: string) => void }): JSX.Element {
   const [email, setEmail] = createSignal('');
   const [name, setName] = createSignal('');
   const [role, setRole] = createSignal<Role>('host');
+  const [eventIds, setEventIds] = createSignal<number[] | null>(null);
   const [password, setPassword] = createSignal('');
   const [state, setState] = createSignal<SaveState>('idle');
   const [error, setError] = createSignal<string | null>(null);
-  const submit = async () => {
+  const submit = async (mode: 'invite' | 'create') => {
+    if (state() === 'saving') return;
+    if (mode === 'invite' && password()) {
+      setState('failed');
+      setError('“Invite” emails them a link to choose their own password: clear the password field, or use “Create”.');
+      return;
+    }
     setState('saving');
     setError(null);
+    const input = { email: email().trim(), displayName: name().trim(), role: role(), timezone: viewerTimeZone(), ...(role() === 'staff' ? { eventIds: eventIds() } : {}) };
     try {
-      await createUser({ email: email().trim(), displayName: name().trim(), role: role(), timezone: viewerTimeZone(), ...(password() ? { password: password() } : {}) });
+      if (mode === 'invite') await inviteUser(input);
+      else await createUser({ ...input, ...(password() ? { password: password() } : {}) });
       setState('saved');
+      props.onCreated(mode === 'invite' ? `Invitation emailed to ${input.email}.` : `${input.displayName || input.email} was added.`);
       setEmail('');
       setName('');
       setPassword('');
-      props.onCreated();
+      setEventIds(null);
     } catch (err) {
       setState('failed');
       setError(adminErrorMessage(err));
     }
   };
   return (
-    <form class="form form-wide subform" onSubmit={(e) => (e.preventDefault(), void submit())} aria-labelledby="new-user-heading">
+    <form class="form form-wide subform" onSubmit={(e) => (e.preventDefault(), void submit('invite'))} aria-labelledby="new-user-heading">
       <h3 id="new-user-heading">Add a user</h3>
       <div class="field-row">
         <TextField id="nu-email" label="Email" type="email" value={email()} onInput={setEmail} required autocomplete="off" />
@@ -262,17 +361,23 @@ function NewUser(props: { onCreated: () => void }): JSX.Element {
         <SelectField id="nu-role" label="Role" value={role()} options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} onChange={setRole} />
         <TextField
           id="nu-password"
-          label="Password"
+          label="Password (only for “Create”)"
           type="password"
           autocomplete="new-password"
           value={password()}
           onInput={setPassword}
-          hint="At least 8 characters. Leave empty to set one later with “Reset password”."
+          hint="“Invite” emails them a link to choose their own password (valid 7 days). “Create” sets this one (at least 8 characters) or none."
         />
       </div>
+      <Show when={role() === 'staff'}>
+        <EventPicker id="nu-events" legend="Events they may work on" events={props.events} value={eventIds()} onChange={setEventIds} />
+      </Show>
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          Add user
+          Invite
+        </button>
+        <button type="button" class="button button-quiet" aria-disabled={state() === 'saving'} onClick={() => void submit('create')}>
+          Create
         </button>
       </div>
       <SaveStatus state={state()} error={error()} />

@@ -1,0 +1,141 @@
+/**
+ * `/invite/:token` — the public page an invite or password-reset email links to: shows who
+ * is invited, lets them choose a password, signs them in and takes them to the admin area.
+ * Loading the page never uses the link up; only the form does.
+ */
+import { createResource, createSignal, Match, Show, Switch, type JSX } from 'solid-js';
+import { ApiError, errorMessage } from '../../api';
+import { ready } from '../../components/admin/async-view';
+import { Page } from '../../components/page';
+import { ROLE_LABELS } from '../../admin/constants';
+import { acceptInvite, previewInvite, type InvitePreview } from '../../admin/data';
+import { mayOpen, rememberUser } from '../../admin/session';
+import { formatUtcDateTime, isoDateTime } from '../../format';
+import { A, navigate, type RouteProps } from '../../router';
+
+const MIN_PASSWORD = 8;
+
+export default function InvitePage(props: RouteProps): JSX.Element {
+  const token = () => props.params.token ?? '';
+  const [invite, { refetch }] = createResource(token, previewInvite);
+  // A 404 means the link is dead (used, replaced, expired): say so plainly, no retry.
+  const deadLink = () => invite.state === 'errored' && invite.error instanceof ApiError && invite.error.status === 404;
+
+  return (
+    <Page title={ready(invite)?.hasPassword ? 'Choose a new password' : 'Accept your invitation'}>
+      <Switch>
+        <Match when={deadLink()}>
+          <div class="notice notice-error" role="alert">
+            <p>{errorMessage(invite.error)}</p>
+          </div>
+          <p>
+            Already have a password? <A href="/login">Sign in</A>
+          </p>
+        </Match>
+        <Match when={invite.state === 'errored'}>
+          <div class="notice notice-error" role="alert">
+            <p>The invitation could not be loaded. {errorMessage(invite.error)}</p>
+            <button type="button" class="button" onClick={() => void refetch()}>
+              Try again
+            </button>
+          </div>
+        </Match>
+        <Match when={ready(invite)}>
+          {(loaded) => <PasswordForm token={token()} invite={loaded()} />}
+        </Match>
+        <Match when={true}>
+          <p class="status-text" aria-busy="true">
+            Loading the invitation…
+          </p>
+        </Match>
+      </Switch>
+    </Page>
+  );
+}
+
+function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Element {
+  const [password, setPassword] = createSignal('');
+  const [repeat, setRepeat] = createSignal('');
+  const [submitting, setSubmitting] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+
+  const onSubmit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (submitting()) return;
+    if (password().length < MIN_PASSWORD) return setError(`The password must be at least ${MIN_PASSWORD} characters.`);
+    if (password() !== repeat()) return setError('The two passwords are not the same.');
+    setSubmitting(true);
+    setError(null);
+    try {
+      const user = await acceptInvite(props.token, password());
+      rememberUser(user);
+      // replace: the link (a used secret) does not stay in the history
+      navigate(mayOpen(user.role, 'overview') ? '/admin' : '/', { replace: true });
+    } catch (err) {
+      setError(errorMessage(err));
+      setSubmitting(false);
+    }
+  };
+
+  const who = () => props.invite.displayName || props.invite.email;
+
+  return (
+    <>
+      <p class="lead">
+        <Show when={props.invite.hasPassword} fallback={<>Welcome, {who()}. You are invited as <strong>{ROLE_LABELS[props.invite.role]}</strong>. Choose a password to finish.</>}>
+          Hello {who()}. Choose a new password for your account; your old one stops working.
+        </Show>
+      </p>
+      <form class="form" onSubmit={onSubmit} aria-describedby="invite-expiry">
+        <p id="invite-expiry" class="field-hint">
+          This link works once, until <time datetime={isoDateTime(props.invite.expiresUtc)}>{formatUtcDateTime(props.invite.expiresUtc)}</time>.
+        </p>
+        <div class="field">
+          <label for="invite-email">Email</label>
+          <input id="invite-email" name="email" type="email" autocomplete="username" readOnly value={props.invite.email} />
+        </div>
+        <div class="field">
+          <label for="invite-password">New password</label>
+          <input
+            id="invite-password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            minLength={MIN_PASSWORD}
+            maxLength={1024}
+            required
+            aria-describedby="invite-password-hint"
+            value={password()}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+          <p id="invite-password-hint" class="field-hint">
+            At least {MIN_PASSWORD} characters.
+          </p>
+        </div>
+        <div class="field">
+          <label for="invite-repeat">Repeat the password</label>
+          <input
+            id="invite-repeat"
+            name="repeat"
+            type="password"
+            autocomplete="new-password"
+            required
+            value={repeat()}
+            onInput={(e) => setRepeat(e.currentTarget.value)}
+          />
+        </div>
+        {/* aria-disabled, not disabled: a disabled button drops keyboard focus mid-submit */}
+        <button type="submit" class="button" aria-disabled={submitting()}>
+          {submitting() ? 'Saving…' : 'Set password and sign in'}
+        </button>
+        <Show when={error()}>
+          {(message) => (
+            <p class="form-error" role="alert">
+              {message()}
+            </p>
+          )}
+        </Show>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Invitations and password links (issue 8 item 5): an administrator invites a person by
+ * email, or sends an existing user a fresh link instead of typing a password for them.
+ * The link `${publicUrl}/invite/{token}` carries 256 random bits; only its SHA-256 is
+ * stored; it works once and for INVITE_TTL_DAYS; a new link replaces the old one.
+ */
+import { z } from 'zod';
+import { AppError } from '../../shared/errors';
+import { toUtcString } from '../../shared/time';
+import type { Db } from '../db/client';
+import { cancelQueuedMail, queueMail } from '../mail/mailer';
+import { randomToken, sha256Hex } from '../security/crypto';
+import { authRepository } from './auth.repository';
+import { startSession, toUserDto, withInvites, ZCreateUserInput, ZRole, type UserDto } from './auth.service';
+import type { Role } from './auth.sql';
+import { hashPassword } from './passwords';
+import type { Principal } from './principal';
+
+export const INVITE_TTL_DAYS = 7;
+
+export const ZInviteUserInput = ZCreateUserInput.omit({ password: true });
+export type InviteUserInput = z.infer<typeof ZInviteUserInput>;
+
+/** The token as it appears in the link (43 base64url characters today; bounds keep junk out). */
+export const ZInviteTokenParams = z.object({ token: z.string().min(20).max(200).regex(/^[A-Za-z0-9_-]+$/, 'must be the code from the link') });
+
+export const ZAcceptInviteInput = z.object({ password: z.string().min(8, 'must be at least 8 characters').max(1024) });
+export type AcceptInviteInput = z.infer<typeof ZAcceptInviteInput>;
+
+/** What the public invite page shows before the password is chosen: who is invited, never a secret. */
+export const ZInvitePreview = z.object({
+  email: z.string(),
+  displayName: z.string(),
+  role: ZRole,
+  /** True when the link resets an existing password rather than setting the first one. */
+  hasPassword: z.boolean(),
+  expiresUtc: z.string(),
+});
+export type InvitePreview = z.infer<typeof ZInvitePreview>;
+
+// One answer for unknown, used and expired links: the page cannot tell them apart, nor can a guesser.
+const invalidLink = () => new AppError('svc_not_found', 'This invitation link is not valid: it was already used, replaced by a newer one, or it expired. Ask an administrator for a new link.');
+
+const ROLE_WORDS: Record<Role, string> = { administrator: 'an administrator', staff: 'door staff', host: 'a host' };
+
+export function invitesService(db: Db, opts: { publicUrl: string }) {
+  const repo = authRepository(db);
+
+  /** Stores a fresh link for the user (replacing any older one) and queues the mail carrying it, atomically. */
+  async function issue(tx: Db, user: { id: number; email: string; displayName: string; role: Role; passwordHash: string | null }, actor: Principal, nowMs: number): Promise<string> {
+    const txRepo = authRepository(tx);
+    const token = randomToken(32);
+    const expiresUtc = toUtcString(nowMs + INVITE_TTL_DAYS * 86_400_000);
+    await txRepo.upsertInvite({ userId: user.id, tokenHash: sha256Hex(token), createdBy: actor.userId, expiresUtc });
+    const topic = `user:${user.id}:invite`;
+    // A replaced link is dead: its mail, if still queued, is withdrawn.
+    await cancelQueuedMail(tx, topic);
+    const inviter = actor.userId === null ? null : await txRepo.findUserById(actor.userId);
+    const inviterName = inviter ? inviter.displayName || inviter.email : 'An administrator';
+    const link = `${opts.publicUrl}/invite/${token}`;
+    const greeting = `Hello ${user.displayName || user.email},`;
+    const until = `This link works once, until ${expiresUtc} UTC.`;
+    const message = user.passwordHash
+      ? {
+          subject: 'Set a new password for svc',
+          text: [greeting, '', `${inviterName} sent you a link to choose a new password:`, link, '', until, 'Your current password keeps working until you choose a new one. If you did not ask for this, ignore this email.'].join('\n'),
+        }
+      : {
+          subject: 'You are invited to svc',
+          text: [greeting, '', `${inviterName} invited you to svc as ${ROLE_WORDS[user.role]}. Choose your password here:`, link, '', until, 'If you did not expect this, ignore this email.'].join('\n'),
+        };
+    await queueMail(tx, { to: user.email, ...message, topic });
+    return expiresUtc;
+  }
+
+  return {
+    /** Creates a user without a password and mails them a link to choose one. */
+    async invite(input: InviteUserInput, actor: Principal, nowMs = Date.now()): Promise<UserDto> {
+      if (await repo.findUserByEmail(input.email)) throw new AppError('svc_conflict', 'A user with this email exists.', { params: { email: 'already in use' } });
+      return db.transaction(async (tx) => {
+        const user = await authRepository(tx).insertUser({
+          email: input.email,
+          displayName: input.displayName,
+          role: input.role,
+          timezone: input.timezone,
+          passwordHash: null,
+          eventIds: input.eventIds ?? null,
+        });
+        return toUserDto(user, await issue(tx, user, actor, nowMs));
+      });
+    },
+
+    /** A fresh link for an existing user (first invite again, or a password reset); the old link stops working. */
+    async resend(userId: number, actor: Principal, nowMs = Date.now()): Promise<UserDto> {
+      const user = await repo.findUserById(userId);
+      if (!user) throw new AppError('svc_not_found', 'No such user.');
+      return db.transaction(async (tx) => toUserDto(user, await issue(tx, user, actor, nowMs)));
+    },
+
+    /** Who the link is for. Reading never uses the link up. */
+    async preview(token: string, nowMs = Date.now()): Promise<InvitePreview> {
+      const found = await repo.findInviteByHash(sha256Hex(token));
+      if (!found || found.invite.expiresUtc <= toUtcString(nowMs)) throw invalidLink();
+      const { user, invite } = found;
+      return { email: user.email, displayName: user.displayName, role: user.role, hasPassword: user.passwordHash !== null, expiresUtc: invite.expiresUtc };
+    },
+
+    /**
+     * Sets the password and uses the link up, then signs the user in (a new session; their
+     * other sessions end). The link is consumed in the same transaction as the password.
+     */
+    async accept(token: string, input: AcceptInviteInput, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
+      const tokenHash = sha256Hex(token);
+      const found = await repo.findInviteByHash(tokenHash);
+      if (!found || found.invite.expiresUtc <= toUtcString(nowMs)) throw invalidLink();
+      const passwordHash = await hashPassword(input.password);
+      return db.transaction(async (tx) => {
+        const txRepo = authRepository(tx);
+        const consumed = await txRepo.consumeInvite(tokenHash, toUtcString(nowMs));
+        if (!consumed) throw invalidLink();
+        await txRepo.revokeUserSessions(consumed.userId);
+        const user = await txRepo.updateUser(consumed.userId, { passwordHash });
+        const session = await startSession(txRepo, consumed.userId, nowMs);
+        return { user: (await withInvites(txRepo, [user!]))[0]!, ...session };
+      });
+    },
+  };
+}
+export type InvitesService = ReturnType<typeof invitesService>;
