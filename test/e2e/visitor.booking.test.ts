@@ -224,6 +224,8 @@ describe('visitor booking', () => {
 
     // a second booking made offline whose time is taken before the network returns
     await page.getByRole('button', { name: 'Book another time' }).click();
+    // the visitor sees the times again, then loses the network
+    await page.locator('.v-slot').first().waitFor();
     await context!.setOffline(true);
     await pickSlot(page, second);
     await page.getByRole('button', { name: 'Book when back online' }).click();
