@@ -1,13 +1,13 @@
 /**
  * Every read and write of the admin app goes through this module (REST `/svc/v1`, SPEC §4).
  *
- * Lists answer a `Listing` that says where the rows came from and as of when. Today the
- * source is always the server; issue 8 item 6 makes the event and attendee lists fall back
- * to the door's synced Dexie cache when the server cannot be reached (`source: 'cache'`,
- * `asOfMs` = the last pull), and queues attendee edits like scans. Pages only call these
- * functions, so that change stays inside this file.
+ * Lists answer a `Listing` that says where the rows came from and as of when. For the events
+ * an admin keeps offline (decision 012), the event and attendee lists fall back to the synced
+ * Dexie cache when the server cannot be reached (`source: 'cache'`, `asOfMs` = the last sync),
+ * and attendee edits are queued and reconciled (`saveAttendee`). The offline modules (Dexie,
+ * the tRPC sync client) are loaded only once an event is kept offline.
  */
-import { api, apiRequest } from '../api';
+import { api, apiRequest, NetworkError } from '../api';
 import type { AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
 import type { BookingStatus, WeeklyWindows } from '../../shared/booking';
 import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing } from '../../shared/checkin';
@@ -15,6 +15,10 @@ import type { CreateEventInput, EventDto, UpdateEventInput } from '../../shared/
 import type { OutboxItem } from '../../shared/mail';
 import type { AssignmentMode, LocationMode, Role } from './constants';
 import { attendeeListPath, queryString, type AttendeeListParams } from './links';
+import { forgetKept, keptFor, rememberKept, rememberUser } from './offline-flag';
+import type { CachedAttendee, QueuedEdit } from './offline-db';
+import type { EditField, FieldValues } from './reconcile';
+import { adminUser, type AdminUser } from './session';
 
 export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing, EventDto, OutboxItem };
 
@@ -22,9 +26,9 @@ export interface Listing<T> {
   items: T[];
   /** X-Total-Count: all rows matching, not just this page. */
   total: number;
-  /** 'server' now; 'cache' once item 6 reads the synced cache offline. */
+  /** 'cache': the server could not be reached; the rows are the synced cache's. */
   source: 'server' | 'cache';
-  /** When the rows were true (epoch ms). */
+  /** When the rows were true (epoch ms): now for the server, the last sync for the cache. */
   asOfMs: number;
 }
 
@@ -53,6 +57,49 @@ async function allPages<T>(path: string, cap = 20): Promise<T[]> {
 
 export const listEvents = (): Promise<EventDto[]> => allPages<EventDto>('/events');
 export const getEvent = (id: number) => api<EventDto>(`/events/${id}`);
+
+/** The events list; offline, the events kept offline from the cache. */
+export async function listEventsListing(): Promise<Listing<EventDto>> {
+  try {
+    const items = await listEvents();
+    return { items, total: items.length, source: 'server', asOfMs: Date.now() };
+  } catch (error) {
+    const off = error instanceof NetworkError ? await offlineContext() : null;
+    if (!off) throw error;
+    const events = await off.store.cachedEvents(off.db);
+    const asOf = await Promise.all(events.map((e) => off.store.cacheAsOf(off.db, e.id)));
+    const known = asOf.filter((t): t is number => t !== null);
+    if (known.length === 0) throw error;
+    return { items: events.map(cachedEventDto), total: events.length, source: 'cache', asOfMs: Math.min(...known) };
+  }
+}
+
+/** One event; offline, a kept event from the cache (the fields the sync carries). */
+export async function getEventOrCached(id: number): Promise<EventDto> {
+  try {
+    return await getEvent(id);
+  } catch (error) {
+    const off = error instanceof NetworkError ? await offlineContext(id) : null;
+    const cached = off ? await off.db.events.get(id) : undefined;
+    if (!cached) throw error;
+    return cachedEventDto(cached);
+  }
+}
+
+function cachedEventDto(e: import('../../shared/checkin').SyncEvent): EventDto {
+  return {
+    ...e,
+    description: '',
+    maxPerSignup: 0,
+    signupOpensUtc: null,
+    signupClosesUtc: null,
+    waitlist: false,
+    status: e.status === 'published' ? 'published' : 'draft',
+    priceCents: 0,
+    createdUtc: '',
+    updatedUtc: '',
+  };
+}
 export const createEvent = (input: Partial<CreateEventInput> & Pick<CreateEventInput, 'title' | 'startsUtc'>) =>
   api<EventDto>('/events', { method: 'POST', body: input });
 export const updateEvent = (id: number, patch: UpdateEventInput) => api<EventDto>(`/events/${id}`, { method: 'PATCH', body: patch });
@@ -73,21 +120,157 @@ export interface AttendeeDto {
   updatedUtc: string;
   checkinCount?: number;
   lastCheckinUtc?: string | null;
+  /** Client only: fields with an offline edit still waiting for the server. */
+  pending?: EditField[];
 }
 
-export function listAttendees(params: AttendeeListParams, signal?: AbortSignal): Promise<Listing<AttendeeDto>> {
-  return listing<AttendeeDto>(attendeeListPath(params), signal);
+/**
+ * A page of an event's attendees. Queued offline edits are laid over the rows (marked
+ * `pending`); when the server cannot be reached and the event is kept offline, the page comes
+ * from the cache, searched, filtered and sorted locally.
+ */
+export async function listAttendees(params: AttendeeListParams, signal?: AbortSignal): Promise<Listing<AttendeeDto>> {
+  try {
+    const res = await listing<AttendeeDto>(attendeeListPath(params), signal);
+    const off = await offlineContext(params.eventId);
+    if (off) {
+      const edits = await off.store.queuedEdits(off.db, params.eventId);
+      if (edits.length > 0) res.items = off.store.overlayEdits(res.items, edits);
+    }
+    return res;
+  } catch (error) {
+    const off = error instanceof NetworkError ? await offlineContext(params.eventId) : null;
+    const asOfMs = off ? await off.store.cacheAsOf(off.db, params.eventId) : null;
+    if (!off || asOfMs === null) throw error;
+    const { items, total } = await off.store.queryCachedAttendees(off.db, params);
+    return { items: items.map(cachedAttendeeDto), total, source: 'cache', asOfMs };
+  }
+}
+
+function cachedAttendeeDto(a: CachedAttendee): AttendeeDto {
+  return { ...a, customFields: null, createdUtc: '', updatedUtc: '' };
 }
 
 /** Count, last check-in and conflicts of the given attendees (one request per table page). */
-export function attendeeCheckinStats(eventId: number, attendeeIds: number[], signal?: AbortSignal): Promise<AttendeeCheckinStats[]> {
-  if (attendeeIds.length === 0) return Promise.resolve([]);
-  return api<AttendeeCheckinStats[]>(`/checkins/stats${queryString({ eventId, attendeeIds: attendeeIds.join(',') })}`, signal ? { signal } : {});
+export async function attendeeCheckinStats(eventId: number, attendeeIds: number[], signal?: AbortSignal): Promise<AttendeeCheckinStats[]> {
+  if (attendeeIds.length === 0) return [];
+  try {
+    return await api<AttendeeCheckinStats[]>(`/checkins/stats${queryString({ eventId, attendeeIds: attendeeIds.join(',') })}`, signal ? { signal } : {});
+  } catch (error) {
+    const off = error instanceof NetworkError ? await offlineContext(eventId) : null;
+    if (!off) throw error;
+    // the cached rows carry count and last check-in; conflicts are the server's to tell
+    const rows = await off.db.attendees.bulkGet(attendeeIds);
+    return rows.flatMap((r) => (r ? [{ attendeeId: r.id, checkinCount: r.checkinCount, lastCheckinUtc: r.lastCheckinUtc, conflicts: 0 }] : []));
+  }
 }
 
 export const getAttendee = (id: number) => api<AttendeeDto>(`/attendees/${id}`);
 /** The seed's PATCH: the same actions fire as for any other caller. */
 export const updateAttendee = (id: number, patch: UpdateAttendeeInput) => api<AttendeeDto>(`/attendees/${id}`, { method: 'PATCH', body: patch });
+
+/**
+ * Saves an attendee edit. When the server cannot be reached and the event is kept offline, the
+ * edit is queued with the values the admin saw (`before`) as its base and sent, reconciled,
+ * when the server answers again (`queued: true`; the row comes back marked pending).
+ */
+export async function saveAttendee(before: AttendeeDto, patch: UpdateAttendeeInput): Promise<{ attendee: AttendeeDto; queued: boolean }> {
+  try {
+    return { attendee: await updateAttendee(before.id, patch), queued: false };
+  } catch (error) {
+    const off = error instanceof NetworkError ? await offlineContext(before.eventId) : null;
+    if (!off) throw error;
+    const changes = patch as FieldValues;
+    const base: FieldValues = {};
+    for (const field of Object.keys(changes) as EditField[]) (base as Record<string, unknown>)[field] = before[field];
+    await off.store.queueEdit(off.db, { attendeeId: before.id, eventId: before.eventId, label: before.displayName, changes, base });
+    off.runtime.notifyOfflineChange();
+    const [row] = off.store.overlayEdits([before], await off.store.queuedEdits(off.db, before.eventId));
+    return { attendee: row!, queued: true };
+  }
+}
+
+// ---- offline (decision 012) -----------------------------------------------------------------
+
+const offlineListeners = new Set<() => void>();
+let offlineHooked = false;
+
+/** The offline store and runtime when the signed-in admin keeps `eventId` (or any event) offline. */
+async function offlineContext(eventId?: number) {
+  const user = await adminUser().catch(() => null);
+  if (!user) return null;
+  const kept = keptFor(user.id);
+  if (kept.length === 0 || (eventId !== undefined && !kept.includes(eventId))) return null;
+  return loadOffline(user);
+}
+
+const editTransport = {
+  get: (id: number) => getAttendee(id),
+  patch: (id: number, patch: FieldValues) => updateAttendee(id, patch as UpdateAttendeeInput),
+};
+
+async function loadOffline(user: AdminUser) {
+  const [runtime, store] = await Promise.all([import('./offline'), import('./offline-db')]);
+  if (!offlineHooked) {
+    offlineHooked = true;
+    runtime.subscribeOffline(() => {
+      for (const fn of offlineListeners) fn();
+    });
+  }
+  const { db } = runtime.offlineRuntime(user, editTransport);
+  return { runtime, store, db, user };
+}
+
+/** Starts syncing and sending queued edits if this admin keeps any event offline (every admin page). */
+export async function startOffline(user: AdminUser): Promise<void> {
+  if (keptFor(user.id).length > 0) await loadOffline(user);
+}
+
+export const isKeptOffline = (user: AdminUser, eventId: number): boolean => keptFor(user.id).includes(eventId);
+
+/** Keeps an event's lists in this browser (or stops), then syncs. */
+export async function setKeepOffline(user: AdminUser, eventId: number, keep: boolean): Promise<void> {
+  const kept = keptFor(user.id).filter((id) => id !== eventId);
+  if (keep) kept.push(eventId);
+  if (kept.length > 0) rememberKept(user.id, kept);
+  else forgetKept(user.id);
+  rememberUser(user);
+  const off = await loadOffline(user);
+  await off.runtime.keepOffline(user, editTransport, eventId, keep);
+}
+
+/** Something offline changed: a sync, an edit queued, sent or reconciled. */
+export function onOfflineChange(fn: () => void): () => void {
+  offlineListeners.add(fn);
+  return () => offlineListeners.delete(fn);
+}
+
+export interface OfflineEditsView {
+  /** Edits waiting for the server. */
+  pending: QueuedEdit[];
+  /** Reconciled edits the admin must be told about (a field the server kept, or a refusal). */
+  attention: QueuedEdit[];
+  /** Last sync of this event's cache (null: not downloaded yet). */
+  asOfMs: number | null;
+}
+
+export async function offlineEdits(eventId: number): Promise<OfflineEditsView | null> {
+  const off = await offlineContext();
+  if (!off) return null;
+  const [pending, attention, asOfMs] = await Promise.all([
+    off.store.queuedEdits(off.db, eventId),
+    off.store.attentionEdits(off.db, eventId),
+    off.store.cacheAsOf(off.db, eventId),
+  ]);
+  return { pending, attention, asOfMs };
+}
+
+export async function dismissAttention(clientId: string): Promise<void> {
+  const off = await offlineContext();
+  if (!off) return;
+  await off.store.dismissEdit(off.db, clientId);
+  off.runtime.notifyOfflineChange();
+}
 export const deleteAttendee = (id: number) => api<undefined>(`/attendees/${id}`, { method: 'DELETE' });
 export type { AttendeeStatus };
 

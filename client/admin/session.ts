@@ -3,8 +3,10 @@
  * admin page, cleared on sign-out. What each role may open follows SPEC §5.
  */
 import { createSignal } from 'solid-js';
+import { NetworkError } from '../api';
 import { fetchCurrentUser, logout, type User } from '../auth';
 import type { Role } from './constants';
+import { rememberedUser, rememberUser as rememberForOffline } from './offline-flag';
 
 export interface AdminUser extends User {
   /** Staff: the events they are assigned to (null = all). */
@@ -20,7 +22,15 @@ export function adminUser(): Promise<AdminUser | null> {
   pending ??= fetchCurrentUser()
     .then((user) => {
       setCachedUser(user as AdminUser | null);
+      rememberForOffline(user as AdminUser | null);
       return user as AdminUser | null;
+    })
+    .catch((error: unknown) => {
+      // offline: an admin who keeps events offline can still read them (the server guards every write)
+      if (!(error instanceof NetworkError)) throw error;
+      const remembered = rememberedUser();
+      if (!remembered) throw error;
+      return remembered;
     })
     .finally(() => {
       pending = null;
@@ -31,11 +41,13 @@ export function adminUser(): Promise<AdminUser | null> {
 /** After a sign-in that did not go through `adminUser()` (an accepted invite): the pages see the new user at once. */
 export function rememberUser(user: AdminUser): void {
   setCachedUser(user);
+  rememberForOffline(user);
 }
 
 export async function signOut(): Promise<void> {
   await logout();
   setCachedUser(null);
+  rememberForOffline(null);
 }
 
 /** Areas of the admin app. */

@@ -115,17 +115,20 @@ export type DoorDb = Dexie & {
   syncState: EntityTable<SyncStateRecord, 'deviceId'>;
 };
 
+/** The door schema (version 1); the admin's offline database reuses it (decision 012). */
+export const DOOR_STORES = {
+  device: 'key',
+  events: 'id',
+  attendees: 'id, eventId, codeHash, *terms, [eventId+going], [eventId+checkedIn]',
+  checkins: 'clientId, attendeeId, codeHash, eventId, state, scannedMs, undo, conflict',
+  outbox: '++seq, &clientId, status',
+  syncState: 'deviceId',
+} as const;
+
 /** Opens (creating or upgrading) the door database. `name` lets tests keep databases apart. */
 export function openDoorDb(name = DOOR_DB_NAME): DoorDb {
   const db = new Dexie(name) as DoorDb;
-  db.version(1).stores({
-    device: 'key',
-    events: 'id',
-    attendees: 'id, eventId, codeHash, *terms, [eventId+going], [eventId+checkedIn]',
-    checkins: 'clientId, attendeeId, codeHash, eventId, state, scannedMs, undo, conflict',
-    outbox: '++seq, &clientId, status',
-    syncState: 'deviceId',
-  });
+  db.version(1).stores(DOOR_STORES);
   return db;
 }
 

@@ -2,6 +2,7 @@ import { createResource, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { errorMessage } from '../../api';
 import { loginPath } from '../../auth';
 import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../../admin/session';
+import { startOffline } from '../../admin/data';
 import { Page } from '../page';
 import { ready } from './async-view';
 import { A, location, navigate } from '../../router';
@@ -24,6 +25,8 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
   const [user, { refetch }] = createResource(async () => {
     const current = await adminUser();
     if (!current) navigate(loginPath(location().pathname + location().search), { replace: true });
+    // keeps the events this admin keeps offline in sync, and sends queued edits (decision 012)
+    else void startOffline(current).catch(() => undefined);
     return current;
   });
 

@@ -6,13 +6,16 @@ import { ATTENDEE_STATUSES } from '../../admin/constants';
 import {
   attendeeCheckinStats,
   deleteAttendee,
-  getEvent,
+  getEventOrCached,
   listAttendees,
-  updateAttendee,
+  onOfflineChange,
+  saveAttendee,
   type AttendeeCheckinStats,
   type AttendeeDto,
   type AttendeeStatus,
 } from '../../admin/data';
+import { formatTimeOfDay, OfflinePanel } from '../../components/admin/offline-panel';
+import { online } from '../../pwa';
 import { adminErrorMessage } from '../../admin/errors';
 import { attendeeExportUrl } from '../../admin/links';
 import { canEdit, type AdminUser } from '../../admin/session';
@@ -58,7 +61,7 @@ export default function AdminAttendeesPage(props: RouteProps): JSX.Element {
 
 function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element {
   const editable = canEdit(props.user.role);
-  const [event] = createResource(() => props.eventId, getEvent);
+  const [event] = createResource(() => props.eventId, getEventOrCached);
   const [searchText, setSearchText] = createSignal('');
   const [search, setSearch] = createSignal('');
   const [status, setStatus] = createSignal<AttendeeStatus | ''>('');
@@ -73,6 +76,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   const [total, setTotal] = createSignal<number | null>(null);
   const [loadError, setLoadError] = createSignal<string | null>(null);
   const [asOf, setAsOf] = createSignal<number | null>(null);
+  const [source, setSource] = createSignal<'server' | 'cache'>('server');
 
   const [scrollTop, setScrollTop] = createSignal(0);
   const [viewport, setViewport] = createSignal(520);
@@ -106,6 +110,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       batch(() => {
         setTotal(listing.total);
         setAsOf(listing.asOfMs);
+        setSource(listing.source);
         setLoadError(null);
         setVersion((v) => v + 1);
       });
@@ -131,6 +136,8 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
     setEditing(null);
     if (!keepScroll && scroller) scroller.scrollTop = 0;
     if (!keepScroll) setScrollTop(0);
+    // a new query starts from "unknown": after an empty result, a total of 0 would ask for no page at all
+    if (!keepScroll) setTotal(null);
     setVersion((v) => v + 1);
     void loadVisible();
   }
@@ -145,6 +152,9 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   }
 
   createEffect(on(query, () => reset(), { defer: false }));
+  // back online, or the offline store changed (a sync, an edit queued, sent or reconciled): reload in place
+  createEffect(on(online, () => reset(true), { defer: true }));
+  onCleanup(onOfflineChange(() => reset(true)));
   // a fast drag across 50,000 rows asks only for the pages where the scroll comes to rest
   let pageTimer: ReturnType<typeof setTimeout> | undefined;
   createEffect(
@@ -224,10 +234,10 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       return;
     }
     try {
-      const saved = await updateAttendee(before.id, patch);
+      const { attendee: saved, queued } = await saveAttendee(before, patch);
       replaceRow(saved);
       setEditing(null);
-      setNotice({ ok: true, text: `Saved ${saved.displayName}.` });
+      setNotice({ ok: true, text: queued ? `Saved ${saved.displayName} offline: it will be sent when the server can be reached.` : `Saved ${saved.displayName}.` });
     } catch (err) {
       setNotice({ ok: false, text: `${before.displayName} was not saved: ${adminErrorMessage(err)}` });
     }
@@ -279,9 +289,17 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
           </a>
         </div>
       </div>
+      <OfflinePanel eventId={props.eventId} user={props.user} />
+      <Show when={source() === 'cache' && asOf()}>
+        {(at) => (
+          <p class="notice notice-offline" role="status">
+            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. The list comes from this browser's copy; edits are queued and sent when the server can be reached.
+          </p>
+        )}
+      </Show>
       <p class="status-text" role="status" aria-live="polite">
         {total() === null ? 'Loading attendees…' : `${total()!.toLocaleString()} attendee${total() === 1 ? '' : 's'}`}
-        {asOf() ? ` · as of ${new Date(asOf()!).toLocaleTimeString()}` : ''}
+        {asOf() && source() === 'server' ? ` · as of ${formatTimeOfDay(asOf()!)}` : ''}
       </p>
       <Show when={notice()}>
         {(n) => (
@@ -348,7 +366,18 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
                     {(current) => (
                       <Show
                         when={editing() === current().row.id}
-                        fallback={<AttendeeRow index={index} row={current().row} stats={current().stats} editable={editable} eventId={props.eventId} onEdit={() => setEditing(current().row.id)} onDelete={() => askDelete(current().row)} />}
+                        fallback={
+                          <AttendeeRow
+                            index={index}
+                            row={current().row}
+                            stats={current().stats}
+                            editable={editable}
+                            deletable={source() === 'server'}
+                            eventId={props.eventId}
+                            onEdit={() => setEditing(current().row.id)}
+                            onDelete={() => askDelete(current().row)}
+                          />
+                        }
                       >
                         <EditRow index={index} row={current().row} onSave={(d) => save(current().row, d)} onCancel={() => setEditing(null)} />
                       </Show>
@@ -373,6 +402,8 @@ function AttendeeRow(props: {
   row: AttendeeDto;
   stats: AttendeeCheckinStats | null | undefined;
   editable: boolean;
+  /** Deleting needs the server: not offered from the offline cache. */
+  deletable: boolean;
   eventId: number;
   onEdit: () => void;
   onDelete: () => void;
@@ -385,6 +416,10 @@ function AttendeeRow(props: {
     <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
       <td class="col-name" title={props.row.displayName}>
         {props.row.displayName}
+        <Show when={props.row.pending?.length}>
+          {' '}
+          <span class="badge-pending">pending sync</span>
+        </Show>
       </td>
       <td class="col-email" title={props.row.email}>
         {props.row.email}
@@ -408,9 +443,11 @@ function AttendeeRow(props: {
           <button type="button" class="button button-small button-quiet" onClick={props.onEdit} aria-label={`Edit ${props.row.displayName}`}>
             Edit
           </button>
-          <button type="button" class="button button-small button-quiet button-danger-text" onClick={props.onDelete} aria-label={`Delete ${props.row.displayName}`}>
-            Delete
-          </button>
+          <Show when={props.deletable}>
+            <button type="button" class="button button-small button-quiet button-danger-text" onClick={props.onDelete} aria-label={`Delete ${props.row.displayName}`}>
+              Delete
+            </button>
+          </Show>
         </td>
       </Show>
     </tr>

@@ -1,7 +1,8 @@
-import { createResource, For, Show, type JSX } from 'solid-js';
+import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { AsyncView } from '../../components/admin/async-view';
-import { listEvents } from '../../admin/data';
+import { listEventsListing } from '../../admin/data';
+import { formatTimeOfDay } from '../../components/admin/offline-panel';
 import { canEdit, type AdminUser } from '../../admin/session';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A } from '../../router';
@@ -11,9 +12,12 @@ export default function AdminEventsPage(): JSX.Element {
 }
 
 function EventList(props: { user: AdminUser }): JSX.Element {
+  const [offline, setOffline] = createSignal<number | null>(null);
   const [events, { refetch }] = createResource(async () => {
-    const all = await listEvents();
+    const listing = await listEventsListing();
     const allowed = props.user.eventIds;
+    const all = listing.items;
+    setOffline(listing.source === 'cache' ? listing.asOfMs : null);
     return props.user.role === 'administrator' || !allowed ? all : all.filter((e) => allowed.includes(e.id));
   });
   return (
@@ -26,6 +30,13 @@ function EventList(props: { user: AdminUser }): JSX.Element {
           </A>
         </Show>
       </div>
+      <Show when={offline()}>
+        {(at) => (
+          <p class="notice notice-offline" role="status">
+            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. Only the events kept offline in this browser are listed.
+          </p>
+        )}
+      </Show>
       <AsyncView
         resource={events}
         retry={() => void refetch()}

@@ -1,0 +1,217 @@
+/**
+ * The admin's offline mode at run time (decision 012): the door's sync engine keeps the events
+ * this admin keeps offline in their own Dexie database, over the signed-in session (tRPC
+ * `sync.download`/`sync.pull` accept a session as well as a device token); queued attendee edits
+ * are reconciled and sent through the ordinary `PATCH /attendees/{id}` on start, on `online` and
+ * when the page becomes visible. Loaded only when an event is kept offline (Dexie and the tRPC
+ * client stay out of the admin chunks otherwise).
+ */
+import { ApiError, NetworkError } from '../api';
+import type { DeviceDto } from '../../shared/checkin';
+import { createSyncEngine, type SyncEngine } from '../sync/engine';
+import { trpcTransport } from '../sync/transport';
+import {
+  adminOfflineDbName,
+  keptEventIds,
+  openAdminOfflineDb,
+  queuedEdits,
+  setKept,
+  storeServerAttendee,
+  type AdminOfflineDb,
+  type QueuedEdit,
+} from './offline-db';
+import { reconcileEdit, type FieldValues } from './reconcile';
+
+export const EDIT_LOCK_NAME = 'svc-admin-edits';
+
+export interface AttendeeState {
+  id: number;
+  eventId: number;
+  displayName: string;
+  email: string;
+  status: string;
+  quantity: number;
+}
+
+/** The two REST calls reconciliation needs (parameters, so unit tests use fakes). */
+export interface EditTransport {
+  get(id: number): Promise<AttendeeState>;
+  patch(id: number, patch: FieldValues): Promise<AttendeeState>;
+}
+
+export interface FlushOutcome {
+  sent: number;
+  attention: number;
+  /** Stopped early: the server could not be reached (the rest stays queued). */
+  offline: boolean;
+}
+
+/**
+ * Sends queued edits oldest first. Each: GET the attendee, reconcile against the base (a field
+ * changed on the server since then is kept and the admin told), PATCH the rest, store the
+ * server's answer in the cache. A deleted attendee or a refused edit is listed for attention,
+ * never retried; a network failure stops the round with the edit still queued.
+ */
+export async function flushEdits(db: AdminOfflineDb, transport: EditTransport, nowMs: () => number = Date.now): Promise<FlushOutcome> {
+  const outcome: FlushOutcome = { sent: 0, attention: 0, offline: false };
+  for (const edit of await queuedEdits(db)) {
+    const current = await db.edits.get(edit.clientId);
+    if (!current || current.state !== 'queued') continue;
+    try {
+      const server = await transport.get(edit.attendeeId);
+      const { patch, kept, already } = reconcileEdit(current.changes, current.base, server);
+      const saved = Object.keys(patch).length > 0 ? await transport.patch(edit.attendeeId, patch) : server;
+      await storeServerAttendee(db, saved);
+      await settle(db, current, { kept, sent: [...(Object.keys(patch) as QueuedEdit['sent']), ...already], reason: null }, nowMs());
+      outcome.sent++;
+      if (kept.length > 0) outcome.attention++;
+    } catch (error) {
+      if (error instanceof NetworkError) {
+        await db.edits.update(edit.clientId, { attempts: current.attempts + 1 });
+        outcome.offline = true;
+        return outcome;
+      }
+      if (error instanceof ApiError && (error.status === 401 || error.status === 429 || error.status >= 500)) {
+        // signed out, throttled or a server fault: keep it queued for the next round
+        await db.edits.update(edit.clientId, { attempts: current.attempts + 1 });
+        outcome.offline = true;
+        return outcome;
+      }
+      const reason =
+        error instanceof ApiError && error.code === 'svc_not_found' ? 'The attendee was deleted on the server.' : `The server refused the edit: ${error instanceof Error ? error.message : String(error)}`;
+      await settle(db, current, { kept: [], sent: [], reason }, nowMs());
+      outcome.attention++;
+    }
+  }
+  return outcome;
+}
+
+async function settle(db: AdminOfflineDb, edit: QueuedEdit, result: Pick<QueuedEdit, 'kept' | 'sent' | 'reason'>, nowMs: number): Promise<void> {
+  if (result.kept.length === 0 && result.reason === null) await db.edits.delete(edit.clientId);
+  else await db.edits.put({ ...edit, ...result, state: 'attention', settledMs: nowMs });
+}
+
+// ---- the running offline mode (one per tab) ------------------------------------------------
+
+interface Runtime {
+  userId: number;
+  db: AdminOfflineDb;
+  engine: SyncEngine;
+  stop: () => void;
+}
+
+let runtime: Runtime | null = null;
+const listeners = new Set<() => void>();
+let generation = 0;
+
+/** Something in the offline store changed (a pull, an edit queued, sent or reconciled). */
+export function subscribeOffline(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function offlineGeneration(): number {
+  return generation;
+}
+
+function changed(): void {
+  generation++;
+  for (const fn of listeners) fn();
+}
+
+function withEditLock<T>(fn: () => Promise<T>): Promise<T | null> {
+  const locks = (globalThis as { navigator?: Navigator }).navigator?.locks;
+  if (!locks) return fn();
+  return locks.request(EDIT_LOCK_NAME, { ifAvailable: true }, (lock) => (lock ? fn() : null)) as Promise<T | null>;
+}
+
+/** The signed-in admin's store and sync engine, started on first use. */
+export function offlineRuntime(user: { id: number; email: string }, rest: EditTransport): Runtime {
+  if (runtime && runtime.userId === user.id) return runtime;
+  runtime?.stop();
+  const db = openAdminOfflineDb(adminOfflineDbName(user.id));
+  const base = trpcTransport(() => null); // no Bearer: the session cookie authenticates
+  const transport = {
+    ...base,
+    // the "device" of an admin browser follows the events the admin keeps offline
+    me: async (): Promise<DeviceDto> => ({
+      id: user.id,
+      name: `admin:${user.email}`,
+      eventIds: await keptEventIds(db),
+      createdUtc: '',
+      pairedUtc: null,
+      pairingExpiresUtc: null,
+      lastSeenUtc: null,
+      pendingCount: null,
+      pendingReportedUtc: null,
+      revokedUtc: null,
+    }),
+    pair: () => Promise.reject(new Error('an admin browser is not paired')),
+  };
+  const engine = createSyncEngine({
+    db,
+    transport,
+    withLock: (fn) => {
+      const locks = (globalThis as { navigator?: Navigator }).navigator?.locks;
+      if (!locks) return fn();
+      return locks.request(`svc-admin-sync-${user.id}`, { ifAvailable: true }, (lock) => (lock ? fn() : null)) as Promise<never>;
+    },
+  });
+  let lastSync: number | null = null;
+  const unsubscribe = engine.subscribe((s) => {
+    if (s.lastSyncMs !== lastSync) {
+      lastSync = s.lastSyncMs;
+      changed();
+    }
+  });
+
+  const flush = async () => {
+    const outcome = await withEditLock(() => flushEdits(db, rest));
+    if (outcome && (outcome.sent > 0 || outcome.attention > 0)) changed();
+  };
+  const onOnline = () => void flush();
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void flush();
+  };
+  globalThis.addEventListener?.('online', onOnline);
+  globalThis.document?.addEventListener('visibilitychange', onVisible);
+  const stopEngine = engine.start();
+  void flush();
+
+  runtime = {
+    userId: user.id,
+    db,
+    engine,
+    stop() {
+      stopEngine();
+      unsubscribe();
+      globalThis.removeEventListener?.('online', onOnline);
+      globalThis.document?.removeEventListener('visibilitychange', onVisible);
+      db.close();
+      runtime = null;
+    },
+  };
+  return runtime;
+}
+
+/** Keeps (or stops keeping) an event offline, and syncs at once. */
+export async function keepOffline(user: { id: number; email: string }, rest: EditTransport, eventId: number, keep: boolean): Promise<void> {
+  const rt = offlineRuntime(user, rest);
+  const now = Date.now();
+  await setKept(rt.db, eventId, keep, now);
+  const kept = await keptEventIds(rt.db);
+  await rt.db.device.put({ key: 'self', deviceId: user.id, name: `admin:${user.email}`, token: '', eventIds: kept, pairedMs: now, revokedMs: null });
+  changed();
+  await rt.engine.syncNow();
+}
+
+/** Sends queued edits now (after an edit made online while the server was unreachable, say). */
+export async function flushNow(user: { id: number; email: string }, rest: EditTransport): Promise<void> {
+  const rt = offlineRuntime(user, rest);
+  const outcome = await withEditLock(() => flushEdits(rt.db, rest));
+  if (outcome && (outcome.sent > 0 || outcome.attention > 0)) changed();
+}
+
+export function notifyOfflineChange(): void {
+  changed();
+}

@@ -1,0 +1,95 @@
+import { createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
+import { dismissAttention, isKeptOffline, offlineEdits, onOfflineChange, setKeepOffline } from '../../admin/data';
+import { adminErrorMessage } from '../../admin/errors';
+import { FIELD_LABELS } from '../../admin/reconcile';
+import type { AdminUser } from '../../admin/session';
+
+/** A time in the viewer's zone: the time alone today, with the date otherwise. */
+export function formatTimeOfDay(ms: number): string {
+  const d = new Date(ms);
+  const today = new Date().toDateString() === d.toDateString();
+  return new Intl.DateTimeFormat(undefined, today ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+const show = (v: string | number) => (typeof v === 'number' ? String(v) : `“${v}”`);
+
+/**
+ * "Keep offline" for one event (decision 012), what is waiting to be sent, and the edits the
+ * admin must hear about after reconciliation: a field the server kept because it changed there
+ * since the admin's edit (server wins), or an edit the server refused.
+ */
+export function OfflinePanel(props: { eventId: number; user: AdminUser }): JSX.Element {
+  const [kept, setKept] = createSignal(isKeptOffline(props.user, props.eventId));
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+  const [view, { refetch }] = createResource(kept, () => offlineEdits(props.eventId));
+  onCleanup(onOfflineChange(() => void refetch()));
+
+  const toggle = async (keep: boolean) => {
+    setBusy(true);
+    setError(null);
+    setKept(keep);
+    try {
+      await setKeepOffline(props.user, props.eventId, keep);
+    } catch (err) {
+      setError(adminErrorMessage(err));
+    } finally {
+      setBusy(false);
+      void refetch();
+    }
+  };
+
+  const state = () => view.latest;
+  return (
+    <section class="offline-panel" aria-label="Offline use">
+      <div class="offline-toggle">
+        <input id="keep-offline" type="checkbox" checked={kept()} disabled={busy()} onChange={(e) => void toggle(e.currentTarget.checked)} />
+        <label for="keep-offline">Keep this event offline in this browser</label>
+      </div>
+      <p class="muted offline-state" role="status">
+        <Show when={kept()} fallback="The list needs the server.">
+          {busy() && !state()?.asOfMs
+            ? 'Downloading the attendee list…'
+            : state()?.asOfMs
+              ? `Available offline · synced ${formatTimeOfDay(state()!.asOfMs!)}`
+              : 'Waiting for the first download.'}
+          {state()?.pending.length ? ` · ${state()!.pending.length} edit${state()!.pending.length === 1 ? '' : 's'} waiting to be sent` : ''}
+        </Show>
+      </p>
+      <Show when={error()}>
+        <p class="notice notice-error" role="alert">
+          {error()}
+        </p>
+      </Show>
+      <Show when={state()?.attention.length}>
+        <div class="notice notice-attention" role="alert" aria-labelledby="attention-heading">
+          <h2 id="attention-heading">Needs attention</h2>
+          <ul class="attention-list">
+            <For each={state()!.attention}>
+              {(edit) => (
+                <li>
+                  <strong>{edit.label}</strong>:{' '}
+                  <Show when={edit.kept.length > 0} fallback={<>your offline edit was not saved. {edit.reason}</>}>
+                    <For each={edit.kept}>
+                      {(k, i) => (
+                        <>
+                          {i() > 0 ? '; ' : ''}
+                          the server kept its {FIELD_LABELS[k.field]} {show(k.server)} (your offline edit: {show(k.mine)}) because it was changed on the server after you edited
+                        </>
+                      )}
+                    </For>
+                    .
+                    <Show when={edit.sent.length > 0}> Saved: {edit.sent.map((f) => FIELD_LABELS[f]).join(', ')}.</Show>
+                  </Show>{' '}
+                  <button type="button" class="button button-small button-quiet" onClick={() => void dismissAttention(edit.clientId)} aria-label={`Dismiss the notice about ${edit.label}`}>
+                    Dismiss
+                  </button>
+                </li>
+              )}
+            </For>
+          </ul>
+        </div>
+      </Show>
+    </section>
+  );
+}

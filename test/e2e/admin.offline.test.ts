@@ -1,0 +1,157 @@
+/**
+ * The admin app offline (issue 8 item 6, decision 012) in real Chromium against the real
+ * server: sign in, keep an event offline, lose the network and reload — the attendee list
+ * comes from this browser's synced cache with an "Offline — as of" notice, and search works;
+ * edit two attendees offline while someone changes one of the same fields on the server;
+ * back online, the queued edits are reconciled: the non-conflicting edits land, the field
+ * changed on both sides keeps the server's value, and the page names the conflict.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { queryRows } from '../../server/db/client';
+import { createEvent } from '../helpers/checkin';
+import { launchBrowser } from '../helpers/browser';
+import { loginAs } from '../helpers/http';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+const AXE_PATH = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
+
+let server: TestServer;
+let browser: Browser;
+let admin: Awaited<ReturnType<typeof loginAs>>;
+let context: BrowserContext | undefined;
+let pageErrors: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
+  browser = await launchBrowser();
+  admin = await loginAs(server.url, server.admin.email, server.admin.password);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors, 'uncaught errors in the page').toEqual([]);
+});
+
+async function seedAttendees(eventId: number, count: number): Promise<Array<{ id: number; display_name: string }>> {
+  return queryRows(
+    server.server.ctx.db,
+    sql`insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
+        select ${eventId}, 'guest' || n || '@example.test', 'Guest ' || lpad(n::text, 5, '0'), 1,
+               case when n % 10 = 0 then 'waitlist' else 'going' end,
+               md5('c' || ${eventId} || '-' || n) || md5('d' || n), md5('t' || ${eventId} || '-' || n), md5('h' || ${eventId} || '-' || n) || md5('i' || ${eventId} || '-' || n)
+        from generate_series(1, ${count}) as n
+        returning id, display_name`,
+  );
+}
+
+async function axeSeriousOrCritical(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  return violations;
+}
+
+describe('admin app offline', () => {
+  test('keep an event offline, read and search it offline after a reload, edit offline, and reconcile with a server change (server wins, the admin is told)', async () => {
+    const event = await createEvent(server.server.ctx.db, 'Harbour gala');
+    const rows = await seedAttendees(event.id, 40);
+    const idOf = (name: string) => rows.find((r) => r.display_name === name)!.id;
+    const three = idOf('Guest 00003');
+    const five = idOf('Guest 00005');
+
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const listPath = `/admin/events/${event.id}/attendees`;
+
+    // sign in through the form
+    await page.goto(new URL(listPath, server.url).href);
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByLabel('Email').fill(server.admin.email);
+    await page.getByLabel('Password').fill(server.admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === listPath);
+    await page.getByText('40 attendees').waitFor();
+
+    // keep it offline: the first download lands in this browser's own database
+    await page.getByLabel('Keep this event offline in this browser').check();
+    await page.getByText(/Available offline · synced/).waitFor();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+
+    // offline, reload: the app starts from the service worker and the list from the cache
+    await context.setOffline(true);
+    const reload = await page.reload();
+    expect(reload?.fromServiceWorker()).toBe(true);
+    const offlineNotice = page.locator('.notice-offline');
+    await offlineNotice.waitFor();
+    expect(await offlineNotice.innerText()).toMatch(/^Offline — as of /);
+    await page.getByText('40 attendees').waitFor();
+    await page.getByRole('heading', { name: 'Attendees' }).waitFor();
+    await page.getByRole('link', { name: 'Harbour gala' }).waitFor();
+    // destructive actions need the server: no delete offline
+    expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+
+    // search, filter and sort run over the cache
+    await page.getByLabel('Search name or email').fill('guest7@');
+    await page.getByText('1 attendee', { exact: true }).waitFor();
+    await expect.poll(() => page.locator('tr.vrow[data-attendee-id] .col-name').allInnerTexts()).toEqual(['Guest 00007']);
+    await page.getByLabel('Search name or email').fill('');
+    await page.getByLabel('Status').selectOption('waitlist');
+    await page.getByText('4 attendees').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByText('40 attendees').waitFor();
+
+    expect(await axeSeriousOrCritical(page)).toEqual([]);
+
+    // two edits offline: a name and a quantity; an email
+    await page.getByRole('button', { name: 'Edit Guest 00003' }).click();
+    await page.getByLabel('Display name').fill('Guest Three');
+    await page.getByLabel('Quantity').fill('2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved Guest Three offline').waitFor();
+    await page.getByRole('button', { name: 'Edit Guest 00005' }).click();
+    await page.getByLabel('Email', { exact: true }).fill('five@example.test');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved Guest 00005 offline').waitFor();
+    await expect.poll(() => page.locator('.badge-pending').count()).toBe(2);
+    await page.getByText('2 edits waiting to be sent').waitFor();
+
+    // meanwhile someone renames Guest 00003 on the server
+    const renamed = await admin.api.patch(`/attendees/${three}`, { displayName: 'Guest 3 (front desk)' });
+    expect(renamed.status).toBe(200);
+
+    // back online: the queue is reconciled and sent
+    await context.setOffline(false);
+    const attention = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Needs attention' }) });
+    await attention.waitFor();
+    const text = await attention.innerText();
+    expect(text).toContain('Guest 00003');
+    expect(text).toContain('the server kept its display name “Guest 3 (front desk)” (your offline edit: “Guest Three”)');
+    expect(text).toContain('Saved: quantity.');
+    await expect.poll(() => page.locator('.notice-offline').count()).toBe(0);
+
+    const stored3 = (await admin.api.get(`/attendees/${three}`)).body;
+    expect(stored3).toMatchObject({ displayName: 'Guest 3 (front desk)', quantity: 2 });
+    const stored5 = (await admin.api.get(`/attendees/${five}`)).body;
+    expect(stored5).toMatchObject({ displayName: 'Guest 00005', email: 'five@example.test' });
+
+    // the list shows the server's values, nothing pending; the notice can be dismissed
+    await expect.poll(() => page.locator('.badge-pending').count()).toBe(0);
+    await page.locator(`tr[data-attendee-id="${three}"]`).getByText('Guest 3 (front desk)').waitFor();
+    await page.getByRole('button', { name: 'Dismiss the notice about Guest 00003' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Needs attention' }).count()).toBe(0);
+  });
+});
