@@ -67,6 +67,19 @@ describe('sync.push', () => {
     expect(fired).toHaveLength(1);
   });
 
+  it('a stored scan resent after its attendee was deleted still answers duplicate with its checkinId, and logs no refusal', async () => {
+    const event = await createEvent(db());
+    const a = await createAttendee(db(), event.id);
+    const d = await door([event.id]);
+    const item = scan(a);
+    const first = await d.client.sync.push.mutate({ items: [item] });
+    expect(first.results[0]!.status).toBe('inserted');
+    await db().execute(sql`delete from svc_attendees where id = ${a.id}`);
+    const again = await d.client.sync.push.mutate({ items: [item] });
+    expect(again.results).toEqual([{ clientId: item.clientId, status: 'duplicate', checkinId: (first.results[0] as { checkinId: number }).checkinId }]);
+    expect(await queryRows(db(), sql`select 1 from svc_scan_log where client_id = ${item.clientId}::uuid`)).toEqual([]);
+  });
+
   it('a clientId twice in one batch is stored once and answered twice', async () => {
     const event = await createEvent(db());
     const a = await createAttendee(db(), event.id);

@@ -12,6 +12,28 @@ export function devicesRepository(db: Db) {
       (await db.insert(devices).values(row).returning())[0]!,
     findById: async (id: number) => (await db.select().from(devices).where(eq(devices.id, id)))[0] ?? null,
     findByTokenHash: async (tokenHash: string) => (await db.select().from(devices).where(eq(devices.tokenHash, tokenHash)))[0] ?? null,
+    /**
+     * The device of a token, marking it seen (at most once a minute) in the same round trip:
+     * every sync request authenticates, so this is on the push path.
+     */
+    findByTokenHashAndTouch: async (tokenHash: string) => {
+      const touch = db
+        .$with('touched')
+        .as(
+          db
+            .update(devices)
+            .set({ lastSeenUtc: nowUtc as never })
+            .where(
+              and(
+                eq(devices.tokenHash, tokenHash),
+                isNull(devices.revokedUtc),
+                or(isNull(devices.lastSeenUtc), sql`${devices.lastSeenUtc} < ${nowUtc} - interval '1 minute'`),
+              ),
+            )
+            .returning({ id: devices.id }),
+        );
+      return (await db.with(touch).select().from(devices).where(eq(devices.tokenHash, tokenHash)))[0] ?? null;
+    },
     list: () => db.select().from(devices).orderBy(asc(devices.id)),
     update: async (id: number, patch: Partial<Pick<DeviceRecord, 'name' | 'eventIds'>>) =>
       (await db.update(devices).set(patch).where(eq(devices.id, id)).returning())[0] ?? null,
@@ -38,11 +60,6 @@ export function devicesRepository(db: Db) {
           .returning()
       )[0] ?? null,
     /** Last-seen is written at most once a minute per device: one request in many pays for it. */
-    touch: (id: number) =>
-      db
-        .update(devices)
-        .set({ lastSeenUtc: nowUtc as never })
-        .where(and(eq(devices.id, id), or(isNull(devices.lastSeenUtc), sql`${devices.lastSeenUtc} < ${nowUtc} - interval '1 minute'`))),
     reportPending: (id: number, pending: number) =>
       db.update(devices).set({ pendingCount: pending, pendingReportedUtc: nowUtc as never }).where(eq(devices.id, id)),
   };

@@ -55,10 +55,9 @@ export function toDeviceDto(d: DeviceRecord): DeviceDto {
 /** The principal behind a device token; null when no device has it; throws when the device was revoked. */
 export async function authenticateDeviceToken(db: Db, tokenHash: string): Promise<Principal | null> {
   const repo = devicesRepository(db);
-  const device = await repo.findByTokenHash(tokenHash);
+  const device = await repo.findByTokenHashAndTouch(tokenHash);
   if (!device) return null;
   if (device.revokedUtc) throw new AppError('svc_device_revoked');
-  await repo.touch(device.id);
   return { via: 'token', role: 'staff', userId: null, eventIds: device.eventIds, deviceId: device.id };
 }
 

@@ -105,22 +105,20 @@ export function syncService(ctx: AppContext) {
       for (const item of input.items) if (!firstOf.has(item.clientId)) firstOf.set(item.clientId, item);
       const items = [...firstOf.values()];
 
+      // No look-up of already stored scans first: the insert's ON CONFLICT finds them, and only
+      // the items it did not insert (or refused) are looked up — none in the common case.
       const settled = new Map<string, PushItemResult>();
-      for (const seen of await checkins.findByClientIds(author.deviceId, items.map((i) => i.clientId))) {
-        settled.set(seen.clientId, { clientId: seen.clientId, status: 'duplicate', checkinId: seen.id });
-      }
-      const fresh = items.filter((i) => !settled.has(i.clientId));
 
-      const hashes = [...new Set(fresh.flatMap((i) => (i.codeHash ? [i.codeHash] : [])))];
-      const ids = [...new Set(fresh.flatMap((i) => (i.attendeeId !== undefined ? [i.attendeeId] : [])))];
+      const hashes = [...new Set(items.flatMap((i) => (i.codeHash ? [i.codeHash] : [])))];
+      const ids = [...new Set(items.flatMap((i) => (i.attendeeId !== undefined ? [i.attendeeId] : [])))];
       const [found, liveEvents] = await Promise.all([
-        fresh.length > 0 ? repo.attendeesForPush(hashes, ids) : Promise.resolve([]),
-        repo.existingEventIds([...new Set(fresh.map((i) => i.eventId))]),
+        items.length > 0 ? repo.attendeesForPush(hashes, ids) : Promise.resolve([]),
+        repo.existingEventIds([...new Set(items.map((i) => i.eventId))]),
       ]);
       const byHash = new Map(found.map((a) => [a.codeHash, a]));
       const byId = new Map(found.map((a) => [a.id, a]));
       const attendeeOf = (i: PushItem) => (i.codeHash !== undefined ? byHash.get(i.codeHash) : byId.get(i.attendeeId!));
-      const missingIds = fresh.filter((i) => isAdmitted(i.verdictOnDevice) && !attendeeOf(i) && i.attendeeId !== undefined).map((i) => i.attendeeId!);
+      const missingIds = items.filter((i) => isAdmitted(i.verdictOnDevice) && !attendeeOf(i) && i.attendeeId !== undefined).map((i) => i.attendeeId!);
       const deleted = await repo.deletedAttendees([...new Set(missingIds)]);
 
       const toInsert: NewCheckin[] = [];
@@ -139,7 +137,7 @@ export function syncService(ctx: AppContext) {
           scannedUtc: item.scannedUtc,
         });
       };
-      for (const item of fresh) {
+      for (const item of items) {
         const attendee = attendeeOf(item);
         if (!canScan(principal, item.eventId)) reject(item, 'forbidden', attendee?.id ?? null);
         else if (!liveEvents.has(item.eventId)) reject(item, 'unknown', null);
@@ -151,6 +149,12 @@ export function syncService(ctx: AppContext) {
       }
       function newCheckin(item: PushItem, attendeeId: number, conflict: Conflict | null): NewCheckin {
         return { attendeeId, eventId: item.eventId, scannedUtc: item.scannedUtc, ...author, clientId: item.clientId, source: item.source, conflict };
+      }
+
+      async function settleDuplicates(clientIds: string[]): Promise<void> {
+        for (const seen of await checkins.findByClientIds(author.deviceId, clientIds)) {
+          settled.set(seen.clientId, { clientId: seen.clientId, status: 'duplicate', checkinId: seen.id });
+        }
       }
 
       const inserted = await checkins.insertMany(toInsert);
@@ -165,14 +169,14 @@ export function syncService(ctx: AppContext) {
           settled.set(row.clientId, { clientId: row.clientId, status: 'inserted', checkinId, conflict: row.conflict as Conflict | null });
           fired.push({ checkinId, attendeeId: row.attendeeId, eventId: row.eventId });
         }
-        // Lost a race with a concurrent push of the same scans: answer the row that won.
-        const raced = toInsert.filter((r) => !insertedIds.has(r.clientId)).map((r) => r.clientId);
-        for (const seen of await checkins.findByClientIds(author.deviceId, raced)) {
-          settled.set(seen.clientId, { clientId: seen.clientId, status: 'duplicate', checkinId: seen.id });
-        }
-        for (const clientId of raced) if (!settled.has(clientId) || settled.get(clientId)!.status !== 'duplicate') settled.set(clientId, { clientId, status: 'failed' });
+        // Not inserted: stored before (a resent batch) or by a concurrent push of the same scans.
+        const notInserted = toInsert.filter((r) => !insertedIds.has(r.clientId)).map((r) => r.clientId);
+        for (const clientId of notInserted) settled.set(clientId, { clientId, status: 'failed' });
+        await settleDuplicates([...notInserted, ...rejected.map((r) => r.clientId)]);
       }
-      await checkins.logRejected(rejected);
+      // A refused item that was stored earlier (resent after the attendee was deleted, say) is a duplicate.
+      const stillRejected = rejected.filter((r) => settled.get(r.clientId)?.status !== 'duplicate');
+      await checkins.logRejected(stillRejected);
       await reportPending(principal, input.pending);
 
       fired.sort((a, b) => a.checkinId - b.checkinId);
