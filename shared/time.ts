@@ -15,11 +15,24 @@ export function toUtcDate(date: Date | number): string {
   return toUtcString(date).slice(0, 10);
 }
 
-/** Parses a strict UTC `Y-m-d H:i:s` string; null when malformed or not a real time. */
+const UTC_DATETIME_PARTS_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * Parses a strict UTC `Y-m-d H:i:s` string; null when malformed or not a real time.
+ * Checked field by field (no formatting round trip): it runs for every item of a sync push.
+ */
 export function parseUtcString(value: string): Date | null {
-  if (!UTC_DATETIME_RE.test(value)) return null;
-  const d = new Date(value.replace(' ', 'T') + 'Z');
-  if (Number.isNaN(d.getTime()) || toUtcString(d) !== value) return null;
+  const m = UTC_DATETIME_PARTS_RE.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, 0);
   return d;
 }
 
