@@ -193,3 +193,24 @@ export interface PublicBookingTypeDto extends BookingTypeDto {
   /** From `svc_booking_location_labels`; '' when the mode has no entry. */
   locationLabel: string;
 }
+
+/** A booking as administrators see it (camelCase, no cancel token). */
+export interface BookingDto {
+  bookingId: number;
+  bookingTypeId: number;
+  hostUserId: number;
+  customerUserId: number | null;
+  customerEmail: string;
+  customerName: string;
+  customerTz: string;
+  startUtc: string;
+  endUtc: string;
+  status: BookingStatus;
+  quantity: number;
+  paymentStatus: string | null;
+  orderId: string | null;
+  customFields: Record<string, unknown> | null;
+  rescheduledFrom: string | null;
+  createdUtc: string;
+  updatedUtc: string;
+}

@@ -9,7 +9,8 @@
  */
 import { api, apiRequest, NetworkError } from '../api';
 import type { AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
-import type { BookingStatus, WeeklyWindows } from '../../shared/booking';
+import type { BookingDto, BookingStatus, BookingTypeDto as SharedBookingTypeDto } from '../../shared/booking';
+import type { Slot } from '../../shared/booking/slots';
 import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing } from '../../shared/checkin';
 import type { CreateEventInput, EventDto, UpdateEventInput } from '../../shared/events';
 import type { OutboxItem } from '../../shared/mail';
@@ -20,6 +21,7 @@ import type { CachedAttendee, QueuedEdit } from './offline-db';
 import type { EditField, FieldValues } from './reconcile';
 import { adminUser, type AdminUser } from './session';
 
+export type { BookingDto };
 export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing, EventDto, OutboxItem };
 
 export interface Listing<T> {
@@ -292,46 +294,16 @@ export const revokeDevice = (id: number) => api<undefined>(`/devices/${id}`, { m
 
 // ---- booking types, slots, bookings -----------------------------------------------------
 
-export interface BookingTypeDto {
-  id: number;
-  title: string;
-  slug: string;
-  description: string;
-  status: 'draft' | 'published';
-  durationMinutes: number;
-  slotIntervalMinutes: number;
-  timezone: string;
-  hosts: number[];
-  assignment: AssignmentMode | '';
-  weeklyWindows: WeeklyWindows;
-  daysOff: string[];
-  minNoticeMinutes: number;
-  maxAdvanceDays: number;
-  bufferBeforeMinutes: number;
-  bufferAfterMinutes: number;
-  capacity: number;
-  priceCents: number;
-  requiresApproval: boolean;
-  locationMode: LocationMode;
-  locationValue: string;
-  currency?: string;
-  locationLabel?: string;
-}
+/** A booking type as the admin reads it (the public view adds the printed currency and location label). */
+export type BookingTypeDto = SharedBookingTypeDto & { currency?: string; locationLabel?: string };
 
-export type BookingTypeInput = Omit<BookingTypeDto, 'id' | 'currency' | 'locationLabel' | 'slotIntervalMinutes' | 'slug'> & {
+export type BookingTypeInput = Omit<BookingTypeDto, 'id' | 'currency' | 'locationLabel' | 'slotIntervalMinutes' | 'slug' | 'createdUtc' | 'updatedUtc'> & {
   slotIntervalMinutes: number | null;
   slug?: string;
 };
 
 /** A slot as the public route shows it to a visitor. */
-export interface SlotDto {
-  start_utc: string;
-  end_utc: string;
-  start: string;
-  label: string;
-  hosts: number[];
-  capacity_left: number;
-}
+export type SlotDto = Slot;
 
 export const listBookingTypes = () => allPages<BookingTypeDto>('/booking-types');
 export const getBookingType = (id: number) => api<BookingTypeDto>(`/booking-types/${id}`);
@@ -342,25 +314,6 @@ export const deleteBookingType = (id: number) => api<undefined>(`/booking-types/
 export const listSlots = (id: number, opts: { from?: string; to?: string; tz?: string } = {}) =>
   api<{ slots: SlotDto[] }>(`/booking-types/${id}/slots${queryString(opts)}`).then((r) => r.slots);
 
-export interface BookingDto {
-  bookingId: number;
-  bookingTypeId: number;
-  hostUserId: number;
-  customerUserId: number | null;
-  customerEmail: string;
-  customerName: string;
-  customerTz: string;
-  startUtc: string;
-  endUtc: string;
-  status: BookingStatus;
-  quantity: number;
-  paymentStatus: string | null;
-  orderId: string | null;
-  customFields: Record<string, unknown> | null;
-  rescheduledFrom: string | null;
-  createdUtc: string;
-  updatedUtc: string;
-}
 
 export interface BookingFilter {
   bookingTypeId?: number;

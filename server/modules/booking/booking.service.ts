@@ -16,6 +16,7 @@ import {
   type AdminCreateBookingInput,
   type BookingListQuery,
   type BookingStatus,
+  type BookingDto,
   type CreateBookingInput,
 } from '../../../shared/booking';
 import type { BusyBooking } from '../../../shared/booking/slots';
@@ -58,26 +59,7 @@ export interface BookingCreatedDto {
   paymentUrl?: string;
 }
 
-/** A booking as administrators see it (camelCase, no cancel token). */
-export interface BookingDto {
-  bookingId: number;
-  bookingTypeId: number;
-  hostUserId: number;
-  customerUserId: number | null;
-  customerEmail: string;
-  customerName: string;
-  customerTz: string;
-  startUtc: string;
-  endUtc: string;
-  status: BookingStatus;
-  quantity: number;
-  paymentStatus: string | null;
-  orderId: string | null;
-  customFields: Record<string, unknown> | null;
-  rescheduledFrom: string | null;
-  createdUtc: string;
-  updatedUtc: string;
-}
+export type { BookingDto };
 
 /** The holder's view (manage page): what the booking is, no secrets. */
 export interface BookingHolderDto extends BookingDto {
