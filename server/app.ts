@@ -52,8 +52,10 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   app.route('/svc/v1', rest);
 
   app.use('/trpc/*', bodyLimit({ maxSize: 8 * MAX_BODY_BYTES, onError: () => errorResponse(new AppError('svc_payload_too_large')) }));
-  // Sync downloads are large and repetitive (names, statuses, hex hashes): gzip them on the wire.
-  app.use('/trpc/*', compress());
+  // Queries (pull, first download) are large and repetitive (names, statuses, hex hashes) and
+  // gzip ~3×; a push answer is small, and compressing it cost more CPU on the push path than it saved.
+  const gzip = compress();
+  app.use('/trpc/*', (c, next) => (c.req.method === 'GET' ? gzip(c, next) : next()));
   app.all('/trpc/*', (c) =>
     fetchRequestHandler({
       endpoint: '/trpc',

@@ -171,11 +171,14 @@ export default async function run(): Promise<BenchResult[]> {
     }
 
     const label = `(${kind})`;
+    // Issue 5 sets the rate target for PostgreSQL; on embedded PGlite the ratio is reported only.
+    const ratioTarget = (target: string) => (scratch ? target : `${target} on PostgreSQL; info here`);
+    const ratioPass = !scratch || pushRate >= rawRate / 3;
     return [
       { name: `push ${SCANS} scans in batches of ${BATCH}, total ${label}`, value: Math.round(pushMs), unit: 'ms', target: `< ${PUSH_TARGET_MS} ms`, pass: pushMs < PUSH_TARGET_MS && inserted === SCANS },
-      { name: `push rate ${label}`, value: Math.round(pushRate), unit: 'rows/s', target: `≥ raw/3 = ${Math.round(rawRate / 3)} rows/s`, pass: pushRate >= rawRate / 3 },
+      { name: `push rate ${label}`, value: Math.round(pushRate), unit: 'rows/s', target: ratioTarget(`≥ raw/3 = ${Math.round(rawRate / 3)} rows/s`), pass: ratioPass },
       { name: `raw multi-row INSERT rate, same rows ${label}`, value: Math.round(rawRate), unit: 'rows/s', target: 'baseline', pass: true },
-      { name: `push / raw INSERT rate ${label}`, value: Math.round((pushRate / rawRate) * 100) / 100, unit: 'x', target: '≥ 0.33', pass: pushRate / rawRate >= 1 / 3 },
+      { name: `push / raw INSERT rate ${label}`, value: Math.round((pushRate / rawRate) * 100) / 100, unit: 'x', target: ratioTarget('≥ 0.33'), pass: ratioPass },
       { name: `first download of ${rows} attendees, time to last byte ${label}`, value: Math.round(downloadMs), unit: 'ms', target: `< ${PULL_TARGET_MS} ms`, pass: downloadMs < PULL_TARGET_MS && rows === PULL_ATTENDEES },
       { name: `first download on the wire (gzip) ${label}`, value: Math.round((bytes / 1024 / 1024) * 100) / 100, unit: 'MB', target: '< 4 MB', pass: bytes < PULL_TARGET_BYTES },
       { name: `first download uncompressed JSON ${label}`, value: Math.round((uncompressed / 1024 / 1024) * 100) / 100, unit: 'MB', target: 'info', pass: true },
