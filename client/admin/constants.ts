@@ -4,6 +4,9 @@
  */
 import type { AttendeeSortKey, AttendeeStatus } from '../../shared/attendees';
 import type { BookingStatus } from '../../shared/booking';
+import { ROLES, type Role } from '../../shared/users';
+
+export { ROLES, type Role };
 
 type Exact<List extends readonly string[], Union extends string> = [Exclude<Union, List[number]>] extends [never]
   ? [Exclude<List[number], Union>] extends [never]
@@ -16,11 +19,9 @@ export const ATTENDEE_SORT_KEYS = ['id', 'displayName', 'email', 'status', 'quan
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
 export const ASSIGNMENT_MODES = ['fixed', 'round_robin', 'collective', 'weighted', 'priority'] as const;
 export const LOCATION_MODES = ['in_person', 'virtual', 'phone', 'custom'] as const;
-export const ROLES = ['administrator', 'staff', 'host'] as const;
 
 export type LocationMode = (typeof LOCATION_MODES)[number];
 export type AssignmentMode = (typeof ASSIGNMENT_MODES)[number];
-export type Role = (typeof ROLES)[number];
 
 export const LISTS_MATCH_SHARED: [
   Exact<typeof ATTENDEE_STATUSES, AttendeeStatus>,

@@ -14,6 +14,7 @@ import type { Slot } from '../../shared/booking/slots';
 import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing } from '../../shared/checkin';
 import type { CreateEventInput, EventDto, UpdateEventInput } from '../../shared/events';
 import type { OutboxItem } from '../../shared/mail';
+import type { ApiTokenDto, UserDto } from '../../shared/users';
 import type { AssignmentMode, LocationMode, Role } from './constants';
 import { attendeeListPath, queryString, type AttendeeListParams } from './links';
 import { forgetKept, keptFor, rememberKept, rememberUser } from './offline-flag';
@@ -21,7 +22,7 @@ import type { CachedAttendee, QueuedEdit } from './offline-db';
 import type { EditField, FieldValues } from './reconcile';
 import { adminUser, type AdminUser } from './session';
 
-export type { BookingDto };
+export type { ApiTokenDto, BookingDto, UserDto };
 export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing, EventDto, OutboxItem };
 
 export interface Listing<T> {
@@ -351,19 +352,6 @@ export interface SettingsDto {
 export const getSettings = () => api<SettingsDto>('/settings');
 export const updateSettings = (patch: Partial<SettingsDto>) => api<SettingsDto>('/settings', { method: 'PATCH', body: patch });
 
-export interface UserDto {
-  id: number;
-  email: string;
-  displayName: string;
-  role: Role;
-  timezone: string;
-  /** Staff: the events they may work on; null = all events. */
-  eventIds: number[] | null;
-  /** False until an invited (or password-less) user has chosen a password. */
-  hasPassword: boolean;
-  /** When the pending invite / password link expires (UTC `Y-m-d H:i:s`); null when none is pending. */
-  inviteExpiresUtc: string | null;
-}
 export interface UserInput {
   email: string;
   displayName: string;
@@ -394,16 +382,6 @@ export const previewInvite = (token: string) => api<InvitePreview>(`/auth/invite
 export const acceptInvite = (token: string, password: string) =>
   api<UserDto>(`/auth/invites/${encodeURIComponent(token)}`, { method: 'POST', body: { password } });
 
-export interface ApiTokenDto {
-  id: number;
-  name: string;
-  role: Role;
-  eventIds: number[] | null;
-  createdUtc: string;
-  lastUsedUtc: string | null;
-  expiresUtc: string | null;
-  revokedUtc: string | null;
-}
 export const listTokens = () => api<ApiTokenDto[]>('/auth/tokens');
 /** The answer carries the token: the only time it is ever shown. */
 export const createToken = (input: { name: string; role: Role; expiresInDays?: number }) =>

@@ -1,34 +1,15 @@
 /** The REST shapes the visitor pages read (SPEC §4; the server modules' REST route files). */
 import type { EventDto } from '../../shared/events';
+import type { PublicBookingTypeDto } from '../../shared/booking';
+import type { Slot } from '../../shared/booking/slots';
+
+export type { Slot };
 
 export type { EventDto };
 
-export interface PublicBookingType {
-  id: number;
-  title: string;
-  slug: string;
-  description: string;
-  durationMinutes: number;
-  timezone: string;
-  capacity: number;
-  priceCents: number;
-  requiresApproval: boolean;
-  locationMode: string;
-  locationValue: string;
-  /** Site currency (ISO 4217) and the location mode's label, resolved by the server. */
-  currency: string;
-  locationLabel: string;
-}
+/** A booking type as the public sees it (with the site currency and the location label). */
+export type PublicBookingType = PublicBookingTypeDto;
 
-/** Contract Slot table. */
-export interface Slot {
-  start_utc: string;
-  end_utc: string;
-  start: string;
-  label: string;
-  hosts: number[];
-  capacity_left: number;
-}
 
 export interface BookingCreated {
   bookingId: number;

@@ -9,6 +9,9 @@ import { hashPassword, verifyPassword } from './passwords';
 import { authenticateDeviceToken } from '../modules/devices/devices.service';
 import type { Principal } from './principal';
 import { ZEmail, ZTimeZone } from '../../shared/schemas';
+import type { ApiTokenDto, UserDto } from '../../shared/users';
+
+export type { ApiTokenDto, UserDto };
 
 export const SESSION_TTL_DAYS = 14;
 
@@ -39,19 +42,6 @@ export const ZCreateApiTokenInput = z.object({
 });
 export type CreateApiTokenInput = z.infer<typeof ZCreateApiTokenInput>;
 
-/** The public shape of a user (SPEC §4): never the password hash. */
-export interface UserDto {
-  id: number;
-  email: string;
-  displayName: string;
-  role: Role;
-  timezone: string;
-  eventIds: number[] | null;
-  /** False for a user who was invited (or created without a password) and has not chosen one yet. */
-  hasPassword: boolean;
-  /** When the user's live invite / password link expires; null when none was sent or it was used. */
-  inviteExpiresUtc: string | null;
-}
 
 export function toUserDto(u: UserRow, inviteExpiresUtc: string | null = null): UserDto {
   return {
@@ -80,16 +70,6 @@ export async function startSession(repo: AuthRepository, userId: number, nowMs =
   return { sessionToken, expiresUtc };
 }
 
-export interface ApiTokenDto {
-  id: number;
-  name: string;
-  role: Role;
-  eventIds: number[] | null;
-  createdUtc: string;
-  lastUsedUtc: string | null;
-  expiresUtc: string | null;
-  revokedUtc: string | null;
-}
 
 function toApiTokenDto(t: ApiTokenRow): ApiTokenDto {
   return { id: t.id, name: t.name, role: t.role, eventIds: t.eventIds ?? null, createdUtc: t.createdUtc, lastUsedUtc: t.lastUsedUtc, expiresUtc: t.expiresUtc, revokedUtc: t.revokedUtc };

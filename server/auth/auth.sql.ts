@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, serial, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../db/columns';
+import { ROLES, type Role } from '../../shared/users';
 
-export const ROLES = ['administrator', 'staff', 'host'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role };
 
 export const users = pgTable(
   'svc_users',
