@@ -1,9 +1,9 @@
 /**
- * The typed tRPC client of the PWA (`/trpc`, superjson). Errors carry the SPEC §3 code in
+ * The typed tRPC client of the PWA (`/trpc`, superjson's wire format: shared/transformer.ts). Errors carry the SPEC §3 code in
  * `error.data.svcCode`; `trpcErrorCode(err)` reads it (or 'network' when no answer came).
  */
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
-import superjson from 'superjson';
+import { transformer } from '../shared/transformer';
 import type { AppRouter } from '../server/trpc/router';
 
 export type { AppRouter };
@@ -14,7 +14,7 @@ export function createTrpc(opts: { bearer?: () => string | null; url?: string } 
     links: [
       httpBatchLink({
         url: opts.url ?? '/trpc',
-        transformer: superjson,
+        transformer,
         headers() {
           const token = opts.bearer?.();
           return token ? { authorization: `Bearer ${token}` } : {};

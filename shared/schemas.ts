@@ -1,9 +1,9 @@
 /** Zod building blocks every domain's schemas share (server and PWA alike). */
 import { z } from 'zod';
-import { isValidTimeZone, parseUtcDate, parseUtcString } from './time';
+import { isUtcString, isValidTimeZone, parseUtcDate } from './time';
 
 /** The contract's time format: UTC `Y-m-d H:i:s`. */
-export const ZUtcDateTime = z.string().refine((v) => parseUtcString(v) !== null, 'must be a UTC time in Y-m-d H:i:s format');
+export const ZUtcDateTime = z.string().refine(isUtcString, 'must be a UTC time in Y-m-d H:i:s format');
 /** A UTC day `Y-m-d`. */
 export const ZUtcDay = z.string().refine((v) => parseUtcDate(v) !== null, 'must be a Y-m-d day');
 export const ZTimeZone = z.string().max(64).refine(isValidTimeZone, 'must be an IANA time zone');

@@ -21,19 +21,32 @@ function daysInMonth(year: number, month: number): number {
   return month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/**
- * Parses a strict UTC `Y-m-d H:i:s` string; null when malformed or not a real time.
- * Checked field by field (no formatting round trip): it runs for every item of a sync push.
- */
-export function parseUtcString(value: string): Date | null {
+/** The fields of a strict UTC `Y-m-d H:i:s` string that names a real time; null otherwise. */
+function utcFields(value: string): [number, number, number, number, number, number] | null {
   const m = UTC_DATETIME_PARTS_RE.exec(value);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const f = [+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!] as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = f;
   if (year < 1000 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  return f;
+}
+
+/** True for a strict UTC `Y-m-d H:i:s` string naming a real time; no Date is made (it runs for every item of a sync push). */
+export const isUtcString = (value: string): boolean => utcFields(value) !== null;
+
+/** Parses a strict UTC `Y-m-d H:i:s` string; null when malformed or not a real time. */
+export function parseUtcString(value: string): Date | null {
+  const f = utcFields(value);
+  if (!f) return null;
   const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, minute, second, 0);
+  d.setUTCFullYear(f[0], f[1] - 1, f[2]);
+  d.setUTCHours(f[3], f[4], f[5], 0);
   return d;
+}
+
+/** Epoch milliseconds of a UTC `Y-m-d H:i:s` string (a stored time); NaN when malformed. */
+export function utcMs(value: string): number {
+  return parseUtcString(value)?.getTime() ?? Number.NaN;
 }
 
 /** Parses a strict `Y-m-d` day as UTC midnight; null when malformed or not a real day. */

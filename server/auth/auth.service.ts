@@ -103,11 +103,19 @@ export function authService(db: Db) {
     async authenticate(creds: { sessionToken?: string | null; bearerToken?: string | null }, nowMs = Date.now()): Promise<Principal | null> {
       if (creds.bearerToken) {
         const tokenHash = sha256Hex(creds.bearerToken);
-        const row = await repo.findApiToken(tokenHash);
-        if (!row) return authenticateDeviceToken(db, tokenHash);
-        if (row.revokedUtc || (row.expiresUtc && row.expiresUtc <= toUtcString(nowMs))) return null;
-        await repo.touchApiToken(row.id);
-        return { via: 'token', role: row.role, userId: row.createdBy, eventIds: row.eventIds ?? null, tokenId: row.id };
+        // Both kinds at once: a door device pushing scans waits one round trip, not two. The
+        // device query only writes (last seen) when the hash is a device's, so an API token
+        // never touches a device row.
+        const [row, device] = await Promise.allSettled([repo.findApiToken(tokenHash), authenticateDeviceToken(db, tokenHash)]);
+        if (row.status === 'rejected') throw row.reason;
+        if (!row.value) {
+          if (device.status === 'rejected') throw device.reason;
+          return device.value;
+        }
+        const token = row.value;
+        if (token.revokedUtc || (token.expiresUtc && token.expiresUtc <= toUtcString(nowMs))) return null;
+        await repo.touchApiToken(token.id);
+        return { via: 'token', role: token.role, userId: token.createdBy, eventIds: token.eventIds ?? null, tokenId: token.id };
       }
       if (creds.sessionToken) {
         const tokenHash = sha256Hex(creds.sessionToken);

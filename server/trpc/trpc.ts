@@ -1,5 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import superjson from 'superjson';
+import { transformer } from '../../shared/transformer';
 import { ZodError } from 'zod';
 import type { Context as HonoContext } from 'hono';
 import { AppError, trpcCodeFor } from '../../shared/errors';
@@ -27,7 +27,7 @@ export async function createTrpcContext(c: HonoContext, ctx: AppContext): Promis
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  transformer: superjson,
+  transformer,
   errorFormatter({ shape, error }) {
     // The SPEC §3 code travels in data.svcCode so the PWA handles REST and tRPC errors alike.
     const cause = error.cause;

@@ -7,7 +7,6 @@
  *
  * Run alone: `node --import tsx test/bench/admin.bench.ts`.
  */
-import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { AttendeeListQuery } from '../../shared/attendees';
@@ -17,6 +16,7 @@ import { openDatabase } from '../../server/db/client';
 import { Hooks } from '../../server/hooks';
 import { attendeesService } from '../../server/modules/attendees/attendees.service';
 import { checkinRepository } from '../../server/modules/checkin/checkin.repository';
+import { runWhenMain } from './support';
 import type { BenchResult } from './types';
 
 const ATTENDEES = 50_000;
@@ -79,9 +79,4 @@ export default async function run(): Promise<BenchResult[]> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run().then((results) => {
-    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
-    if (results.some((r) => !r.pass)) process.exitCode = 1;
-  });
-}
+runWhenMain(import.meta.url, run);

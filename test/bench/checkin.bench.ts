@@ -1,7 +1,11 @@
 /**
  * Door sync speed, through the real HTTP server (tRPC, auth, validation, triggers included):
  * - push of 10,000 queued scans in batches of 500: under 2 s in total, and at least a third of
- *   the rate of a raw multi-row INSERT of the same rows measured in the same run;
+ *   the rate of a raw multi-row INSERT of the same rows measured in the same run. The scans are
+ *   what the door sends (code hash and attendee id). Both sides get one uncounted batch to warm
+ *   up, then ROUNDS rounds of raw-then-push run; the figures are the medians of the rounds (a
+ *   single 10,000-row round is ~0.5 s, where one GC pause or a cold plan moves the ratio by 0.05),
+ *   and the worst round's ratio is printed beside them;
  * - first download of an event with 50,000 attendees: under 3 s until the last byte, under
  *   4 MB on the wire (gzip).
  * Runs on PostgreSQL (a scratch database) when TEST_DATABASE_URL or DATABASE_URL is set, else on
@@ -17,41 +21,26 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createTRPCClient, httpLink } from '@trpc/client';
-import superjson from 'superjson';
+import { transformer } from '../../shared/transformer';
 import { loadEnv } from '../../server/env';
 import { startServer } from '../../server/main';
 import { queryRows, type Db } from '../../server/db/client';
 import { devicesService } from '../../server/modules/devices/devices.service';
+import { sha256Hex } from '../../server/security/crypto';
 import type { AppRouter } from '../../server/trpc/router';
 import type { PushItem } from '../../shared/checkin';
 import { createScratchPostgres } from '../helpers/db';
 import type { BenchResult } from './types';
-import { runWhenMain } from './support';
+import { runWhenMain, seedAttendees } from './support';
 
 const SCANS = 10_000;
+const ROUNDS = 3;
 const BATCH = 500;
 const PULL_ATTENDEES = 50_000;
 const PULL_PAGE = 20_000;
 const PUSH_TARGET_MS = 2000;
 const PULL_TARGET_MS = 3000;
 const PULL_TARGET_BYTES = 4 * 1024 * 1024;
-
-/** Attendees with codes 'bench-<event>-<n>' and their SHA-256, made by the database in one statement. */
-async function seedAttendees(db: Db, eventId: number, count: number): Promise<void> {
-  await db.execute(sql`
-    insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
-    select ${eventId}, 'guest' || g || '@example.org', 'Guest ' || g || ' ' || substr(md5(g::text), 1, 8), 1 + (g % 3),
-           case when g % 20 = 0 then 'cancelled' when g % 33 = 0 then 'waitlist' else 'going' end,
-           md5('cancel' || ${eventId} || '-' || g) || md5('x' || g),
-           'bench-' || ${eventId} || '-' || g,
-           encode(sha256(convert_to('bench-' || ${eventId} || '-' || g, 'UTF8')), 'hex')
-    from generate_series(1, ${count}) g`);
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  return createHash('sha256').update(text).digest('hex');
-}
 
 /** GET with gzip; answers the compressed size, the time to the last byte and the decoded JSON. */
 function gzipGet(url: string, token: string): Promise<{ bytes: number; ms: number; body: unknown }> {
@@ -73,14 +62,14 @@ function gzipGet(url: string, token: string): Promise<{ bytes: number; ms: numbe
   });
 }
 
-/** The same rows as the push, inserted by plain multi-row INSERTs into a table without triggers: the baseline. */
-async function rawInsertMs(db: Db, items: PushItem[], attendeeIds: Map<string, number>, eventId: number): Promise<number> {
+/** The same rows as the push, inserted by plain multi-row INSERTs into a table without indexes or triggers: the baseline. */
+async function rawInsertMs(db: Db, items: PushItem[], eventId: number): Promise<number> {
   await db.execute(sql`create table bench_raw_checkins (like svc_checkins including defaults)`);
   const started = performance.now();
   for (let i = 0; i < items.length; i += BATCH) {
-    const values = items.slice(i, i + BATCH).map(
-      (it) => sql`(${attendeeIds.get(it.codeHash!)!}, ${eventId}, ${it.scannedUtc}, ${null}, ${null}, ${randomUUID()}, ${it.source}, ${null})`,
-    );
+    const values = items
+      .slice(i, i + BATCH)
+      .map((it) => sql`(${it.attendeeId!}, ${eventId}, ${it.scannedUtc}, ${null}, ${null}, ${it.clientId}, ${it.source}, ${null})`);
     await db.execute(
       sql`insert into bench_raw_checkins (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict) values ${sql.join(values, sql`, `)}`,
     );
@@ -89,6 +78,8 @@ async function rawInsertMs(db: Db, items: PushItem[], attendeeIds: Map<string, n
   await db.execute(sql`drop table bench_raw_checkins`);
   return ms;
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export default async function run(): Promise<BenchResult[]> {
   const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -120,32 +111,44 @@ export default async function run(): Promise<BenchResult[]> {
     const { token } = await devices.pair({ code: pairing.pairingCode, ip: '' });
 
     // ---- push ----
-    const attendeeIds = new Map(
-      (await queryRows<{ id: number; h: string }>(db, sql`select id, ticket_code_hash as h from svc_attendees where event_id = ${pushEvent!.id}`)).map((r) => [r.h, r.id]),
-    );
-    const items: PushItem[] = [];
-    for (let n = 1; n <= SCANS; n++) {
-      items.push({
+    const attendees = await queryRows<{ id: number; code: string }>(db, sql`select id, ticket_code as code from svc_attendees where event_id = ${pushEvent!.id} order by id`);
+    const hashed = attendees.map((a) => ({ id: a.id, codeHash: sha256Hex(a.code) }));
+    // Every round scans everybody once more: re-scans are new rows, as at a real door.
+    const scans = (): PushItem[] =>
+      hashed.map((a) => ({
         clientId: randomUUID(),
-        codeHash: await sha256Hex(`bench-${pushEvent!.id}-${n}`),
+        codeHash: a.codeHash,
+        attendeeId: a.id,
         eventId: pushEvent!.id,
         scannedUtc: '2030-06-01 18:30:00',
         verdictOnDevice: 'ok',
         source: 'scan',
-      });
+      }));
+    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/trpc`, transformer, headers: { authorization: `Bearer ${token}` } })] });
+    const pushAll = async (items: PushItem[]) => {
+      const started = performance.now();
+      let inserted = 0;
+      for (let i = 0; i < items.length; i += BATCH) {
+        // as the door sends it: the batch and how many scans it still holds after it
+        const { results } = await client.sync.push.mutate({ items: items.slice(i, i + BATCH), pending: Math.max(0, items.length - i - BATCH) });
+        inserted += results.filter((r) => r.status === 'inserted').length;
+      }
+      return { ms: performance.now() - started, inserted };
+    };
+    await pushAll(scans().slice(0, BATCH)); // warm-up of both paths (JIT, plans), not counted
+    await rawInsertMs(db, scans().slice(0, BATCH), pushEvent!.id);
+    const rounds: Array<{ pushMs: number; rawMs: number; inserted: number }> = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const rawMs = await rawInsertMs(db, scans(), pushEvent!.id);
+      const { ms: pushMs, inserted } = await pushAll(scans());
+      rounds.push({ pushMs, rawMs, inserted });
     }
-    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/trpc`, transformer: superjson, headers: { authorization: `Bearer ${token}` } })] });
-    await client.sync.push.mutate({ items: [{ ...items[0]!, clientId: randomUUID() }] }); // warm-up (JIT, plans)
-    const rawMs = await rawInsertMs(db, items, attendeeIds, pushEvent!.id);
-    const pushStarted = performance.now();
-    let inserted = 0;
-    for (let i = 0; i < items.length; i += BATCH) {
-      const { results } = await client.sync.push.mutate({ items: items.slice(i, i + BATCH) });
-      inserted += results.filter((r) => r.status === 'inserted').length;
-    }
-    const pushMs = performance.now() - pushStarted;
+    const pushMs = median(rounds.map((r) => r.pushMs));
     const pushRate = (SCANS / pushMs) * 1000;
-    const rawRate = (SCANS / rawMs) * 1000;
+    const rawRate = (SCANS / median(rounds.map((r) => r.rawMs))) * 1000;
+    const ratio = median(rounds.map((r) => r.rawMs / r.pushMs));
+    const worstRatio = Math.min(...rounds.map((r) => r.rawMs / r.pushMs));
+    const allInserted = rounds.every((r) => r.inserted === SCANS);
 
     // A tenth of the pull event is checked in already, so the download carries check-in state too.
     await db.execute(sql`
@@ -171,14 +174,16 @@ export default async function run(): Promise<BenchResult[]> {
     }
 
     const label = `(${kind})`;
+    const of = `median of ${ROUNDS} rounds`;
     // Issue 5 sets the rate target for PostgreSQL; on embedded PGlite the ratio is reported only.
     const ratioTarget = (target: string) => (scratch ? target : `${target} on PostgreSQL; info here`);
-    const ratioPass = !scratch || pushRate >= rawRate / 3;
+    const ratioPass = !scratch || ratio >= 1 / 3;
     return [
-      { name: `push ${SCANS} scans in batches of ${BATCH}, total ${label}`, value: Math.round(pushMs), unit: 'ms', target: `< ${PUSH_TARGET_MS} ms`, pass: pushMs < PUSH_TARGET_MS && inserted === SCANS },
-      { name: `push rate ${label}`, value: Math.round(pushRate), unit: 'rows/s', target: ratioTarget(`≥ raw/3 = ${Math.round(rawRate / 3)} rows/s`), pass: ratioPass },
-      { name: `raw multi-row INSERT rate, same rows ${label}`, value: Math.round(rawRate), unit: 'rows/s', target: 'baseline', pass: true },
-      { name: `push / raw INSERT rate ${label}`, value: Math.round((pushRate / rawRate) * 100) / 100, unit: 'x', target: ratioTarget('≥ 0.33'), pass: ratioPass },
+      { name: `push ${SCANS} scans in batches of ${BATCH}, total, ${of} ${label}`, value: Math.round(pushMs), unit: 'ms', target: `< ${PUSH_TARGET_MS} ms`, pass: pushMs < PUSH_TARGET_MS && allInserted },
+      { name: `push rate, ${of} ${label}`, value: Math.round(pushRate), unit: 'rows/s', target: `info (raw/3 = ${Math.round(rawRate / 3)} rows/s)`, pass: true },
+      { name: `raw multi-row INSERT rate, same rows, ${of} ${label}`, value: Math.round(rawRate), unit: 'rows/s', target: 'baseline', pass: true },
+      { name: `push / raw INSERT rate, ${of} ${label}`, value: Math.round(ratio * 100) / 100, unit: 'x', target: ratioTarget('≥ 0.33'), pass: ratioPass },
+      { name: `push / raw INSERT rate, worst of ${ROUNDS} rounds ${label}`, value: Math.round(worstRatio * 100) / 100, unit: 'x', target: 'info', pass: true },
       { name: `first download of ${rows} attendees, time to last byte ${label}`, value: Math.round(downloadMs), unit: 'ms', target: `< ${PULL_TARGET_MS} ms`, pass: downloadMs < PULL_TARGET_MS && rows === PULL_ATTENDEES },
       { name: `first download on the wire (gzip) ${label}`, value: Math.round((bytes / 1024 / 1024) * 100) / 100, unit: 'MB', target: '< 4 MB', pass: bytes < PULL_TARGET_BYTES },
       { name: `first download uncompressed JSON ${label}`, value: Math.round((uncompressed / 1024 / 1024) * 100) / 100, unit: 'MB', target: 'info', pass: true },

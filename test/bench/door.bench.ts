@@ -15,14 +15,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { CLIENT_DIST } from '../../server/build-client';
-import { queryRows, type Db } from '../../server/db/client';
+import { queryRows } from '../../server/db/client';
 import { launchBrowser } from '../helpers/browser';
 import { loginAs } from '../helpers/http';
 import { startTestServer } from '../helpers/server';
+import { runWhenMain, seedAttendees } from './support';
 import type { BenchResult } from './types';
 
 const ATTENDEES = 50_000;
@@ -31,17 +31,6 @@ const DOWNLOAD_TARGET_MS = 10_000;
 const LOOKUP_TARGET_MS = 5;
 const VERDICT_TARGET_MS = 50;
 const SHELL_TARGET_KB = 80;
-
-async function seedAttendees(db: Db, eventId: number, count: number): Promise<void> {
-  await db.execute(sql`
-    insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
-    select ${eventId}, 'guest' || g || '@example.org', 'Guest ' || g || ' ' || substr(md5(g::text), 1, 8), 1 + (g % 3),
-           case when g % 20 = 0 then 'cancelled' when g % 33 = 0 then 'waitlist' else 'going' end,
-           md5('cancel' || ${eventId} || '-' || g) || md5('x' || g),
-           'bench-' || ${eventId} || '-' || g,
-           encode(sha256(convert_to('bench-' || ${eventId} || '-' || g, 'UTF8')), 'hex')
-    from generate_series(1, ${count}) g`);
-}
 
 const gzipKb = (file: string) => gzipSync(readFileSync(file)).length / 1024;
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
@@ -173,8 +162,4 @@ export default async function run(): Promise<BenchResult[]> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void run().then((results) => {
-    for (const r of results) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.value} ${r.unit} (target ${r.target})`);
-  });
-}
+runWhenMain(import.meta.url, run);

@@ -126,6 +126,25 @@ describe('device list for administrators', () => {
     expect(listed.pendingReportedUtc).toMatch(/^\d{4}-/);
   });
 
+  it('a door reporting the same pending count on every sync is written at most once a minute; a changed count at once', async () => {
+    const event = await createEvent(db());
+    const device = await pairDevice(srv.url, admin.api, [event.id], 'Busy door');
+    const door = trpcClient(srv.url, { bearer: device.token });
+    const reported = async () =>
+      (await queryRows<{ n: number; at: string }>(db(), sql`select pending_count as n, to_char(pending_reported_utc, 'YYYY-MM-DD HH24:MI:SS') as at from svc_devices where id = ${device.id}`))[0]!;
+    const backdate = (seconds: number) => db().execute(sql`update svc_devices set pending_reported_utc = pending_reported_utc - make_interval(secs => ${seconds}) where id = ${device.id}`);
+    await door.sync.pull.query({ cursor: '0:0', eventIds: [event.id], pending: 4 });
+    await backdate(30);
+    const first = await reported();
+    await door.sync.pull.query({ cursor: '0:0', eventIds: [event.id], pending: 4 });
+    expect(await reported()).toEqual(first);
+    await backdate(60);
+    await door.sync.pull.query({ cursor: '0:0', eventIds: [event.id], pending: 4 });
+    expect((await reported()).at > first.at).toBe(true);
+    await door.sync.pull.query({ cursor: '0:0', eventIds: [event.id], pending: 2 });
+    expect((await reported()).n).toBe(2);
+  });
+
   it('PATCH changes the name and events', async () => {
     const [e1, e2] = [await createEvent(db()), await createEvent(db())];
     const device = await pairDevice(srv.url, admin.api, [e1.id]);

@@ -173,6 +173,56 @@ describe('sync.pull', () => {
     expect(live(await d.client.sync.pull.query({ cursor: later.cursor, eventIds: [quietEvent.id] })).reset).toBe(false);
   });
 
+  it('a pushed batch is logged as one change row per event, and pull answers every attendee it checked in, with the new counts', async () => {
+    const [first, second] = [await createEvent(db()), await createEvent(db())];
+    const guests = await Promise.all(Array.from({ length: 6 }, (_, i) => createAttendee(db(), i < 4 ? first.id : second.id)));
+    const d = await door([first.id, second.id]);
+    const other = await door([first.id, second.id], 'Gate 2');
+    const { cursor } = await downloadAll(d.client, first.id);
+    const logged = sql`select count(*)::int as n from svc_changes where entity = 'checkins' and event_id in (${first.id}, ${second.id})`;
+    const before = (await queryRows<{ n: number }>(db(), logged))[0]!.n;
+    const pushed = await other.client.sync.push.mutate({ items: guests.map((g) => scan(g, { scannedUtc: '2030-06-01 18:40:00' })) });
+    expect(pushed.results.every((r) => r.status === 'inserted')).toBe(true);
+    expect((await queryRows<{ n: number }>(db(), logged))[0]!.n - before).toBe(2);
+
+    const pulled = live(await d.client.sync.pull.query({ cursor, eventIds: [first.id, second.id] }));
+    expect(pulled.attendees.map((t) => t[0]).sort((x, y) => x - y)).toEqual(guests.map((g) => g.id).sort((x, y) => x - y));
+    for (const t of pulled.attendees) expect(named(t)).toMatchObject({ checkinCount: 1, lastCheckinUtc: '2030-06-01 18:40:00', lastCheckinDevice: 'Gate 2' });
+  });
+
+  it('pages of pushed batches stay near the limit in attendees, a batch bigger than the limit still moves the cursor, and no attendee is lost', async () => {
+    const event = await createEvent(db());
+    const guests = await Promise.all(Array.from({ length: 9 }, () => createAttendee(db(), event.id)));
+    const d = await door([event.id]);
+    const { cursor } = await downloadAll(d.client, event.id);
+    for (const batch of [guests.slice(0, 4), guests.slice(4, 5), guests.slice(5, 6), guests.slice(6, 9)]) {
+      await d.client.sync.push.mutate({ items: batch.map((g) => scan(g)) });
+    }
+    const pages: number[][] = [];
+    let at = cursor;
+    for (let i = 0; i < 10; i++) {
+      const page = live(await d.client.sync.pull.query({ cursor: at, eventIds: [event.id], limit: 2 }));
+      pages.push(page.attendees.map((t) => t[0]));
+      at = page.cursor;
+      if (!page.hasMore) break;
+    }
+    // the 4-scan batch alone (over the limit, but a page always takes one), then 1 + 1, then 3
+    expect(pages.map((p) => p.length)).toEqual([4, 2, 3]);
+    expect(pages.flat().sort((x, y) => x - y)).toEqual(guests.map((g) => g.id).sort((x, y) => x - y));
+  });
+
+  it('an annulled check-in reaches pull as a change of its attendee', async () => {
+    const event = await createEvent(db());
+    const a = await createAttendee(db(), event.id);
+    const d = await door([event.id]);
+    const [stored] = (await d.client.sync.push.mutate({ items: [scan(a)] })).results;
+    const { cursor } = await downloadAll(d.client, event.id);
+    expect(named((await downloadAll(d.client, event.id)).attendees[0]!)).toMatchObject({ checkinCount: 1 });
+    expect((await admin.api.post(`/checkins/${(stored as { checkinId: number }).checkinId}/annul`, {})).status).toBe(200);
+    const pulled = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id] }));
+    expect(pulled.attendees.map(named)).toEqual([expect.objectContaining({ id: a.id, checkinCount: 0 })]);
+  });
+
   it('every write path is logged by the triggers (a raw SQL update included)', async () => {
     const event = await createEvent(db());
     const a = await createAttendee(db(), event.id);

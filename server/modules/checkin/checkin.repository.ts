@@ -44,24 +44,12 @@ export interface AttendeeCheckinStats {
   lastUtc: string | null;
 }
 
-/** Both drivers: jsonb_to_recordset turns one JSON parameter into a whole batch of rows. */
-const CHECKIN_RECORD = sql.raw(
-  'r(attendee_id int, event_id int, scanned_utc timestamp, device_id int, user_id int, client_id uuid, source text, conflict text)',
-);
-
+/**
+ * Both drivers: one JSON parameter carries a whole batch, each row an array in this column order
+ * (half the bytes of keyed objects, and cheaper for PostgreSQL to take apart).
+ */
 function checkinJson(rows: NewCheckin[]): string {
-  return JSON.stringify(
-    rows.map((r) => ({
-      attendee_id: r.attendeeId,
-      event_id: r.eventId,
-      scanned_utc: r.scannedUtc,
-      device_id: r.deviceId,
-      user_id: r.userId,
-      client_id: r.clientId,
-      source: r.source,
-      conflict: r.conflict,
-    })),
-  );
+  return JSON.stringify(rows.map((r) => [r.attendeeId, r.eventId, r.scannedUtc, r.deviceId, r.userId, r.clientId, r.source, r.conflict]));
 }
 
 const sameDevice = (column: typeof checkins.deviceId | typeof scanLog.deviceId, deviceId: number | null): SQL =>
@@ -95,8 +83,8 @@ export function checkinRepository(db: Db, logger?: Logger) {
         return await queryRows<{ id: number; clientId: string }>(
           db,
           sql`insert into ${checkins} (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict)
-              select r.attendee_id, r.event_id, r.scanned_utc, r.device_id, r.user_id, r.client_id, r.source, r.conflict
-              from jsonb_to_recordset(${checkinJson(rows)}::jsonb) as ${CHECKIN_RECORD}
+              select (r->>0)::int, (r->>1)::int, (r->>2)::timestamp, (r->>3)::int, (r->>4)::int, (r->>5)::uuid, r->>6, r->>7
+              from jsonb_array_elements(${checkinJson(rows)}::jsonb) as r
               on conflict on constraint svc_checkins_device_client do nothing
               returning id, client_id::text as "clientId"`,
         );

@@ -20,7 +20,7 @@ import {
   type CheckinSource,
   type RefusalVerdict,
 } from '../../../shared/checkin';
-import { nowUtcString } from '../../../shared/time';
+import { nowUtcString, utcMs } from '../../../shared/time';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import { sha256Hex } from '../../security/crypto';
@@ -167,7 +167,7 @@ export function checkinService(ctx: AppContext) {
       if (principal.role !== 'administrator') {
         const author = checkinAuthor(principal);
         const own = author.deviceId !== null ? row.deviceId === author.deviceId : row.deviceId === null && row.userId === author.userId;
-        const recent = Date.parse(row.createdUtc.replace(' ', 'T') + 'Z') >= nowMs - STAFF_UNDO_MINUTES * 60_000;
+        const recent = utcMs(row.createdUtc) >= nowMs - STAFF_UNDO_MINUTES * 60_000;
         if (!own || !recent) throw new AppError('svc_forbidden', `Only your own check-ins of the last ${STAFF_UNDO_MINUTES} minutes can be undone.`);
       }
       if (row.annulledUtc) throw new AppError('svc_conflict', 'This check-in was already annulled.');

@@ -60,8 +60,22 @@ export function devicesRepository(db: Db) {
           .returning()
       )[0] ?? null,
     /** Last-seen is written at most once a minute per device: one request in many pays for it. */
+    /** Writes only a changed count, or the same one at most once a minute: a door reports on every sync request. */
     reportPending: (id: number, pending: number) =>
-      db.update(devices).set({ pendingCount: pending, pendingReportedUtc: nowUtc as never }).where(eq(devices.id, id)),
+      db
+        .update(devices)
+        .set({ pendingCount: pending, pendingReportedUtc: nowUtc as never })
+        .where(
+          and(
+            eq(devices.id, id),
+            or(
+              isNull(devices.pendingCount),
+              sql`${devices.pendingCount} <> ${pending}`,
+              isNull(devices.pendingReportedUtc),
+              sql`${devices.pendingReportedUtc} < ${nowUtc} - interval '1 minute'`,
+            ),
+          ),
+        ),
   };
 }
 export type DevicesRepository = ReturnType<typeof devicesRepository>;

@@ -9,8 +9,10 @@ export interface ChangePosition {
 }
 
 export interface ChangeRow extends ChangePosition {
-  entity: 'event' | 'attendee';
+  entity: 'event' | 'attendee' | 'checkins';
   entityId: number;
+  /** For `checkins`: the last id of the range `entityId`..`lastId` one statement inserted. */
+  lastId: number | null;
   eventId: number;
   op: 'upsert' | 'delete';
 }
@@ -99,14 +101,28 @@ export function syncRepository(db: Db) {
     changesAfter: (eventIds: number[], after: ChangePosition, xmin: string, limit: number) =>
       queryRows<ChangeRow>(
         db,
-        sql`select txid::text as txid, id::int8 as id, entity, entity_id as "entityId", event_id as "eventId", op
+        sql`select txid::text as txid, id::int8 as id, entity, entity_id as "entityId", last_id as "lastId", event_id as "eventId", op
             from svc_changes
             where event_id in ${jsonInts(eventIds)}
               and (txid, id) > (${after.txid}::xid8, ${after.id}::int8)
               and txid < ${xmin}::xid8
             order by txid, id
             limit ${limit}`,
-      ).then((rows) => rows.map((r) => ({ ...r, id: Number(r.id), entityId: Number(r.entityId), eventId: Number(r.eventId) }))),
+      ).then((rows) =>
+        rows.map((r) => ({ ...r, id: Number(r.id), entityId: Number(r.entityId), lastId: r.lastId === null ? null : Number(r.lastId), eventId: Number(r.eventId) })),
+      ),
+
+    /** The attendees of the check-ins in each logged range (by `index` of the range), one primary-key range scan each. */
+    async attendeesOfCheckinRanges(ranges: Array<{ index: number; eventId: number; firstId: number; lastId: number }>): Promise<Array<{ index: number; attendeeId: number }>> {
+      if (ranges.length === 0) return [];
+      const rows = await queryRows<{ index: number; attendeeId: number }>(
+        db,
+        sql`select distinct r.index, c.attendee_id as "attendeeId"
+            from jsonb_to_recordset(${JSON.stringify(ranges)}::jsonb) as r(index int, "eventId" int, "firstId" int, "lastId" int)
+            join svc_checkins c on c.id between r."firstId" and r."lastId" and c.event_id = r."eventId"`,
+      );
+      return rows.map((r) => ({ index: Number(r.index), attendeeId: Number(r.attendeeId) }));
+    },
 
     /** True when changes after `position` were pruned: the caller must re-download. */
     async isBeforePruned(position: ChangePosition): Promise<boolean> {
@@ -168,16 +184,16 @@ export function syncRepository(db: Db) {
                 from svc_events where id in ${jsonInts(ids)} order by id`,
           ),
 
-    /** Attendees matching the scanned code hashes or the ids the device sent, in two index look-ups. */
-    attendeesForPush: (codeHashes: string[], ids: number[]) =>
-      queryRows<AttendeeForPush>(
-        db,
-        sql`select id, event_id as "eventId", status, ticket_code_hash as "codeHash", ${utcText(sql`updated_utc`)} as "updatedUtc"
-            from svc_attendees where ticket_code_hash in ${jsonTexts(codeHashes)}
-            union
-            select id, event_id, status, ticket_code_hash, ${utcText(sql`updated_utc`)}
-            from svc_attendees where id in ${jsonInts(ids)}`,
-      ),
+    /** Attendees matching the scanned code hashes or the ids the device sent (one index look-up per value). */
+    async attendeesForPush(codeHashes: string[], ids: number[]): Promise<AttendeeForPush[]> {
+      const select = (where: SQL) =>
+        sql`select id, event_id as "eventId", status, ticket_code_hash as "codeHash", ${utcText(sql`updated_utc`)} as "updatedUtc" from svc_attendees where ${where}`;
+      const byHash = select(sql`ticket_code_hash in ${jsonTexts(codeHashes)}`);
+      const byId = select(sql`id in ${jsonInts(ids)}`);
+      if (codeHashes.length === 0 && ids.length === 0) return [];
+      // a union, not an OR: each side stays an index look-up
+      return queryRows<AttendeeForPush>(db, ids.length === 0 ? byHash : codeHashes.length === 0 ? byId : sql`${byHash} union ${byId}`);
+    },
 
     /** Deleted attendees among these ids, per the change log's tombstones (id → event). */
     async deletedAttendees(ids: number[]): Promise<Map<number, number>> {

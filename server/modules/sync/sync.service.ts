@@ -25,7 +25,7 @@ import type { AppContext } from '../../context';
 import { checkinRepository, type NewCheckin, type NewScanLogEntry } from '../checkin/checkin.repository';
 import { checkinAuthor } from '../checkin/checkin.service';
 import { devicesRepository } from '../devices/devices.repository';
-import { syncRepository, type AttendeeForPush, type ChangePosition } from './sync.repository';
+import { syncRepository, type AttendeeForPush, type ChangePosition, type ChangeRow } from './sync.repository';
 
 /** Changes older than this are pruned; a cursor from before the pruned range answers `reset`. */
 export const DEFAULT_CHANGE_RETENTION_DAYS = 30;
@@ -48,10 +48,37 @@ function conflictOf(attendee: AttendeeForPush, scannedUtc: string): Conflict | n
   return attendee.updatedUtc <= scannedUtc ? 'cancelled_before_scan' : 'cancelled';
 }
 
+/**
+ * The leading changes of a page that stand for at most `limit` rows, and always at least one: a
+ * `checkins` range stands for up to as many attendees as it spans, so a page of ranges stays
+ * about `limit` attendees however many scans each push carried.
+ */
+function withinBudget(changes: ChangeRow[], limit: number): ChangeRow[] {
+  let weight = 0;
+  for (let i = 0; i < changes.length; i++) {
+    const ch = changes[i]!;
+    weight += ch.entity === 'checkins' ? ch.lastId! - ch.entityId + 1 : 1;
+    if (weight > limit && i > 0) return changes.slice(0, i);
+  }
+  return changes;
+}
+
 export function syncService(ctx: AppContext) {
   const { db, hooks, logger } = ctx;
   const repo = syncRepository(db);
   const checkins = checkinRepository(db, logger);
+
+  /** Per change index: the attendees whose check-ins a `checkins` range holds. */
+  async function checkinRangeAttendees(changes: ChangeRow[]): Promise<Map<number, number[]>> {
+    const ranges = changes.flatMap((ch, index) => (ch.entity === 'checkins' ? [{ index, eventId: ch.eventId, firstId: ch.entityId, lastId: ch.lastId! }] : []));
+    const byIndex = new Map<number, number[]>();
+    for (const { index, attendeeId } of await repo.attendeesOfCheckinRanges(ranges)) {
+      const list = byIndex.get(index);
+      if (list) list.push(attendeeId);
+      else byIndex.set(index, [attendeeId]);
+    }
+    return byIndex;
+  }
 
   async function reportPending(principal: Principal, pending: number | undefined): Promise<void> {
     if (principal.deviceId !== undefined && pending !== undefined) await devicesRepository(db).reportPending(principal.deviceId, pending);
@@ -109,17 +136,23 @@ export function syncService(ctx: AppContext) {
       // the items it did not insert (or refused) are looked up — none in the common case.
       const settled = new Map<string, PushItemResult>();
 
-      const hashes = [...new Set(items.flatMap((i) => (i.codeHash ? [i.codeHash] : [])))];
-      const ids = [...new Set(items.flatMap((i) => (i.attendeeId !== undefined ? [i.attendeeId] : [])))];
-      const [found, liveEvents] = await Promise.all([
-        items.length > 0 ? repo.attendeesForPush(hashes, ids) : Promise.resolve([]),
-        repo.existingEventIds([...new Set(items.map((i) => i.eventId))]),
-      ]);
+      // The door sends the attendee's id beside the code hash: the hash says who it is; an id is
+      // looked up only for items without a hash, and for the rest it tells a deleted attendee
+      // from an unknown code.
+      const hashes = [...new Set(items.flatMap((i) => (i.codeHash !== undefined ? [i.codeHash] : [])))];
+      const ids = [...new Set(items.flatMap((i) => (i.codeHash === undefined && i.attendeeId !== undefined ? [i.attendeeId] : [])))];
+      // the device's unsynced count is written beside the look-up, not after the batch
+      const [found] = await Promise.all([repo.attendeesForPush(hashes, ids), reportPending(principal, input.pending)]);
       const byHash = new Map(found.map((a) => [a.codeHash, a]));
       const byId = new Map(found.map((a) => [a.id, a]));
       const attendeeOf = (i: PushItem) => (i.codeHash !== undefined ? byHash.get(i.codeHash) : byId.get(i.attendeeId!));
+      // An attendee found in the item's event proves the event exists (attendees go with their
+      // event), so in the common case no event is looked up at all.
+      const liveEvents = new Set(items.filter((i) => attendeeOf(i)?.eventId === i.eventId).map((i) => i.eventId));
+      const unprovenEvents = [...new Set(items.map((i) => i.eventId))].filter((id) => !liveEvents.has(id));
       const missingIds = items.filter((i) => isAdmitted(i.verdictOnDevice) && !attendeeOf(i) && i.attendeeId !== undefined).map((i) => i.attendeeId!);
-      const deleted = await repo.deletedAttendees([...new Set(missingIds)]);
+      const [otherEvents, deleted] = await Promise.all([repo.existingEventIds(unprovenEvents), repo.deletedAttendees([...new Set(missingIds)])]);
+      for (const id of otherEvents) liveEvents.add(id);
 
       const toInsert: NewCheckin[] = [];
       const rejected: NewScanLogEntry[] = [];
@@ -177,7 +210,6 @@ export function syncService(ctx: AppContext) {
       // A refused item that was stored earlier (resent after the attendee was deleted, say) is a duplicate.
       const stillRejected = rejected.filter((r) => settled.get(r.clientId)?.status !== 'duplicate');
       await checkins.logRejected(stillRejected);
-      await reportPending(principal, input.pending);
 
       fired.sort((a, b) => a.checkinId - b.checkinId);
       for (const f of fired) await hooks.doAction('svc_pro_attendee_checked_in', f.checkinId, f.attendeeId, f.eventId);
@@ -193,18 +225,24 @@ export function syncService(ctx: AppContext) {
     async pull(input: ParsedPullInput, principal: Principal): Promise<PullResult> {
       for (const eventId of input.eventIds) assertEventAccess(principal, eventId);
       const after = parseCursor(input.cursor);
-      if (await repo.isBeforePruned(after)) return { reset: true };
+      const [pruned, xmin] = await Promise.all([repo.isBeforePruned(after), repo.snapshotXmin()]);
+      if (pruned) return { reset: true };
       const eventIds = [...new Set(input.eventIds)];
-      const xmin = await repo.snapshotXmin();
-      const changes = await repo.changesAfter(eventIds, after, xmin, input.limit);
-      const hasMore = changes.length === input.limit;
+      const fetched = await repo.changesAfter(eventIds, after, xmin, input.limit);
+      const changes = withinBudget(fetched, input.limit);
+      const hasMore = changes.length < fetched.length || fetched.length === input.limit;
       // Everything below xmin after the cursor was just read, so with no more pages the cursor
       // may jump to (xmin, 0): an idle device's cursor stays younger than the pruned history.
       const cursor = hasMore ? changes[changes.length - 1]! : BigInt(xmin) > BigInt(after.txid) ? { txid: xmin, id: 0 } : after;
 
       const eventChanges = new Map<number, 'upsert' | 'delete'>();
       const attendeeChanges = new Map<number, 'upsert' | 'delete'>();
-      for (const ch of changes) (ch.entity === 'event' ? eventChanges : attendeeChanges).set(ch.entityId, ch.op);
+      const checkedIn = await checkinRangeAttendees(changes);
+      changes.forEach((ch, index) => {
+        if (ch.entity === 'event') eventChanges.set(ch.entityId, ch.op);
+        else if (ch.entity === 'attendee') attendeeChanges.set(ch.entityId, ch.op);
+        else for (const attendeeId of checkedIn.get(index) ?? []) attendeeChanges.set(attendeeId, 'upsert');
+      });
       const [events, attendees] = await Promise.all([
         repo.eventsByIds([...eventChanges].filter(([, op]) => op === 'upsert').map(([id]) => id)),
         repo.attendeesByIds([...attendeeChanges].filter(([, op]) => op === 'upsert').map(([id]) => id)),
@@ -213,10 +251,10 @@ export function syncService(ctx: AppContext) {
       const liveEvents = new Set(events.map((e) => e.id));
       const liveAttendees = attendees.filter((a) => followed.has(a[1]));
       const liveAttendeeIds = new Set(liveAttendees.map((a) => a[0]));
-      await reportPending(principal, input.pending);
       const [bookingTypes, slots] = await Promise.all([
         input.bookingTypes ? publishedBookingTypes() : undefined,
         input.slotTypeIds.length > 0 ? slotSnapshots(input.slotTypeIds, input.slotDays, input.slotTz) : undefined,
+        reportPending(principal, input.pending),
       ]);
       return {
         reset: false,

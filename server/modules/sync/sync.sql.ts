@@ -15,9 +15,14 @@ export const changes = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
-    /** `event` or `attendee` (check-ins are logged as a change of their attendee). */
+    /**
+     * `event`, `attendee`, or `checkins`: the check-ins one statement inserted for one event, as
+     * the id range `entity_id`..`last_id` (pull answers their attendees, whose counts changed).
+     * Annulled or deleted check-ins are logged as a change of their attendee.
+     */
     entity: text('entity').notNull(),
     entityId: integer('entity_id').notNull(),
+    lastId: integer('last_id'),
     eventId: integer('event_id').notNull(),
     /** `upsert` or `delete` (a tombstone). */
     op: text('op').notNull(),
