@@ -18,19 +18,29 @@ export { updateAvailable };
 /** The browser's view of connectivity (reactive). `true` does not promise the server answers. */
 export { online };
 
-let updateGate: () => boolean = () => true;
+interface UpdateGate {
+  /** Reactive: may the update be offered now? */
+  allowed: () => boolean;
+  /** Asked once more right before the reload, from the source of truth (the device's database). */
+  confirm: () => Promise<boolean>;
+}
+
+// A signal, so a banner already on screen re-checks when a page sets its gate.
+const [gate, setGate] = createSignal<UpdateGate>({ allowed: () => true, confirm: async () => true });
 let workbox: Workbox | undefined;
 
 /**
  * Decides whether an update may be applied now (door mode: "only when the outbox is empty and
- * no scan is in progress"). The function may read Solid signals; the banner re-checks when they change.
+ * no scan is in progress"). `allowed` may read Solid signals; the banner re-checks when they
+ * change. `confirm` is awaited just before the reload, so a live value that lags a write can
+ * never let the page reload over an unsynced scan.
  */
-export function setUpdateGate(gate: () => boolean): void {
-  updateGate = gate;
+export function setUpdateGate(allowed: () => boolean, confirm: () => Promise<boolean> = async () => allowed()): void {
+  setGate({ allowed, confirm });
 }
 
 export function updateAllowed(): boolean {
-  return updateGate();
+  return gate().allowed();
 }
 
 export async function registerServiceWorker(): Promise<void> {
@@ -48,9 +58,9 @@ export async function registerServiceWorker(): Promise<void> {
 }
 
 /** Activates the waiting version and reloads once it controls the page; false if refused by the gate. */
-export function applyUpdate(): boolean {
+export async function applyUpdate(): Promise<boolean> {
   const wb = workbox;
-  if (!wb || !updateAvailable() || !updateGate()) return false;
+  if (!wb || !updateAvailable() || !updateAllowed() || !(await gate().confirm()) || !updateAllowed()) return false;
   wb.addEventListener('controlling', () => window.location.reload());
   wb.messageSkipWaiting();
   return true;

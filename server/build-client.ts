@@ -48,20 +48,31 @@ export function ensureClientBuilt(log: (line: string) => void = () => {}): void 
     if (!clientBuildIsStale()) return;
     log('Building the PWA (vite build)…');
     const tmp = path.join(ROOT, 'dist', `client-${process.pid}-${Date.now()}`);
-    const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', tmp], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      // Vite decides PROD from NODE_ENV; under vitest it is 'test', which would drop the service worker.
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-    if (result.status !== 0) {
+    try {
+      buildClient(tmp);
+    } catch (error) {
       rmSync(tmp, { recursive: true, force: true });
-      throw new Error(`vite build failed (exit ${result.status})`);
+      throw error;
     }
     rmSync(CLIENT_DIST, { recursive: true, force: true });
     renameSync(tmp, CLIENT_DIST);
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/**
+ * A production build of the PWA (service worker included) into `outDir`. `configFile` builds
+ * with another Vite config, e.g. a test's config that makes the next version of the app.
+ */
+export function buildClient(outDir: string, opts: { configFile?: string } = {}): void {
+  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  const config = opts.configFile ? ['--config', opts.configFile] : [];
+  const result = spawnSync(process.execPath, [vite, 'build', ...config, '--logLevel', 'warn', '--outDir', outDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    // Vite decides PROD from NODE_ENV; under vitest it is 'test', which would drop the service worker.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
 }

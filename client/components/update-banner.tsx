@@ -5,15 +5,16 @@ import { applyUpdate, updateAllowed, updateAvailable } from '../pwa';
 export function UpdateBanner(): JSX.Element {
   const [dismissed, setDismissed] = createSignal(false);
   const [applying, setApplying] = createSignal(false);
-  const update = () => {
-    if (applyUpdate()) setApplying(true);
+  const update = async () => {
+    setApplying(true);
+    if (!(await applyUpdate())) setApplying(false);
   };
   return (
     <Show when={updateAvailable() && updateAllowed() && !dismissed()}>
       <div class="banner" role="status">
         <p>A new version of svc is ready.</p>
         <div class="banner-actions">
-          <button type="button" class="button" onClick={update} disabled={applying()}>
+          <button type="button" class="button" onClick={() => void update()} disabled={applying()}>
             {applying() ? 'Updating…' : 'Update now'}
           </button>
           <button type="button" class="button button-quiet" onClick={() => setDismissed(true)}>

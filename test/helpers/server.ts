@@ -17,10 +17,11 @@ export interface TestServer {
 
 /**
  * The real server on a random port, on a fresh database of the project's kind
- * (PGlite in memory, or a scratch PostgreSQL database). `client: true` serves the PWA build.
+ * (PGlite in memory, or a scratch PostgreSQL database). `client: true` serves the PWA build,
+ * from `clientDir` when given (a test that deploys another version there) instead of dist/client.
  * E2E tests run on PGlite unless SVC_TEST_DB=postgres.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; client?: boolean; logger?: Logger } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { env?: Record<string, string>; client?: boolean; clientDir?: string; logger?: Logger } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-test-'));
   const scratch = TEST_DB_KIND === 'postgres' ? await createScratchPostgres() : null;
   const admin = { email: 'admin@example.test', password: 'correct horse battery staple' };
@@ -36,7 +37,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; clie
     ...opts.env,
   });
   if (opts.client || opts.env?.SVC_SERVE_CLIENT) ensureClientBuilt();
-  const server = await startServer(env, { memoryDb: !scratch, staticDir: opts.client ? CLIENT_DIST : undefined, logger: opts.logger });
+  const server = await startServer(env, { memoryDb: !scratch, staticDir: opts.client ? (opts.clientDir ?? CLIENT_DIST) : undefined, logger: opts.logger });
   return {
     url: server.url,
     admin,

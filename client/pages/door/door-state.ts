@@ -4,7 +4,7 @@
  * the unsynced count, and the scan pipeline — decode → SHA-256 → Dexie lookup → verdict on
  * screen → sound and buzz → scan and outbox item written in one transaction → sync.
  */
-import { createRoot, createSignal, type Accessor } from 'solid-js';
+import { createComputed, createRoot, createSignal, on, type Accessor } from 'solid-js';
 import type { CheckinSource, Verdict } from '../../../shared/checkin-rules';
 import { openDoorDb, type DeviceRecord, type DoorDb } from '../../db/door-db';
 import { createLiveValue } from '../../db/live';
@@ -69,6 +69,10 @@ function createDoorState(): DoorState {
   const [status, setStatus] = createSignal(engine.status);
   engine.subscribe(setStatus);
   const pending = createLiveValue(() => pendingCount(db), 0).value;
+  // The live count answers a moment after each write (and is 0 before its first answer): until it
+  // has answered since the last scan was written, its 0 may leave that scan out.
+  const [countBehind, setCountBehind] = createSignal(true);
+  createComputed(on(pending, () => setCountBehind(false), { defer: true }));
   const [busy, setBusy] = createSignal(false);
   const [verdict, setVerdict] = createSignal<ShownVerdict | null>(null);
   const [muted, setMutedSignal] = createSignal(readMuted());
@@ -77,8 +81,12 @@ function createDoorState(): DoorState {
   let seq = 0;
   let chain: Promise<void> = Promise.resolve();
 
-  // an update reloads the page: never while a scan is unsynced or one is being handled
-  setUpdateGate(() => pending() === 0 && !busy());
+  // an update reloads the page: never while a scan is unsynced (even one the count has not caught
+  // up with) or one is being handled — and the outbox itself is counted once more right before it
+  setUpdateGate(
+    () => pending() === 0 && !countBehind() && !busy(),
+    async () => (await pendingCount(db)) === 0 && !busy(),
+  );
   engine.start();
 
   const eventId = () => {
@@ -117,6 +125,7 @@ function createDoorState(): DoorState {
       performance.measure('svc-door-verdict', { start: startedAt });
       playFeedback(lookup.verdict, muted());
       await recordScan(db, { clientId, eventId: event, codeHash: 'codeHash' in key ? key.codeHash : null, lookup, source, scannedMs });
+      setCountBehind(true);
       engine.requestSync('scan');
     } finally {
       setBusy(false);
