@@ -214,3 +214,26 @@ export interface BookingDto {
   createdUtc: string;
   updatedUtc: string;
 }
+
+/** SPEC §4 answer of POST /bookings: never the cancel token. */
+export interface BookingCreatedDto {
+  bookingId: number;
+  status: BookingStatus;
+  startUtc: string;
+  endUtc: string;
+  hostUserId: number;
+  paymentUrl?: string;
+}
+
+/** The holder's view (manage page): what the booking is, no secrets. */
+export interface BookingHolderDto extends BookingDto {
+  bookingTypeTitle: string;
+  hostName: string;
+  durationMinutes: number;
+  location: string;
+  locationMode: string;
+  priceCents: number;
+  currency: string;
+  canCancel: boolean;
+  canReschedule: boolean;
+}

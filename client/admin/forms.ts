@@ -54,3 +54,9 @@ export function parseDayList(text: string): { days: string[]; invalid: string[] 
 export function viewerTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
+
+/** The status choice of events and booking types: drafts stay hidden from visitors. */
+export const PUBLISH_STATUS_OPTIONS = [
+  { value: 'draft', label: 'Draft (hidden from visitors)' },
+  { value: 'published', label: 'Published' },
+];

@@ -3,6 +3,7 @@ import { errorMessage } from '../api';
 import { login, safeNextPath } from '../auth';
 import { Page } from '../components/page';
 import { navigate, searchParams } from '../router';
+import { FormError } from '../components/form-error';
 
 export default function LoginPage(): JSX.Element {
   const [email, setEmail] = createSignal('');
@@ -57,13 +58,7 @@ export default function LoginPage(): JSX.Element {
         <button type="submit" class="button" aria-disabled={submitting()}>
           {submitting() ? 'Signing in…' : 'Sign in'}
         </button>
-        <Show when={error()}>
-          {(message) => (
-            <p id="login-error" class="form-error" role="alert">
-              {message()}
-            </p>
-          )}
-        </Show>
+        <FormError message={error()} id="login-error" />
       </form>
     </Page>
   );

@@ -2,7 +2,7 @@
  * Dates, times, ages and prices as the visitor reads them: in their timezone and locale
  * (Intl), from the contract's UTC `Y-m-d H:i:s` strings.
  */
-import { parseUtcString, toUtcDate } from '../../shared/time';
+import { toUtcDate, utcMs } from '../../shared/time';
 
 export function detectTimeZone(): string {
   try {
@@ -34,10 +34,6 @@ export function dayInZone(instant: Date | number, tz: string): string {
   }
   const parts = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, p.value]));
   return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-export function utcMs(utc: string): number {
-  return parseUtcString(utc)?.getTime() ?? Number.NaN;
 }
 
 /** `14:30` / `2:30 PM` in the visitor's zone and locale. */

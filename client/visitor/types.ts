@@ -1,6 +1,6 @@
 /** The REST shapes the visitor pages read (SPEC §4; the server modules' REST route files). */
 import type { EventDto } from '../../shared/events';
-import type { PublicBookingTypeDto } from '../../shared/booking';
+import type { BookingCreatedDto, BookingHolderDto, PublicBookingTypeDto } from '../../shared/booking';
 import type { Slot } from '../../shared/booking/slots';
 
 export type { Slot };
@@ -10,37 +10,11 @@ export type { EventDto };
 /** A booking type as the public sees it (with the site currency and the location label). */
 export type PublicBookingType = PublicBookingTypeDto;
 
+/** POST /bookings answered this (never the cancel token). */
+export type BookingCreated = BookingCreatedDto;
 
-export interface BookingCreated {
-  bookingId: number;
-  status: string;
-  startUtc: string;
-  endUtc: string;
-  hostUserId: number;
-  paymentUrl?: string;
-}
-
-export interface HolderBooking {
-  bookingId: number;
-  bookingTypeId: number;
-  customerEmail: string;
-  customerName: string;
-  customerTz: string;
-  startUtc: string;
-  endUtc: string;
-  status: string;
-  quantity: number;
-  paymentStatus: string | null;
-  bookingTypeTitle: string;
-  hostName: string;
-  durationMinutes: number;
-  location: string;
-  locationMode: string;
-  priceCents: number;
-  currency: string;
-  canCancel: boolean;
-  canReschedule: boolean;
-}
+/** The manage page's booking (GET /bookings/{token}). */
+export type HolderBooking = BookingHolderDto;
 
 export interface SignupFormData {
   html: string;

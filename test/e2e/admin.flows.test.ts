@@ -5,73 +5,21 @@
  * a booking, create and revoke a door device, and what door staff may see (SPEC §5).
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { createHost } from '../helpers/booking';
-import { createEvent } from '../helpers/checkin';
-import { launchBrowser } from '../helpers/browser';
+import { createEvent, seedAttendees } from '../helpers/checkin';
+import { useE2e } from '../helpers/e2e';
 import { loginAs } from '../helpers/http';
-import { startTestServer, type TestServer } from '../helpers/server';
 
-let server: TestServer;
-let browser: Browser;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-let context: BrowserContext | undefined;
-let pageErrors: string[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
-  browser = await launchBrowser();
-  admin = await loginAs(server.url, server.admin.email, server.admin.password);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
-
-const db = () => server.server.ctx.db;
-
-/** A laptop-sized page; signed in with `cookie` (session cookie `name=value`) when given. */
-async function openPage(path: string, cookie?: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  context = await browser.newContext({ viewport });
-  if (cookie) {
-    const [name, value] = cookie.split(/=(.*)/s) as [string, string];
-    await context.addCookies([{ name, value, url: server.url }]);
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(new URL(path, server.url).href);
-  return page;
-}
-
-/** Many attendees in one statement (the table must stay small in the DOM whatever the count). */
-async function seedAttendees(eventId: number, count: number): Promise<void> {
-  await queryRows(
-    db(),
-    sql`insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
-        select ${eventId}, 'guest' || n || '@example.test', 'Guest ' || lpad(n::text, 5, '0'), 1,
-               case when n % 10 = 0 then 'waitlist' else 'going' end,
-               md5('c' || ${eventId} || '-' || n) || md5('d' || n), md5('t' || ${eventId} || '-' || n), md5('h' || ${eventId} || '-' || n) || md5('i' || ${eventId} || '-' || n)
-        from generate_series(1, ${count}) as n`,
-  );
-}
+const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
 
 describe('admin app', () => {
   test('sign in, create an event from the form and land on its live dashboard', async () => {
-    const page = await openPage('/admin/events/new');
+    const page = await e2e.openPage('/admin/events/new');
     await page.waitForURL((url) => url.pathname === '/login');
-    await page.getByLabel('Email').fill(server.admin.email);
-    await page.getByLabel('Password').fill(server.admin.password);
+    await page.getByLabel('Email').fill(e2e.server.admin.email);
+    await page.getByLabel('Password').fill(e2e.server.admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === '/admin/events/new');
 
@@ -86,13 +34,13 @@ describe('admin app', () => {
     await page.getByText('Published').first().waitFor();
 
     const id = Number(new URL(page.url()).pathname.split('/').pop());
-    const stored = await admin.api.get(`/events/${id}`);
+    const stored = await e2e.admin.api.get(`/events/${id}`);
     expect(stored.body).toMatchObject({ title: 'Summer party', capacity: 120, status: 'published', waitlist: true });
   });
 
   test('a booking type with weekly windows shows its next slots in the visitor preview', async () => {
-    await createHost(admin.api, 'Dana');
-    const page = await openPage('/admin/booking-types/new', admin.cookie);
+    await createHost(e2e.admin.api, 'Dana');
+    const page = await e2e.openPage('/admin/booking-types/new', { cookie: e2e.admin.cookie });
     await page.getByLabel('Title').fill('Haircut');
     await page.getByLabel('Duration (minutes)').fill('30');
     await page.getByLabel('Time zone').fill('UTC');
@@ -116,22 +64,22 @@ describe('admin app', () => {
     await page.getByText('Draft: visitors cannot book it yet').waitFor();
 
     const id = Number(new URL(page.url()).pathname.split('/').pop());
-    const stored = (await admin.api.get(`/booking-types/${id}`)).body;
+    const stored = (await e2e.admin.api.get(`/booking-types/${id}`)).body;
     expect(stored.weeklyWindows.sun).toEqual([
       ['08:00', '17:00'],
       ['18:00', '20:00'],
     ]);
     // the preview shows what the public route answers for the same zone
     const tz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-    const slots = (await admin.api.get(`/booking-types/${id}/slots?tz=${encodeURIComponent(tz)}`)).body.slots as Array<{ start_utc: string }>;
+    const slots = (await e2e.admin.api.get(`/booking-types/${id}/slots?tz=${encodeURIComponent(tz)}`)).body.slots as Array<{ start_utc: string }>;
     const shown = await page.locator('.preview-slot time').evaluateAll((els) => els.map((el) => el.getAttribute('datetime')));
     expect(shown).toEqual(slots.slice(0, 12).map((s) => new Date(`${s.start_utc.replace(' ', 'T')}Z`).toISOString()));
   });
 
   test('attendees: a 1,500-row table keeps the DOM small, searches as you type, sorts, and an inline edit shows in the list and the export', async () => {
-    const event = await createEvent(db(), 'Big night');
-    await seedAttendees(event.id, 1500);
-    const page = await openPage(`/admin/events/${event.id}/attendees`, admin.cookie);
+    const event = await createEvent(e2e.db(), 'Big night');
+    await seedAttendees(e2e.db(), event.id, 1500);
+    const page = await e2e.openPage(`/admin/events/${event.id}/attendees`, { cookie: e2e.admin.cookie });
     await page.getByText('1,500 attendees').waitFor();
     await page.locator('tr.vrow[data-attendee-id]').first().waitFor();
     expect(await page.locator('tbody tr').count()).toBeLessThan(80);
@@ -165,14 +113,14 @@ describe('admin app', () => {
     await expect.poll(() => page.locator('tr.vrow td.col-qty').first().innerText()).toBe('3');
 
     // the list route and the export link both carry the change
-    const [row] = (await admin.api.get(`/attendees?eventId=${event.id}&search=Grace`)).body as Array<{ displayName: string; quantity: number }>;
+    const [row] = (await e2e.admin.api.get(`/attendees?eventId=${event.id}&search=Grace`)).body as Array<{ displayName: string; quantity: number }>;
     expect(row).toMatchObject({ displayName: 'Grace Hopper', quantity: 3 });
     const csvHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
-    const csv = await (await page.request.get(new URL(csvHref!, server.url).href)).text();
+    const csv = await (await page.request.get(new URL(csvHref!, e2e.server.url).href)).text();
     expect(csv).toContain('Grace Hopper');
     expect(csv.split('\n').filter((line) => line.trim() !== '')).toHaveLength(1501);
     const jsonHref = await page.getByRole('link', { name: 'Export JSON' }).getAttribute('href');
-    const json = (await (await page.request.get(new URL(jsonHref!, server.url).href)).json()) as Array<{ displayName: string }>;
+    const json = (await (await page.request.get(new URL(jsonHref!, e2e.server.url).href)).json()) as Array<{ displayName: string }>;
     expect(json.find((a) => a.displayName === 'Grace Hopper')).toBeTruthy();
 
     // a search after reload finds the saved name (the server has it, not just the page)
@@ -182,14 +130,14 @@ describe('admin app', () => {
   });
 
   test('check-in count, last check-in and a conflict flag per row; delete asks with the attendee’s name', async () => {
-    const event = await createEvent(db(), 'Counts');
-    await seedAttendees(event.id, 3);
-    const [first, second] = (await admin.api.get(`/attendees?eventId=${event.id}`)).body as Array<{ id: number }>;
-    await admin.api.post('/checkins', { attendeeId: first!.id, eventId: event.id, scannedUtc: '2030-06-01 18:00:00' });
-    await admin.api.post('/checkins', { attendeeId: first!.id, eventId: event.id, scannedUtc: '2030-06-01 18:20:00' });
-    await queryRows(db(), sql`update svc_checkins set conflict = 'cancelled_before_scan' where attendee_id = ${first!.id}`);
+    const event = await createEvent(e2e.db(), 'Counts');
+    await seedAttendees(e2e.db(), event.id, 3);
+    const [first, second] = (await e2e.admin.api.get(`/attendees?eventId=${event.id}`)).body as Array<{ id: number }>;
+    await e2e.admin.api.post('/checkins', { attendeeId: first!.id, eventId: event.id, scannedUtc: '2030-06-01 18:00:00' });
+    await e2e.admin.api.post('/checkins', { attendeeId: first!.id, eventId: event.id, scannedUtc: '2030-06-01 18:20:00' });
+    await queryRows(e2e.db(), sql`update svc_checkins set conflict = 'cancelled_before_scan' where attendee_id = ${first!.id}`);
 
-    const page = await openPage(`/admin/events/${event.id}/attendees`, admin.cookie);
+    const page = await e2e.openPage(`/admin/events/${event.id}/attendees`, { cookie: e2e.admin.cookie });
     const row = page.locator(`tr[data-attendee-id="${first!.id}"]`);
     await expect.poll(() => row.locator('td.col-checkins').innerText()).toContain('2');
     expect(await row.locator('.flag-conflict').innerText()).toContain('conflict');
@@ -201,16 +149,16 @@ describe('admin app', () => {
     await dialog.getByRole('heading', { name: 'Delete Guest 00002 (guest2@example.test)?' }).waitFor();
     await dialog.getByRole('button', { name: 'Delete attendee' }).click();
     await page.getByText('2 attendees').waitFor();
-    expect((await admin.api.get(`/attendees/${second!.id}`)).status).toBe(404);
+    expect((await e2e.admin.api.get(`/attendees/${second!.id}`)).status).toBe(404);
   });
 
   test('the dashboard shows counts, the arrivals chart, devices and conflicts, and annuls a check-in', async () => {
-    const event = await createEvent(db(), 'Dashboard night');
-    await seedAttendees(event.id, 4);
-    const people = (await admin.api.get(`/attendees?eventId=${event.id}`)).body as Array<{ id: number }>;
-    for (const p of people.slice(0, 2)) await admin.api.post('/checkins', { attendeeId: p.id, eventId: event.id });
-    await admin.api.post('/devices', { name: 'East gate', eventIds: [event.id] });
-    const page = await openPage(`/admin/events/${event.id}`, admin.cookie);
+    const event = await createEvent(e2e.db(), 'Dashboard night');
+    await seedAttendees(e2e.db(), event.id, 4);
+    const people = (await e2e.admin.api.get(`/attendees?eventId=${event.id}`)).body as Array<{ id: number }>;
+    for (const p of people.slice(0, 2)) await e2e.admin.api.post('/checkins', { attendeeId: p.id, eventId: event.id });
+    await e2e.admin.api.post('/devices', { name: 'East gate', eventIds: [event.id] });
+    const page = await e2e.openPage(`/admin/events/${event.id}`, { cookie: e2e.admin.cookie });
     await expect.poll(() => page.locator('.stats').innerText()).toContain('2 / 4');
     expect(await page.locator('.arrivals svg').getAttribute('aria-label')).toMatch(/2 scans/);
     await page.getByText('East gate').waitFor();
@@ -222,9 +170,9 @@ describe('admin app', () => {
   });
 
   test('bookings: an admin-entered booking is confirmed at once, shows in the list and the week, and cancels after confirmation', async () => {
-    const host = await createHost(admin.api, 'Robin');
+    const host = await createHost(e2e.admin.api, 'Robin');
     const type = (
-      await admin.api.post('/booking-types', {
+      await e2e.admin.api.post('/booking-types', {
         title: 'Tasting',
         status: 'published',
         durationMinutes: 60,
@@ -234,7 +182,7 @@ describe('admin app', () => {
         weeklyWindows: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']], sat: [['09:00', '17:00']], sun: [['09:00', '17:00']] },
       })
     ).body;
-    const page = await openPage('/admin/bookings', admin.cookie);
+    const page = await e2e.openPage('/admin/bookings', { cookie: e2e.admin.cookie });
     await page.getByLabel('Booking type', { exact: true }).last().selectOption(String(type.id));
     await expect.poll(() => page.locator('#nb-slot option').count()).toBeGreaterThan(2);
     const slotValue = await page.locator('#nb-slot option').nth(1).getAttribute('value');
@@ -267,13 +215,13 @@ describe('admin app', () => {
     await dialog.getByRole('heading', { name: /Cancel the booking of Ada Lovelace/ }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel booking' }).click();
     await expect.poll(() => page.getByRole('row', { name: /Ada Lovelace/ }).innerText()).toContain('Cancelled');
-    const [stored] = (await admin.api.get(`/bookings?bookingTypeId=${type.id}`)).body as Array<{ status: string }>;
+    const [stored] = (await e2e.admin.api.get(`/bookings?bookingTypeId=${type.id}`)).body as Array<{ status: string }>;
     expect(stored!.status).toBe('cancelled');
   });
 
   test('door devices: create one, see its pairing QR and code, then revoke it after confirming its name', async () => {
-    const event = await createEvent(db(), 'Gala');
-    const page = await openPage('/admin/devices', admin.cookie);
+    const event = await createEvent(e2e.db(), 'Gala');
+    const page = await e2e.openPage('/admin/devices', { cookie: e2e.admin.cookie });
     await page.getByLabel('Device name').fill('North door');
     await page.getByLabel('Gala').check();
     await page.getByRole('button', { name: 'Create and show pairing code' }).click();
@@ -286,7 +234,7 @@ describe('admin app', () => {
     await page.getByRole('button', { name: 'Done' }).click();
 
     // the code really pairs: the door gets a token
-    const paired = await fetch(`${server.url}/svc/v1/devices/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const paired = await fetch(`${e2e.server.url}/svc/v1/devices/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
     expect(paired.status).toBe(200);
     const { token } = (await paired.json()) as { token: string };
 
@@ -297,17 +245,17 @@ describe('admin app', () => {
     await dialog.getByRole('button', { name: 'Revoke device' }).click();
     await expect.poll(() => row.innerText()).toContain('Revoked');
 
-    const asDevice = await fetch(`${server.url}/svc/v1/checkins/counts?eventId=${event.id}`, { headers: { authorization: `Bearer ${token}` } });
+    const asDevice = await fetch(`${e2e.server.url}/svc/v1/checkins/counts?eventId=${event.id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(asDevice.status).toBe(401);
   });
 
   test('settings: change currency and hold hours, add a user, create an API token shown once', async () => {
-    const page = await openPage('/admin/settings', admin.cookie);
+    const page = await e2e.openPage('/admin/settings', { cookie: e2e.admin.cookie });
     await page.getByLabel('Currency').fill('eur');
     await page.getByLabel('Payment hold (hours)').fill('6');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('✓ Saved').first().waitFor();
-    expect((await admin.api.get('/settings')).body).toMatchObject({ currency: 'EUR', paymentHoldHours: 6 });
+    expect((await e2e.admin.api.get('/settings')).body).toMatchObject({ currency: 'EUR', paymentHoldHours: 6 });
 
     await page.locator('#nu-email').fill('kim@example.test');
     await page.locator('#nu-name').fill('Kim');
@@ -320,7 +268,7 @@ describe('admin app', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.locator('.token-value').innerText()).trim();
     expect(token.length).toBeGreaterThan(20);
-    const withToken = await fetch(`${server.url}/svc/v1/settings`, { headers: { authorization: `Bearer ${token}` } });
+    const withToken = await fetch(`${e2e.server.url}/svc/v1/settings`, { headers: { authorization: `Bearer ${token}` } });
     expect(withToken.status).toBe(200);
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.locator('.token-value').count()).toBe(0);
@@ -328,33 +276,33 @@ describe('admin app', () => {
   });
 
   test('door staff see only their events and attendees, read-only; no users, settings, devices or outbox', async () => {
-    const mine = await createEvent(db(), 'Staff event');
-    const other = await createEvent(db(), 'Someone else’s event');
-    await seedAttendees(mine.id, 2);
-    const created = await admin.api.post('/users', { email: 'door@example.test', displayName: 'Door Staff', role: 'staff', password: 'a long password', eventIds: [mine.id] });
+    const mine = await createEvent(e2e.db(), 'Staff event');
+    const other = await createEvent(e2e.db(), 'Someone else’s event');
+    await seedAttendees(e2e.db(), mine.id, 2);
+    const created = await e2e.admin.api.post('/users', { email: 'door@example.test', displayName: 'Door Staff', role: 'staff', password: 'a long password', eventIds: [mine.id] });
     expect(created.status).toBe(201);
-    const staff = await loginAs(server.url, 'door@example.test', 'a long password');
+    const staff = await loginAs(e2e.server.url, 'door@example.test', 'a long password');
 
-    const page = await openPage('/admin', staff.cookie);
+    const page = await e2e.openPage('/admin', { cookie: staff.cookie });
     await page.getByText('Signed in as').waitFor();
     const nav = await page.getByRole('navigation', { name: 'Administration' }).innerText();
     expect(nav).toContain('Events');
     expect(nav).not.toMatch(/Settings|Door devices|Booking types|Bookings/);
     expect(await page.getByRole('heading', { name: 'Email outbox' }).count()).toBe(0);
 
-    await page.goto(new URL('/admin/events', server.url).href);
+    await page.goto(new URL('/admin/events', e2e.server.url).href);
     await page.getByRole('link', { name: 'Staff event' }).waitFor();
     expect(await page.getByRole('link', { name: 'Someone else’s event' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'New event' }).count()).toBe(0);
 
-    await page.goto(new URL(`/admin/events/${mine.id}/attendees`, server.url).href);
+    await page.goto(new URL(`/admin/events/${mine.id}/attendees`, e2e.server.url).href);
     await page.getByText('2 attendees').waitFor();
     await page.locator('tr.vrow[data-attendee-id]').first().waitFor();
     expect(await page.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
 
     for (const path of ['/admin/settings', '/admin/devices', '/admin/bookings', `/admin/events/${other.id}/edit`]) {
-      await page.goto(new URL(path, server.url).href);
+      await page.goto(new URL(path, e2e.server.url).href);
       await page.getByText('does not give access to this page').waitFor();
     }
   });

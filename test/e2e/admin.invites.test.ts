@@ -5,71 +5,16 @@
  * axe-core on the invite page (valid and used link) and on the users page with the event
  * picker open.
  */
-import { createRequire } from 'node:module';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { createEvent } from '../helpers/checkin';
-import { launchBrowser } from '../helpers/browser';
+import { PHONE, seriousViolations, useE2e } from '../helpers/e2e';
 import { loginAs } from '../helpers/http';
-import { startTestServer, type TestServer } from '../helpers/server';
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-let server: TestServer;
-let browser: Browser;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-const contexts: BrowserContext[] = [];
-let pageErrors: string[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
-  browser = await launchBrowser();
-  admin = await loginAs(server.url, server.admin.email, server.admin.password);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
-
-async function openPage(path: string, opts: { cookie?: string; viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 900 } });
-  contexts.push(context);
-  if (opts.cookie) {
-    const [name, value] = opts.cookie.split(/=(.*)/s) as [string, string];
-    await context.addCookies([{ name, value, url: server.url }]);
-  }
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(new URL(path, server.url).href);
-  return page;
-}
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_PATH });
-  const violations = (await page.evaluate(async () => (await (window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }).axe.run()).violations)) as Violation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
 
 /** The path of the newest invite link mailed to `email`, read from GET /svc/v1/outbox. */
 async function inviteLinkPath(email: string): Promise<string> {
-  const res = await admin.api.get('/outbox?perPage=500');
+  const res = await e2e.admin.api.get('/outbox?perPage=500');
   expect(res.status).toBe(200);
   const mail = (res.body as Array<{ id: number; to: string; text: string }>).filter((m) => m.to === email).sort((a, b) => b.id - a.id)[0];
   expect(mail, `an invite mail to ${email}`).toBeDefined();
@@ -80,11 +25,11 @@ async function inviteLinkPath(email: string): Promise<string> {
 
 describe('inviting a user', () => {
   test('an administrator invites door staff for one event; they set a password from the link, land signed in and see only that event', async () => {
-    const gala = await createEvent(server.server.ctx.db, 'Invite gala');
-    await createEvent(server.server.ctx.db, 'Other fair');
+    const gala = await createEvent(e2e.db(), 'Invite gala');
+    await createEvent(e2e.db(), 'Other fair');
     const email = 'robin@example.test';
 
-    const page = await openPage('/admin/settings', { cookie: admin.cookie });
+    const page = await e2e.openPage('/admin/settings', { cookie: e2e.admin.cookie });
     await page.locator('#nu-email').fill(email);
     await page.locator('#nu-name').fill('Robin');
     await page.locator('#nu-role').selectOption('staff');
@@ -98,11 +43,11 @@ describe('inviting a user', () => {
     await expect.poll(() => row.innerText()).toContain('Invited, not yet accepted');
     expect(await row.locator('.cell-events').innerText()).toContain('Invite gala');
     expect(await row.locator('.cell-events').innerText()).not.toContain('Other fair');
-    const users = (await admin.api.get('/users')).body as Array<{ email: string; eventIds: number[] | null; hasPassword: boolean }>;
+    const users = (await e2e.admin.api.get('/users')).body as Array<{ email: string; eventIds: number[] | null; hasPassword: boolean }>;
     expect(users.find((u) => u.email === email)).toMatchObject({ eventIds: [gala.id], hasPassword: false });
 
     const linkPath = await inviteLinkPath(email);
-    const invitee = await openPage(linkPath, { viewport: { width: 360, height: 740 } });
+    const invitee = await e2e.openPage(linkPath, { viewport: PHONE });
     await invitee.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
     await invitee.getByText('You are invited as').waitFor();
     expect(await invitee.getByLabel('Email').inputValue()).toBe(email);
@@ -129,7 +74,7 @@ describe('inviting a user', () => {
     expect(await invitee.getByRole('link', { name: 'Other fair' }).count()).toBe(0);
 
     // the used link now says so, and the admin sees the user as active
-    await invitee.goto(new URL(linkPath, server.url).href);
+    await invitee.goto(new URL(linkPath, e2e.server.url).href);
     await invitee.getByRole('alert').getByText('not valid').waitFor();
     const deadLinkViolations = await seriousViolations(invitee);
     await page.reload();
@@ -139,13 +84,13 @@ describe('inviting a user', () => {
   });
 
   test('the users page changes the events of a staff user and resets a password by emailing a fresh link', async () => {
-    const first = await createEvent(server.server.ctx.db, 'Spring market');
-    const second = await createEvent(server.server.ctx.db, 'Autumn market');
+    const first = await createEvent(e2e.db(), 'Spring market');
+    const second = await createEvent(e2e.db(), 'Autumn market');
     const email = 'sam.staff@example.test';
-    const created = await admin.api.post('/users', { email, displayName: 'Sam', role: 'staff', password: 'sam’s first password' });
+    const created = await e2e.admin.api.post('/users', { email, displayName: 'Sam', role: 'staff', password: 'sam’s first password' });
     expect(created.status).toBe(201);
 
-    const page = await openPage('/admin/settings', { cookie: admin.cookie });
+    const page = await e2e.openPage('/admin/settings', { cookie: e2e.admin.cookie });
     const row = page.locator('tr', { has: page.getByRole('cell', { name: email }) });
     await expect.poll(() => row.locator('.cell-events').innerText()).toContain('All events');
     await row.getByRole('button', { name: 'Change events of Sam' }).click();
@@ -154,7 +99,7 @@ describe('inviting a user', () => {
     await row.getByRole('button', { name: 'Save events' }).click();
     await page.getByText('Sam now works on 1 event.').waitFor();
     await expect.poll(() => row.locator('.cell-events').innerText()).toContain('Autumn market');
-    const after = (await admin.api.get(`/users/${created.body.id}`)).body as { eventIds: number[] | null };
+    const after = (await e2e.admin.api.get(`/users/${created.body.id}`)).body as { eventIds: number[] | null };
     expect(after.eventIds).toEqual([second.id]);
     expect(after.eventIds).not.toContain(first.id);
 
@@ -163,7 +108,7 @@ describe('inviting a user', () => {
     await page.getByText(`A link to choose a password was emailed to ${email}.`).waitFor();
     await expect.poll(() => row.innerText()).toContain('password link sent');
 
-    const invitee = await openPage(await inviteLinkPath(email));
+    const invitee = await e2e.openPage(await inviteLinkPath(email));
     await invitee.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     await invitee.getByLabel('New password').fill('sam’s second password');
     await invitee.getByLabel('Repeat the password').fill('sam’s second password');
@@ -171,6 +116,6 @@ describe('inviting a user', () => {
     await invitee.waitForURL((url) => url.pathname === '/admin');
     await invitee.getByRole('link', { name: 'Autumn market' }).waitFor();
     expect(await invitee.getByRole('link', { name: 'Spring market' }).count()).toBe(0);
-    await loginAs(server.url, email, 'sam’s second password');
+    await loginAs(e2e.server.url, email, 'sam’s second password');
   });
 });

@@ -6,82 +6,27 @@
  * back online, the queued edits are reconciled: the non-conflicting edits land, the field
  * changed on both sides keeps the server's value, and the page names the conflict.
  */
-import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { queryRows } from '../../server/db/client';
-import { createEvent } from '../helpers/checkin';
-import { launchBrowser } from '../helpers/browser';
-import { loginAs } from '../helpers/http';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, test } from 'vitest';
+import { createEvent, seedAttendees } from '../helpers/checkin';
+import { seriousViolations, useE2e } from '../helpers/e2e';
 
-const AXE_PATH = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
-
-let server: TestServer;
-let browser: Browser;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-let context: BrowserContext | undefined;
-let pageErrors: string[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
-  browser = await launchBrowser();
-  admin = await loginAs(server.url, server.admin.email, server.admin.password);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
-
-async function seedAttendees(eventId: number, count: number): Promise<Array<{ id: number; display_name: string }>> {
-  return queryRows(
-    server.server.ctx.db,
-    sql`insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
-        select ${eventId}, 'guest' || n || '@example.test', 'Guest ' || lpad(n::text, 5, '0'), 1,
-               case when n % 10 = 0 then 'waitlist' else 'going' end,
-               md5('c' || ${eventId} || '-' || n) || md5('d' || n), md5('t' || ${eventId} || '-' || n), md5('h' || ${eventId} || '-' || n) || md5('i' || ${eventId} || '-' || n)
-        from generate_series(1, ${count}) as n
-        returning id, display_name`,
-  );
-}
-
-async function axeSeriousOrCritical(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run(document);
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  return violations;
-}
+const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
 
 describe('admin app offline', () => {
   test('keep an event offline, read and search it offline after a reload, edit offline, and reconcile with a server change (server wins, the admin is told)', async () => {
-    const event = await createEvent(server.server.ctx.db, 'Harbour gala');
-    const rows = await seedAttendees(event.id, 40);
+    const event = await createEvent(e2e.db(), 'Harbour gala');
+    const rows = await seedAttendees(e2e.db(), event.id, 40);
     const idOf = (name: string) => rows.find((r) => r.display_name === name)!.id;
     const three = idOf('Guest 00003');
     const five = idOf('Guest 00005');
 
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     const listPath = `/admin/events/${event.id}/attendees`;
 
     // sign in through the form
-    await page.goto(new URL(listPath, server.url).href);
+    const page = await e2e.openPage(listPath);
     await page.waitForURL((url) => url.pathname === '/login');
-    await page.getByLabel('Email').fill(server.admin.email);
-    await page.getByLabel('Password').fill(server.admin.password);
+    await page.getByLabel('Email').fill(e2e.server.admin.email);
+    await page.getByLabel('Password').fill(e2e.server.admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.pathname === listPath);
     await page.getByText('40 attendees').waitFor();
@@ -92,7 +37,7 @@ describe('admin app offline', () => {
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
 
     // offline, reload: the app starts from the service worker and the list from the cache
-    await context.setOffline(true);
+    await page.context().setOffline(true);
     const reload = await page.reload();
     expect(reload?.fromServiceWorker()).toBe(true);
     const offlineNotice = page.locator('.notice-offline');
@@ -114,7 +59,7 @@ describe('admin app offline', () => {
     await page.getByLabel('Status').selectOption('');
     await page.getByText('40 attendees').waitFor();
 
-    expect(await axeSeriousOrCritical(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // two edits offline: a name and a quantity; an email
     await page.getByRole('button', { name: 'Edit Guest 00003' }).click();
@@ -130,11 +75,11 @@ describe('admin app offline', () => {
     await page.getByText('2 edits waiting to be sent').waitFor();
 
     // meanwhile someone renames Guest 00003 on the server
-    const renamed = await admin.api.patch(`/attendees/${three}`, { displayName: 'Guest 3 (front desk)' });
+    const renamed = await e2e.admin.api.patch(`/attendees/${three}`, { displayName: 'Guest 3 (front desk)' });
     expect(renamed.status).toBe(200);
 
     // back online: the queue is reconciled and sent
-    await context.setOffline(false);
+    await page.context().setOffline(false);
     const attention = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Needs attention' }) });
     await attention.waitFor();
     const text = await attention.innerText();
@@ -143,9 +88,9 @@ describe('admin app offline', () => {
     expect(text).toContain('Saved: quantity.');
     await expect.poll(() => page.locator('.notice-offline').count()).toBe(0);
 
-    const stored3 = (await admin.api.get(`/attendees/${three}`)).body;
+    const stored3 = (await e2e.admin.api.get(`/attendees/${three}`)).body;
     expect(stored3).toMatchObject({ displayName: 'Guest 3 (front desk)', quantity: 2 });
-    const stored5 = (await admin.api.get(`/attendees/${five}`)).body;
+    const stored5 = (await e2e.admin.api.get(`/attendees/${five}`)).body;
     expect(stored5).toMatchObject({ displayName: 'Guest 00005', email: 'five@example.test' });
 
     // the list shows the server's values, nothing pending; the notice can be dismissed

@@ -2,42 +2,12 @@
  * The installable PWA shell in real Chromium against the real server: manifest, service
  * worker, sign-in to the admin page, the server's error under the login form, offline reload.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { PHONE, useE2e } from '../helpers/e2e';
 
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext | undefined;
-let pageErrors: string[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ client: true });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
-
-/** A fresh profile (no cookies, no service worker) at phone width. */
-async function openPage(path = '/'): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(new URL(path, server.url).href);
-  return page;
-}
+/** Every page a fresh profile (no cookies, no service worker) at phone width. */
+const e2e = useE2e({ context: { viewport: PHONE } });
 
 /** Waits until a service worker is active for the page; answers its script URL. */
 function activeWorker(page: Page): Promise<string | undefined> {
@@ -46,11 +16,11 @@ function activeWorker(page: Page): Promise<string | undefined> {
 
 describe('PWA shell', () => {
   test('the page links a web app manifest with name, icons, start_url and standalone display', async () => {
-    const page = await openPage('/');
+    const page = await e2e.openPage('/');
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     expect(href).toBeTruthy();
 
-    const response = await page.request.get(new URL(href!, server.url).href);
+    const response = await page.request.get(new URL(href!, e2e.server.url).href);
     expect(response.status()).toBe(200);
     const manifest = (await response.json()) as {
       name: string;
@@ -65,7 +35,7 @@ describe('PWA shell', () => {
       expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']),
     );
     for (const icon of manifest.icons) {
-      const image = await page.request.get(new URL(icon.src, server.url).href);
+      const image = await page.request.get(new URL(icon.src, e2e.server.url).href);
       expect(image.status(), icon.src).toBe(200);
       expect(image.headers()['content-type']).toContain('image/png');
       // PNG signature: the file is a real image, not the app shell answering an unknown path
@@ -74,26 +44,26 @@ describe('PWA shell', () => {
   });
 
   test('the service worker registers and controls the page after a reload', async () => {
-    const page = await openPage('/');
-    expect(await activeWorker(page)).toBe(new URL('/sw.js', server.url).href);
+    const page = await e2e.openPage('/');
+    expect(await activeWorker(page)).toBe(new URL('/sw.js', e2e.server.url).href);
 
     await page.reload();
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(
-      new URL('/sw.js', server.url).href,
+      new URL('/sw.js', e2e.server.url).href,
     );
   });
 
   test("signing in with the administrator's credentials shows the admin page with their email", async () => {
-    const page = await openPage('/admin');
+    const page = await e2e.openPage('/admin');
     await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).search).toBe('?next=/admin');
 
-    await page.getByLabel('Email').fill(server.admin.email);
-    await page.getByLabel('Password').fill(server.admin.password);
+    await page.getByLabel('Email').fill(e2e.server.admin.email);
+    await page.getByLabel('Password').fill(e2e.server.admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
 
     await page.waitForURL((url) => url.pathname === '/admin');
-    await expect.poll(() => page.locator('main').innerText()).toContain(server.admin.email);
+    await expect.poll(() => page.locator('main').innerText()).toContain(e2e.server.admin.email);
     await page.getByRole('heading', { name: 'Email outbox' }).waitFor();
     // the outbox settles on its table or its empty state, never its error state
     await page.locator('.table-scroll, .status-text:has-text("No emails yet")').first().waitFor();
@@ -101,14 +71,14 @@ describe('PWA shell', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
-    await page.goto(new URL('/admin', server.url).href);
+    await page.goto(new URL('/admin', e2e.server.url).href);
     await page.waitForURL((url) => url.pathname === '/login');
   });
 
   test("a wrong password shows the server's message under the form", async () => {
-    const page = await openPage('/login');
-    await page.getByLabel('Email').fill(server.admin.email);
-    await page.getByLabel('Password').fill(`${server.admin.password}-wrong`);
+    const page = await e2e.openPage('/login');
+    await page.getByLabel('Email').fill(e2e.server.admin.email);
+    await page.getByLabel('Password').fill(`${e2e.server.admin.password}-wrong`);
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/svc/v1/auth/login') && r.request().method() === 'POST'),
       page.getByRole('button', { name: 'Sign in' }).click(),
@@ -124,12 +94,12 @@ describe('PWA shell', () => {
   });
 
   test('with the service worker active, an offline reload still renders the shell', async () => {
-    const page = await openPage('/');
+    const page = await e2e.openPage('/');
     await activeWorker(page);
     await page.reload();
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
-    await context!.setOffline(true);
+    await page.context().setOffline(true);
     const response = await page.reload();
     expect(response?.fromServiceWorker()).toBe(true);
     await page.getByRole('heading', { level: 1, name: 'Check-in and bookings' }).waitFor();

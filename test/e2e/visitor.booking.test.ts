@@ -5,58 +5,31 @@
  * and rescheduling and cancelling from the link in the confirmation email.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import { queryRows } from '../../server/db/client';
 import { dayInZone } from '../../client/visitor/time';
 import { parseUtcString } from '../../shared/time';
-import { launchBrowser } from '../helpers/browser';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking, uniqueEmail } from '../helpers/booking';
-import { loginAs } from '../helpers/http';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { controlledByServiceWorker, expectAccessible, linkFromOutbox, phoneContext } from '../helpers/visitor-e2e';
+import { useE2e } from '../helpers/e2e';
+import { controlledByServiceWorker, expectAccessible, linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
 
 const TZ = 'Europe/Berlin';
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext | undefined;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-let pageErrors: string[] = [];
+const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: phoneProfile({ timezoneId: TZ }) });
 let restoreThrottle: () => void;
 
-beforeAll(async () => {
-  srv = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
-  browser = await launchBrowser();
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-  restoreThrottle = disableIpThrottle(srv.server.ctx.hooks);
+beforeAll(() => {
+  restoreThrottle = disableIpThrottle(e2e.server.server.ctx.hooks);
 });
 
-afterAll(async () => {
+afterAll(() => {
   restoreThrottle?.();
-  await browser?.close();
-  await srv?.close();
 });
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
-
-async function openPage(path: string): Promise<Page> {
-  context = await phoneContext(browser, { timezoneId: TZ });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(new URL(path, srv.url).href);
-  return page;
-}
 
 /** A bookable type with its own host (so tests never share a host's agenda). */
 async function freshType(overrides: Record<string, unknown> = {}) {
-  const host = await createHost(admin.api);
-  return createType(admin.api, { title: 'Consultation', hosts: [host], ...overrides });
+  const host = await createHost(e2e.admin.api);
+  return createType(e2e.admin.api, { title: 'Consultation', hosts: [host], ...overrides });
 }
 
 /** Shows the slot's month and day in the calendar and presses its button. */
@@ -79,7 +52,7 @@ const bookingsPost = (page: Page) => page.waitForResponse((r) => new URL(r.url()
 
 async function bookingRow(email: string) {
   const rows = await queryRows<{ status: string; start_utc: string; customer_tz: string }>(
-    srv.server.ctx.db,
+    e2e.db(),
     sql`select status, start_utc::text as start_utc, customer_tz from svc_bookings where customer_email = ${email} order by booking_id`,
   );
   return rows.map((r) => ({ ...r, start_utc: r.start_utc.slice(0, 19) }));
@@ -89,7 +62,7 @@ describe('visitor booking', () => {
   test('book a slot in the detected timezone; confirmation with add to calendar; reschedule and cancel from the email link', async () => {
     const type = await freshType({ title: 'Haircut', priceCents: 2500, locationMode: 'in_person' });
     const start = futureStart(2, 10);
-    const page = await openPage(`/book/${type.id}`);
+    const page = await e2e.openPage(`/book/${type.id}`);
     await page.getByRole('heading', { level: 1, name: 'Haircut' }).waitFor();
     expect(await page.getByLabel('Your timezone').inputValue()).toBe(TZ);
     await page.getByText('Paid on site — nothing is charged when you book.').waitFor();
@@ -123,8 +96,8 @@ describe('visitor booking', () => {
     expect(await bookingRow(email)).toEqual([{ status: 'confirmed', start_utc: start, customer_tz: TZ }]);
 
     // the manage link from the email: GET shows, buttons act
-    const managePath = await linkFromOutbox(srv, email, 'manage');
-    await page.goto(new URL(managePath, srv.url).href);
+    const managePath = await linkFromOutbox(e2e.server, email, 'manage');
+    await page.goto(new URL(managePath, e2e.server.url).href);
     await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
     await page.locator('dd', { hasText: 'Confirmed' }).waitFor();
     await expectAccessible(page, '/manage/:token');
@@ -150,14 +123,14 @@ describe('visitor booking', () => {
   test('losing the race for the last seat shows fresh times on the same screen, then booking another works', async () => {
     const type = await freshType({ capacity: 1 });
     const [first, second, third] = [futureStart(2, 9), futureStart(2, 11), futureStart(2, 13)];
-    const page = await openPage(`/book/${type.id}`);
+    const page = await e2e.openPage(`/book/${type.id}`);
     await page.getByRole('heading', { level: 1, name: 'Consultation' }).waitFor();
     const email = uniqueEmail('racer');
     await pickSlot(page, first);
     await fillDetails(page, email);
 
     // someone else books it between page load and submit: the re-check on submit catches it
-    expect((await submitBooking(srv.url, bookingBody(type.id, first))).status).toBe(201);
+    expect((await submitBooking(e2e.server.url, bookingBody(type.id, first))).status).toBe(201);
     const posts: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/svc/v1/bookings' && r.method() === 'POST') posts.push(r.postData() ?? '');
@@ -175,7 +148,7 @@ describe('visitor booking', () => {
     await page.route('**/svc/v1/bookings', async (route) => {
       if (!raced) {
         raced = true;
-        expect((await submitBooking(srv.url, bookingBody(type.id, second))).status).toBe(201);
+        expect((await submitBooking(e2e.server.url, bookingBody(type.id, second))).status).toBe(201);
       }
       await route.continue();
     });
@@ -195,13 +168,13 @@ describe('visitor booking', () => {
   test('offline: cached times with their age; a booking waits and is sent when back online; a time taken meanwhile asks for another', async () => {
     const type = await freshType({ capacity: 1 });
     const [first, second, third] = [futureStart(3, 8), futureStart(3, 12), futureStart(3, 15)];
-    const page = await openPage(`/book/${type.id}`);
+    const page = await e2e.openPage(`/book/${type.id}`);
     await page.getByRole('heading', { level: 1, name: 'Consultation' }).waitFor();
     await page.locator('.v-slot').first().waitFor();
     await controlledByServiceWorker(page);
     await page.locator('.v-slot').first().waitFor();
 
-    await context!.setOffline(true);
+    await page.context().setOffline(true);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Consultation' }).waitFor();
     await page.getByText(/You are offline: showing the free times saved/).waitFor();
@@ -217,7 +190,7 @@ describe('visitor booking', () => {
     expect(await bookingRow(email)).toEqual([]);
 
     let sent = bookingsPost(page);
-    await context!.setOffline(false);
+    await page.context().setOffline(false);
     expect((await sent).status()).toBe(201);
     await page.getByRole('heading', { name: 'You’re booked' }).waitFor();
     expect(await bookingRow(email)).toEqual([{ status: 'confirmed', start_utc: first, customer_tz: TZ }]);
@@ -226,13 +199,13 @@ describe('visitor booking', () => {
     await page.getByRole('button', { name: 'Book another time' }).click();
     // the visitor sees the times again, then loses the network
     await page.locator('.v-slot').first().waitFor();
-    await context!.setOffline(true);
+    await page.context().setOffline(true);
     await pickSlot(page, second);
     await page.getByRole('button', { name: 'Book when back online' }).click();
     await page.getByRole('heading', { name: 'Saved on this phone' }).waitFor();
-    expect((await submitBooking(srv.url, bookingBody(type.id, second))).status).toBe(201);
+    expect((await submitBooking(e2e.server.url, bookingBody(type.id, second))).status).toBe(201);
     sent = bookingsPost(page);
-    await context!.setOffline(false);
+    await page.context().setOffline(false);
     expect((await sent).status()).toBe(409);
     await page.getByText('Sorry, that time was just taken.').waitFor();
     await expect.poll(() => page.locator(`[data-start="${second}"]`).count()).toBe(0);

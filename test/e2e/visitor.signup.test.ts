@@ -4,27 +4,17 @@
  * reload, the server's error under the form, an offline sign-up sent when back online, and
  * cancelling from the link in the confirmation email.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser';
-import { loginAs } from '../helpers/http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { useE2e } from '../helpers/e2e';
 import { attendeeRows, createEvent, signUp, uniqueEmail } from '../helpers/registration';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { controlledByServiceWorker, expectAccessible, linkFromOutbox, phoneContext, storedDraft } from '../helpers/visitor-e2e';
+import { controlledByServiceWorker, expectAccessible, linkFromOutbox, phoneProfile, storedDraft } from '../helpers/visitor-e2e';
 
-let srv: TestServer;
-let browser: Browser;
-let context: BrowserContext | undefined;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-let pageErrors: string[] = [];
+const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: phoneProfile() });
 const rawAnswers: Array<Record<string, unknown>> = [];
 const cleanups: Array<() => void> = [];
 
-beforeAll(async () => {
-  srv = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
-  browser = await launchBrowser();
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-  const hooks = srv.server.ctx.hooks;
+beforeAll(() => {
+  const hooks = e2e.server.server.ctx.hooks;
   // One extra field, one disabled field that must never be posted; the answers are stored as given.
   const formFields = (html: string) =>
     `${html}<label for="cf-diet">Diet</label><input id="cf-diet" name="svc_cf_diet" type="text" required>` +
@@ -44,32 +34,14 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
+afterAll(() => {
   for (const cleanup of cleanups) cleanup();
-  await browser?.close();
-  await srv?.close();
 });
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
-
-async function openPage(path: string): Promise<Page> {
-  context = await phoneContext(browser);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(new URL(path, srv.url).href);
-  return page;
-}
 
 describe('visitor sign-up', () => {
   test('sign up with an extra field: field order, draft kept over a reload, going, cancel link from the email', async () => {
-    const event = await createEvent(admin.api, { title: 'Garden party', venue: 'Town park', maxPerSignup: 4, capacity: 20 });
-    const page = await openPage('/events');
+    const event = await createEvent(e2e.admin.api, { title: 'Garden party', venue: 'Town park', maxPerSignup: 4, capacity: 20 });
+    const page = await e2e.openPage('/events');
     await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
     await expectAccessible(page, '/events');
 
@@ -116,26 +88,26 @@ describe('visitor sign-up', () => {
     await page.getByRole('heading', { name: 'You’re going!' }).waitFor();
     await expect.poll(() => page.locator('main').innerText()).toContain(`An email to ${email} is on its way`);
     expect(rawAnswers.at(-1)).toEqual({ diet: 'vegan' });
-    const [row] = (await attendeeRows(srv, event.id)).filter((r) => r.email === email);
+    const [row] = (await attendeeRows(e2e.server, event.id)).filter((r) => r.email === email);
     expect(row).toMatchObject({ status: 'going', quantity: 2 });
     expect(JSON.parse(row.custom_fields)).toEqual({ diet: 'vegan' });
     await expectAccessible(page, 'sign-up confirmation');
 
     // the draft is gone once the sign-up went through
-    await page.goto(new URL(`/events/${event.id}`, srv.url).href);
+    await page.goto(new URL(`/events/${event.id}`, e2e.server.url).href);
     await page.getByLabel('Diet').waitFor();
     expect(await page.getByLabel('Email').inputValue()).toBe('');
 
     // cancel from the email link: the GET shows, only the button cancels
-    const cancelPath = await linkFromOutbox(srv, email, 'cancel');
-    await page.goto(new URL(cancelPath, srv.url).href);
+    const cancelPath = await linkFromOutbox(e2e.server, email, 'cancel');
+    await page.goto(new URL(cancelPath, e2e.server.url).href);
     await page.getByRole('heading', { level: 1, name: 'Cancel your sign-up' }).waitFor();
     await page.locator('dd', { hasText: 'Garden party' }).waitFor();
     await expectAccessible(page, '/cancel/:token');
-    expect((await attendeeRows(srv, event.id)).find((r) => r.email === email)?.status).toBe('going');
+    expect((await attendeeRows(e2e.server, event.id)).find((r) => r.email === email)?.status).toBe('going');
     await page.getByRole('button', { name: 'Cancel my sign-up' }).click();
     await page.getByRole('heading', { name: 'Your sign-up is cancelled' }).waitFor();
-    expect((await attendeeRows(srv, event.id)).find((r) => r.email === email)?.status).toBe('cancelled');
+    expect((await attendeeRows(e2e.server, event.id)).find((r) => r.email === email)?.status).toBe('cancelled');
     await expectAccessible(page, 'cancelled');
 
     await page.reload();
@@ -143,9 +115,9 @@ describe('visitor sign-up', () => {
   });
 
   test("the server's refusal is shown under the form in plain words", async () => {
-    const event = await createEvent(admin.api, { title: 'Tiny workshop', capacity: 1, waitlist: false });
-    expect((await signUp(srv, event.id, { svc_cf_diet: 'none' })).status).toBe(201);
-    const page = await openPage(`/events/${event.id}`);
+    const event = await createEvent(e2e.admin.api, { title: 'Tiny workshop', capacity: 1, waitlist: false });
+    expect((await signUp(e2e.server, event.id, { svc_cf_diet: 'none' })).status).toBe(201);
+    const page = await e2e.openPage(`/events/${event.id}`);
     await page.getByLabel('Diet').waitFor();
     await page.getByLabel('Your name').fill('Late Comer');
     await page.getByLabel('Email').fill(uniqueEmail('late'));
@@ -158,16 +130,16 @@ describe('visitor sign-up', () => {
   });
 
   test('offline once visited: the list and event come from the device with their age; a sign-up waits and is sent when back online', async () => {
-    const event = await createEvent(admin.api, { title: 'Night walk', capacity: 1 });
-    expect((await signUp(srv, event.id, { svc_cf_diet: 'x' })).status).toBe(201); // full: the next one is waitlisted
-    const page = await openPage('/events');
+    const event = await createEvent(e2e.admin.api, { title: 'Night walk', capacity: 1 });
+    expect((await signUp(e2e.server, event.id, { svc_cf_diet: 'x' })).status).toBe(201); // full: the next one is waitlisted
+    const page = await e2e.openPage('/events');
     await page.getByRole('link', { name: /Night walk/ }).waitFor();
     await controlledByServiceWorker(page);
     await page.getByRole('link', { name: /Night walk/ }).click();
     await page.getByLabel('Diet').waitFor();
 
-    await context!.setOffline(true);
-    await page.goto(new URL('/events', srv.url).href);
+    await page.context().setOffline(true);
+    await page.goto(new URL('/events', e2e.server.url).href);
     await page.getByRole('link', { name: /Night walk/ }).waitFor();
     await page.getByText(/You are offline: showing the list saved/).first().waitFor();
     await expectAccessible(page, '/events offline');
@@ -182,12 +154,12 @@ describe('visitor sign-up', () => {
     await page.getByRole('heading', { name: 'Saved on this phone' }).waitFor();
     await page.getByText('It will be sent when you’re back online').waitFor();
     await expectAccessible(page, 'queued sign-up');
-    expect((await attendeeRows(srv, event.id)).some((r) => r.email === email)).toBe(false);
+    expect((await attendeeRows(e2e.server, event.id)).some((r) => r.email === email)).toBe(false);
 
     const posted = page.waitForResponse((r) => r.url().endsWith(`/svc/v1/events/${event.id}/signup`) && r.request().method() === 'POST');
-    await context!.setOffline(false);
+    await page.context().setOffline(false);
     expect((await posted).status()).toBe(201);
     await page.getByRole('heading', { name: 'You’re on the waitlist' }).waitFor();
-    expect((await attendeeRows(srv, event.id)).find((r) => r.email === email)).toMatchObject({ status: 'waitlist' });
+    expect((await attendeeRows(e2e.server, event.id)).find((r) => r.email === email)).toMatchObject({ status: 'waitlist' });
   });
 });

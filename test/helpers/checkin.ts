@@ -1,8 +1,9 @@
 /** Fixtures for check-in and sync tests: events and attendees straight through the repositories, tRPC clients, paired devices. */
 import { randomUUID } from 'node:crypto';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import superjson from 'superjson';
-import type { Db } from '../../server/db/client';
+import { transformer } from '../../shared/transformer';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../../server/db/client';
 import { attendeesRepository } from '../../server/modules/attendees/attendees.repository';
 import { eventsRepository } from '../../server/modules/events/events.repository';
 import { randomToken, sha256Hex } from '../../server/security/crypto';
@@ -45,7 +46,7 @@ export function trpcClient(url: string, auth: { bearer?: string; cookie?: string
     links: [
       httpLink({
         url: `${url}/trpc`,
-        transformer: superjson,
+        transformer,
         headers: () => ({
           ...(auth.bearer ? { authorization: `Bearer ${auth.bearer}` } : {}),
           ...(auth.cookie ? { cookie: auth.cookie, origin: url } : {}),
@@ -84,4 +85,17 @@ export function scan(attendee: Pick<TestAttendee, 'codeHash' | 'eventId'>, overr
     source: 'scan',
     ...overrides,
   };
+}
+
+/** Many attendees of one event in one statement ('Guest 00001'…, every tenth on the waitlist); answers their ids and names. */
+export function seedAttendees(db: Db, eventId: number, count: number): Promise<Array<{ id: number; display_name: string }>> {
+  return queryRows(
+    db,
+    sql`insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
+        select ${eventId}, 'guest' || n || '@example.test', 'Guest ' || lpad(n::text, 5, '0'), 1,
+               case when n % 10 = 0 then 'waitlist' else 'going' end,
+               md5('c' || ${eventId} || '-' || n) || md5('d' || n), md5('t' || ${eventId} || '-' || n), md5('h' || ${eventId} || '-' || n) || md5('i' || ${eventId} || '-' || n)
+        from generate_series(1, ${count}) as n
+        returning id, display_name`,
+  );
 }

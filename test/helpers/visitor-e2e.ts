@@ -1,37 +1,18 @@
-/** Shared bits of the visitor e2e tests: axe-core, outbox links, a phone-sized context. */
-import path from 'node:path';
+/** Shared bits of the visitor e2e tests: axe-core, outbox links, a phone-sized profile. */
 import { expect } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ROOT } from '../../server/build-client';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { PHONE, seriousViolations } from './e2e';
 import type { TestServer } from './server';
 import { loginAs } from './http';
 
-const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
 /** axe-core on the current page: no serious or critical violation. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: AxeViolation[] }> } }).axe.run(document);
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe on ${label}`,
-  ).toEqual([]);
+  expect(await seriousViolations(page), `axe on ${label}`).toEqual([]);
 }
 
-/** A fresh phone-sized profile; page errors are collected into `errors`. */
-export async function phoneContext(browser: Browser, opts: { timezoneId?: string; locale?: string } = {}): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true, locale: opts.locale ?? 'en-GB', timezoneId: opts.timezoneId ?? 'Europe/Berlin' });
+/** A phone-sized profile with touch, in a visitor's locale and time zone (context options for `useE2e`). */
+export function phoneProfile(opts: { timezoneId?: string; locale?: string } = {}): BrowserContextOptions {
+  return { viewport: PHONE, isMobile: false, hasTouch: true, locale: opts.locale ?? 'en-GB', timezoneId: opts.timezoneId ?? 'Europe/Berlin' };
 }
 
 /** The path (`/cancel/…`, `/manage/…`) of the first link of that kind in the newest email to `to`. */

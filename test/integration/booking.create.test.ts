@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { bookingRepository } from '../../server/modules/booking/booking.repository';
 import { bookingService } from '../../server/modules/booking/booking.service';
+import { useTestHooks } from '../helpers/hooks';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { apiClient, loginAs } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart, recordActions, submitBooking, uniqueEmail } from '../helpers/booking';
@@ -13,8 +14,8 @@ let admin: Awaited<ReturnType<typeof loginAs>>;
 let hostA: number;
 let hostB: number;
 let calls: Array<[string, ...unknown[]]>;
-const cleanups: Array<() => unknown> = [];
 const hooks = () => srv.server.ctx.hooks;
+const { cleanups, filter } = useTestHooks(hooks);
 const db = () => srv.server.ctx.db;
 
 async function bookingCount(): Promise<number> {
@@ -39,20 +40,12 @@ beforeEach(() => {
   calls.length = 0;
   cleanups.push(disableIpThrottle(hooks()));
 });
-afterEach(() => {
-  for (const undo of cleanups.splice(0).reverse()) undo();
-});
 
 /** Fixed-window throttles: pin Date a little after a window start so 9 quick requests share one window. */
 function pinClockMidWindow(windowSeconds: number) {
   const windowMs = windowSeconds * 1000;
   vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / windowMs) * windowMs + 1000 });
   cleanups.push(() => vi.useRealTimers());
-}
-
-function filter(name: string, cb: (...args: any[]) => unknown, priority = 10, accepted = 4) {
-  hooks().addFilter(name as 'svc_currency', cb as never, priority, accepted as 1);
-  cleanups.push(() => hooks().removeFilter(name as 'svc_currency', cb as never, priority));
 }
 
 describe('POST /bookings, free path', () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { sweepPaymentHolds } from '../../server/modules/booking/booking.service';
+import { useTestHooks } from '../helpers/hooks';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { apiClient, loginAs } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, recordActions, submitBooking } from '../helpers/booking';
@@ -10,8 +11,8 @@ let srv: TestServer;
 let admin: Awaited<ReturnType<typeof loginAs>>;
 let host: number;
 let calls: Array<[string, ...unknown[]]>;
-const cleanups: Array<() => unknown> = [];
 const hooks = () => srv.server.ctx.hooks;
+const { cleanups } = useTestHooks(hooks);
 const db = () => srv.server.ctx.db;
 const anon = () => apiClient(srv.url);
 
@@ -51,7 +52,6 @@ beforeEach(async () => {
 });
 afterEach(() => {
   calls.length = 0;
-  for (const undo of cleanups.splice(0).reverse()) undo();
 });
 
 describe('cancel by token (DELETE /bookings/{token})', () => {

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { bookingRepository } from '../../server/modules/booking/booking.repository';
 import { slotService } from '../../server/modules/booking/slot.service';
 import { generateSlots } from '../../shared/booking/slots';
 import { slotRulesOf } from '../../server/modules/booking/booking-type.service';
+import { useTestHooks } from '../helpers/hooks';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { apiClient, loginAs } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
@@ -12,14 +13,10 @@ import { bookingBody, createHost, createType, disableIpThrottle, futureStart, su
 let srv: TestServer;
 let admin: Awaited<ReturnType<typeof loginAs>>;
 let host: number;
-const cleanups: Array<() => unknown> = [];
 const hooks = () => srv.server.ctx.hooks;
+const { cleanups, filter } = useTestHooks(hooks);
 const anon = () => apiClient(srv.url);
 
-function filter(name: string, cb: (...args: any[]) => unknown, priority = 10, accepted = 4) {
-  hooks().addFilter(name as 'svc_currency', cb as never, priority, accepted as 1);
-  cleanups.push(() => hooks().removeFilter(name as 'svc_currency', cb as never, priority));
-}
 const day = (n: number) => futureStart(n, 0).slice(0, 10);
 const slotsOf = async (typeId: number, query = '') => anon().get(`/booking-types/${typeId}/slots${query}`);
 
@@ -30,9 +27,6 @@ beforeAll(async () => {
   disableIpThrottle(hooks());
 });
 afterAll(() => srv?.close());
-afterEach(() => {
-  for (const undo of cleanups.splice(0).reverse()) undo();
-});
 
 describe('GET /booking-types/{id}/slots', () => {
   it('answers {slots: [...]} with the contract slot fields, sorted by UTC start, start in the requester zone', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
+import { useTestHooks } from '../helpers/hooks';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { apiClient, loginAs } from '../helpers/http';
 import { ALL_DAY, bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
@@ -8,14 +9,9 @@ import { ALL_DAY, bookingBody, createHost, createType, disableIpThrottle, future
 let srv: TestServer;
 let admin: Awaited<ReturnType<typeof loginAs>>;
 let host: number;
-const cleanups: Array<() => unknown> = [];
 const hooks = () => srv.server.ctx.hooks;
+const { cleanups, filter } = useTestHooks(hooks);
 const anon = () => apiClient(srv.url);
-
-function filter(name: string, cb: (...args: any[]) => unknown, priority = 10, accepted = 4) {
-  hooks().addFilter(name as 'svc_currency', cb as never, priority, accepted as 1);
-  cleanups.push(() => hooks().removeFilter(name as 'svc_currency', cb as never, priority));
-}
 
 beforeAll(async () => {
   srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
@@ -24,9 +20,6 @@ beforeAll(async () => {
   disableIpThrottle(hooks());
 });
 afterAll(() => srv?.close());
-afterEach(() => {
-  for (const undo of cleanups.splice(0).reverse()) undo();
-});
 
 describe('booking types CRUD', () => {
   it('POST answers 201 with the SPEC shape and defaults (interval = duration, assignment empty, capacity 1)', async () => {

@@ -1,5 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../api';
+import { FormError } from '../form-error';
 
 export interface ConfirmRequest {
   /** The question, naming the item ("Delete Ada Lovelace (ada@example.org)?"). */
@@ -56,11 +57,7 @@ export function createConfirm(): { ask: (request: ConfirmRequest) => void; view:
               <Show when={current().detail}>
                 <p>{current().detail}</p>
               </Show>
-              <Show when={error()}>
-                <p class="form-error" role="alert">
-                  {error()}
-                </p>
-              </Show>
+              <FormError message={error()} />
               <div class="button-row">
                 <button type="submit" class="button button-danger" aria-disabled={busy()}>
                   {busy() ? 'Working…' : current().confirmLabel}

@@ -2,6 +2,7 @@ import { createSignal, onCleanup, Show, type JSX } from 'solid-js';
 import { doorState } from '../../pages/door/door-state';
 import type { CameraScanner } from '../../scanner/camera';
 import { unlockAudio } from '../../scanner/feedback';
+import { FormError } from '../form-error';
 
 /** Camera first, never camera only: the scanner chunk loads when this button is first pressed. */
 export function CameraPanel(props: { disabled: boolean }): JSX.Element {
@@ -52,13 +53,7 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
         </button>
       </Show>
       <div ref={view} class="door-camera-view" classList={{ open: scanner() !== null }} />
-      <Show when={error()}>
-        {(message) => (
-          <p class="form-error" role="alert">
-            {message()}
-          </p>
-        )}
-      </Show>
+      <FormError message={error()} />
     </section>
   );
 }

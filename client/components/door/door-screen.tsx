@@ -11,6 +11,7 @@ import { createWedgeReader } from '../../scanner/input';
 import { CameraPanel } from './camera-panel';
 import { StatusBar } from './status-bar';
 import { VERDICT_LOOK, VerdictOverlay } from './verdict-overlay';
+import { FormError } from '../form-error';
 
 const isEditable = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 
@@ -296,11 +297,7 @@ function DoorSettings(): JSX.Element {
           Forget this device
         </button>
       </div>
-      <Show when={message()}>
-        <p class="form-error" role="alert">
-          {message()}
-        </p>
-      </Show>
+      <FormError message={message()} />
     </section>
   );
 }

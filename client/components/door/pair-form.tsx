@@ -2,6 +2,7 @@ import { createSignal, onMount, Show, type JSX } from 'solid-js';
 import { doorState } from '../../pages/door/door-state';
 import { pairingCodeFrom } from '../../scanner/input';
 import { trpcErrorCode } from '../../trpc';
+import { FormError } from '../form-error';
 
 const MESSAGES: Record<string, string> = {
   network: 'The server could not be reached. Pairing needs a network once; check the connection and try again.',
@@ -67,13 +68,7 @@ export function PairForm(props: { initialCode: string | null }): JSX.Element {
         <button type="submit" class="button" aria-disabled={working()}>
           {working() ? 'Pairing…' : 'Pair device'}
         </button>
-        <Show when={error()}>
-          {(message) => (
-            <p id="pair-error" class="form-error" role="alert">
-              {message()}
-            </p>
-          )}
-        </Show>
+        <FormError message={error()} id="pair-error" />
       </form>
     </section>
   );

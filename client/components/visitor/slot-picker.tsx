@@ -14,9 +14,9 @@ import {
   monthInWords,
   timeInZone,
   timeZoneList,
-  utcMs,
   weekdayNames,
 } from '../../visitor/time';
+import { utcMs } from '../../../shared/time';
 import type { Slot } from '../../visitor/types';
 import { AgeNote, ErrorState } from './states';
 

@@ -1,4 +1,5 @@
 import { batch, createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { ActionNoticeView, type ActionNotice } from '../../components/admin/action-notice';
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { ready } from '../../components/admin/async-view';
 import { createConfirm } from '../../components/admin/confirm';
@@ -83,7 +84,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   let scroller: HTMLDivElement | undefined;
 
   const [editing, setEditing] = createSignal<number | null>(null);
-  const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
 
   let debounce: ReturnType<typeof setTimeout> | undefined;
@@ -301,14 +302,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
         {total() === null ? 'Loading attendees…' : `${total()!.toLocaleString()} attendee${total() === 1 ? '' : 's'}`}
         {asOf() && source() === 'server' ? ` · as of ${formatTimeOfDay(asOf()!)}` : ''}
       </p>
-      <Show when={notice()}>
-        {(n) => (
-          <p class={n().ok ? 'notice notice-ok' : 'notice notice-error'} role={n().ok ? 'status' : 'alert'}>
-            {n().ok ? '✓ ' : '✗ '}
-            {n().text}
-          </p>
-        )}
-      </Show>
+      <ActionNoticeView notice={notice()} />
       <Show when={loadError()}>
         <div class="notice notice-error" role="alert">
           <p>Attendees could not be loaded. {loadError()}</p>

@@ -17,7 +17,7 @@ import {
   type SlotDto,
 } from '../../admin/data';
 import { adminErrorMessage } from '../../admin/errors';
-import { centsToText, parseDayList, textToCents, viewerTimeZone } from '../../admin/forms';
+import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../../admin/forms';
 import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../../admin/weekly-windows';
 import { errorMessage } from '../../api';
 import { parseUtcString } from '../../../shared/time';
@@ -232,10 +232,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
           id="bt-status"
           label="Status"
           value={status()}
-          options={[
-            { value: 'draft', label: 'Draft (hidden from visitors)' },
-            { value: 'published', label: 'Published' },
-          ]}
+          options={PUBLISH_STATUS_OPTIONS}
           onChange={setStatus}
         />
         <div class="button-row">

@@ -1,6 +1,7 @@
-import { createResource, For, type JSX } from 'solid-js';
+import { createResource, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { AsyncView } from '../../components/admin/async-view';
+import { DataTable } from '../../components/admin/data-table';
 import { listBookingTypes } from '../../admin/data';
 import { centsToText } from '../../admin/forms';
 import { A } from '../../router';
@@ -26,39 +27,23 @@ export default function AdminBookingTypesPage(): JSX.Element {
               empty={<p class="status-text">No booking types yet. Create one with “New booking type”.</p>}
             >
               {(list) => (
-                <div class="table-scroll" role="region" aria-labelledby="types-heading" tabindex="0">
-                  <table class="table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Title</th>
-                        <th scope="col">Duration</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Hosts</th>
-                        <th scope="col">Price</th>
-                        <th scope="col">Approval</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      <For each={list()}>
-                        {(t) => (
-                          <tr>
-                            <td>
-                              <A href={`/admin/booking-types/${t.id}`}>{t.title}</A>
-                              <div class="muted">/{t.slug}</div>
-                            </td>
-                            <td>{t.durationMinutes} min</td>
-                            <td>
-                              <span class={`state state-${t.status}`}>{t.status === 'published' ? 'Published' : 'Draft'}</span>
-                            </td>
-                            <td>{t.hosts.length}</td>
-                            <td>{t.priceCents === 0 ? 'Free' : `${centsToText(t.priceCents)} ${t.currency ?? ''}`}</td>
-                            <td>{t.requiresApproval ? 'Required' : 'No'}</td>
-                          </tr>
-                        )}
-                      </For>
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable labelledBy="types-heading" columns={['Title', 'Duration', 'Status', 'Hosts', 'Price', 'Approval']} rows={list()}>
+                  {(t) => (
+                    <tr>
+                      <td>
+                        <A href={`/admin/booking-types/${t.id}`}>{t.title}</A>
+                        <div class="muted">/{t.slug}</div>
+                      </td>
+                      <td>{t.durationMinutes} min</td>
+                      <td>
+                        <span class={`state state-${t.status}`}>{t.status === 'published' ? 'Published' : 'Draft'}</span>
+                      </td>
+                      <td>{t.hosts.length}</td>
+                      <td>{t.priceCents === 0 ? 'Free' : `${centsToText(t.priceCents)} ${t.currency ?? ''}`}</td>
+                      <td>{t.requiresApproval ? 'Required' : 'No'}</td>
+                    </tr>
+                  )}
+                </DataTable>
               )}
             </AsyncView>
           </section>

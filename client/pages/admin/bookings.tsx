@@ -1,5 +1,7 @@
 import { createMemo, createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { ActionNoticeView, type ActionNotice } from '../../components/admin/action-notice';
 import { AdminFrame } from '../../components/admin/admin-frame';
+import { DataTable } from '../../components/admin/data-table';
 import { ready } from '../../components/admin/async-view';
 import { createConfirm } from '../../components/admin/confirm';
 import { SaveStatus, SelectField, TextField } from '../../components/admin/fields';
@@ -43,7 +45,7 @@ function Bookings(): JSX.Element {
   const [status, setStatus] = createSignal<BookingStatus | ''>('');
   const [from, setFrom] = createSignal('');
   const [to, setTo] = createSignal('');
-  const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
 
   const days = createMemo(() => (view() === 'list' ? [] : calendarDays(view() as CalendarView, anchor())));
@@ -164,14 +166,7 @@ function Bookings(): JSX.Element {
           </button>
         </Show>
       </div>
-      <Show when={notice()}>
-        {(n) => (
-          <p class={n().ok ? 'notice notice-ok' : 'notice notice-error'} role={n().ok ? 'status' : 'alert'}>
-            {n().ok ? '✓ ' : '✗ '}
-            {n().text}
-          </p>
-        )}
-      </Show>
+      <ActionNoticeView notice={notice()} />
       <Show when={bookings.state === 'errored'}>
         <div class="notice notice-error" role="alert">
           <p>Bookings could not be loaded. {errorMessage(bookings.error)}</p>
@@ -189,41 +184,25 @@ function Bookings(): JSX.Element {
             </p>
             <Show when={view() === 'list'}>
               <Show when={listing().items.length > 0} fallback={<p class="status-text">No bookings match.</p>}>
-                <div class="table-scroll" role="region" aria-label="Bookings" tabindex="0">
-                  <table class="table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Start</th>
-                        <th scope="col">Customer</th>
-                        <th scope="col">Type</th>
-                        <th scope="col">Host</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Actions</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      <For each={listing().items}>
-                        {(b) => (
-                          <tr>
-                            <td>
-                              <time datetime={isoDateTime(b.startUtc)}>{formatUtcDateTime(b.startUtc)}</time>
-                            </td>
-                            <td>
-                              {b.customerName}
-                              <div class="muted cell-email">{b.customerEmail}</div>
-                            </td>
-                            <td>{typeTitle(b.bookingTypeId)}</td>
-                            <td>{hostName(b.hostUserId)}</td>
-                            <td>
-                              <span class={`state state-${b.status}`}>{BOOKING_STATUS_LABELS[b.status]}</span>
-                            </td>
-                            <td>{actions(b)}</td>
-                          </tr>
-                        )}
-                      </For>
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable label="Bookings" columns={['Start', 'Customer', 'Type', 'Host', 'Status', 'Actions']} rows={listing().items}>
+                  {(b) => (
+                    <tr>
+                      <td>
+                        <time datetime={isoDateTime(b.startUtc)}>{formatUtcDateTime(b.startUtc)}</time>
+                      </td>
+                      <td>
+                        {b.customerName}
+                        <div class="muted cell-email">{b.customerEmail}</div>
+                      </td>
+                      <td>{typeTitle(b.bookingTypeId)}</td>
+                      <td>{hostName(b.hostUserId)}</td>
+                      <td>
+                        <span class={`state state-${b.status}`}>{BOOKING_STATUS_LABELS[b.status]}</span>
+                      </td>
+                      <td>{actions(b)}</td>
+                    </tr>
+                  )}
+                </DataTable>
               </Show>
             </Show>
             <Show when={view() !== 'list'}>

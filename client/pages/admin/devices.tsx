@@ -1,6 +1,8 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import type { ActionNotice } from '../../components/admin/action-notice';
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { AsyncView, ready } from '../../components/admin/async-view';
+import { DataTable } from '../../components/admin/data-table';
 import { createConfirm } from '../../components/admin/confirm';
 import { PairingQr } from '../../components/admin/pairing-qr';
 import { SaveStatus, TextField } from '../../components/admin/fields';
@@ -16,7 +18,7 @@ function Devices(): JSX.Element {
   const [devices, { refetch }] = createResource(listDevices);
   const [events] = createResource(listEvents);
   const [pairing, setPairing] = createSignal<{ name: string; pairing: DevicePairing } | null>(null);
-  const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
 
   const eventTitle = (id: number) => ready(events)?.find((e) => e.id === id)?.title ?? `Event #${id}`;
@@ -61,61 +63,45 @@ function Devices(): JSX.Element {
         <h2 id="device-list-heading">Devices</h2>
         <AsyncView resource={devices} retry={() => void refetch()} what="Devices" isEmpty={(l) => l.length === 0} empty={<p class="status-text">No door devices yet.</p>}>
           {(list) => (
-            <div class="table-scroll" role="region" aria-labelledby="device-list-heading" tabindex="0">
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Events</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col">Not yet synced</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <For each={list()}>
-                    {(d) => (
-                      <tr>
-                        <td>{d.name}</td>
-                        <td>{d.eventIds.map(eventTitle).join(', ')}</td>
-                        <td>{d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : <span class="muted">Never</span>}</td>
-                        <td>{d.pendingCount ?? <span class="muted">—</span>}</td>
-                        <td>{d.revokedUtc ? <span class="state state-failed">Revoked</span> : d.pairedUtc ? 'Paired' : 'Waiting for pairing'}</td>
-                        <td class="cell-actions">
-                          <Show when={!d.revokedUtc}>
-                            <button type="button" class="button button-small button-quiet" onClick={() => void repair(d)}>
-                              Pairing code<span class="visually-hidden"> for {d.name}</span>
-                            </button>
-                            <button
-                              type="button"
-                              class="button button-small button-quiet button-danger-text"
-                              onClick={() =>
-                                confirm.ask({
-                                  title: `Revoke the device “${d.name}”?`,
-                                  detail:
-                                    d.pendingCount && d.pendingCount > 0
-                                      ? `It last reported ${d.pendingCount} scans not yet synced; they will be refused.`
-                                      : 'It can no longer sync or check anyone in; the record stays.',
-                                  confirmLabel: 'Revoke device',
-                                  action: () => revokeDevice(d.id),
-                                  onDone: () => {
-                                    setNotice({ ok: true, text: `Revoked ${d.name}.` });
-                                    void refetch();
-                                  },
-                                })
-                              }
-                            >
-                              Revoke<span class="visually-hidden"> {d.name}</span>
-                            </button>
-                          </Show>
-                        </td>
-                      </tr>
-                    )}
-                  </For>
-                </tbody>
-              </table>
-            </div>
+            <DataTable labelledBy="device-list-heading" columns={['Name', 'Events', 'Last seen', 'Not yet synced', 'State', 'Actions']} rows={list()}>
+              {(d) => (
+                <tr>
+                  <td>{d.name}</td>
+                  <td>{d.eventIds.map(eventTitle).join(', ')}</td>
+                  <td>{d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : <span class="muted">Never</span>}</td>
+                  <td>{d.pendingCount ?? <span class="muted">—</span>}</td>
+                  <td>{d.revokedUtc ? <span class="state state-failed">Revoked</span> : d.pairedUtc ? 'Paired' : 'Waiting for pairing'}</td>
+                  <td class="cell-actions">
+                    <Show when={!d.revokedUtc}>
+                      <button type="button" class="button button-small button-quiet" onClick={() => void repair(d)}>
+                        Pairing code<span class="visually-hidden"> for {d.name}</span>
+                      </button>
+                      <button
+                        type="button"
+                        class="button button-small button-quiet button-danger-text"
+                        onClick={() =>
+                          confirm.ask({
+                            title: `Revoke the device “${d.name}”?`,
+                            detail:
+                              d.pendingCount && d.pendingCount > 0
+                                ? `It last reported ${d.pendingCount} scans not yet synced; they will be refused.`
+                                : 'It can no longer sync or check anyone in; the record stays.',
+                            confirmLabel: 'Revoke device',
+                            action: () => revokeDevice(d.id),
+                            onDone: () => {
+                              setNotice({ ok: true, text: `Revoked ${d.name}.` });
+                              void refetch();
+                            },
+                          })
+                        }
+                      >
+                        Revoke<span class="visually-hidden"> {d.name}</span>
+                      </button>
+                    </Show>
+                  </td>
+                </tr>
+              )}
+            </DataTable>
           )}
         </AsyncView>
       </section>

@@ -2,6 +2,7 @@ import { createResource, createSignal, For, onCleanup, onMount, Show, type JSX }
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { ArrivalsChart } from '../../components/admin/arrivals-chart';
 import { AsyncView } from '../../components/admin/async-view';
+import { DataTable } from '../../components/admin/data-table';
 import { createConfirm } from '../../components/admin/confirm';
 import { arrivalBars, chartEndMs } from '../../admin/arrivals';
 import {
@@ -23,6 +24,7 @@ import { adminErrorMessage } from '../../admin/errors';
 import { canEdit, type AdminUser } from '../../admin/session';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A, type RouteProps } from '../../router';
+import { FormError } from '../../components/form-error';
 
 interface LiveData {
   counts: CheckinCounts;
@@ -140,11 +142,7 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 </Show>
               </Show>
             </div>
-            <Show when={publishError()}>
-              <p class="form-error" role="alert">
-                {publishError()}
-              </p>
-            </Show>
+            <FormError message={publishError()} />
           </section>
           );
         }}
@@ -256,45 +254,30 @@ function CheckinTable(props: {
     <section class="section" aria-labelledby={`${props.id}-heading`}>
       <h2 id={`${props.id}-heading`}>{props.title}</h2>
       <Show when={props.rows.length > 0} fallback={<p class="status-text">{props.empty}</p>}>
-        <div class="table-scroll" role="region" aria-labelledby={`${props.id}-heading`} tabindex="0">
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Attendee</th>
-                <th scope="col">Scanned</th>
-                <th scope="col">Source</th>
-                <th scope="col">Conflict</th>
-                <th scope="col">Action</th>
+        <DataTable labelledBy={`${props.id}-heading`} columns={['Attendee', 'Scanned', 'Source', 'Conflict', 'Action']} rows={props.rows}>
+          {(row) => {
+            const [name] = createResource(() => row.attendeeId, attendeeName);
+            return (
+              <tr classList={{ 'row-annulled': !!row.annulledUtc }}>
+                <td>{name() ?? `Attendee #${row.attendeeId}`}</td>
+                <td>
+                  <time datetime={isoDateTime(row.scannedUtc)}>{formatUtcDateTime(row.scannedUtc)}</time>
+                </td>
+                <td>{row.source}</td>
+                <td>{row.conflict ? <span class="flag-conflict">⚠ {CONFLICT_TEXT[row.conflict] ?? row.conflict}</span> : <span class="muted">None</span>}</td>
+                <td>
+                  <Show when={!row.annulledUtc} fallback={<span class="muted">Annulled</span>}>
+                    <Show when={props.canAnnul}>
+                      <button type="button" class="button button-small button-quiet" onClick={() => props.onAnnul(row, name() ?? `attendee #${row.attendeeId}`)}>
+                        Annul
+                      </button>
+                    </Show>
+                  </Show>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              <For each={props.rows}>
-                {(row) => {
-                  const [name] = createResource(() => row.attendeeId, attendeeName);
-                  return (
-                    <tr classList={{ 'row-annulled': !!row.annulledUtc }}>
-                      <td>{name() ?? `Attendee #${row.attendeeId}`}</td>
-                      <td>
-                        <time datetime={isoDateTime(row.scannedUtc)}>{formatUtcDateTime(row.scannedUtc)}</time>
-                      </td>
-                      <td>{row.source}</td>
-                      <td>{row.conflict ? <span class="flag-conflict">⚠ {CONFLICT_TEXT[row.conflict] ?? row.conflict}</span> : <span class="muted">None</span>}</td>
-                      <td>
-                        <Show when={!row.annulledUtc} fallback={<span class="muted">Annulled</span>}>
-                          <Show when={props.canAnnul}>
-                            <button type="button" class="button button-small button-quiet" onClick={() => props.onAnnul(row, name() ?? `attendee #${row.attendeeId}`)}>
-                              Annul
-                            </button>
-                          </Show>
-                        </Show>
-                      </td>
-                    </tr>
-                  );
-                }}
-              </For>
-            </tbody>
-          </table>
-        </div>
+            );
+          }}
+        </DataTable>
       </Show>
     </section>
   );

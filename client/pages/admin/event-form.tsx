@@ -3,7 +3,7 @@ import { AdminFrame } from '../../components/admin/admin-frame';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../../components/admin/fields';
 import { createEvent, getEvent, updateEvent, type EventDto } from '../../admin/data';
 import { adminErrorMessage } from '../../admin/errors';
-import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone } from '../../admin/forms';
+import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../../admin/forms';
 import { errorMessage } from '../../api';
 import { A, navigate, type RouteProps } from '../../router';
 
@@ -132,10 +132,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
         id="event-status"
         label="Status"
         value={status()}
-        options={[
-          { value: 'draft', label: 'Draft (hidden from visitors)' },
-          { value: 'published', label: 'Published' },
-        ]}
+        options={PUBLISH_STATUS_OPTIONS}
         onChange={setStatus}
       />
       <div class="button-row">

@@ -1,6 +1,7 @@
-import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { AsyncView } from '../../components/admin/async-view';
+import { DataTable } from '../../components/admin/data-table';
 import { listEventsListing } from '../../admin/data';
 import { formatTimeOfDay } from '../../components/admin/offline-panel';
 import { canEdit, type AdminUser } from '../../admin/session';
@@ -45,49 +46,34 @@ function EventList(props: { user: AdminUser }): JSX.Element {
         empty={<p class="status-text">No events yet.{canEdit(props.user.role) ? ' Create the first one with “New event”.' : ''}</p>}
       >
         {(list) => (
-          <div class="table-scroll" role="region" aria-labelledby="events-heading" tabindex="0">
-            <table class="table">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Starts</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Capacity</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                <For each={list()}>
-                  {(event) => (
-                    <tr>
-                      <td>
-                        <A href={`/admin/events/${event.id}`}>{event.title}</A>
-                        <Show when={event.venue}>
-                          <div class="muted">{event.venue}</div>
-                        </Show>
-                      </td>
-                      <td>
-                        <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time>
-                      </td>
-                      <td>
-                        <span class={`state state-${event.status}`}>{event.status === 'published' ? 'Published' : 'Draft'}</span>
-                      </td>
-                      <td>
-                        {event.capacity ?? 'Unlimited'}
-                        {event.waitlist ? ' + waitlist' : ''}
-                      </td>
-                      <td class="cell-actions">
-                        <A href={`/admin/events/${event.id}/attendees`}>Attendees</A>
-                        <Show when={canEdit(props.user.role)}>
-                          <A href={`/admin/events/${event.id}/edit`}>Edit</A>
-                        </Show>
-                      </td>
-                    </tr>
-                  )}
-                </For>
-              </tbody>
-            </table>
-          </div>
+          <DataTable labelledBy="events-heading" columns={['Event', 'Starts', 'Status', 'Capacity', 'Actions']} rows={list()}>
+            {(event) => (
+              <tr>
+                <td>
+                  <A href={`/admin/events/${event.id}`}>{event.title}</A>
+                  <Show when={event.venue}>
+                    <div class="muted">{event.venue}</div>
+                  </Show>
+                </td>
+                <td>
+                  <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time>
+                </td>
+                <td>
+                  <span class={`state state-${event.status}`}>{event.status === 'published' ? 'Published' : 'Draft'}</span>
+                </td>
+                <td>
+                  {event.capacity ?? 'Unlimited'}
+                  {event.waitlist ? ' + waitlist' : ''}
+                </td>
+                <td class="cell-actions">
+                  <A href={`/admin/events/${event.id}/attendees`}>Attendees</A>
+                  <Show when={canEdit(props.user.role)}>
+                    <A href={`/admin/events/${event.id}/edit`}>Edit</A>
+                  </Show>
+                </td>
+              </tr>
+            )}
+          </DataTable>
         )}
       </AsyncView>
     </section>

@@ -2,10 +2,13 @@ import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../api';
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { AsyncView } from '../../components/admin/async-view';
+import { DataTable } from '../../components/admin/data-table';
+import { utcMs } from '../../../shared/time';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { listEvents, listOutbox, type OutboxItem } from '../../admin/data';
 import { mayOpen, signOut, type AdminUser } from '../../admin/session';
 import { A, navigate } from '../../router';
+import { FormError } from '../../components/form-error';
 
 export default function AdminOverviewPage(): JSX.Element {
   return (
@@ -55,13 +58,7 @@ function Account(props: { user: AdminUser }): JSX.Element {
       <button type="button" class="button button-quiet" onClick={() => void doSignOut()} aria-disabled={signingOut()}>
         {signingOut() ? 'Signing out…' : 'Sign out'}
       </button>
-      <Show when={signOutError()}>
-        {(message) => (
-          <p class="form-error" role="alert">
-            {message()}
-          </p>
-        )}
-      </Show>
+      <FormError message={signOutError()} />
     </section>
   );
 }
@@ -72,7 +69,7 @@ function UpcomingEvents(props: { user: AdminUser }): JSX.Element {
     const allowed = props.user.eventIds;
     const mine = props.user.role === 'administrator' || !allowed ? all : all.filter((e) => allowed.includes(e.id));
     const cutoff = Date.now() - 86_400_000;
-    return mine.filter((e) => Date.parse(`${(e.endsUtc ?? e.startsUtc).replace(' ', 'T')}Z`) >= cutoff).slice(0, 8);
+    return mine.filter((e) => utcMs(e.endsUtc ?? e.startsUtc) >= cutoff).slice(0, 8);
   });
   return (
     <section class="section" aria-labelledby="upcoming-heading">
@@ -127,38 +124,21 @@ function Outbox(): JSX.Element {
 
 function OutboxTable(props: { items: OutboxItem[] }): JSX.Element {
   return (
-    // a focusable region so keyboard users can scroll the table sideways on a narrow screen
-    <div class="table-scroll" role="region" aria-labelledby="outbox-heading" tabindex="0">
-      <table class="table">
-        <thead>
-          <tr>
-            <th scope="col">To</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Attachments</th>
-            <th scope="col">State</th>
-            <th scope="col">Queued</th>
-            <th scope="col">Sent</th>
-          </tr>
-        </thead>
-        <tbody>
-          <For each={props.items}>
-            {(item) => (
-              <tr>
-                <td class="cell-email">{item.to}</td>
-                <td>{item.subject}</td>
-                <td>{item.attachments.length === 0 ? <span class="muted">None</span> : item.attachments.map((a) => a.filename).join(', ')}</td>
-                <td>
-                  <span class={`state state-${item.state.replace(/[^a-z_-]/gi, '')}`}>{item.state}</span>
-                </td>
-                <td>
-                  <time datetime={isoDateTime(item.createdUtc)}>{formatUtcDateTime(item.createdUtc)}</time>
-                </td>
-                <td>{item.sentUtc ? <time datetime={isoDateTime(item.sentUtc)}>{formatUtcDateTime(item.sentUtc)}</time> : <span class="muted">Not yet</span>}</td>
-              </tr>
-            )}
-          </For>
-        </tbody>
-      </table>
-    </div>
+    <DataTable labelledBy="outbox-heading" columns={['To', 'Subject', 'Attachments', 'State', 'Queued', 'Sent']} rows={props.items}>
+      {(item) => (
+        <tr>
+          <td class="cell-email">{item.to}</td>
+          <td>{item.subject}</td>
+          <td>{item.attachments.length === 0 ? <span class="muted">None</span> : item.attachments.map((a) => a.filename).join(', ')}</td>
+          <td>
+            <span class={`state state-${item.state.replace(/[^a-z_-]/gi, '')}`}>{item.state}</span>
+          </td>
+          <td>
+            <time datetime={isoDateTime(item.createdUtc)}>{formatUtcDateTime(item.createdUtc)}</time>
+          </td>
+          <td>{item.sentUtc ? <time datetime={isoDateTime(item.sentUtc)}>{formatUtcDateTime(item.sentUtc)}</time> : <span class="muted">Not yet</span>}</td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

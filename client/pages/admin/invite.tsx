@@ -12,6 +12,7 @@ import { acceptInvite, previewInvite, type InvitePreview } from '../../admin/dat
 import { mayOpen, rememberUser } from '../../admin/session';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A, navigate, type RouteProps } from '../../router';
+import { FormError } from '../../components/form-error';
 
 const MIN_PASSWORD = 8;
 
@@ -128,13 +129,7 @@ function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Elem
         <button type="submit" class="button" aria-disabled={submitting()}>
           {submitting() ? 'Saving…' : 'Set password and sign in'}
         </button>
-        <Show when={error()}>
-          {(message) => (
-            <p class="form-error" role="alert">
-              {message()}
-            </p>
-          )}
-        </Show>
+        <FormError message={error()} />
       </form>
     </>
   );

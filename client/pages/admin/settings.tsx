@@ -1,6 +1,8 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { ActionNoticeView, type ActionNotice } from '../../components/admin/action-notice';
 import { AdminFrame } from '../../components/admin/admin-frame';
 import { AsyncView, ready } from '../../components/admin/async-view';
+import { DataTable } from '../../components/admin/data-table';
 import { EventPicker } from '../../components/admin/event-picker';
 import { createConfirm } from '../../components/admin/confirm';
 import { SaveStatus, SelectField, TextField } from '../../components/admin/fields';
@@ -27,6 +29,7 @@ import { viewerTimeZone } from '../../admin/forms';
 import type { AdminUser } from '../../admin/session';
 import { accessState, eventsSummary } from '../../admin/users';
 import { formatUtcDateTime } from '../../format';
+import { FormError } from '../../components/form-error';
 
 type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
@@ -114,7 +117,7 @@ function Users(props: { me: AdminUser }): JSX.Element {
   const [events] = createResource(listEvents);
   const titles = () => new Map((ready(events) ?? []).map((e) => [e.id, e.title] as const));
   const confirm = createConfirm();
-  const [notice, setNotice] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const [resetFor, setResetFor] = createSignal<number | null>(null);
   const [eventsFor, setEventsFor] = createSignal<number | null>(null);
   const who = (u: UserDto) => u.displayName || u.email;
@@ -133,108 +136,85 @@ function Users(props: { me: AdminUser }): JSX.Element {
   return (
     <section class="section" aria-labelledby="users-heading">
       <h2 id="users-heading">Users</h2>
-      <Show when={notice()}>
-        {(n) => (
-          <p class={n().ok ? 'notice notice-ok' : 'notice notice-error'} role={n().ok ? 'status' : 'alert'}>
-            {n().ok ? '✓ ' : '✗ '}
-            {n().text}
-          </p>
-        )}
-      </Show>
+      <ActionNoticeView notice={notice()} />
       <AsyncView resource={users} retry={() => void refetch()} what="Users">
         {(list) => (
-          <div class="table-scroll" role="region" aria-labelledby="users-heading" tabindex="0">
-            <table class="table users-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Access</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                <For each={list()}>
-                  {(u) => (
-                    <tr data-user-id={u.id}>
-                      <td>{u.displayName || <span class="muted">—</span>}</td>
-                      <td class="cell-email">{u.email}</td>
-                      <td>
-                        <label class="visually-hidden" for={`role-${u.id}`}>
-                          Role of {who(u)}
-                        </label>
-                        <select id={`role-${u.id}`} class="input-compact" disabled={u.id === props.me.id} onChange={(e) => void changeRole(u, e.currentTarget.value as Role)}>
-                          <For each={ROLES}>
-                            {(r) => (
-                              <option value={r} selected={r === u.role}>
-                                {ROLE_LABELS[r]}
-                              </option>
-                            )}
-                          </For>
-                        </select>
-                      </td>
-                      <td class="cell-events">
-                        <span classList={{ muted: u.role !== 'staff' }}>{eventsSummary(u, titles())}</span>
-                        <Show when={u.role === 'staff'}>
-                          <button type="button" class="button button-small button-quiet" onClick={() => setEventsFor(eventsFor() === u.id ? null : u.id)} aria-expanded={eventsFor() === u.id}>
-                            Change events<span class="visually-hidden"> of {who(u)}</span>
-                          </button>
+          <DataTable labelledBy="users-heading" class="users-table" columns={['Name', 'Email', 'Role', 'Events', 'Access', 'Actions']} rows={list()}>
+            {(u) => (
+              <tr data-user-id={u.id}>
+                <td>{u.displayName || <span class="muted">—</span>}</td>
+                <td class="cell-email">{u.email}</td>
+                <td>
+                  <label class="visually-hidden" for={`role-${u.id}`}>
+                    Role of {who(u)}
+                  </label>
+                  <select id={`role-${u.id}`} class="input-compact" disabled={u.id === props.me.id} onChange={(e) => void changeRole(u, e.currentTarget.value as Role)}>
+                    <For each={ROLES}>
+                      {(r) => (
+                        <option value={r} selected={r === u.role}>
+                          {ROLE_LABELS[r]}
+                        </option>
+                      )}
+                    </For>
+                  </select>
+                </td>
+                <td class="cell-events">
+                  <span classList={{ muted: u.role !== 'staff' }}>{eventsSummary(u, titles())}</span>
+                  <Show when={u.role === 'staff'}>
+                    <button type="button" class="button button-small button-quiet" onClick={() => setEventsFor(eventsFor() === u.id ? null : u.id)} aria-expanded={eventsFor() === u.id}>
+                      Change events<span class="visually-hidden"> of {who(u)}</span>
+                    </button>
+                  </Show>
+                  <Show when={eventsFor() === u.id}>
+                    <EventsEditor
+                      user={u}
+                      events={ready(events)}
+                      onDone={(text) => (setEventsFor(null), setNotice({ ok: true, text }), void refetch())}
+                    />
+                  </Show>
+                </td>
+                <td>
+                  {(() => {
+                    const state = accessState(u);
+                    return (
+                      <span class={`access access-${state.kind}`}>
+                        {state.label}
+                        <Show when={state.kind === 'invited' || state.kind === 'reset-sent'}>
+                          <span class="field-hint"> (link valid until {formatUtcDateTime(u.inviteExpiresUtc)})</span>
                         </Show>
-                        <Show when={eventsFor() === u.id}>
-                          <EventsEditor
-                            user={u}
-                            events={ready(events)}
-                            onDone={(text) => (setEventsFor(null), setNotice({ ok: true, text }), void refetch())}
-                          />
-                        </Show>
-                      </td>
-                      <td>
-                        {(() => {
-                          const state = accessState(u);
-                          return (
-                            <span class={`access access-${state.kind}`}>
-                              {state.label}
-                              <Show when={state.kind === 'invited' || state.kind === 'reset-sent'}>
-                                <span class="field-hint"> (link valid until {formatUtcDateTime(u.inviteExpiresUtc)})</span>
-                              </Show>
-                            </span>
-                          );
-                        })()}
-                      </td>
-                      <td class="cell-actions">
-                        <button type="button" class="button button-small button-quiet" onClick={() => setResetFor(resetFor() === u.id ? null : u.id)} aria-expanded={resetFor() === u.id}>
-                          {u.hasPassword ? 'Reset password' : 'Send invite link'}
-                          <span class="visually-hidden"> of {who(u)}</span>
-                        </button>
-                        <Show when={u.id !== props.me.id}>
-                          <button
-                            type="button"
-                            class="button button-small button-quiet button-danger-text"
-                            onClick={() =>
-                              confirm.ask({
-                                title: `Delete the user ${who(u)} (${u.email})?`,
-                                detail: 'Their sessions end. Bookings they host keep their history.',
-                                confirmLabel: 'Delete user',
-                                action: () => deleteUser(u.id),
-                                onDone: () => void refetch(),
-                              })
-                            }
-                          >
-                            Delete<span class="visually-hidden"> {who(u)}</span>
-                          </button>
-                        </Show>
-                        <Show when={resetFor() === u.id}>
-                          <PasswordReset user={u} onDone={(text) => (setResetFor(null), setNotice({ ok: true, text }), void refetch())} />
-                        </Show>
-                      </td>
-                    </tr>
-                  )}
-                </For>
-              </tbody>
-            </table>
-          </div>
+                      </span>
+                    );
+                  })()}
+                </td>
+                <td class="cell-actions">
+                  <button type="button" class="button button-small button-quiet" onClick={() => setResetFor(resetFor() === u.id ? null : u.id)} aria-expanded={resetFor() === u.id}>
+                    {u.hasPassword ? 'Reset password' : 'Send invite link'}
+                    <span class="visually-hidden"> of {who(u)}</span>
+                  </button>
+                  <Show when={u.id !== props.me.id}>
+                    <button
+                      type="button"
+                      class="button button-small button-quiet button-danger-text"
+                      onClick={() =>
+                        confirm.ask({
+                          title: `Delete the user ${who(u)} (${u.email})?`,
+                          detail: 'Their sessions end. Bookings they host keep their history.',
+                          confirmLabel: 'Delete user',
+                          action: () => deleteUser(u.id),
+                          onDone: () => void refetch(),
+                        })
+                      }
+                    >
+                      Delete<span class="visually-hidden"> {who(u)}</span>
+                    </button>
+                  </Show>
+                  <Show when={resetFor() === u.id}>
+                    <PasswordReset user={u} onDone={(text) => (setResetFor(null), setNotice({ ok: true, text }), void refetch())} />
+                  </Show>
+                </td>
+              </tr>
+            )}
+          </DataTable>
         )}
       </AsyncView>
       <NewUser events={ready(events)} onCreated={(text) => (setNotice({ ok: true, text }), void refetch())} />
@@ -261,11 +241,7 @@ function EventsEditor(props: { user: UserDto; events: EventDto[] | undefined; on
       <button type="submit" class="button button-small">
         Save events
       </button>
-      <Show when={error()}>
-        <p class="form-error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <FormError message={error()} />
     </form>
   );
 }
@@ -309,11 +285,7 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
           Set password
         </button>
       </form>
-      <Show when={error()}>
-        <p class="form-error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <FormError message={error()} />
     </div>
   );
 }
@@ -428,50 +400,35 @@ function Tokens(): JSX.Element {
       </Show>
       <AsyncView resource={tokens} retry={() => void refetch()} what="Tokens" isEmpty={(l) => l.length === 0} empty={<p class="status-text">No API tokens.</p>}>
         {(list) => (
-          <div class="table-scroll" role="region" aria-labelledby="tokens-heading" tabindex="0">
-            <table class="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                <For each={list()}>
-                  {(t) => (
-                    <tr>
-                      <td>{t.name}</td>
-                      <td>{ROLE_LABELS[t.role]}</td>
-                      <td>{formatUtcDateTime(t.createdUtc)}</td>
-                      <td>{t.lastUsedUtc ? formatUtcDateTime(t.lastUsedUtc) : <span class="muted">Never</span>}</td>
-                      <td>
-                        <Show when={!t.revokedUtc} fallback={<span class="muted">Revoked</span>}>
-                          <button
-                            type="button"
-                            class="button button-small button-quiet button-danger-text"
-                            onClick={() =>
-                              confirm.ask({
-                                title: `Revoke the token “${t.name}”?`,
-                                detail: 'Integrations using it stop working at once.',
-                                confirmLabel: 'Revoke token',
-                                action: () => revokeToken(t.id),
-                                onDone: () => void refetch(),
-                              })
-                            }
-                          >
-                            Revoke<span class="visually-hidden"> {t.name}</span>
-                          </button>
-                        </Show>
-                      </td>
-                    </tr>
-                  )}
-                </For>
-              </tbody>
-            </table>
-          </div>
+          <DataTable labelledBy="tokens-heading" columns={['Name', 'Role', 'Created', 'Last used', 'State']} rows={list()}>
+            {(t) => (
+              <tr>
+                <td>{t.name}</td>
+                <td>{ROLE_LABELS[t.role]}</td>
+                <td>{formatUtcDateTime(t.createdUtc)}</td>
+                <td>{t.lastUsedUtc ? formatUtcDateTime(t.lastUsedUtc) : <span class="muted">Never</span>}</td>
+                <td>
+                  <Show when={!t.revokedUtc} fallback={<span class="muted">Revoked</span>}>
+                    <button
+                      type="button"
+                      class="button button-small button-quiet button-danger-text"
+                      onClick={() =>
+                        confirm.ask({
+                          title: `Revoke the token “${t.name}”?`,
+                          detail: 'Integrations using it stop working at once.',
+                          confirmLabel: 'Revoke token',
+                          action: () => revokeToken(t.id),
+                          onDone: () => void refetch(),
+                        })
+                      }
+                    >
+                      Revoke<span class="visually-hidden"> {t.name}</span>
+                    </button>
+                  </Show>
+                </td>
+              </tr>
+            )}
+          </DataTable>
         )}
       </AsyncView>
       <form class="form form-wide subform" onSubmit={(e) => (e.preventDefault(), void submit())} aria-labelledby="new-token-heading">
@@ -485,11 +442,7 @@ function Tokens(): JSX.Element {
             Create token
           </button>
         </div>
-        <Show when={error()}>
-          <p class="form-error" role="alert">
-            {error()}
-          </p>
-        </Show>
+        <FormError message={error()} />
       </form>
       {confirm.view()}
     </section>

@@ -11,6 +11,7 @@ import { A } from '../../router';
 import { dateTimeInZone, detectTimeZone } from '../../visitor/time';
 import type { CancelPreview } from '../../visitor/types';
 import '../../styles/visitor.css';
+import { FormError } from '../../components/form-error';
 
 export default function CancelPage(props: RouteProps): JSX.Element {
   const token = props.params.token ?? '';
@@ -83,11 +84,7 @@ export default function CancelPage(props: RouteProps): JSX.Element {
                   {busy() ? 'Cancelling…' : 'Cancel my sign-up'}
                 </button>
               </div>
-              <Show when={error()}>
-                <p id="cancel-error" class="form-error" role="alert">
-                  {error()}
-                </p>
-              </Show>
+              <FormError message={error()} id="cancel-error" />
             </Show>
           </div>
         )}

@@ -16,7 +16,9 @@ import { applyValues, buildSignupBody, collectCustomFields, collectValues, formE
 import { prefetchNonce, storedNonce } from '../../visitor/nonce';
 import { enqueue } from '../../visitor/outbox';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner } from '../../visitor/runner';
-import { dateTimeInZone, detectTimeZone, utcMs } from '../../visitor/time';
+import { utcMs } from '../../../shared/time';
+import { isoDateTime } from '../../format';
+import { dateTimeInZone, detectTimeZone } from '../../visitor/time';
 import type { EventDto, SignupFormData, SignupResult } from '../../visitor/types';
 import '../../styles/visitor.css';
 
@@ -176,7 +178,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
               <dl class="v-facts">
                 <dt>When</dt>
                 <dd>
-                  <time datetime={ev().startsUtc.replace(' ', 'T') + 'Z'}>{dateTimeInZone(ev().startsUtc, tz)}</time>
+                  <time datetime={isoDateTime(ev().startsUtc)}>{dateTimeInZone(ev().startsUtc, tz)}</time>
                   <Show when={ev().timezone !== tz}>
                     <br />
                     <span class="muted">({dateTimeInZone(ev().startsUtc, ev().timezone)} where it takes place)</span>

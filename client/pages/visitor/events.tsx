@@ -6,6 +6,7 @@ import { AgeNote, ErrorState } from '../../components/visitor/states';
 import { A } from '../../router';
 import { createCachedResource } from '../../visitor/cache';
 import { startOutboxRunner } from '../../visitor/runner';
+import { isoDateTime } from '../../format';
 import { dateTimeInZone, detectTimeZone, formatPrice } from '../../visitor/time';
 import type { EventDto, PublicBookingType } from '../../visitor/types';
 import '../../styles/visitor.css';
@@ -46,7 +47,7 @@ export default function EventsPage(): JSX.Element {
                   <A href={`/events/${event.id}`} class="v-item">
                     <span class="v-item-title">{event.title}</span>
                     <span class="v-item-meta">
-                      <time datetime={event.startsUtc.replace(' ', 'T') + 'Z'}>{dateTimeInZone(event.startsUtc, tz)}</time>
+                      <time datetime={isoDateTime(event.startsUtc)}>{dateTimeInZone(event.startsUtc, tz)}</time>
                       {event.venue ? ` · ${event.venue}` : ''}
                     </span>
                   </A>

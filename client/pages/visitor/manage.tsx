@@ -15,6 +15,7 @@ import { dateTimeInZone, formatPrice, timeInZone } from '../../visitor/time';
 import type { HolderBooking, Slot } from '../../visitor/types';
 import { isValidTimeZone } from '../../../shared/time';
 import '../../styles/visitor.css';
+import { FormError } from '../../components/form-error';
 
 const STATUS_WORDS: Record<string, string> = {
   confirmed: 'Confirmed',
@@ -201,11 +202,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
               </section>
             </Show>
 
-            <Show when={error()}>
-              <p class="form-error" role="alert">
-                {error()}
-              </p>
-            </Show>
+            <FormError message={error()} />
             <p>
               <A href={`/book/${b().bookingTypeId}`}>Book another time</A>
             </p>

@@ -1,5 +1,6 @@
 /** The free edition's confirmation email: `svc_rsvp_submitted` at priority 10 (contract). */
 import QRCode from 'qrcode';
+import { utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
 import { PRIORITY_FREE_CONFIRMATION_EMAIL } from '../../hooks';
@@ -14,7 +15,7 @@ function escapeHtml(text: string): string {
 }
 
 function formatStart(event: EventRow): string {
-  const when = new Date(event.startsUtc.replace(' ', 'T') + 'Z');
+  const when = new Date(utcMs(event.startsUtc));
   const local = new Intl.DateTimeFormat('en-GB', { timeZone: event.timezone, dateStyle: 'full', timeStyle: 'short' }).format(when);
   return `${local} (${event.timezone})`;
 }

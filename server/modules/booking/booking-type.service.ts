@@ -134,22 +134,24 @@ export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
     return row;
   }
 
-  async function toPublicDto(row: BookingTypeRow): Promise<PublicBookingTypeDto> {
+  /** Currency and location labels are read once for a whole list, not once per type. */
+  async function toPublicDtos(rows: BookingTypeRow[]): Promise<PublicBookingTypeDto[]> {
+    if (rows.length === 0) return [];
     const settings = settingsService(db, ctx.hooks);
     const [currency, labels] = await Promise.all([settings.currency(), settings.locationLabels()]);
-    return { ...toBookingTypeDto(row), currency, locationLabel: labels[row.locationMode] ?? '' };
+    return rows.map((row) => ({ ...toBookingTypeDto(row), currency, locationLabel: labels[row.locationMode] ?? '' }));
   }
 
   return {
     getRow,
 
     async get(id: number, opts: { publicView: boolean }): Promise<PublicBookingTypeDto> {
-      return toPublicDto(await getRow(id, opts));
+      return (await toPublicDtos([await getRow(id, opts)]))[0]!;
     },
 
     async list(opts: { publicView: boolean; page: number; perPage: number }): Promise<{ items: PublicBookingTypeDto[]; total: number }> {
       const { items, total } = await repo.listTypes(db, { publishedOnly: opts.publicView, page: opts.page, perPage: opts.perPage });
-      return { items: await Promise.all(items.map(toPublicDto)), total };
+      return { items: await toPublicDtos(items), total };
     },
 
     async create(input: BookingTypeInput): Promise<BookingTypeDto> {

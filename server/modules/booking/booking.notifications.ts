@@ -6,7 +6,7 @@
 import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
 import { cancelQueuedMail, queueMail } from '../../mail/mailer';
 import { buildIcs, type IcsMethod } from '../../mail/ics';
-import { toUtcString } from '../../../shared/time';
+import { toUtcString, utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
 import {
@@ -55,7 +55,7 @@ async function loadMailContext(ctx: AppContext, bookingId: number): Promise<Mail
 
 /** "Sat 21 Nov 2026, 09:00 (Europe/Berlin)" in the customer's zone. */
 function formatForCustomer(utc: string, tz: string): string {
-  const date = new Date(utc.replace(' ', 'T') + 'Z');
+  const date = new Date(utcMs(utc));
   const text = new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
   return `${text} (${tz})`;
 }
@@ -71,7 +71,7 @@ function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
   const { booking, type } = m;
   const stampMs = Date.now();
   // SEQUENCE must grow with every update of one UID: seconds since the booking was made do.
-  const sequence = Math.max(0, Math.floor((stampMs - Date.parse(booking.createdUtc.replace(' ', 'T') + 'Z')) / 1000));
+  const sequence = Math.max(0, Math.floor((stampMs - utcMs(booking.createdUtc)) / 1000));
   return buildIcs({
     method,
     uid: `booking-${booking.bookingId}@${new URL(ctx.env.publicUrl).hostname}`,
@@ -110,7 +110,7 @@ async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Boo
 }
 
 async function scheduleReminder(ctx: AppContext, booking: BookingRow): Promise<void> {
-  const runAtMs = Date.parse(booking.startUtc.replace(' ', 'T') + 'Z') - REMINDER_LEAD_MS;
+  const runAtMs = utcMs(booking.startUtc) - REMINDER_LEAD_MS;
   if (runAtMs <= Date.now()) return;
   await enqueueJob(ctx.db, BOOKING_REMINDER_JOB, { bookingId: booking.bookingId, startUtc: booking.startUtc }, { runAtUtc: toUtcString(runAtMs), dedupeKey: reminderDedupeKey(booking.bookingId) });
 }

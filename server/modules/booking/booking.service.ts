@@ -16,11 +16,13 @@ import {
   type AdminCreateBookingInput,
   type BookingListQuery,
   type BookingStatus,
+  type BookingCreatedDto,
   type BookingDto,
+  type BookingHolderDto,
   type CreateBookingInput,
 } from '../../../shared/booking';
 import type { BusyBooking } from '../../../shared/booking/slots';
-import { parseUtcString, toUtcString } from '../../../shared/time';
+import { parseUtcString, toUtcString, utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { applyContractFilter, encodeCustomFields } from '../../hooks';
@@ -49,30 +51,9 @@ export function bookingEmailBucket(email: string): string {
   return `booking:email:${sha256Hex(email.trim().toLowerCase())}`;
 }
 
-/** SPEC §4 answer of POST /bookings: never the cancel token. */
-export interface BookingCreatedDto {
-  bookingId: number;
-  status: BookingStatus;
-  startUtc: string;
-  endUtc: string;
-  hostUserId: number;
-  paymentUrl?: string;
-}
 
-export type { BookingDto };
+export type { BookingCreatedDto, BookingDto, BookingHolderDto };
 
-/** The holder's view (manage page): what the booking is, no secrets. */
-export interface BookingHolderDto extends BookingDto {
-  bookingTypeTitle: string;
-  hostName: string;
-  durationMinutes: number;
-  location: string;
-  locationMode: string;
-  priceCents: number;
-  currency: string;
-  canCancel: boolean;
-  canReschedule: boolean;
-}
 
 export function toBookingDto(row: BookingRow): BookingDto {
   return {
@@ -420,7 +401,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
   async function holderView(row: BookingRow, type: BookingTypeRow): Promise<BookingHolderDto> {
     const settings = settingsService(ctx.db, hooks);
     const [host, labels, currency] = await Promise.all([repo.findUser(ctx.db, row.hostUserId), settings.locationLabels(), settings.currency()]);
-    const upcoming = Date.parse(row.startUtc.replace(' ', 'T') + 'Z') > Date.now();
+    const upcoming = utcMs(row.startUtc) > Date.now();
     const holding = SLOT_HOLDING_STATUSES.includes(row.status);
     return {
       ...toBookingDto(row),
