@@ -56,7 +56,8 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-const LEASE_SECONDS = 300;
+/** How long a claim holds a job; a job whose holder died is claimable again after it. */
+export const LEASE_SECONDS = 300;
 
 /**
  * Runs queued jobs. Claims with FOR UPDATE SKIP LOCKED so any number of instances can

@@ -13,6 +13,7 @@ import { registerBookingJobs, registerBookingListeners } from './booking/booking
 import { checkinRoutes } from './checkin/checkin.rest';
 import { deviceRoutes } from './devices/devices.rest';
 import { registerSyncJobs } from './sync/sync.jobs';
+import { registerCheckinJobs } from './checkin/checkin.actions';
 
 /** One domain's contribution to the server: its REST routes, jobs and built-in listeners. */
 export interface SvcModule {
@@ -29,7 +30,7 @@ export const modules: SvcModule[] = [
   { name: 'events', routes: eventRoutes },
   { name: 'attendees', routes: attendeeRoutes, registerListeners: registerConfirmationMail },
   { name: 'booking', routes: bookingRoutes, registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
-  { name: 'checkin', routes: checkinRoutes },
+  { name: 'checkin', routes: checkinRoutes, registerJobs: registerCheckinJobs },
   { name: 'devices', routes: deviceRoutes },
   { name: 'sync', registerJobs: registerSyncJobs, },
 ];

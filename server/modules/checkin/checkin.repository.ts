@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { queryRows, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { attendees } from '../attendees/attendees.sql';
+import { holdActionsSql, type CheckedIn } from './checkin.actions';
 import { checkins, scanLog } from './checkin.sql';
 
 export type CheckinRecord = typeof checkins.$inferSelect;
@@ -74,24 +75,35 @@ export function checkinRepository(db: Db, logger?: Logger) {
 
     /**
      * One statement for a whole batch. Returns the rows actually inserted (a clientId already
-     * stored, even by a concurrent push, is left out: the unique constraint decides), or null
-     * when the statement failed — then nothing of the batch was stored.
+     * stored, even by a concurrent push, is left out: the unique constraint decides) and the job
+     * holding their actions (checkin.actions.ts; null when none was inserted), or null when the
+     * statement failed — then nothing of the batch was stored.
      */
-    async insertMany(rows: NewCheckin[]): Promise<Array<{ id: number; clientId: string }> | null> {
-      if (rows.length === 0) return [];
+    async insertMany(rows: NewCheckin[]): Promise<{ inserted: Array<{ id: number; clientId: string }>; jobId: number | null } | null> {
+      if (rows.length === 0) return { inserted: [], jobId: null };
       try {
-        return await queryRows<{ id: number; clientId: string }>(
+        const result = await queryRows<{ id: number; clientId: string; jobId: number | null }>(
           db,
-          sql`insert into ${checkins} (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict)
-              select (r->>0)::int, (r->>1)::int, (r->>2)::timestamp, (r->>3)::int, (r->>4)::int, (r->>5)::uuid, r->>6, r->>7
-              from jsonb_array_elements(${checkinJson(rows)}::jsonb) as r
-              on conflict on constraint svc_checkins_device_client do nothing
-              returning id, client_id::text as "clientId"`,
+          sql`with ins as (
+                insert into ${checkins} (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict)
+                select (r->>0)::int, (r->>1)::int, (r->>2)::timestamp, (r->>3)::int, (r->>4)::int, (r->>5)::uuid, r->>6, r->>7
+                from jsonb_array_elements(${checkinJson(rows)}::jsonb) as r
+                on conflict on constraint svc_checkins_device_client do nothing
+                returning id, client_id, attendee_id, event_id),
+              held as (${holdActionsSql(sql`(select jsonb_agg(jsonb_build_array(id, attendee_id, event_id) order by id) from ins)`, sql`exists (select 1 from ins)`)})
+              select ins.id, ins.client_id::text as "clientId", (select id from held) as "jobId" from ins`,
         );
+        return { inserted: result.map(({ id, clientId }) => ({ id, clientId })), jobId: result[0]?.jobId ?? null };
       } catch (err) {
         logger?.error({ err, rows: rows.length }, 'check-in batch insert failed');
         return null;
       }
+    },
+
+    /** The job holding these rows' actions, written with them (in their transaction). */
+    async holdActions(rows: CheckedIn[]): Promise<number> {
+      const [held] = await queryRows<{ id: number }>(db, holdActionsSql(sql`${JSON.stringify(rows)}::jsonb`));
+      return held!.id;
     },
 
     /** Existing check-ins of one device (null = no device) for these client ids. */

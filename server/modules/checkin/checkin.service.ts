@@ -27,6 +27,7 @@ import { sha256Hex } from '../../security/crypto';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
 import { eventsRepository } from '../events/events.repository';
 import { checkinRepository, type CheckinRecord, type NewCheckin } from './checkin.repository';
+import { fireCheckedIn } from './checkin.actions';
 
 /** The error code a refused scan answers with (SPEC §4). */
 export const REFUSAL_CODES: Record<RefusalVerdict, string> = {
@@ -111,7 +112,7 @@ export function checkinService(ctx: AppContext) {
       const scannedUtc = input.scannedUtc ?? nowUtcString();
       const { attendee, codeHash } = await findAttendee(input);
 
-      let outcome: { refused: RefusalVerdict; attendee: AttendeeRecord | null } | { refused: null; result: CheckinResult };
+      let outcome: { refused: RefusalVerdict; attendee: AttendeeRecord | null } | { refused: null; result: CheckinResult; jobId: number };
       try {
         outcome = await db.transaction(async (tx) => {
           const locked = attendee ? await attendeesRepository(tx).lockById(attendee.id) : null;
@@ -123,8 +124,10 @@ export function checkinService(ctx: AppContext) {
           const checkinId = await txRepo.insert(row);
           // 0: the insert failed (or the clientId raced in meanwhile). Roll back; nothing fires.
           if (checkinId === 0) throw new CheckinInsertFailed();
+          const jobId = await txRepo.holdActions([[checkinId, row.attendeeId, row.eventId]]);
           return {
             refused: null,
+            jobId,
             result: { checkinId, attendeeId: row.attendeeId, eventId: row.eventId, verdict, displayName: locked!.displayName, quantity: locked!.quantity, previous, duplicate: false },
           };
         });
@@ -151,8 +154,8 @@ export function checkinService(ctx: AppContext) {
         ]);
         throw new AppError(REFUSAL_CODES[outcome.refused], undefined, { verdict: outcome.refused });
       }
-      const { result } = outcome;
-      await hooks.doAction('svc_pro_attendee_checked_in', result.checkinId, result.attendeeId, result.eventId);
+      const { result, jobId } = outcome;
+      await fireCheckedIn(ctx, jobId, [[result.checkinId, result.attendeeId, result.eventId]]);
       return { created: true, result };
     },
 

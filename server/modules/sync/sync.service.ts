@@ -23,6 +23,7 @@ import { slotService } from '../booking/slot.service';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import { checkinRepository, type NewCheckin, type NewScanLogEntry } from '../checkin/checkin.repository';
+import { fireCheckedIn, type CheckedIn } from '../checkin/checkin.actions';
 import { checkinAuthor } from '../checkin/checkin.service';
 import { devicesRepository } from '../devices/devices.repository';
 import { syncRepository, type AttendeeForPush, type ChangePosition, type ChangeRow } from './sync.repository';
@@ -64,7 +65,7 @@ function withinBudget(changes: ChangeRow[], limit: number): ChangeRow[] {
 }
 
 export function syncService(ctx: AppContext) {
-  const { db, hooks, logger } = ctx;
+  const { db, logger } = ctx;
   const repo = syncRepository(db);
   const checkins = checkinRepository(db, logger);
 
@@ -190,17 +191,17 @@ export function syncService(ctx: AppContext) {
         }
       }
 
-      const inserted = await checkins.insertMany(toInsert);
-      const fired: Array<{ checkinId: number; attendeeId: number; eventId: number }> = [];
-      if (inserted === null) {
+      const stored = await checkins.insertMany(toInsert);
+      const fired: CheckedIn[] = [];
+      if (stored === null) {
         for (const row of toInsert) settled.set(row.clientId, { clientId: row.clientId, status: 'failed' });
       } else {
-        const insertedIds = new Map(inserted.map((r) => [r.clientId, r.id]));
+        const insertedIds = new Map(stored.inserted.map((r) => [r.clientId, r.id]));
         for (const row of toInsert) {
           const checkinId = insertedIds.get(row.clientId);
           if (checkinId === undefined) continue;
           settled.set(row.clientId, { clientId: row.clientId, status: 'inserted', checkinId, conflict: row.conflict as Conflict | null });
-          fired.push({ checkinId, attendeeId: row.attendeeId, eventId: row.eventId });
+          fired.push([checkinId, row.attendeeId, row.eventId]);
         }
         // Not inserted: stored before (a resent batch) or by a concurrent push of the same scans.
         const notInserted = toInsert.filter((r) => !insertedIds.has(r.clientId)).map((r) => r.clientId);
@@ -211,8 +212,9 @@ export function syncService(ctx: AppContext) {
       const stillRejected = rejected.filter((r) => settled.get(r.clientId)?.status !== 'duplicate');
       await checkins.logRejected(stillRejected);
 
-      fired.sort((a, b) => a.checkinId - b.checkinId);
-      for (const f of fired) await hooks.doAction('svc_pro_attendee_checked_in', f.checkinId, f.attendeeId, f.eventId);
+      // in checkinId order, as the held job lists them
+      fired.sort((a, b) => a[0] - b[0]);
+      await fireCheckedIn(ctx, stored?.jobId ?? null, fired);
       return { results: input.items.map((i) => settled.get(i.clientId)!) };
     },
 
