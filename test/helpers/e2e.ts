@@ -4,16 +4,15 @@
  * errors fail it, and axe-core.
  */
 import { createRequire } from 'node:module';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page, ViewportSize } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { loginAs } from './http';
-import { startTestServer, type TestServer } from './server';
+import { useTestServer, type TestServerFixture } from './test-server';
 
 export const LAPTOP: ViewportSize = { width: 1280, height: 900 };
 export const PHONE: ViewportSize = { width: 360, height: 740 };
 
-export type Session = Awaited<ReturnType<typeof loginAs>>;
+export type { Session } from './http';
 
 export interface E2eOptions {
   /** Extra server environment, e.g. `SVC_JOBS: 'off'`. */
@@ -33,13 +32,10 @@ export interface PageOptions {
   viewport?: ViewportSize;
 }
 
-export interface E2e {
-  readonly server: TestServer;
-  /** The administrator's session; only with `login: true`. */
-  readonly admin: Session;
+/** The server, `db()` and `hooks()` of `useTestServer`; `admin` only with `login: true`. */
+export interface E2e extends TestServerFixture {
   /** The uncaught page errors of the current test so far (after it they fail the test anyway). */
   readonly pageErrors: readonly string[];
-  db(): TestServer['server']['ctx']['db'];
   /** A page in a fresh context (no cookies, no service worker), closed after the test. */
   newPage(opts?: PageOptions): Promise<Page>;
   /** `newPage`, then to `path` on the server. */
@@ -54,22 +50,16 @@ export interface E2e {
  * profiles does not run a second Chromium beside them.
  */
 export function useE2e(opts: E2eOptions = {}): E2e {
-  let server: TestServer;
-  let admin: Session | undefined;
+  const fixture = useTestServer({ client: true, clientDir: opts.clientDir, env: opts.env, login: opts.login ?? false });
   let browser: Promise<Browser> | undefined;
   const contexts: BrowserContext[] = [];
   let pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startTestServer({ client: true, clientDir: opts.clientDir, env: opts.env });
-    if (opts.login) admin = await loginAs(server.url, server.admin.email, server.admin.password);
-  });
-
+  // registered after the server's, so it runs before the server is closed
   afterAll(async () => {
     // a failed launch has already failed the test that asked for it
     const launched = await browser?.catch(() => undefined);
     await launched?.close();
-    await server?.close();
   });
 
   afterEach(async () => {
@@ -79,18 +69,12 @@ export function useE2e(opts: E2eOptions = {}): E2e {
     expect(errors, 'uncaught errors in the page').toEqual([]);
   });
 
+  const { server } = fixture;
   const e2e: E2e = {
-    get server() {
-      return server;
-    },
-    get admin() {
-      if (!admin) throw new Error('useE2e({ login: true }) signs the administrator in');
-      return admin;
-    },
+    ...fixture,
     get pageErrors() {
       return pageErrors;
     },
-    db: () => server.server.ctx.db,
     async newPage({ cookie, viewport } = {}) {
       browser ??= launchBrowser();
       const context = await (await browser).newContext({ viewport: LAPTOP, ...opts.context, ...(viewport ? { viewport } : {}) });

@@ -49,3 +49,6 @@ export async function loginAs(baseUrl: string, email: string, password: string) 
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
   return { cookie, api: apiClient(baseUrl, { cookie }) };
 }
+
+/** A signed-in user: the session cookie `name=value` and an API client that sends it. */
+export type Session = Awaited<ReturnType<typeof loginAs>>;

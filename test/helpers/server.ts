@@ -15,13 +15,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  env?: Record<string, string>;
+  client?: boolean;
+  clientDir?: string;
+  logger?: Logger;
+}
+
 /**
  * The real server on a random port, on a fresh database of the project's kind
  * (PGlite in memory, or a scratch PostgreSQL database). `client: true` serves the PWA build,
  * from `clientDir` when given (a test that deploys another version there) instead of dist/client.
  * E2E tests run on PGlite unless SVC_TEST_DB=postgres.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; client?: boolean; clientDir?: string; logger?: Logger } = {}): Promise<TestServer> {
+export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-test-'));
   const scratch = TEST_DB_KIND === 'postgres' ? await createScratchPostgres() : null;
   const admin = { email: 'admin@example.test', password: 'correct horse battery staple' };

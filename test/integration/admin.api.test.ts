@@ -3,23 +3,14 @@
  * check-in figures for the visible page, arrivals per 5 minutes, and slots of a draft
  * booking type for the administrator's preview.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attendeesRepository } from '../../server/modules/attendees/attendees.repository';
 import { createHost, createType } from '../helpers/booking';
 import { createAttendee, createEvent } from '../helpers/checkin';
 import { apiClient, loginAs } from '../helpers/http';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
-
-const db = () => srv.server.ctx.db;
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 
 async function staffFor(eventIds: number[]) {
   const email = `staff-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;

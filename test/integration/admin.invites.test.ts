@@ -6,11 +6,11 @@
  */
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { createLogger } from '../../server/logger';
 import { apiClient, loginAs } from '../helpers/http';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 
 const PUBLIC_URL = 'https://svc.example.test';
 const logLines: string[] = [];
@@ -21,16 +21,12 @@ const sink = new Writable({
   },
 });
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: createLogger('debug', sink) });
 let anon: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: createLogger('debug', sink) });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   anon = apiClient(srv.url);
 });
-afterAll(() => srv?.close());
 // Each test starts with fresh throttle windows (the throttle has its own test below).
 beforeEach(async () => {
   await queryRows(srv.server.ctx.db, sql`delete from svc_rate_limits`);

@@ -1,22 +1,19 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { bookingRepository } from '../../server/modules/booking/booking.repository';
 import { bookingService } from '../../server/modules/booking/booking.service';
 import { useTestHooks } from '../helpers/hooks';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart, recordActions, submitBooking, uniqueEmail } from '../helpers/booking';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin, db, hooks } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let hostA: number;
 let hostB: number;
 let calls: Array<[string, ...unknown[]]>;
-const hooks = () => srv.server.ctx.hooks;
 const { cleanups, filter } = useTestHooks(hooks);
-const db = () => srv.server.ctx.db;
 
 async function bookingCount(): Promise<number> {
   const [row] = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from svc_bookings`);
@@ -24,8 +21,6 @@ async function bookingCount(): Promise<number> {
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   hostA = await createHost(admin.api, 'Ada');
   hostB = await createHost(admin.api, 'Bob');
   calls = recordActions(hooks(), [
@@ -35,7 +30,6 @@ beforeAll(async () => {
     'svc_booking_payment_pending',
   ]);
 });
-afterAll(() => srv?.close());
 beforeEach(() => {
   calls.length = 0;
   cleanups.push(disableIpThrottle(hooks()));

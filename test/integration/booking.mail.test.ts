@@ -1,17 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import type { StoredAttachment } from '../../server/mail/outbox.sql';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking, uniqueEmail } from '../helpers/booking';
 
 const PUBLIC_URL = 'https://book.example.test';
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL } });
 let host: number;
 const cleanups: Array<() => unknown> = [];
-const db = () => srv.server.ctx.db;
 const anon = () => apiClient(srv.url);
 
 interface OutboxRow {
@@ -46,13 +44,10 @@ async function book(typeOverrides: Record<string, unknown>, start: string) {
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   const res = await admin.api.post('/users', { email: 'hana.host@example.test', displayName: 'Hana Host', role: 'host', password: 'long enough password' });
   host = res.body.id;
   disableIpThrottle(srv.server.ctx.hooks);
 });
-afterAll(() => srv?.close());
 afterEach(() => {
   for (const undo of cleanups.splice(0).reverse()) undo();
 });

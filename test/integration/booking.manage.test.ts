@@ -1,19 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { sweepPaymentHolds } from '../../server/modules/booking/booking.service';
 import { useTestHooks } from '../helpers/hooks';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { apiClient, loginAs } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, recordActions, submitBooking } from '../helpers/booking';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin, db, hooks } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let host: number;
 let calls: Array<[string, ...unknown[]]>;
-const hooks = () => srv.server.ctx.hooks;
 const { cleanups } = useTestHooks(hooks);
-const db = () => srv.server.ctx.db;
 const anon = () => apiClient(srv.url);
 
 async function tokenOf(bookingId: number): Promise<string> {
@@ -34,8 +31,6 @@ async function book(typeOverrides: Record<string, unknown> = {}, start = futureS
 }
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   calls = recordActions(hooks(), [
     'svc_booking_cancelled',
     'svc_booking_approved',
@@ -46,7 +41,6 @@ beforeAll(async () => {
   ]);
   disableIpThrottle(hooks());
 });
-afterAll(() => srv?.close());
 beforeEach(async () => {
   host = await createHost(admin.api);
 });

@@ -1,19 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { bookingRepository } from '../../server/modules/booking/booking.repository';
 import { slotService } from '../../server/modules/booking/slot.service';
 import { generateSlots } from '../../shared/booking/slots';
 import { slotRulesOf } from '../../server/modules/booking/booking-type.service';
 import { useTestHooks } from '../helpers/hooks';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin, hooks } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let host: number;
-const hooks = () => srv.server.ctx.hooks;
 const { cleanups, filter } = useTestHooks(hooks);
 const anon = () => apiClient(srv.url);
 
@@ -21,12 +19,9 @@ const day = (n: number) => futureStart(n, 0).slice(0, 10);
 const slotsOf = async (typeId: number, query = '') => anon().get(`/booking-types/${typeId}/slots${query}`);
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   host = await createHost(admin.api);
   disableIpThrottle(hooks());
 });
-afterAll(() => srv?.close());
 
 describe('GET /booking-types/{id}/slots', () => {
   it('answers {slots: [...]} with the contract slot fields, sorted by UTC start, start in the requester zone', async () => {

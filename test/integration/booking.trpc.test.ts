@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { loginAs } from '../helpers/http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/test-server';
 import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart } from '../helpers/booking';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   disableIpThrottle(srv.server.ctx.hooks);
 });
-afterAll(() => srv?.close());
 
 async function trpc(kind: 'query' | 'mutation', path: string, input: unknown) {
   const url = `${srv.url}/trpc/${path}`;

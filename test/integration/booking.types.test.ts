@@ -1,25 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { useTestHooks } from '../helpers/hooks';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { apiClient, loginAs } from '../helpers/http';
 import { ALL_DAY, bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin, hooks } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let host: number;
-const hooks = () => srv.server.ctx.hooks;
 const { cleanups, filter } = useTestHooks(hooks);
 const anon = () => apiClient(srv.url);
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   host = await createHost(admin.api);
   disableIpThrottle(hooks());
 });
-afterAll(() => srv?.close());
 
 describe('booking types CRUD', () => {
   it('POST answers 201 with the SPEC shape and defaults (interval = duration, assignment empty, capacity 1)', async () => {

@@ -1,20 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { AppError } from '../../shared/errors';
 import { devicesService, PAIRING_IP_LIMIT } from '../../server/modules/devices/devices.service';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { createAttendee, createEvent, pairDevice, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
-const db = () => srv.server.ctx.db;
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 
 describe('door device pairing', () => {
   it('an administrator creates a device and gets a one-time 8-character code, valid 15 minutes, and a QR URL carrying it in the fragment', async () => {

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { startTestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { loginAs } from '../helpers/http';
 import { createAttendee, createEvent } from '../helpers/checkin';
 
 describe('extended edition: svc_rest_attendee_response gains checkinCount and lastCheckinUtc at priority 10', () => {
-  let srv: TestServer;
-  let admin: Awaited<ReturnType<typeof loginAs>>;
-  beforeAll(async () => {
-    srv = await startTestServer({ env: { SVC_EDITION: 'extended', SVC_JOBS: 'off' } });
-    admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-  });
-  afterAll(() => srv?.close());
+  const { server: srv, admin } = useTestServer({ env: { SVC_EDITION: 'extended', SVC_JOBS: 'off' } });
 
   it('counts check-ins not annulled, in the list, the single GET and both exports', async () => {
     const db = srv.server.ctx.db;

@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { checkinRepository } from '../../server/modules/checkin/checkin.repository';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { createAttendee, createEvent, pairDevice } from '../helpers/checkin';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 const fired: Array<unknown[]> = [];
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   srv.server.ctx.hooks.addAction('svc_pro_attendee_checked_in', (...args: unknown[]) => void fired.push(args), 10, 3);
 });
-afterAll(() => srv?.close());
-
-const db = () => srv.server.ctx.db;
 
 describe('POST /svc/v1/checkins', () => {
   it('checks in by ticket code: 201 ok, one row, svc_pro_attendee_checked_in(checkinId, attendeeId, eventId) once', async () => {

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { startTestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { apiClient, loginAs } from '../helpers/http';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-beforeAll(async () => {
-  srv = await startTestServer();
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
+const { server: srv, admin } = useTestServer();
 
 describe('login and sessions', () => {
   it('a wrong password answers 401 svc_unauthorized and sets no cookie', async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/test-server';
 import { apiClient } from '../helpers/http';
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv?.close());
+const { server: srv } = useTestServer({ login: false });
 
 describe('system routes', () => {
   it('GET /health answers 200 {ok:true} once the database answers', async () => {

@@ -2,21 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { queueMail } from '../../server/mail/mailer';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { loginAs, apiClient } from '../helpers/http';
 import { startSmtpServer } from '../helpers/smtp';
 
 describe('mail over SMTP (SMTP_URL set)', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-  let srv: TestServer;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    srv = await startTestServer({ env: { SMTP_URL: smtp.url, SVC_JOBS: 'off', SVC_MAIL_FROM: 'svc <noreply@example.test>' } });
   });
-  afterAll(async () => {
-    await srv?.close();
-    await smtp?.close();
-  });
+  afterAll(() => smtp?.close());
+  const { server: srv } = useTestServer({ env: () => ({ SMTP_URL: smtp.url, SVC_JOBS: 'off', SVC_MAIL_FROM: 'svc <noreply@example.test>' }), login: false });
 
   it('a queued message is delivered to the SMTP server with its attachment, and marked sent', async () => {
     const { db, jobs } = srv.server.ctx;
@@ -42,11 +38,7 @@ describe('mail over SMTP (SMTP_URL set)', () => {
 });
 
 describe('mail without SMTP_URL', () => {
-  let srv: TestServer;
-  beforeAll(async () => {
-    srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  });
-  afterAll(() => srv?.close());
+  const { server: srv } = useTestServer({ env: { SVC_JOBS: 'off' }, login: false });
 
   it('messages are kept in the outbox and written as .eml files under the data dir', async () => {
     const { db, jobs } = srv.server.ctx;
@@ -67,11 +59,7 @@ describe('mail without SMTP_URL', () => {
 });
 
 describe('mail deduplication', () => {
-  let srv: TestServer;
-  beforeAll(async () => {
-    srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  });
-  afterAll(() => srv?.close());
+  const { server: srv } = useTestServer({ env: { SVC_JOBS: 'off' }, login: false });
 
   it('a second message with a queued dedupe key writes no outbox row and answers null', async () => {
     const { db } = srv.server.ctx;

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
 import { Writable } from 'node:stream';
 import type { AppRouter } from '../../server/trpc/router';
 import { createLogger } from '../../server/logger';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { loginAs } from '../helpers/http';
 
 const logLines: string[] = [];
@@ -15,11 +15,7 @@ const sink = new Writable({
   },
 });
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer({ logger: createLogger('info', sink) });
-});
-afterAll(() => srv?.close());
+const { server: srv } = useTestServer({ logger: createLogger('info', sink), login: false });
 
 function trpc(cookie?: string) {
   return createTRPCClient<AppRouter>({

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../shared/errors';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { attendeeRows, createEvent, resetThrottles, signUp } from '../helpers/registration';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
 beforeEach(() => resetThrottles(srv));
 
 /** Records every call of the given actions, in order, as [name, ...args]. */

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import superjson from 'superjson';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { createEvent, nonce, resetThrottles, signUp, agedFormToken, attendeeRows } from '../helpers/registration';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
 beforeEach(() => resetThrottles(srv));
 
 describe('events REST (SPEC §4 shapes)', () => {

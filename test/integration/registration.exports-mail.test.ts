@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { startSmtpServer } from '../helpers/smtp';
 import { attendeeRows, createEvent, resetThrottles, signUp } from '../helpers/registration';
 import { queryRows } from '../../server/db/client';
@@ -32,12 +32,9 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('exports', () => {
-  let srv: TestServer;
-  let admin: Awaited<ReturnType<typeof loginAs>>;
+  const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
   let event: any;
   beforeAll(async () => {
-    srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-    admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
     event = await createEvent(admin.api);
     const names = ['Plain Name', 'Comma, "Quoted"\nNewline', '=HYPERLINK("http://evil")', '+1 plus', '-2 minus', '@SUM(A1)', '\tTabbed', '\rCarriage'];
     for (const display_name of names) {
@@ -48,7 +45,6 @@ describe('exports', () => {
     const rows = await attendeeRows(srv, event.id);
     for (const [i, row] of rows.entries()) await srv.server.ctx.db.execute(sql`update svc_attendees set display_name = ${names[i]!} where id = ${row.id}`);
   });
-  afterAll(() => srv?.close());
 
   it('CSV: header row, RFC 4180 quoting, formula-injection neutralised, CRLF records', async () => {
     const res = await admin.api.get(`/attendees/export?eventId=${event.id}&format=csv`);
@@ -131,18 +127,12 @@ describe('exports', () => {
 });
 
 describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
-  let srv: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-  let admin: Awaited<ReturnType<typeof loginAs>>;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    srv = await startTestServer({ env: { SVC_JOBS: 'off', SMTP_URL: smtp.url, SVC_PUBLIC_URL: 'https://tickets.example.test' } });
-    admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   });
-  afterAll(async () => {
-    await srv?.close();
-    await smtp?.close();
-  });
+  afterAll(() => smtp?.close());
+  const { server: srv, admin } = useTestServer({ env: () => ({ SVC_JOBS: 'off', SMTP_URL: smtp.url, SVC_PUBLIC_URL: 'https://tickets.example.test' }) });
   beforeEach(() => resetThrottles(srv));
 
   it('is queued in the outbox at priority 10 (not before), and sent by the job: details, cancel link, QR + code', async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { expect, it } from 'vitest';
+import { useTestServer } from '../helpers/test-server';
 import { apiClient } from '../helpers/http';
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-});
-afterAll(() => srv?.close());
+const { server: srv } = useTestServer({ env: { SVC_JOBS: 'off' }, login: false });
 
 it('the OpenAPI document lists the event, sign-up and attendee routes', async () => {
   const doc = (await apiClient(srv.url).get('/openapi.json')).body;

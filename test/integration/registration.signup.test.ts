@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { apiClient, loginAs } from '../helpers/http';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/test-server';
+import { apiClient } from '../helpers/http';
 import { agedFormToken, attendeeRows, createEvent, resetThrottles, signUp, uniqueEmail } from '../helpers/registration';
 import { sha256Hex } from '../../server/security/crypto';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
 beforeEach(() => resetThrottles(srv));
 
 describe('sign-up happy path', () => {

@@ -1,22 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncService } from '../../server/modules/sync/sync.service';
 import { PRUNE_CHANGES_JOB } from '../../server/modules/sync/sync.jobs';
 import { queryRows } from '../../server/db/client';
 import { ATTENDEE_TUPLE_COLUMNS, type AttendeeTuple, type PullResult } from '../../shared/checkin';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
 import { createAttendee, createEvent, pairDevice, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
 import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart, submitBooking } from '../helpers/booking';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
-const db = () => srv.server.ctx.db;
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 
 type Door = ReturnType<typeof trpcClient>;
 async function door(eventIds: number[], name?: string): Promise<{ id: number; client: Door }> {

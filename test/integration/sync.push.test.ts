@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { loginAs } from '../helpers/http';
 import { createAttendee, createEvent, pairDevice, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 const fired: Array<[number, number, number]> = [];
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   srv.server.ctx.hooks.addAction('svc_pro_attendee_checked_in', (c: number, a: number, e: number) => void fired.push([c, a, e]), 10, 3);
 });
-afterAll(() => srv?.close());
-const db = () => srv.server.ctx.db;
 
 async function door(eventIds: number[]) {
   const device = await pairDevice(srv.url, admin.api, eventIds);

@@ -5,27 +5,21 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 import { startServerOnDatabase } from '../helpers/second-server';
-import { apiClient, loginAs } from '../helpers/http';
+import { apiClient } from '../helpers/http';
 import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart } from '../helpers/booking';
 
-let srv: TestServer;
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let second: Awaited<ReturnType<typeof startServerOnDatabase>>;
-let admin: Awaited<ReturnType<typeof loginAs>>;
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
   expect(srv.server.ctx.database.kind).toBe('postgres');
   second = await startServerOnDatabase(srv.server.ctx.env.DATABASE_URL!, { SVC_JOBS: 'off' });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   disableIpThrottle(srv.server.ctx.hooks);
   disableIpThrottle(second.server.ctx.hooks);
 });
-afterAll(async () => {
-  await second?.close();
-  await srv?.close();
-});
+afterAll(() => second?.close());
 
 /** Overlapping slot-holding bookings of one host that are not seats of one group session. */
 async function overlaps(hostId: number): Promise<number> {

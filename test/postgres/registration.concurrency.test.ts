@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { loginAs } from '../helpers/http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/test-server';
 import { attendeeRows, createEvent, signUp } from '../helpers/registration';
 
 // Real PostgreSQL (a pool of connections): the event row lock must serialise seat decisions.
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
 const noIpThrottle = () => '';
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   // 50 posts from one address: the per-IP throttle is not what this test is about.
   srv.server.ctx.hooks.addFilter('svc_rsvp_client_ip', noIpThrottle, 50);
 });
-afterAll(() => srv?.close());
 
 describe('concurrent sign-ups never oversell', () => {
   it('50 parallel sign-ups for 10 seats give exactly 10 going and 40 waitlist', async () => {

@@ -12,29 +12,21 @@ import { syncService } from '../../server/modules/sync/sync.service';
 import type { Principal } from '../../server/auth/principal';
 import { randomToken, sha256Hex } from '../../server/security/crypto';
 import type { PullResult } from '../../shared/checkin';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { loginAs } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
 import { createAttendee, createEvent, pairDevice, scan, trpcClient } from '../helpers/checkin';
 
-let srv: TestServer;
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let second: Database;
-let admin: Awaited<ReturnType<typeof loginAs>>;
 const fired: number[] = [];
 
 beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
   if (srv.server.ctx.database.kind !== 'postgres') throw new Error('this file needs PostgreSQL (TEST_DATABASE_URL)');
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
   // A second, independent connection pool on the same database.
   second = await openDatabase({ url: srv.server.ctx.env.DATABASE_URL! });
   srv.server.ctx.hooks.addAction('svc_pro_attendee_checked_in', (checkinId: number) => void fired.push(checkinId));
 });
-afterAll(async () => {
-  await second?.close();
-  await srv?.close();
-});
+afterAll(() => second?.close());
 
-const db = () => srv.server.ctx.db;
 const live = (r: PullResult) => {
   if (r.reset) throw new Error('unexpected reset');
   return r;
