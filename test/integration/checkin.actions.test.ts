@@ -5,25 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { LEASE_SECONDS } from '../../server/jobs/queue';
 import { CHECKIN_ACTIONS_JOB } from '../../server/modules/checkin/checkin.actions';
 import { checkinRepository, type NewCheckin } from '../../server/modules/checkin/checkin.repository';
 import { createAttendee, createEvent, pairDevice, scan, trpcClient, type TestAttendee } from '../helpers/checkin';
 import { useTestHooks } from '../helpers/hooks';
-import { loginAs } from '../helpers/http';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/test-server';
 
-let srv: TestServer;
-let admin: Awaited<ReturnType<typeof loginAs>>;
-beforeAll(async () => {
-  srv = await startTestServer({ env: { SVC_JOBS: 'off' } });
-  admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
-});
-afterAll(() => srv?.close());
-const db = () => srv.server.ctx.db;
-const { cleanups } = useTestHooks(() => srv.server.ctx.hooks);
+const { server: srv, admin, db, hooks } = useTestServer({ env: { SVC_JOBS: 'off' } });
+const { cleanups } = useTestHooks(hooks);
 
 /** Records svc_pro_attendee_checked_in for this test; the `failOnCall`-th call throws instead. */
 function recordActions(opts: { failOnCall?: number } = {}): Array<[number, number, number]> {
@@ -33,8 +25,8 @@ function recordActions(opts: { failOnCall?: number } = {}): Array<[number, numbe
     if (++calls === opts.failOnCall) throw new Error('listener down');
     fired.push([checkinId, attendeeId, eventId]);
   };
-  srv.server.ctx.hooks.addAction('svc_pro_attendee_checked_in', listener, 10, 3);
-  cleanups.push(() => srv.server.ctx.hooks.removeAction('svc_pro_attendee_checked_in', listener, 10));
+  hooks().addAction('svc_pro_attendee_checked_in', listener, 10, 3);
+  cleanups.push(() => hooks().removeAction('svc_pro_attendee_checked_in', listener, 10));
   return fired;
 }
 
