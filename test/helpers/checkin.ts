@@ -75,6 +75,12 @@ export async function pairDevice(url: string, admin: ReturnType<typeof apiClient
   return { id: created.body.id, token: paired.body.token };
 }
 
+/** A paired door as the PWA talks to the server: its id, token and a tRPC client with its token. */
+export async function pairedDoor(url: string, admin: ReturnType<typeof apiClient>, eventIds: number[], name?: string) {
+  const device = await pairDevice(url, admin, eventIds, name);
+  return { ...device, client: trpcClient(url, { bearer: device.token }) };
+}
+
 export function scan(attendee: Pick<TestAttendee, 'codeHash' | 'eventId'>, overrides: Partial<PushItem> = {}): PushItem {
   return {
     clientId: randomUUID(),

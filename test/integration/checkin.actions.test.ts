@@ -10,7 +10,7 @@ import { queryRows } from '../../server/db/client';
 import { LEASE_SECONDS } from '../../server/jobs/queue';
 import { CHECKIN_ACTIONS_JOB } from '../../server/modules/checkin/checkin.actions';
 import { checkinRepository, type NewCheckin } from '../../server/modules/checkin/checkin.repository';
-import { createAttendee, createEvent, pairDevice, scan, trpcClient, type TestAttendee } from '../helpers/checkin';
+import { createAttendee, createEvent, pairedDoor, scan, type TestAttendee } from '../helpers/checkin';
 import { useTestHooks } from '../helpers/hooks';
 import { useTestServer } from '../helpers/test-server';
 
@@ -39,10 +39,7 @@ const heldJobs = () =>
 /** The job runner, as if its clock were `seconds` ahead (a lease or a backoff has run out). */
 const runJobsAfter = (seconds: number) => srv.server.ctx.jobs.runDue(Date.now() + seconds * 1000);
 
-async function door(eventIds: number[]) {
-  const device = await pairDevice(srv.url, admin.api, eventIds);
-  return { ...device, client: trpcClient(srv.url, { bearer: device.token }) };
-}
+const door = (eventIds: number[], name?: string) => pairedDoor(srv.url, admin.api, eventIds, name);
 
 async function threeAttendees() {
   const event = await createEvent(db());

@@ -5,16 +5,13 @@ import { PRUNE_CHANGES_JOB } from '../../server/modules/sync/sync.jobs';
 import { queryRows } from '../../server/db/client';
 import { ATTENDEE_TUPLE_COLUMNS, type AttendeeTuple, type PullResult } from '../../shared/checkin';
 import { useTestServer } from '../helpers/test-server';
-import { createAttendee, createEvent, pairDevice, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
+import { createAttendee, createEvent, pairedDoor, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
 import { bookingBody, createHost, createType, disableIpThrottle, fetchNonce, futureStart, submitBooking } from '../helpers/booking';
 
 const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 
 type Door = ReturnType<typeof trpcClient>;
-async function door(eventIds: number[], name?: string): Promise<{ id: number; client: Door }> {
-  const device = await pairDevice(srv.url, admin.api, eventIds, name);
-  return { id: device.id, client: trpcClient(srv.url, { bearer: device.token }) };
-}
+const door = (eventIds: number[], name?: string) => pairedDoor(srv.url, admin.api, eventIds, name);
 
 /** Downloads an event page by page as a device would; answers the attendees and the cursor of the first page. */
 async function downloadAll(client: Door, eventId: number, limit = 3): Promise<{ cursor: string; attendees: AttendeeTuple[]; pages: number }> {
@@ -69,7 +66,7 @@ describe('sync.download (first download of an event)', () => {
   it('is gzipped on the wire', async () => {
     const event = await createEvent(db());
     await Promise.all(Array.from({ length: 30 }, () => createAttendee(db(), event.id)));
-    const device = await pairDevice(srv.url, admin.api, [event.id]);
+    const device = await door([event.id]);
     const input = encodeURIComponent(JSON.stringify({ json: { eventId: event.id } }));
     const res = await fetch(`${srv.url}/trpc/sync.download?input=${input}`, { headers: { authorization: `Bearer ${device.token}`, 'accept-encoding': 'gzip' } });
     expect(res.status).toBe(200);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { useTestServer } from '../helpers/test-server';
 import { loginAs } from '../helpers/http';
-import { createAttendee, createEvent, pairDevice, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
+import { createAttendee, createEvent, pairedDoor, scan, trpcClient, trpcErrorCode } from '../helpers/checkin';
 
 const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 const fired: Array<[number, number, number]> = [];
@@ -12,10 +12,7 @@ beforeAll(async () => {
   srv.server.ctx.hooks.addAction('svc_pro_attendee_checked_in', (c: number, a: number, e: number) => void fired.push([c, a, e]), 10, 3);
 });
 
-async function door(eventIds: number[]) {
-  const device = await pairDevice(srv.url, admin.api, eventIds);
-  return { ...device, client: trpcClient(srv.url, { bearer: device.token }) };
-}
+const door = (eventIds: number[], name?: string) => pairedDoor(srv.url, admin.api, eventIds, name);
 
 const rowsOf = (eventId: number) =>
   queryRows<{ id: number; attendee_id: number; conflict: string | null; device_id: number | null; client_id: string; source: string }>(
