@@ -42,6 +42,24 @@ export interface JobContext {
 }
 export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void>;
 
+export const PRUNE_FINISHED_JOBS = 'jobs.prune_finished';
+/** Finished jobs are kept this long (for the logs' sake), then dropped; failed ones are kept. */
+export const KEEP_FINISHED_JOBS_DAYS = 14;
+
+/** Drops jobs done more than `keepDays` ago (recurring runs, sent mail's jobs, fired actions); answers how many. */
+export async function pruneFinishedJobs(db: Db, keepDays = KEEP_FINISHED_JOBS_DAYS, nowMs = Date.now()): Promise<number> {
+  const rows = await db
+    .delete(jobs)
+    .where(and(eq(jobs.state, 'done'), sql`${jobs.finishedUtc} < ${toUtcString(nowMs - keepDays * 86_400_000)}::timestamp`))
+    .returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** Hourly, on whichever instance claims it: the job table keeps only what is pending, failed or recent. */
+export function registerQueueJobs(runner: JobRunner, db: Db): void {
+  runner.every(PRUNE_FINISHED_JOBS, 3_600_000, () => pruneFinishedJobs(db).then(() => undefined));
+}
+
 /** Retry delay after the n-th failed attempt: 5 s doubling, capped at one hour, with jitter. */
 export function backoffSeconds(attempt: number, random = Math.random): number {
   const base = Math.min(3600, 5 * 2 ** Math.max(0, attempt - 1));

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import type { Hooks } from '../hooks';
-import type { JobRunner } from '../jobs/queue';
+import { registerQueueJobs, type JobRunner } from '../jobs/queue';
 import type { AnyRouteDef } from '../rest/route';
 import { systemRoutes } from '../rest/system.rest';
 import { registerThrottleJobs } from '../security/throttle';
@@ -25,14 +25,21 @@ export interface SvcModule {
 }
 
 export const modules: SvcModule[] = [
-  { name: 'system', routes: systemRoutes, registerJobs: (runner, ctx) => registerThrottleJobs(runner, ctx.db) },
+  {
+    name: 'system',
+    routes: systemRoutes,
+    registerJobs: (runner, ctx) => {
+      registerThrottleJobs(runner, ctx.db);
+      registerQueueJobs(runner, ctx.db);
+    },
+  },
   { name: 'auth', routes: authRoutes },
   { name: 'events', routes: eventRoutes },
   { name: 'attendees', routes: attendeeRoutes, registerListeners: registerConfirmationMail },
   { name: 'booking', routes: bookingRoutes, registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
   { name: 'checkin', routes: checkinRoutes, registerJobs: registerCheckinJobs },
   { name: 'devices', routes: deviceRoutes },
-  { name: 'sync', registerJobs: registerSyncJobs, },
+  { name: 'sync', registerJobs: registerSyncJobs },
 ];
 
 export function allRoutes(): AnyRouteDef[] {

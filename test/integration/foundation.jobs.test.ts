@@ -4,7 +4,8 @@ import pino from 'pino';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { jobs } from '../../server/jobs/jobs.sql';
-import { backoffSeconds, enqueueJob, JobRunner } from '../../server/jobs/queue';
+import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, pruneFinishedJobs } from '../../server/jobs/queue';
+import { toUtcString } from '../../shared/time';
 import { openTestDatabase, TEST_DB_KIND } from '../helpers/db';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,6 +127,21 @@ describe.runIf(TEST_DB_KIND === 'postgres')('jobs on PostgreSQL with several wor
 });
 
 describe.runIf(TEST_DB_KIND === 'pglite')('jobs survive a restart', () => {
+  it('finished jobs are dropped after the keep period; pending, running, failed and recent ones stay', async () => {
+    const now = Date.parse('2030-06-20T12:00:00Z');
+    const finished = (days: number) => toUtcString(now - days * 86_400_000);
+    await database.db.insert(jobs).values([
+      { type: 't.old', payload: {}, state: 'done', finishedUtc: finished(KEEP_FINISHED_JOBS_DAYS + 1) },
+      { type: 't.recent', payload: {}, state: 'done', finishedUtc: finished(KEEP_FINISHED_JOBS_DAYS - 1) },
+      { type: 't.failed', payload: {}, state: 'failed', finishedUtc: finished(90) },
+      { type: 't.queued', payload: {}, state: 'queued' },
+      { type: 't.running', payload: {}, state: 'running' },
+    ]);
+    expect(await pruneFinishedJobs(database.db, KEEP_FINISHED_JOBS_DAYS, now)).toBe(1);
+    const left = await database.db.select({ type: jobs.type }).from(jobs).orderBy(jobs.id);
+    expect(left.map((j) => j.type)).toEqual(['t.recent', 't.failed', 't.queued', 't.running']);
+  });
+
   it('a job queued before a restart runs after it (PGlite on disk)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-jobs-'));
     try {
