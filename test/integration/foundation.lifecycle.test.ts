@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { openDatabase, queryRows } from '../../server/db/client';
 import { enqueueJob, JobRunner } from '../../server/jobs/queue';
 import { openTestDatabase, createScratchPostgres, TEST_DB_KIND } from '../helpers/db';
 import { startTestServer } from '../helpers/server';
+import { startServerProcess, type ServerProcess } from '../helpers/process';
 
 describe('migrations', () => {
   it('create every table, and running them again changes nothing', async () => {
@@ -94,32 +94,21 @@ describe('the real server process (npm start)', () => {
     delete env.SVC_ADMIN_PASSWORD;
     delete env.DATABASE_URL;
     if (scratch) env.DATABASE_URL = scratch.url;
-    // The same command as `npm start`; the PWA build is already fresh (vitest global setup).
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
+    let proc: ServerProcess | undefined;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d) => {
-          out += d;
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m && /password: \S+/.test(out)) resolve(m[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-      });
+      proc = await startServerProcess(env, /password: \S+/);
+      const { url } = proc;
       const health = await fetch(`${url}/svc/v1/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ ok: true });
-      expect(out).toMatch(/First administrator created: admin@svc\.local/);
+      expect(proc.output()).toMatch(/First administrator created: admin@svc\.local/);
       const page = await fetch(`${url}/admin`);
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<html/i);
-      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      proc.child.kill('SIGTERM');
+      expect((await proc.exited).code).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      proc?.child.kill('SIGKILL');
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
