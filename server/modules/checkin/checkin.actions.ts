@@ -41,20 +41,22 @@ export function holdActionsSql(rows: SQL, when: SQL = sql`true`): SQL {
     returning id`;
 }
 
-/** Fires the actions in order. A throw keeps the ones not yet fired in the job, and is rethrown. */
-async function fireHeld(ctx: ActionsContext, jobId: number, rows: CheckedIn[]): Promise<void> {
+/** Only the writer's own claim: a job a runner took over after the lease is the runner's. */
+const heldByWriter = (jobId: number) => and(eq(jobs.id, jobId), eq(jobs.state, 'running'), eq(jobs.attempts, 0));
+/** Only this run's claim of the job. */
+const claimedBy = (jobId: number, attempts: number) => and(eq(jobs.id, jobId), eq(jobs.attempts, attempts));
+
+/** Fires the actions in order. A throw keeps the ones not yet fired in the job (if `ours` still holds it), and is rethrown. */
+async function fireHeld(ctx: ActionsContext, ours: SQL | undefined, rows: CheckedIn[]): Promise<void> {
   for (let i = 0; i < rows.length; i++) {
     try {
       await ctx.hooks.doAction('svc_pro_attendee_checked_in', ...rows[i]!);
     } catch (err) {
-      await ctx.db.update(jobs).set({ payload: { rows: rows.slice(i) } }).where(eq(jobs.id, jobId));
+      await ctx.db.update(jobs).set({ payload: { rows: rows.slice(i) } }).where(ours);
       throw err;
     }
   }
 }
-
-/** Only the writer's own claim: a job a runner took over after the lease is the runner's. */
-const heldByWriter = (jobId: number) => and(eq(jobs.id, jobId), eq(jobs.state, 'running'), eq(jobs.attempts, 0));
 
 /**
  * After commit, in the request that inserted the rows: fires their actions and drops the job.
@@ -64,7 +66,7 @@ const heldByWriter = (jobId: number) => and(eq(jobs.id, jobId), eq(jobs.state, '
 export async function fireCheckedIn(ctx: ActionsContext, jobId: number | null, rows: CheckedIn[]): Promise<void> {
   if (jobId === null || rows.length === 0) return;
   try {
-    await fireHeld(ctx, jobId, rows);
+    await fireHeld(ctx, heldByWriter(jobId), rows);
   } catch (err) {
     ctx.logger.error({ err, jobId }, 'a svc_pro_attendee_checked_in listener failed; its job retries the actions not yet fired');
     await ctx.db
@@ -98,7 +100,7 @@ function heldRows(payload: Record<string, unknown>): CheckedIn[] {
 export function registerCheckinJobs(runner: JobRunner, ctx: ActionsContext): void {
   runner.register(CHECKIN_ACTIONS_JOB, async (payload, job) => {
     const rows = heldRows(payload);
-    await fireHeld(ctx, job.jobId, rows);
+    await fireHeld(ctx, claimedBy(job.jobId, job.attempt), rows);
     job.logger.info({ actions: rows.length }, 'fired held check-in actions');
   });
 }
