@@ -100,6 +100,21 @@ describe('durable jobs', () => {
     expect(runs).toBe(2);
   });
 
+  it('finished jobs are dropped after the keep period; pending, running, failed and recent ones stay', async () => {
+    const now = Date.parse('2030-06-20T12:00:00Z');
+    const finished = (days: number) => toUtcString(now - days * 86_400_000);
+    await database.db.insert(jobs).values([
+      { type: 't.old', payload: {}, state: 'done', finishedUtc: finished(KEEP_FINISHED_JOBS_DAYS + 1) },
+      { type: 't.recent', payload: {}, state: 'done', finishedUtc: finished(KEEP_FINISHED_JOBS_DAYS - 1) },
+      { type: 't.failed', payload: {}, state: 'failed', finishedUtc: finished(90) },
+      { type: 't.queued', payload: {}, state: 'queued' },
+      { type: 't.running', payload: {}, state: 'running' },
+    ]);
+    expect(await pruneFinishedJobs(database.db, KEEP_FINISHED_JOBS_DAYS, now)).toBe(1);
+    const left = await database.db.select({ type: jobs.type }).from(jobs).orderBy(jobs.id);
+    expect(left.map((j) => j.type)).toEqual(['t.recent', 't.failed', 't.queued', 't.running']);
+  });
+
   it('the same dedupe key is queued once while pending', async () => {
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).not.toBeNull();
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).toBeNull();
@@ -127,21 +142,6 @@ describe.runIf(TEST_DB_KIND === 'postgres')('jobs on PostgreSQL with several wor
 });
 
 describe.runIf(TEST_DB_KIND === 'pglite')('jobs survive a restart', () => {
-  it('finished jobs are dropped after the keep period; pending, running, failed and recent ones stay', async () => {
-    const now = Date.parse('2030-06-20T12:00:00Z');
-    const finished = (days: number) => toUtcString(now - days * 86_400_000);
-    await database.db.insert(jobs).values([
-      { type: 't.old', payload: {}, state: 'done', finishedUtc: finished(KEEP_FINISHED_JOBS_DAYS + 1) },
-      { type: 't.recent', payload: {}, state: 'done', finishedUtc: finished(KEEP_FINISHED_JOBS_DAYS - 1) },
-      { type: 't.failed', payload: {}, state: 'failed', finishedUtc: finished(90) },
-      { type: 't.queued', payload: {}, state: 'queued' },
-      { type: 't.running', payload: {}, state: 'running' },
-    ]);
-    expect(await pruneFinishedJobs(database.db, KEEP_FINISHED_JOBS_DAYS, now)).toBe(1);
-    const left = await database.db.select({ type: jobs.type }).from(jobs).orderBy(jobs.id);
-    expect(left.map((j) => j.type)).toEqual(['t.recent', 't.failed', 't.queued', 't.running']);
-  });
-
   it('a job queued before a restart runs after it (PGlite on disk)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-jobs-'));
     try {
