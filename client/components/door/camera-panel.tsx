@@ -52,7 +52,9 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
           Close camera
         </button>
       </Show>
-      <div ref={view} class="door-camera-view" classList={{ open: scanner() !== null }} />
+      {/* Sized from the moment it opens: the decoder measures the view when the video starts
+          playing, and a box that grew after that would make it read a cut-off part of each frame. */}
+      <div ref={view} class="door-camera-view" classList={{ open: scanner() !== null || opening() }} />
       <FormError message={error()} />
     </section>
   );
