@@ -13,23 +13,15 @@ export interface LiveState {
   error: Accessor<unknown>;
 }
 
-/**
- * A live list, reconciled by `key`. Signals the query depends on go in `deps` (read in the
- * effect, so a change re-subscribes); the query itself runs inside Dexie's zone, untracked.
- */
-export function createLiveList<T extends object, D = undefined>(
-  query: (deps: D) => Promise<T[]>,
-  key: keyof T & string,
-  deps: () => D = () => undefined as D,
-): LiveState & { items: T[] } {
-  const [state, setState] = createStore<{ items: T[] }>({ items: [] });
+/** Subscribes `query` in an effect (re-subscribed when `deps` change); each answer goes to `onValue`. */
+function subscribeLive<T, D>(query: (deps: D) => Promise<T>, deps: () => D, onValue: (value: T) => void): LiveState {
   const [loading, setLoading] = createSignal(true);
   const [error, setError] = createSignal<unknown>(null);
   createEffect(() => {
     const d = deps();
     const subscription = liveQuery(() => query(d)).subscribe({
-      next(rows) {
-        setState('items', reconcile(rows, { key }));
+      next(value) {
+        onValue(value);
         setError(null);
         setLoading(false);
       },
@@ -40,6 +32,20 @@ export function createLiveList<T extends object, D = undefined>(
     });
     onCleanup(() => subscription.unsubscribe());
   });
+  return { loading, error };
+}
+
+/**
+ * A live list, reconciled by `key`. Signals the query depends on go in `deps` (read in the
+ * effect, so a change re-subscribes); the query itself runs inside Dexie's zone, untracked.
+ */
+export function createLiveList<T extends object, D = undefined>(
+  query: (deps: D) => Promise<T[]>,
+  key: keyof T & string,
+  deps: () => D = () => undefined as D,
+): LiveState & { items: T[] } {
+  const [state, setState] = createStore<{ items: T[] }>({ items: [] });
+  const { loading, error } = subscribeLive(query, deps, (rows) => setState('items', reconcile(rows, { key })));
   return {
     get items() {
       return state.items;
@@ -52,22 +58,5 @@ export function createLiveList<T extends object, D = undefined>(
 /** A live single value (a count, a record); `initial` until the first answer. */
 export function createLiveValue<T, D = undefined>(query: (deps: D) => Promise<T>, initial: T, deps: () => D = () => undefined as D): LiveState & { value: Accessor<T> } {
   const [value, setValue] = createSignal<T>(initial, { equals: false });
-  const [loading, setLoading] = createSignal(true);
-  const [error, setError] = createSignal<unknown>(null);
-  createEffect(() => {
-    const d = deps();
-    const subscription = liveQuery(() => query(d)).subscribe({
-      next(v) {
-        setValue(() => v);
-        setError(null);
-        setLoading(false);
-      },
-      error(err: unknown) {
-        setError(err);
-        setLoading(false);
-      },
-    });
-    onCleanup(() => subscription.unsubscribe());
-  });
-  return { value, loading, error };
+  return { value, ...subscribeLive(query, deps, (v) => setValue(() => v)) };
 }
