@@ -61,6 +61,16 @@ export const ZAttendeeExportQuery = z.object({
 });
 export type AttendeeExportQuery = z.infer<typeof ZAttendeeExportQuery>;
 
+/** What every view of an attendee carries: the door's cache, the admin's cache, the sync server's rows. */
+export interface AttendeeCore {
+  id: number;
+  eventId: number;
+  displayName: string;
+  email: string;
+  status: string;
+  quantity: number;
+}
+
 /** The REST serialization before `svc_rest_attendee_response` adds keys (contract table + SPEC §3 timestamps). */
 export const ZAttendeeDto = z
   .object({

@@ -8,7 +8,7 @@
  * the tRPC sync client) are loaded only once an event is kept offline.
  */
 import { api, apiRequest, NetworkError } from '../api';
-import type { AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
+import type { AttendeeCore, AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
 import type { BookingDto, BookingStatus, BookingTypeDto as SharedBookingTypeDto } from '../../shared/booking';
 import type { Slot } from '../../shared/booking/slots';
 import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing } from '../../shared/checkin';
@@ -111,13 +111,7 @@ export const deleteEvent = (id: number) => api<undefined>(`/events/${id}`, { met
 // ---- attendees --------------------------------------------------------------------------
 
 /** The REST serialization; the extended edition adds `checkinCount` and `lastCheckinUtc`. */
-export interface AttendeeDto {
-  id: number;
-  eventId: number;
-  email: string;
-  displayName: string;
-  status: string;
-  quantity: number;
+export interface AttendeeDto extends AttendeeCore {
   customFields: Record<string, unknown> | null;
   createdUtc: string;
   updatedUtc: string;

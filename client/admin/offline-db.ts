@@ -14,7 +14,7 @@
  */
 import Dexie, { type EntityTable } from 'dexie';
 import { DOOR_STORES, normalizeSearch, searchTerms, type AttendeeRecord, type DoorDb, type EventRecord } from '../db/door-db';
-import type { AttendeeSortKey } from '../../shared/attendees';
+import type { AttendeeCore, AttendeeSortKey } from '../../shared/attendees';
 import { EDIT_FIELDS, mergeEdits, type EditField, type FieldValues, type KeptField } from './reconcile';
 
 export const ADMIN_OFFLINE_DB_PREFIX = 'svc-admin-offline';
@@ -156,7 +156,7 @@ export async function dismissEdit(db: AdminOfflineDb, clientId: string): Promise
 }
 
 /** The cached attendee after the server answered: the list shows the server's values at once. */
-export async function storeServerAttendee(db: AdminOfflineDb, a: { id: number; eventId: number; displayName: string; email: string; status: string; quantity: number }): Promise<void> {
+export async function storeServerAttendee(db: AdminOfflineDb, a: AttendeeCore): Promise<void> {
   const cached = await db.attendees.get(a.id);
   if (!cached) return;
   await db.attendees.put({
@@ -172,13 +172,7 @@ export async function storeServerAttendee(db: AdminOfflineDb, a: { id: number; e
 
 // ---- list queries over the cache ----------------------------------------------------------
 
-export interface CachedAttendee {
-  id: number;
-  eventId: number;
-  displayName: string;
-  email: string;
-  status: string;
-  quantity: number;
+export interface CachedAttendee extends AttendeeCore {
   checkinCount: number;
   lastCheckinUtc: string | null;
   /** Fields with a queued edit laid over the cached value. */
@@ -196,7 +190,7 @@ export interface CacheQuery {
 }
 
 /** Lays queued edits over rows (server or cache): what the admin will see once they are sent. */
-export function overlayEdits<T extends { id: number; displayName: string; email: string; status: string; quantity: number }>(
+export function overlayEdits<T extends Omit<AttendeeCore, 'eventId'>>(
   rows: T[],
   edits: QueuedEdit[],
 ): Array<T & { pending: EditField[] }> {

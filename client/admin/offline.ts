@@ -7,6 +7,7 @@
  * client stay out of the admin chunks otherwise).
  */
 import { ApiError, NetworkError } from '../api';
+import type { AttendeeCore } from '../../shared/attendees';
 import type { DeviceDto } from '../../shared/checkin';
 import { createSyncEngine, type SyncEngine } from '../sync/engine';
 import { trpcTransport } from '../sync/transport';
@@ -24,19 +25,10 @@ import { reconcileEdit, type FieldValues } from './reconcile';
 
 export const EDIT_LOCK_NAME = 'svc-admin-edits';
 
-export interface AttendeeState {
-  id: number;
-  eventId: number;
-  displayName: string;
-  email: string;
-  status: string;
-  quantity: number;
-}
-
 /** The two REST calls reconciliation needs (parameters, so unit tests use fakes). */
 export interface EditTransport {
-  get(id: number): Promise<AttendeeState>;
-  patch(id: number, patch: FieldValues): Promise<AttendeeState>;
+  get(id: number): Promise<AttendeeCore>;
+  patch(id: number, patch: FieldValues): Promise<AttendeeCore>;
 }
 
 export interface FlushOutcome {

@@ -11,6 +11,7 @@
  * Ticket codes are never stored: attendees are keyed by SHA-256 of the code.
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
+import type { AttendeeCore } from '../../shared/attendees';
 import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncEvent, Verdict } from '../../shared/checkin';
 
 export const DOOR_DB_NAME = 'svc-door';
@@ -30,13 +31,7 @@ export interface DeviceRecord {
 export interface EventRecord extends SyncEvent {}
 
 /** An attendee as the server last told it (cache). */
-export interface AttendeeRecord {
-  id: number;
-  eventId: number;
-  displayName: string;
-  email: string;
-  status: string;
-  quantity: number;
+export interface AttendeeRecord extends AttendeeCore {
   codeHash: string;
   checkinCount: number;
   lastCheckinUtc: string | null;

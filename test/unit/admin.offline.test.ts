@@ -20,7 +20,8 @@ import {
   setKept,
   type AdminOfflineDb,
 } from '../../client/admin/offline-db';
-import { flushEdits, type AttendeeState, type EditTransport } from '../../client/admin/offline';
+import type { AttendeeCore } from '../../shared/attendees';
+import { flushEdits, type EditTransport } from '../../client/admin/offline';
 import { mergeEdits, reconcileEdit, type FieldValues } from '../../client/admin/reconcile';
 
 const USER = 3;
@@ -142,7 +143,7 @@ describe('offline store', () => {
 });
 
 describe('flushEdits', () => {
-  function fakeServer(rows: AttendeeState[]) {
+  function fakeServer(rows: AttendeeCore[]) {
     const byId = new Map(rows.map((r) => [r.id, { ...r }]));
     const patches: Array<{ id: number; patch: FieldValues }> = [];
     let reachable = true;
@@ -156,14 +157,14 @@ describe('flushEdits', () => {
       async patch(id, patch) {
         if (!reachable) throw new NetworkError(new TypeError('offline'));
         patches.push({ id, patch });
-        const row = { ...byId.get(id)!, ...patch } as AttendeeState;
+        const row = { ...byId.get(id)!, ...patch } as AttendeeCore;
         byId.set(id, row);
         return { ...row };
       },
     };
     return { transport, byId, patches, setReachable: (v: boolean) => (reachable = v) };
   }
-  const row = (id: number, displayName: string, email: string, quantity = 1, status = 'going'): AttendeeState => ({ id, eventId: EVENT.id, displayName, email, quantity, status });
+  const row = (id: number, displayName: string, email: string, quantity = 1, status = 'going'): AttendeeCore => ({ id, eventId: EVENT.id, displayName, email, quantity, status });
 
   it('sends the non-conflicting fields, keeps the server value of a field changed on both sides, and lists it for attention', async () => {
     const server = fakeServer([row(1, 'Zoë Adams (VIP)', 'zoe@example.test'), row(2, 'Bob Brown', 'bob@example.test', 3)]);

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
+import type { AttendeeCore } from '../../../shared/attendees';
 import type { AttendeeTuple } from '../../../shared/checkin';
 
 /** A position in the change log; txid is an xid8 carried as decimal text (PGlite answers int8 as BigInt). */
@@ -40,13 +41,7 @@ const jsonInts = (values: number[]) => sql`(select value::int from jsonb_array_e
 const jsonTexts = (values: string[]) => sql`(select value from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 const utcText = (column: SQL) => sql`to_char(${column}, 'YYYY-MM-DD HH24:MI:SS')`;
 
-interface AttendeeRowState {
-  id: number;
-  eventId: number;
-  displayName: string;
-  email: string;
-  status: string;
-  quantity: number;
+interface AttendeeRowState extends AttendeeCore {
   codeHash: string;
 }
 
