@@ -41,62 +41,63 @@ export type WeeklyWindows = z.infer<typeof ZWeeklyWindows>;
 
 const minutes = (max: number) => z.number().int().min(0).max(max);
 
-/** POST /booking-types body; PATCH takes the same fields, all optional. */
-export const ZBookingTypeInput = z.object({
+/** A booking type's editable fields, without defaults (a PATCH leaves absent fields alone). */
+const ZBookingTypeFields = z.object({
   title: z.string().trim().min(1).max(190),
   slug: z
     .string()
     .trim()
     .toLowerCase()
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters, digits and dashes')
-    .max(100)
-    .optional(),
-  description: z.string().max(10_000).default(''),
-  status: z.enum(['draft', 'published']).default('draft'),
+    .max(100),
+  description: z.string().max(10_000),
+  status: z.enum(['draft', 'published']),
   durationMinutes: z.number().int().min(5).max(24 * 60),
   /** null = the duration (SPEC §4). */
-  slotIntervalMinutes: z.number().int().min(5).max(24 * 60).nullable().default(null),
-  timezone: ZTimeZone.default('UTC'),
-  hosts: z.array(z.number().int().positive()).max(100).default([]),
-  assignment: z.enum(['', ...ASSIGNMENT_MODES]).default(''),
-  weeklyWindows: ZWeeklyWindows.default({ mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] }),
-  daysOff: z.array(ZUtcDay).max(1000).default([]),
-  minNoticeMinutes: minutes(366 * 24 * 60).default(0),
+  slotIntervalMinutes: z.number().int().min(5).max(24 * 60).nullable(),
+  timezone: ZTimeZone,
+  hosts: z.array(z.number().int().positive()).max(100),
+  assignment: z.enum(['', ...ASSIGNMENT_MODES]),
+  weeklyWindows: ZWeeklyWindows,
+  daysOff: z.array(ZUtcDay).max(1000),
+  minNoticeMinutes: minutes(366 * 24 * 60),
   /** 0 = no advance limit. */
-  maxAdvanceDays: z.number().int().min(0).max(3660).default(60),
-  bufferBeforeMinutes: minutes(24 * 60).default(0),
-  bufferAfterMinutes: minutes(24 * 60).default(0),
-  capacity: z.number().int().min(1).max(1000).default(1),
-  priceCents: z.number().int().min(0).max(100_000_000).default(0),
-  requiresApproval: z.boolean().default(false),
-  locationMode: z.enum(LOCATION_MODES).default('in_person'),
-  locationValue: z.string().max(1000).default(''),
+  maxAdvanceDays: z.number().int().min(0).max(3660),
+  bufferBeforeMinutes: minutes(24 * 60),
+  bufferAfterMinutes: minutes(24 * 60),
+  capacity: z.number().int().min(1).max(1000),
+  priceCents: z.number().int().min(0).max(100_000_000),
+  requiresApproval: z.boolean(),
+  locationMode: z.enum(LOCATION_MODES),
+  locationValue: z.string().max(1000),
+});
+const fields = ZBookingTypeFields.shape;
+
+/** POST /booking-types body: the fields, with the defaults a new type gets. */
+export const ZBookingTypeInput = ZBookingTypeFields.extend({
+  slug: fields.slug.optional(),
+  description: fields.description.default(''),
+  status: fields.status.default('draft'),
+  slotIntervalMinutes: fields.slotIntervalMinutes.default(null),
+  timezone: fields.timezone.default('UTC'),
+  hosts: fields.hosts.default([]),
+  assignment: fields.assignment.default(''),
+  weeklyWindows: fields.weeklyWindows.default({ mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] }),
+  daysOff: fields.daysOff.default([]),
+  minNoticeMinutes: fields.minNoticeMinutes.default(0),
+  maxAdvanceDays: fields.maxAdvanceDays.default(60),
+  bufferBeforeMinutes: fields.bufferBeforeMinutes.default(0),
+  bufferAfterMinutes: fields.bufferAfterMinutes.default(0),
+  capacity: fields.capacity.default(1),
+  priceCents: fields.priceCents.default(0),
+  requiresApproval: fields.requiresApproval.default(false),
+  locationMode: fields.locationMode.default('in_person'),
+  locationValue: fields.locationValue.default(''),
 });
 export type BookingTypeInput = z.infer<typeof ZBookingTypeInput>;
 
-// Without defaults, so a PATCH leaves absent fields alone.
-export const ZBookingTypePatch = z.object({
-  title: z.string().trim().min(1).max(190).optional(),
-  slug: ZBookingTypeInput.shape.slug,
-  description: z.string().max(10_000).optional(),
-  status: z.enum(['draft', 'published']).optional(),
-  durationMinutes: z.number().int().min(5).max(24 * 60).optional(),
-  slotIntervalMinutes: z.number().int().min(5).max(24 * 60).nullable().optional(),
-  timezone: ZTimeZone.optional(),
-  hosts: z.array(z.number().int().positive()).max(100).optional(),
-  assignment: z.enum(['', ...ASSIGNMENT_MODES]).optional(),
-  weeklyWindows: ZWeeklyWindows.optional(),
-  daysOff: z.array(ZUtcDay).max(1000).optional(),
-  minNoticeMinutes: minutes(366 * 24 * 60).optional(),
-  maxAdvanceDays: z.number().int().min(0).max(3660).optional(),
-  bufferBeforeMinutes: minutes(24 * 60).optional(),
-  bufferAfterMinutes: minutes(24 * 60).optional(),
-  capacity: z.number().int().min(1).max(1000).optional(),
-  priceCents: z.number().int().min(0).max(100_000_000).optional(),
-  requiresApproval: z.boolean().optional(),
-  locationMode: z.enum(LOCATION_MODES).optional(),
-  locationValue: z.string().max(1000).optional(),
-});
+/** PATCH /booking-types/{id} body: any of the fields. */
+export const ZBookingTypePatch = ZBookingTypeFields.partial();
 export type BookingTypePatch = z.infer<typeof ZBookingTypePatch>;
 
 /** GET /booking-types/{id}/slots query: raw `from`/`to` (may be empty), `tz` (default the type's). */
@@ -159,81 +160,82 @@ export const ZSettingsPatch = z.object({
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
 
-/** SPEC §4 booking type, camelCase. */
-export interface BookingTypeDto {
-  id: number;
-  title: string;
-  slug: string;
-  description: string;
-  status: 'draft' | 'published';
-  durationMinutes: number;
-  slotIntervalMinutes: number;
-  timezone: string;
-  hosts: number[];
+/** SPEC §4 booking type, camelCase: the stored fields resolved (interval, slug set). */
+export const ZBookingTypeDto = ZBookingTypeFields.extend({
+  id: z.number().int(),
+  slotIntervalMinutes: z.number().int(),
   /** The stored meta value; '' behaves as round_robin. */
-  assignment: (typeof ASSIGNMENT_MODES)[number] | '';
-  weeklyWindows: WeeklyWindows;
-  daysOff: string[];
-  minNoticeMinutes: number;
-  maxAdvanceDays: number;
-  bufferBeforeMinutes: number;
-  bufferAfterMinutes: number;
-  capacity: number;
-  priceCents: number;
-  requiresApproval: boolean;
-  locationMode: (typeof LOCATION_MODES)[number];
-  locationValue: string;
-  createdUtc: string;
-  updatedUtc: string;
-}
+  assignment: fields.assignment,
+  createdUtc: z.string(),
+  updatedUtc: z.string(),
+});
+export type BookingTypeDto = z.infer<typeof ZBookingTypeDto>;
 
 /** What the public sees: the same shape plus the printed currency and location label. */
-export interface PublicBookingTypeDto extends BookingTypeDto {
-  currency: string;
+export const ZPublicBookingTypeDto = ZBookingTypeDto.extend({
+  currency: z.string(),
   /** From `svc_booking_location_labels`; '' when the mode has no entry. */
-  locationLabel: string;
-}
+  locationLabel: z.string(),
+});
+export type PublicBookingTypeDto = z.infer<typeof ZPublicBookingTypeDto>;
 
 /** A booking as administrators see it (camelCase, no cancel token). */
-export interface BookingDto {
-  bookingId: number;
-  bookingTypeId: number;
-  hostUserId: number;
-  customerUserId: number | null;
-  customerEmail: string;
-  customerName: string;
-  customerTz: string;
-  startUtc: string;
-  endUtc: string;
-  status: BookingStatus;
-  quantity: number;
-  paymentStatus: string | null;
-  orderId: string | null;
-  customFields: Record<string, unknown> | null;
-  rescheduledFrom: string | null;
-  createdUtc: string;
-  updatedUtc: string;
-}
+export const ZBookingDto = z.object({
+  bookingId: z.number().int(),
+  bookingTypeId: z.number().int(),
+  hostUserId: z.number().int(),
+  customerUserId: z.number().int().nullable(),
+  customerEmail: z.string(),
+  customerName: z.string(),
+  customerTz: z.string(),
+  startUtc: z.string(),
+  endUtc: z.string(),
+  status: z.enum(BOOKING_STATUSES),
+  quantity: z.number().int(),
+  paymentStatus: z.string().nullable(),
+  orderId: z.string().nullable(),
+  customFields: z.record(z.string(), z.unknown()).nullable(),
+  rescheduledFrom: z.string().nullable(),
+  createdUtc: z.string(),
+  updatedUtc: z.string(),
+});
+export type BookingDto = z.infer<typeof ZBookingDto>;
 
 /** SPEC §4 answer of POST /bookings: never the cancel token. */
-export interface BookingCreatedDto {
-  bookingId: number;
-  status: BookingStatus;
-  startUtc: string;
-  endUtc: string;
-  hostUserId: number;
-  paymentUrl?: string;
-}
+export const ZBookingCreatedDto = z.object({
+  bookingId: z.number().int(),
+  status: z.enum(BOOKING_STATUSES),
+  startUtc: z.string(),
+  endUtc: z.string(),
+  hostUserId: z.number().int(),
+  paymentUrl: z.string().optional(),
+});
+export type BookingCreatedDto = z.infer<typeof ZBookingCreatedDto>;
 
 /** The holder's view (manage page): what the booking is, no secrets. */
-export interface BookingHolderDto extends BookingDto {
-  bookingTypeTitle: string;
-  hostName: string;
-  durationMinutes: number;
-  location: string;
-  locationMode: string;
-  priceCents: number;
-  currency: string;
-  canCancel: boolean;
-  canReschedule: boolean;
-}
+export const ZBookingHolderDto = ZBookingDto.extend({
+  bookingTypeTitle: z.string(),
+  hostName: z.string(),
+  durationMinutes: z.number().int(),
+  location: z.string(),
+  locationMode: z.string(),
+  priceCents: z.number().int(),
+  currency: z.string(),
+  canCancel: z.boolean(),
+  canReschedule: z.boolean(),
+});
+export type BookingHolderDto = z.infer<typeof ZBookingHolderDto>;
+
+/** Site settings after their filters. */
+export const ZSettingsDto = z.object({ currency: z.string(), locationLabels: z.record(z.string(), z.string()), paymentHoldHours: z.number().int() });
+export type SettingsDto = z.infer<typeof ZSettingsDto>;
+
+/** A slot as the slots route lists it (the generator's `Slot`). */
+export const ZSlotDto = z.object({
+  start_utc: z.string(),
+  end_utc: z.string(),
+  start: z.string(),
+  label: z.string(),
+  hosts: z.array(z.number().int()),
+  capacity_left: z.number().int(),
+});

@@ -1,5 +1,5 @@
 import { z, type ZodType } from 'zod';
-import type { AnyRouteDef } from './route';
+import type { AnyRouteDef, RouteResponse } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -9,12 +9,64 @@ function toSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
   return json;
 }
 
-function parametersOf(schema: ZodType | undefined, where: 'path' | 'query'): unknown[] {
+function parametersOf(schema: ZodType | undefined, where: 'path' | 'query', rename: Record<string, string> = {}): unknown[] {
   if (!schema) return [];
   const json = toSchema(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
+  return Object.entries(properties).map(([name, s]) => {
+    const documented = rename[name] ?? name;
+    const described = documented === name ? s : { ...s, description: `${String(s.description ?? '').trim()} (the ${name})`.trim() };
+    return { name: documented, in: where, required: where === 'path' || required.has(name), schema: described };
+  });
+}
+
+/**
+ * OpenAPI forbids two templates that differ only in parameter names (`/bookings/{token}` and
+ * `/bookings/{id}`); such routes share one template whose parameter names join theirs
+ * (`{tokenOrId}`), and each operation says what it expects there.
+ */
+function templateNames(routes: AnyRouteDef[]): Map<AnyRouteDef, { path: string; rename: Record<string, string> }> {
+  const groups = new Map<string, AnyRouteDef[]>();
+  for (const route of routes) {
+    const shape = route.path.replace(/:[A-Za-z_]\w*/g, ':');
+    groups.set(shape, [...(groups.get(shape) ?? []), route]);
+  }
+  const out = new Map<AnyRouteDef, { path: string; rename: Record<string, string> }>();
+  for (const group of groups.values()) {
+    const namesOf = (r: AnyRouteDef) => [...r.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+    const slots = namesOf(group[0]!).map((_, i) => [...new Set(group.map((r) => namesOf(r)[i]!))]);
+    const joined = slots.map((names) => names.map((n, i) => (i === 0 ? n : n[0]!.toUpperCase() + n.slice(1))).join('Or'));
+    for (const route of group) {
+      let i = 0;
+      const path = route.path.replace(/:[A-Za-z_]\w*/g, () => `{${joined[i++]}}`);
+      const rename = Object.fromEntries(namesOf(route).map((n, j) => [n, joined[j]!]));
+      out.set(route, { path, rename });
+    }
+  }
+  return out;
+}
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+const HEADERS = {
+  'X-Total-Count': { description: 'Items matching the filters, over every page', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+};
+
+function responseOf(status: number, res: RouteResponse): Record<string, unknown> {
+  const out: Record<string, unknown> = { description: res.description };
+  if (res.error || status >= 400) {
+    out.content = { 'application/json': { schema: ERROR_REF } };
+    if (status === 429) out.headers = { 'Retry-After': HEADERS['Retry-After'] };
+  } else if (res.produces) {
+    out.content = Object.fromEntries(res.produces.map((type) => [type, { schema: type.includes('json') ? { type: 'array', items: {} } : { type: 'string' } }]));
+  } else if (res.schema) {
+    const schema = toSchema(res.schema, 'output');
+    out.content = { 'application/json': { schema: res.list ? { type: 'array', items: schema } : schema } };
+    if (res.list) out.headers = { 'X-Total-Count': HEADERS['X-Total-Count'] };
+  }
+  return out;
 }
 
 const ERROR_BODY = {
@@ -30,20 +82,20 @@ const ERROR_BODY = {
 /** OpenAPI 3.1 built from the same zod schemas the routes validate with. */
 export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; serverUrl: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const templates = templateNames(routes);
   for (const route of routes) {
-    const path = route.path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+    const path = templates.get(route)!.path;
     const responses: Record<string, unknown> = {};
-    for (const [status, res] of Object.entries(route.responses)) {
-      responses[status] = res.schema
-        ? { description: res.description, content: { 'application/json': { schema: toSchema(res.schema, 'output') } } }
-        : { description: res.description };
-    }
-    responses.default = { description: 'An error (SPEC §3)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    for (const [status, res] of Object.entries(route.responses)) responses[status] = responseOf(Number(status), res);
+    if (!responses['400'] && (route.params || route.query || route.body)) responses['400'] = responseOf(400, { description: 'Invalid input: data.params names each bad field', error: true });
+    if (!responses['401'] && route.access !== 'public') responses['401'] = responseOf(401, { description: 'No valid session or token', error: true });
+    if (!responses['403'] && route.access !== 'public') responses['403'] = responseOf(403, { description: 'The role may not do this, or a cookie write from another origin', error: true });
+    responses.default = { description: 'Any other error', content: { 'application/json': { schema: ERROR_REF } } };
     const operation: Record<string, unknown> = {
       operationId: `${route.method}${route.path.replace(/[/:{}-]+(\w)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
       summary: route.summary,
       tags: route.tags,
-      parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
+      parameters: [...parametersOf(route.params, 'path', templates.get(route)!.rename), ...parametersOf(route.query, 'query')],
       responses,
       security: route.access === 'public' ? [] : [{ session: [] }, { bearer: [] }],
     };

@@ -24,6 +24,18 @@ export interface RouteInput<P, Q, B, Pre> {
 
 export type RouteResult = Response | { status?: number; body?: unknown; headers?: Record<string, string> };
 
+/** One documented answer of a route. */
+export interface RouteResponse {
+  description: string;
+  /** The JSON body (for a list: the item, answered as a bare array with X-Total-Count). */
+  schema?: ZodType;
+  list?: boolean;
+  /** An error answer: the error body (`{code, message, data}`). */
+  error?: boolean;
+  /** Media types of a body the handler streams itself. */
+  produces?: string[];
+}
+
 export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined> {
   method: HttpMethod;
   /** Hono-style path under /svc/v1, e.g. `/events/:id`. */
@@ -37,9 +49,9 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined
   /** `form` also accepts application/x-www-form-urlencoded and multipart bodies. */
   bodyFormat?: 'json' | 'json-or-form';
   /** Runs after the access check and before input validation (nonce checks, throttles). */
-  before?: (input: { c: Context; ctx: AppContext; principal: Principal | null; ip: string }) => Promise<Pre>;
+  before?: (input: { c: Context; ctx: AppContext; principal: Principal | null; ip: string; raw: () => Promise<unknown> }) => Promise<Pre>;
   /** Documented answers, for the OpenAPI document. */
-  responses: Record<number, { description: string; schema?: ZodType }>;
+  responses: Record<number, RouteResponse>;
   handler: (input: RouteInput<P, Q, B, Pre>) => Promise<RouteResult>;
 }
 
@@ -98,7 +110,10 @@ export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): P
   const principal = authorize(caller, def.access);
   if (principal?.via === 'session' && def.method !== 'get') assertSameOrigin(c, ctx);
   const ip = clientIp(c);
-  const pre = def.before ? await def.before({ c, ctx, principal, ip }) : undefined;
+  // The raw input (path, query and body fields as sent) for checks that run before validation;
+  // an unreadable body counts as empty here and is answered by validation below.
+  const raw = async () => ({ ...c.req.query(), ...((def.body ? await readBody(c, def.bodyFormat ?? 'json').catch(() => ({})) : {}) as object), ...c.req.param() });
+  const pre = def.before ? await def.before({ c, ctx, principal, ip, raw }) : undefined;
   const params = parseWith(def.params, c.req.param(), undefined);
   const query = parseWith(def.query, c.req.query(), undefined);
   const body = def.body ? parseWith(def.body, await readBody(c, def.bodyFormat ?? 'json'), undefined) : undefined;

@@ -1,5 +1,7 @@
 import { authRouter } from '../auth/auth.router';
-import { bookingRouter } from '../modules/booking/booking.router';
+import { routerOf } from '../api/trpc';
+import { bookingOperations } from '../modules/booking/booking.operations';
+import { settingsOperations } from '../modules/settings/settings.operations';
 import { router } from './trpc';
 import { eventsRouter } from '../modules/events/events.router';
 import { attendeesRouter } from '../modules/attendees/attendees.router';
@@ -12,7 +14,8 @@ export const appRouter = router({
   auth: authRouter,
   events: eventsRouter,
   attendees: attendeesRouter,
-  booking: bookingRouter,
+  booking: routerOf(bookingOperations),
+  settings: routerOf(settingsOperations),
   checkin: checkinRouter,
   devices: devicesRouter,
   sync: syncRouter,

@@ -8,12 +8,12 @@ beforeAll(async () => {
   disableIpThrottle(srv.server.ctx.hooks);
 });
 
-async function trpc(kind: 'query' | 'mutation', path: string, input: unknown) {
+async function trpc(kind: 'query' | 'mutation', path: string, input: unknown, headers: Record<string, string> = {}) {
   const url = `${srv.url}/trpc/${path}`;
   const res =
     kind === 'query'
       ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`)
-      : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: input }) });
+      : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ json: input }) });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -27,17 +27,17 @@ describe('booking over tRPC (same services and schemas as REST)', () => {
     expect(viaTrpc.body.result.data.json).toEqual(viaRest);
   });
 
-  it('booking.create checks the nonce first (svc_invalid_nonce) and books with a valid one', async () => {
+  it('booking.create checks the X-Svc-Nonce header first (svc_invalid_nonce), as REST does, and books with a valid one', async () => {
     const host = await createHost(admin.api);
     const type = await createType(admin.api, { hosts: [host] });
-    const refused = await trpc('mutation', 'booking.create', { booking: bookingBody(type.id, futureStart(3, 10)) });
+    const refused = await trpc('mutation', 'booking.create', bookingBody(type.id, 'soon'));
     expect(refused.status).toBe(403);
     expect(refused.body.error.json.data.svcCode).toBe('svc_invalid_nonce');
-    const nonce = await fetchNonce(srv.url);
-    const ok = await trpc('mutation', 'booking.create', { nonce, booking: bookingBody(type.id, futureStart(3, 10)) });
+    const nonce = { 'x-svc-nonce': await fetchNonce(srv.url) };
+    const ok = await trpc('mutation', 'booking.create', bookingBody(type.id, futureStart(3, 10)), nonce);
     expect(ok.status).toBe(200);
     expect(ok.body.result.data.json).toMatchObject({ status: 'confirmed', hostUserId: host });
-    const bad = await trpc('mutation', 'booking.create', { nonce, booking: bookingBody(type.id, 'soon') });
+    const bad = await trpc('mutation', 'booking.create', bookingBody(type.id, 'soon'), nonce);
     expect(bad.body.error.json.data.svcCode).toBe('svc_invalid_param');
   });
 

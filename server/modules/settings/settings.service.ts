@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/errors';
-import type { SettingsPatch } from '../../../shared/booking';
+import type { SettingsDto, SettingsPatch } from '../../../shared/booking';
 import type { Db } from '../../db/client';
 import {
   applyContractFilter,
@@ -12,14 +12,6 @@ import {
 } from '../../hooks';
 import { SETTING_KEYS, settingsRepository } from './settings.repository';
 
-export interface SettingsDto {
-  /** Uppercase ISO 4217, after `svc_currency`. */
-  currency: string;
-  /** Slug → label after `svc_booking_location_labels`; a mode without an entry prints nothing. */
-  locationLabels: LocationLabels;
-  /** After `svc_booking_payment_hold_hours` (floored at 1). */
-  paymentHoldHours: number;
-}
 
 /** Site settings (Settings > General): currency, location labels, payment hold window. */
 export function settingsService(db: Db, hooks: Hooks) {
