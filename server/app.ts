@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
@@ -7,11 +7,11 @@ import { AppError } from '../shared/errors';
 import type { AppContext } from './context';
 import { redactPath } from './logger';
 import { allRoutes } from './modules';
-import { buildOpenApi } from './rest/openapi';
-import { runRoute } from './rest/route';
+import { buildOpenApi } from './api/openapi';
+import { runRoute } from './api/route';
 import { staticHandler } from './static';
-import { appRouter } from './trpc/router';
-import { createTrpcContext } from './trpc/trpc';
+import { appRouter } from './api/router';
+import { createTrpcContext } from './api/procedure';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -22,7 +22,7 @@ function errorResponse(err: AppError): Response {
   return new Response(JSON.stringify(err.toBody()), { status: err.status, headers });
 }
 
-export function createApp(ctx: AppContext, opts: { staticDir?: string; version?: string } = {}): Hono {
+export function createApp(ctx: AppContext, opts: { staticDir?: string; version?: string; restMiddleware?: MiddlewareHandler[] } = {}): Hono {
   const app = new Hono();
   const log = ctx.logger;
 
@@ -46,6 +46,7 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   const routes = allRoutes();
   const rest = new Hono();
   rest.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(new AppError('svc_payload_too_large')) }));
+  for (const middleware of opts.restMiddleware ?? []) rest.use('*', middleware);
   rest.get('/openapi.json', (c) => c.json(buildOpenApi(routes, { version: opts.version ?? '0.0.0', serverUrl: ctx.env.publicUrl })));
   for (const route of routes) rest.on(route.method.toUpperCase(), route.path, (c) => runRoute(route, c, ctx));
   rest.notFound(() => errorResponse(new AppError('svc_not_found', 'No such route.')));
@@ -56,14 +57,17 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   // gzip ~3×; a push answer is small, and compressing it cost more CPU on the push path than it saved.
   const gzip = compress();
   app.use('/trpc/*', (c, next) => (c.req.method === 'GET' ? gzip(c, next) : next()));
-  app.all('/trpc/*', (c) =>
-    fetchRequestHandler({
+  app.all('/trpc/*', async (c) => {
+    const res = await fetchRequestHandler({
       endpoint: '/trpc',
       req: c.req.raw,
       router: appRouter,
       createContext: () => createTrpcContext(c, ctx),
-    }),
-  );
+    });
+    // Hono drops headers set on `c` when a handler returns its own Response; answering through
+    // c.newResponse keeps them (a procedure's Set-Cookie: auth.login, auth.logout; x-request-id).
+    return c.newResponse(res.body, res);
+  });
 
   const serveStatic = opts.staticDir ? staticHandler(opts.staticDir) : null;
   app.notFound(async (c) => {

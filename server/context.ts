@@ -6,6 +6,7 @@ import type { JobRunner } from './jobs/queue';
 import { authService, type AuthService } from './auth/auth.service';
 import type { VisitorVerifiers } from './security/verifier';
 import { eventsService, type EventsService } from './modules/events/events.service';
+import { authenticateDeviceToken } from './modules/devices/devices.service';
 
 /** Built once per domain from the database; services hold the rules (STYLE §1). */
 export interface Services {
@@ -14,7 +15,8 @@ export interface Services {
 }
 
 export function createServices(db: Db): Services {
-  return { auth: authService(db), events: eventsService(db) };
+  // Door-device tokens are the devices module's; auth only asks it (server/auth never imports a module).
+  return { auth: authService(db, { authenticateDevice: (tokenHash) => authenticateDeviceToken(db, tokenHash) }), events: eventsService(db) };
 }
 
 /** Everything a request, a job or a plugin may reach. */

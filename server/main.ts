@@ -1,4 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { MiddlewareHandler } from 'hono';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app';
@@ -31,6 +32,8 @@ export interface StartOptions {
   /** In-memory PGlite (tests). */
   memoryDb?: boolean;
   version?: string;
+  /** Middleware around every REST answer (the tests' OpenAPI conformance check). */
+  restMiddleware?: MiddlewareHandler[];
 }
 
 export async function startServer(env: Env, opts: StartOptions = {}): Promise<RunningServer> {
@@ -56,7 +59,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
 
     const firstAdministrator = await ctx.services.auth.ensureFirstAdministrator(env.SVC_ADMIN_EMAIL, env.SVC_ADMIN_PASSWORD);
 
-    const app = createApp(ctx, { staticDir: opts.staticDir, version: opts.version });
+    const app = createApp(ctx, { staticDir: opts.staticDir, version: opts.version, restMiddleware: opts.restMiddleware });
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
     });

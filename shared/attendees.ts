@@ -62,29 +62,22 @@ export const ZAttendeeExportQuery = z.object({
 export type AttendeeExportQuery = z.infer<typeof ZAttendeeExportQuery>;
 
 /** What every view of an attendee carries: the door's cache, the admin's cache, the sync server's rows. */
-export interface AttendeeCore {
-  id: number;
-  eventId: number;
-  displayName: string;
-  email: string;
-  status: string;
-  quantity: number;
-}
+export const ZAttendeeCore = z.object({
+  id: z.number().int(),
+  eventId: z.number().int(),
+  email: z.string(),
+  displayName: z.string(),
+  status: z.string(),
+  quantity: z.number().int(),
+});
+export type AttendeeCore = z.infer<typeof ZAttendeeCore>;
 
 /** The REST serialization before `svc_rest_attendee_response` adds keys (contract table + SPEC §3 timestamps). */
-export const ZAttendeeDto = z
-  .object({
-    id: z.number().int(),
-    eventId: z.number().int(),
-    email: z.string(),
-    displayName: z.string(),
-    status: z.string(),
-    quantity: z.number().int(),
-    customFields: z.record(z.string(), z.unknown()).nullable(),
-    createdUtc: z.string(),
-    updatedUtc: z.string(),
-  })
-  .loose();
+export const ZAttendeeDto = ZAttendeeCore.extend({
+  customFields: z.record(z.string(), z.unknown()).nullable(),
+  createdUtc: z.string(),
+  updatedUtc: z.string(),
+}).loose();
 export type AttendeeDto = z.infer<typeof ZAttendeeDto>;
 
 /** What the public /cancel/{token} page shows: no secrets. */
@@ -100,3 +93,17 @@ export const ZCancelPreview = z.object({
 export type CancelPreview = z.infer<typeof ZCancelPreview>;
 
 export const ZCancelToken = z.string().min(1).max(200);
+/** The cancel link's token as a path parameter (`/attendees/cancel/{token}`). */
+export const ZCancelTokenParams = z.object({ token: ZCancelToken });
+
+/** `POST /attendees/cancel/{token}`: the sign-up, now cancelled. */
+export const ZCancelResult = z.object({ id: z.number().int(), status: z.literal('cancelled') });
+export type CancelResult = z.infer<typeof ZCancelResult>;
+
+/**
+ * `POST /events/{id}/signup`'s body as posted (JSON or form: email, display_name, quantity,
+ * svc_ts, svc_hp, svc_cf_<key>…). The service validates it itself (ZSignupFields), after the
+ * contract's spam checks and throttles.
+ */
+export const ZSignupBody = z.record(z.string(), z.unknown());
+export type SignupBody = z.infer<typeof ZSignupBody>;

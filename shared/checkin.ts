@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import { ZPositiveId, ZUtcDateTime } from './schemas';
-import type { PublicBookingTypeDto } from './booking';
-import type { Slot } from './booking/slots';
+import { ZPublicBookingTypeDto, ZSlotDto } from './booking';
 
-import { CHECKIN_SOURCES, MAX_PUSH_BATCH, VERDICTS, type Conflict, type RefusalVerdict } from './checkin-rules';
+import { CHECKIN_SOURCES, CONFLICTS, MAX_PUSH_BATCH, VERDICTS } from './checkin-rules';
 export * from './checkin-rules';
 
 export const ZVerdict = z.enum(VERDICTS);
+export const ZConflict = z.enum(CONFLICTS);
 export const ZCheckinSource = z.enum(CHECKIN_SOURCES);
 
 /** SHA-256 hex of a ticket code, as the device stores and sends it (SPEC §6). */
@@ -48,11 +48,17 @@ export type PushInput = z.infer<typeof ZPushInput>;
  * Per item: `inserted`/`duplicate` (drop from the queue), `rejected` (logged as a failed
  * scan; drop from the queue), `failed` (not stored: keep it queued and send it again).
  */
-export type PushItemResult =
-  | { clientId: string; status: 'inserted'; checkinId: number; conflict: Conflict | null }
-  | { clientId: string; status: 'duplicate'; checkinId: number }
-  | { clientId: string; status: 'rejected'; reason: RefusalVerdict | 'forbidden' }
-  | { clientId: string; status: 'failed' };
+export const ZPushItemResult = z.discriminatedUnion('status', [
+  z.object({ clientId: z.string(), status: z.literal('inserted'), checkinId: z.number().int(), conflict: ZConflict.nullable() }),
+  z.object({ clientId: z.string(), status: z.literal('duplicate'), checkinId: z.number().int() }),
+  z.object({ clientId: z.string(), status: z.literal('rejected'), reason: z.union([ZVerdict.exclude(['ok', 'again']), z.literal('forbidden')]) }),
+  z.object({ clientId: z.string(), status: z.literal('failed') }),
+]);
+export type PushItemResult = z.infer<typeof ZPushItemResult>;
+
+/** sync.push: one result per pushed item, in the order sent. */
+export const ZPushResult = z.object({ results: z.array(ZPushItemResult) });
+export type PushResult = z.infer<typeof ZPushResult>;
 
 /** POST /svc/v1/checkins (SPEC §4). */
 export const ZCheckinInput = z
@@ -195,18 +201,20 @@ export const ATTENDEE_TUPLE_COLUMNS = [
   'lastCheckinUtc',
   'lastCheckinDevice',
 ] as const;
-export type AttendeeTuple = [
-  id: number,
-  eventId: number,
-  displayName: string,
-  email: string,
-  status: string,
-  quantity: number,
-  codeHash: string,
-  checkinCount: number,
-  lastCheckinUtc: string | null,
-  lastCheckinDevice: string | null,
-];
+/** An attendee in pull and download answers, in ATTENDEE_TUPLE_COLUMNS order. */
+export const ZAttendeeTuple = z.tuple([
+  /* id */ z.number().int(),
+  /* eventId */ z.number().int(),
+  /* displayName */ z.string(),
+  /* email */ z.string(),
+  /* status */ z.string(),
+  /* quantity */ z.number().int(),
+  /* codeHash */ z.string(),
+  /* checkinCount */ z.number().int(),
+  /* lastCheckinUtc */ z.string().nullable(),
+  /* lastCheckinDevice */ z.string().nullable(),
+]);
+export type AttendeeTuple = z.infer<typeof ZAttendeeTuple>;
 
 export const ZSyncEvent = z.object({
   id: z.number().int(),
@@ -240,26 +248,30 @@ export type PullInput = z.input<typeof ZPullInput>;
 export type ParsedPullInput = z.output<typeof ZPullInput>;
 
 /** Slots of one booking type as computed at `asOfUtc` (offline pages show their age). */
-export interface SlotSnapshot {
-  bookingTypeId: number;
-  asOfUtc: string;
-  slots: Slot[];
-}
+export const ZSlotSnapshot = z.object({
+  bookingTypeId: z.number().int(),
+  asOfUtc: z.string(),
+  slots: z.array(ZSlotDto),
+});
+export type SlotSnapshot = z.infer<typeof ZSlotSnapshot>;
 
-export type PullResult =
-  | { reset: true }
-  | {
-      reset: false;
-      cursor: string;
-      hasMore: boolean;
-      events: SyncEvent[];
-      attendees: AttendeeTuple[];
-      tombstones: { events: number[]; attendees: number[] };
-      /** Present when asked for (`bookingTypes: true`): every published type. */
-      bookingTypes?: PublicBookingTypeDto[];
-      /** Present when asked for (`slotTypeIds`); a type that is not published has none. */
-      slots?: SlotSnapshot[];
-    };
+/** sync.pull: `{reset: true}` for a cursor from before the pruned history (download again), else one page of deltas. */
+export const ZPullResult = z.discriminatedUnion('reset', [
+  z.object({ reset: z.literal(true) }),
+  z.object({
+    reset: z.literal(false),
+    cursor: z.string(),
+    hasMore: z.boolean(),
+    events: z.array(ZSyncEvent),
+    attendees: z.array(ZAttendeeTuple),
+    tombstones: z.object({ events: z.array(z.number().int()), attendees: z.array(z.number().int()) }),
+    /** Present when asked for (`bookingTypes: true`): every published type. */
+    bookingTypes: z.array(ZPublicBookingTypeDto).optional(),
+    /** Present when asked for (`slotTypeIds`); a type that is not published has none. */
+    slots: z.array(ZSlotSnapshot).optional(),
+  }),
+]);
+export type PullResult = z.infer<typeof ZPullResult>;
 
 export const MAX_DOWNLOAD_PAGE = 20_000;
 export const ZDownloadInput = z.object({
@@ -270,14 +282,15 @@ export const ZDownloadInput = z.object({
 });
 export type DownloadInput = z.infer<typeof ZDownloadInput>;
 
-export interface DownloadResult {
+export const ZDownloadResult = z.object({
   /** Only on the first page: the pull cursor taken BEFORE the first page was read. */
-  cursor: string | null;
-  event: SyncEvent;
-  attendees: AttendeeTuple[];
-  nextAfterId: number;
-  hasMore: boolean;
-}
+  cursor: z.string().nullable(),
+  event: ZSyncEvent,
+  attendees: z.array(ZAttendeeTuple),
+  nextAfterId: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type DownloadResult = z.infer<typeof ZDownloadResult>;
 
 // ---- door devices ----------------------------------------------------------------------
 

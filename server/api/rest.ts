@@ -3,7 +3,7 @@
  * route under /svc/v1, run by `runRoute` (access → screen → validation → handler → answer).
  */
 import { z } from 'zod';
-import { defineRoute, listResult, type AnyRouteDef, type RouteResponse } from '../rest/route';
+import { defineRoute, listResult, type AnyRouteDef, type RouteResponse } from '../api/route';
 import { restInputParts, type AnyOperation, type OperationRecord } from './operation';
 
 /** The REST route an operation's binding describes. */
@@ -11,13 +11,13 @@ export function routeOf(op: AnyOperation): AnyRouteDef {
   const rest = op.rest;
   if (!rest) throw new Error(`operation "${op.summary}" has no REST binding`);
   const parts = restInputParts(op);
-  const status = rest.status ?? (op.output ? 200 : 204);
+  const status = rest.status ?? (op.output || rest.produces ? 200 : 204);
   const responses: Record<number, RouteResponse> = {};
   const success = rest.describe ?? op.summary;
   if (rest.produces) responses[status] = { description: success, produces: rest.produces };
   else if (!op.output) responses[status] = { description: success };
   else if (rest.list) {
-    const item = (op.output as z.ZodObject).shape.items as z.ZodType;
+    const item = ((op.output as z.ZodObject).shape.items as z.ZodArray).element as z.ZodType;
     responses[status] = { description: success, schema: item, list: true };
   } else responses[status] = { description: success, schema: op.output };
   for (const [code, description] of Object.entries(rest.alsoAnswers ?? {})) responses[Number(code)] = { ...responses[status]!, description };

@@ -5,7 +5,7 @@
  */
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z, ZodType } from 'zod';
-import { procedure, router } from '../trpc/trpc';
+import { procedure, router } from '../api/procedure';
 import type { AnyOperation, Operation, OperationRecord } from './operation';
 
 type InputOf<S> = S extends ZodType ? z.input<S> : void;
@@ -42,4 +42,11 @@ export function routerOf<R extends OperationRecord>(ops: R) {
   const procedures: Record<string, unknown> = {};
   for (const [name, op] of Object.entries(ops)) if (op.trpc !== false) procedures[name] = procedureOf(op);
   return router(procedures as ProceduresOf<R>);
+}
+
+type RoutersOf<T extends Record<string, OperationRecord>> = { [K in keyof T]: ReturnType<typeof routerOf<T[K]>> };
+
+/** One router per domain: `{booking: bookingOperations, …}` → `{booking: routerOf(bookingOperations), …}`. */
+export function routersOf<T extends Record<string, OperationRecord>>(domains: T): RoutersOf<T> {
+  return Object.fromEntries(Object.entries(domains).map(([name, ops]) => [name, routerOf(ops)])) as RoutersOf<T>;
 }

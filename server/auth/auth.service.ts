@@ -4,20 +4,20 @@ import { toUtcString } from '../../shared/time';
 import type { Db } from '../db/client';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { authRepository, type AuthRepository, type UserRow, type ApiTokenRow } from './auth.repository';
-import { ROLES, type Role } from './auth.sql';
 import { hashPassword, verifyPassword } from './passwords';
-import { authenticateDeviceToken } from '../modules/devices/devices.service';
+import { enforceRateLimit } from '../security/throttle';
 import type { Principal } from './principal';
 import { ZEmail, ZTimeZone } from '../../shared/schemas';
-import type { ApiTokenDto, UserDto } from '../../shared/users';
+import { ZRole, type ApiTokenCreatedDto, type ApiTokenDto, type UserDto } from '../../shared/users';
 
 export type { ApiTokenDto, UserDto };
 
 export const SESSION_TTL_DAYS = 14;
 
-export const ZRole = z.enum(ROLES);
+// Password guessing: 10 tries a minute per address, 20 an hour per account.
+const LOGIN_LIMITS = { perIp: { limit: 10, windowSeconds: 60 }, perEmail: { limit: 20, windowSeconds: 3600 } } as const;
 
-export { ZEmail, ZTimeZone };
+export { ZEmail, ZRole, ZTimeZone };
 
 export const ZLoginInput = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1024) });
 export type LoginInput = z.infer<typeof ZLoginInput>;
@@ -79,11 +79,20 @@ function toApiTokenDto(t: ApiTokenRow): ApiTokenDto {
 // "no such user" and "wrong password" alike.
 let dummyHash: Promise<string> | undefined;
 
-export function authService(db: Db) {
+/** What the auth service needs from elsewhere, injected where services are built (server/context.ts). */
+export interface AuthDeps {
+  /** The principal of a door-device token (by its SHA-256); null when no device has it; throws for a revoked device. */
+  authenticateDevice(tokenHash: string): Promise<Principal | null>;
+}
+
+export function authService(db: Db, deps: AuthDeps) {
   const repo = authRepository(db);
 
   return {
-    async login(input: LoginInput, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
+    /** Throttled per client IP (when known) and per email before the password is checked. */
+    async login(input: LoginInput, opts: { ip?: string } = {}, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
+      if (opts.ip) await enforceRateLimit(db, `login:ip:${opts.ip}`, LOGIN_LIMITS.perIp);
+      await enforceRateLimit(db, `login:email:${input.email.toLowerCase()}`, LOGIN_LIMITS.perEmail);
       const user = await repo.findUserByEmail(input.email);
       dummyHash ??= hashPassword(randomToken());
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
@@ -106,7 +115,7 @@ export function authService(db: Db) {
         // Both kinds at once: a door device pushing scans waits one round trip, not two. The
         // device query only writes (last seen) when the hash is a device's, so an API token
         // never touches a device row.
-        const [row, device] = await Promise.allSettled([repo.findApiToken(tokenHash), authenticateDeviceToken(db, tokenHash)]);
+        const [row, device] = await Promise.allSettled([repo.findApiToken(tokenHash), deps.authenticateDevice(tokenHash)]);
         if (row.status === 'rejected') throw row.reason;
         if (!row.value) {
           if (device.status === 'rejected') throw device.reason;
@@ -189,7 +198,7 @@ export function authService(db: Db) {
       if (!(await repo.deleteUser(id))) throw new AppError('svc_not_found', 'No such user.');
     },
 
-    async createApiToken(input: CreateApiTokenInput, actor: Principal, nowMs = Date.now()): Promise<{ id: number; name: string; token: string }> {
+    async createApiToken(input: CreateApiTokenInput, actor: Principal, nowMs = Date.now()): Promise<ApiTokenCreatedDto> {
       const token = randomToken(32);
       const row = await repo.insertApiToken({
         name: input.name,

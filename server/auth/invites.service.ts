@@ -10,8 +10,10 @@ import { toUtcString } from '../../shared/time';
 import type { Db } from '../db/client';
 import { cancelQueuedMail, queueMail } from '../mail/mailer';
 import { randomToken, sha256Hex } from '../security/crypto';
+import { enforceRateLimit } from '../security/throttle';
+import { ZInvitePreview, type InvitePreview } from '../../shared/users';
 import { authRepository } from './auth.repository';
-import { startSession, toUserDto, withInvites, ZCreateUserInput, ZRole, type UserDto } from './auth.service';
+import { startSession, toUserDto, withInvites, ZCreateUserInput, type UserDto } from './auth.service';
 import type { Role } from './auth.sql';
 import { hashPassword } from './passwords';
 import type { Principal } from './principal';
@@ -27,16 +29,10 @@ export const ZInviteTokenParams = z.object({ token: z.string().min(20).max(200).
 export const ZAcceptInviteInput = z.object({ password: z.string().min(8, 'must be at least 8 characters').max(1024) });
 export type AcceptInviteInput = z.infer<typeof ZAcceptInviteInput>;
 
-/** What the public invite page shows before the password is chosen: who is invited, never a secret. */
-export const ZInvitePreview = z.object({
-  email: z.string(),
-  displayName: z.string(),
-  role: ZRole,
-  /** True when the link resets an existing password rather than setting the first one. */
-  hasPassword: z.boolean(),
-  expiresUtc: z.string(),
-});
-export type InvitePreview = z.infer<typeof ZInvitePreview>;
+export { ZInvitePreview, type InvitePreview };
+
+// Invite links: setting a password is throttled like login; the preview a little more loosely.
+const INVITE_LIMITS = { accept: { limit: 10, windowSeconds: 60 }, preview: { limit: 30, windowSeconds: 60 } } as const;
 
 // One answer for unknown, used and expired links: the page cannot tell them apart, nor can a guesser.
 const invalidLink = () => new AppError('svc_not_found', 'This invitation link is not valid: it was already used, replaced by a newer one, or it expired. Ask an administrator for a new link.');
@@ -97,8 +93,9 @@ export function invitesService(db: Db, opts: { publicUrl: string }) {
       return db.transaction(async (tx) => toUserDto(user, await issue(tx, user, actor, nowMs)));
     },
 
-    /** Who the link is for. Reading never uses the link up. */
-    async preview(token: string, nowMs = Date.now()): Promise<InvitePreview> {
+    /** Who the link is for (throttled per client IP when known). Reading never uses the link up. */
+    async preview(token: string, opts: { ip?: string } = {}, nowMs = Date.now()): Promise<InvitePreview> {
+      if (opts.ip) await enforceRateLimit(db, `invite:preview:ip:${opts.ip}`, INVITE_LIMITS.preview);
       const found = await repo.findInviteByHash(sha256Hex(token));
       if (!found || found.invite.expiresUtc <= toUtcString(nowMs)) throw invalidLink();
       const { user, invite } = found;
@@ -108,8 +105,10 @@ export function invitesService(db: Db, opts: { publicUrl: string }) {
     /**
      * Sets the password and uses the link up, then signs the user in (a new session; their
      * other sessions end). The link is consumed in the same transaction as the password.
+     * Throttled per client IP (when known) like login.
      */
-    async accept(token: string, input: AcceptInviteInput, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
+    async accept(token: string, input: AcceptInviteInput, opts: { ip?: string } = {}, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
+      if (opts.ip) await enforceRateLimit(db, `invite:accept:ip:${opts.ip}`, INVITE_LIMITS.accept);
       const tokenHash = sha256Hex(token);
       const found = await repo.findInviteByHash(tokenHash);
       if (!found || found.invite.expiresUtc <= toUtcString(nowMs)) throw invalidLink();

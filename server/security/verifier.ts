@@ -13,7 +13,7 @@ export interface VisitorCheck {
   name: string;
   /** Free text and answers, for spam scoring. */
   content: Record<string, unknown>;
-  /** The raw request headers a challenge check may need (e.g. a token header). */
+  /** The request headers a challenge check may need (e.g. a token header), without the caller's cookie and authorization. */
   headers: Record<string, string>;
 }
 
@@ -37,8 +37,11 @@ export class VisitorVerifiers {
 
   /** Runs every verifier in order; the first refusal rejects with svc_spam_suspected (400). */
   async assertHuman(check: VisitorCheck): Promise<void> {
+    if (this.list.length === 0) return;
+    // a plugin never sees the caller's credentials, whichever operation asks
+    const { cookie: _cookie, authorization: _authorization, ...headers } = check.headers;
     for (const verifier of this.list) {
-      const verdict = await verifier.verify(check);
+      const verdict = await verifier.verify({ ...check, headers });
       if (!verdict.ok) throw new AppError('svc_spam_suspected', undefined, { verifier: verifier.name });
     }
   }

@@ -27,7 +27,7 @@ import { startServer } from '../../server/main';
 import { queryRows, type Db } from '../../server/db/client';
 import { devicesService } from '../../server/modules/devices/devices.service';
 import { sha256Hex } from '../../server/security/crypto';
-import type { AppRouter } from '../../server/trpc/router';
+import type { AppRouter } from '../../server/api/router';
 import type { PushItem } from '../../shared/checkin';
 import { createScratchPostgres } from '../helpers/db';
 import type { BenchResult } from './types';

@@ -7,7 +7,7 @@ import { queryRows, type Db } from '../../server/db/client';
 import { attendeesRepository } from '../../server/modules/attendees/attendees.repository';
 import { eventsRepository } from '../../server/modules/events/events.repository';
 import { randomToken, sha256Hex } from '../../server/security/crypto';
-import type { AppRouter } from '../../server/trpc/router';
+import type { AppRouter } from '../../server/api/router';
 import type { PushItem } from '../../shared/checkin';
 import { toUtcString } from '../../shared/time';
 import { apiClient } from './http';

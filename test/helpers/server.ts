@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CLIENT_DIST, ensureClientBuilt } from '../../server/build-client';
 import { loadEnv } from '../../server/env';
 import { startServer, type RunningServer } from '../../server/main';
+import { openApiRecorder } from './openapi-check';
 import { createScratchPostgres, TEST_DB_KIND } from './db';
 import type { Logger } from '../../server/logger';
 
@@ -44,7 +45,13 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     ...opts.env,
   });
   if (opts.client || opts.env?.SVC_SERVE_CLIENT) ensureClientBuilt();
-  const server = await startServer(env, { memoryDb: !scratch, staticDir: opts.client ? (opts.clientDir ?? CLIENT_DIST) : undefined, logger: opts.logger });
+  const departures: string[] = [];
+  const server = await startServer(env, {
+    memoryDb: !scratch,
+    staticDir: opts.client ? (opts.clientDir ?? CLIENT_DIST) : undefined,
+    logger: opts.logger,
+    restMiddleware: [openApiRecorder(departures)],
+  });
   return {
     url: server.url,
     admin,
@@ -54,6 +61,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       await server.close();
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (departures.length) throw new Error(`REST answers that depart from the OpenAPI document:\n${[...new Set(departures)].join('\n')}`);
     },
   };
 }

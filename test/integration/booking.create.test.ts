@@ -166,17 +166,27 @@ describe('POST /bookings, checks before validation (contract order)', () => {
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
   });
 
-  it('the bot check / spam scoring receive the filtered IP and refuse before validation (nothing written)', async () => {
-    const checks: Array<{ ip: string; email: string }> = [];
+  it('the bot check / spam scoring receive the filtered IP, never the caller\'s credentials, and refuse before validation (nothing written)', async () => {
+    const checks: Array<{ ip: string; email: string; headers: Record<string, string> }> = [];
     let refuse = true;
-    srv.server.ctx.verifiers.register({ name: 'test-bot-check', verify: (c) => (checks.push({ ip: c.ip, email: c.email }), refuse ? { ok: false, reason: 'bot' } : { ok: true }) });
+    srv.server.ctx.verifiers.register({
+      name: 'test-bot-check',
+      verify: (c) => (checks.push({ ip: c.ip, email: c.email, headers: c.headers }), refuse ? { ok: false, reason: 'bot' } : { ok: true }),
+    });
     cleanups.push(() => (refuse = false));
     filter('svc_booking_client_ip', () => '198.51.100.9', 20, 1);
     const before = await bookingCount();
-    const res = await submitBooking(srv.url, { customerEmail: 'bot@example.test', startUtc: 'garbage' });
+    const res = await apiClient(srv.url).post(
+      '/bookings',
+      { ...bookingBody(1, 'garbage'), customerEmail: 'bot@example.test' },
+      { 'x-svc-nonce': await fetchNonce(srv.url), cookie: 'svc_session=secret-session', authorization: 'Bearer secret-token', 'x-challenge': 'answer' },
+    );
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('svc_spam_suspected');
-    expect(checks).toEqual([{ ip: '198.51.100.9', email: 'bot@example.test' }]);
+    expect(checks.map(({ ip, email }) => ({ ip, email }))).toEqual([{ ip: '198.51.100.9', email: 'bot@example.test' }]);
+    expect(checks[0]!.headers).toMatchObject({ 'x-challenge': 'answer' });
+    expect(checks[0]!.headers).not.toHaveProperty('cookie');
+    expect(checks[0]!.headers).not.toHaveProperty('authorization');
     expect(await bookingCount()).toBe(before);
   });
 });

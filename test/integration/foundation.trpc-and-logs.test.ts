@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
 import { Writable } from 'node:stream';
-import type { AppRouter } from '../../server/trpc/router';
+import type { AppRouter } from '../../server/api/router';
 import { createLogger } from '../../server/logger';
 import { useTestServer } from '../helpers/test-server';
 import { loginAs } from '../helpers/http';
@@ -17,9 +17,21 @@ const sink = new Writable({
 
 const { server: srv } = useTestServer({ logger: createLogger('info', sink), login: false });
 
-function trpc(cookie?: string) {
+/** A client as the browser's: with `seen`, the Set-Cookie headers of every answer are collected. */
+function trpc(cookie?: string, seen?: string[]) {
   return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url: `${srv.url}/trpc`, transformer: superjson, headers: () => (cookie ? { cookie, origin: srv.url } : {}) })],
+    links: [
+      httpBatchLink({
+        url: `${srv.url}/trpc`,
+        transformer: superjson,
+        headers: () => (cookie ? { cookie, origin: srv.url } : {}),
+        fetch: async (url, init) => {
+          const res = await fetch(url, init);
+          seen?.push(...res.headers.getSetCookie());
+          return res;
+        },
+      }),
+    ],
   });
 }
 
@@ -28,6 +40,25 @@ describe('tRPC at /trpc', () => {
     const { cookie } = await loginAs(srv.url, srv.admin.email, srv.admin.password);
     const me = await trpc(cookie).auth.me.query();
     expect(me).toMatchObject({ email: srv.admin.email, role: 'administrator' });
+  });
+
+  it('auth.login sets the session cookie as REST does; auth.me answers with it; auth.logout clears it', async () => {
+    const seen: string[] = [];
+    const user = await trpc(undefined, seen).auth.login.mutate({ email: srv.admin.email, password: srv.admin.password });
+    expect(user).toMatchObject({ email: srv.admin.email, role: 'administrator' });
+    const session = seen.find((c) => c.startsWith('svc_session='));
+    expect(session).toBeDefined();
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).toMatch(/Path=\//);
+    const cookie = session!.split(';')[0]!;
+    expect(await trpc(cookie).auth.me.query()).toMatchObject({ email: srv.admin.email, role: 'administrator' });
+
+    const cleared: string[] = [];
+    await trpc(cookie, cleared).auth.logout.mutate();
+    expect(cleared.find((c) => c.startsWith('svc_session='))).toMatch(/Max-Age=0/i);
+    const err = await trpc(cookie).auth.me.query().catch((e: unknown) => e);
+    expect((err as TRPCClientError<AppRouter>).data).toMatchObject({ httpStatus: 401 });
   });
 
   it('maps the one error type: no credentials → UNAUTHORIZED with svcCode svc_unauthorized', async () => {

@@ -87,34 +87,34 @@ describe('tRPC procedures for the PWA', () => {
     return { status: res.status, body: (await res.json()) as any };
   }
 
-  it('events.list / events.get / events.form answer like REST', async () => {
+  it('events.list / events.get / attendees.form answer like REST', async () => {
     const event = await createEvent(admin.api, { title: 'Via tRPC' });
     const list = await trpcQuery('events.list', { perPage: 500 });
     expect(list.body.result.data.json.items.map((e: any) => e.id)).toContain(event.id);
     expect((await trpcQuery('events.get', { id: event.id })).body.result.data.json.title).toBe('Via tRPC');
-    expect((await trpcQuery('events.form', { id: event.id })).body.result.data.json).toEqual({ html: '', formToken: expect.any(String) });
+    expect((await trpcQuery('attendees.form', { id: event.id })).body.result.data.json).toEqual({ html: '', formToken: expect.any(String) });
   });
 
-  it('events.signup requires X-Svc-Nonce and runs the same rules', async () => {
+  it('attendees.signup requires X-Svc-Nonce and runs the same rules', async () => {
     const event = await createEvent(admin.api, { capacity: 1, waitlist: false });
     const fields = { email: 'trpc@example.test', display_name: 'T', svc_ts: agedFormToken(srv, event.id) };
-    const noNonce = await trpcMutation('events.signup', { id: event.id, fields });
+    const noNonce = await trpcMutation('attendees.signup', { id: event.id, fields });
     expect(noNonce.body.error.json.data.svcCode).toBe('svc_invalid_nonce');
-    const ok = await trpcMutation('events.signup', { id: event.id, fields }, { 'x-svc-nonce': await nonce(srv) });
+    const ok = await trpcMutation('attendees.signup', { id: event.id, fields }, { 'x-svc-nonce': await nonce(srv) });
     expect(ok.body.result.data.json).toEqual({ id: expect.any(Number), status: 'going' });
-    const full = await trpcMutation('events.signup', { id: event.id, fields: { ...fields, email: 'trpc2@example.test' } }, { 'x-svc-nonce': await nonce(srv) });
+    const full = await trpcMutation('attendees.signup', { id: event.id, fields: { ...fields, email: 'trpc2@example.test' } }, { 'x-svc-nonce': await nonce(srv) });
     expect(full.body.error.json.data.svcCode).toBe('svc_event_full');
-    const bad = await trpcMutation('events.signup', { id: event.id, fields: { ...fields, quantity: 0 } }, { 'x-svc-nonce': await nonce(srv) });
+    const bad = await trpcMutation('attendees.signup', { id: event.id, fields: { ...fields, quantity: 0 } }, { 'x-svc-nonce': await nonce(srv) });
     expect(bad.body.error.json.data.params).toHaveProperty('quantity');
   });
 
-  it('events.cancelPreview and events.cancel use the cancel token', async () => {
+  it('attendees.cancelPreview and attendees.cancel use the cancel token', async () => {
     const event = await createEvent(admin.api);
     await signUp(srv, event.id, { display_name: 'Cancel Me' });
     const token = (await attendeeRows(srv, event.id))[0].cancel_token;
-    expect((await trpcQuery('events.cancelPreview', { token })).body.result.data.json.displayName).toBe('Cancel Me');
+    expect((await trpcQuery('attendees.cancelPreview', { token })).body.result.data.json.displayName).toBe('Cancel Me');
     const origin = new URL(srv.url).origin;
-    expect((await trpcMutation('events.cancel', { token }, { origin })).body.result.data.json.status).toBe('cancelled');
-    expect((await trpcMutation('events.cancel', { token }, { origin })).body.error.json.data.svcCode).toBe('svc_already_cancelled');
+    expect((await trpcMutation('attendees.cancel', { token }, { origin })).body.result.data.json.status).toBe('cancelled');
+    expect((await trpcMutation('attendees.cancel', { token }, { origin })).body.error.json.data.svcCode).toBe('svc_already_cancelled');
   });
 });

@@ -1,3 +1,4 @@
+import type { AttendeeDto } from '../../../shared/attendees';
 import { applyContractFilter, withRowBatch, type AttendeeRow, type Hooks } from '../../hooks';
 import type { AttendeeRecord } from './attendees.repository';
 
@@ -30,10 +31,11 @@ function decodeCustomFields(json: string | null): Record<string, unknown> | null
 /**
  * The ONE attendee serialization (list, get, CSV and JSON export): the contract's camelCase
  * table plus createdUtc/updatedUtc, then `svc_rest_attendee_response` once per row. The cancel
- * token and the ticket code are never part of it.
+ * token and the ticket code are never part of it. The filter adds keys (the DTO is loose); what
+ * a listener returns is its word, not checked again here.
  */
-export async function serializeAttendee(hooks: Hooks, record: AttendeeRecord): Promise<Record<string, unknown>> {
-  const serialized: Record<string, unknown> = {
+export async function serializeAttendee(hooks: Hooks, record: AttendeeRecord): Promise<AttendeeDto> {
+  const serialized: AttendeeDto = {
     id: record.id,
     eventId: record.eventId,
     email: record.email,
@@ -44,18 +46,18 @@ export async function serializeAttendee(hooks: Hooks, record: AttendeeRecord): P
     createdUtc: record.createdUtc,
     updatedUtc: record.updatedUtc,
   };
-  return applyContractFilter(hooks, 'svc_rest_attendee_response', serialized, toAttendeeRow(record));
+  return (await applyContractFilter(hooks, 'svc_rest_attendee_response', serialized, toAttendeeRow(record))) as AttendeeDto;
 }
 
 /**
  * A page of rows (list, export page): each row still goes through the filter once, but
  * listeners may prefetch for the whole page (batchLoad) instead of querying per row.
  */
-export function serializeAttendees(hooks: Hooks, records: AttendeeRecord[]): Promise<Record<string, unknown>[]> {
+export function serializeAttendees(hooks: Hooks, records: AttendeeRecord[]): Promise<AttendeeDto[]> {
   return withRowBatch(
     records.map((r) => r.id),
     async () => {
-      const items: Record<string, unknown>[] = [];
+      const items: AttendeeDto[] = [];
       for (const record of records) items.push(await serializeAttendee(hooks, record));
       return items;
     },

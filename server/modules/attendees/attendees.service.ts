@@ -1,9 +1,11 @@
 /** Administration of attendees: list, get, PATCH (contract diff + action order), DELETE. */
 import { AppError } from '../../../shared/errors';
-import type { AttendeeListQuery, UpdateAttendeeInput } from '../../../shared/attendees';
+import type { AttendeeDto, AttendeeExportQuery, AttendeeListQuery, UpdateAttendeeInput } from '../../../shared/attendees';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import type { AttendeeChanges } from '../../hooks';
+import { eventsRepository } from '../events/events.repository';
+import { exportAttendeesStream } from './attendees.export';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { serializeAttendee, serializeAttendees } from './attendees.serialize';
 
@@ -19,7 +21,7 @@ export function attendeesService(ctx: AppContext) {
 
   return {
     /** Staff see only the events they are assigned to. */
-    async list(query: AttendeeListQuery, principal: Principal): Promise<{ items: Record<string, unknown>[]; total: number }> {
+    async list(query: AttendeeListQuery, principal: Principal): Promise<{ items: AttendeeDto[]; total: number }> {
       if (query.eventId !== undefined) assertEventAccess(principal, query.eventId);
       const eventIds = principal.role === 'administrator' ? null : principal.eventIds;
       const { rows, total } = await repo.list(
@@ -31,7 +33,7 @@ export function attendeesService(ctx: AppContext) {
       return { items: await serializeAttendees(hooks, rows), total };
     },
 
-    async get(id: number, principal: Principal): Promise<Record<string, unknown>> {
+    async get(id: number, principal: Principal): Promise<AttendeeDto> {
       const row = await existing(id);
       assertEventAccess(principal, row.eventId);
       return serializeAttendee(hooks, row);
@@ -42,7 +44,7 @@ export function attendeesService(ctx: AppContext) {
      * svc_attendee_updated (even with an empty diff), then svc_attendee_status_changed
      * when a status was sent (old '' when the row had none). A failed write fires nothing.
      */
-    async update(id: number, input: UpdateAttendeeInput): Promise<Record<string, unknown>> {
+    async update(id: number, input: UpdateAttendeeInput): Promise<AttendeeDto> {
       const before = await existing(id);
       const changes: AttendeeChanges = {};
       const patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>> = {};
@@ -75,6 +77,17 @@ export function attendeesService(ctx: AppContext) {
       await hooks.doAction('svc_attendee_updated', id, changes);
       if (input.status !== undefined) await hooks.doAction('svc_attendee_status_changed', id, input.status, before.status ?? '');
       return serializeAttendee(hooks, after);
+    },
+
+    /**
+     * One event's attendees as a stream (CSV or a JSON array, the list's serialization), page by
+     * page; staff only for their events. An unknown event is bad input naming the field.
+     */
+    async export(query: AttendeeExportQuery, principal: Principal): Promise<{ eventId: number; stream: ReadableStream<Uint8Array> }> {
+      assertEventAccess(principal, query.eventId);
+      const event = await eventsRepository(db).findById(query.eventId);
+      if (!event) throw new AppError('svc_invalid_param', 'Invalid parameter(s): eventId', { params: { eventId: 'no such event' } });
+      return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, query.format) };
     },
 
     /** Permanent delete; svc_attendee_deleted fires once the row is gone. */

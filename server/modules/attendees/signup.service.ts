@@ -2,13 +2,14 @@
  * Sign-up and visitor cancel: the contract's attendee rules in the order issue 3 fixes.
  */
 import { AppError } from '../../../shared/errors';
-import { ZSignupFields, type CancelPreview, type SignupResult } from '../../../shared/attendees';
+import { ZSignupFields, type CancelPreview, type CancelResult, type SignupBody, type SignupResult } from '../../../shared/attendees';
+import type { SignupForm } from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type RawCustomFieldInput } from '../../hooks';
-import { invalidParams } from '../../rest/route';
+import { invalidParams } from '../../api/route';
 import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
-import { readSigned, signValue } from '../../security/nonce';
+import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository } from './attendees.repository';
@@ -32,9 +33,10 @@ const TICKET_CODE_BYTES = 18;
 export interface SignupRequest {
   eventId: number;
   /** The posted body as it arrived (JSON or form). */
-  raw: Record<string, unknown>;
+  raw: SignupBody;
   /** REMOTE_ADDR after IP validation, or ''. */
   ip: string;
+  /** The request headers (the bot check sees them without the caller's credentials). */
   headers: Record<string, string>;
   nowMs?: number;
 }
@@ -103,8 +105,16 @@ export function signupService(ctx: AppContext) {
   }
 
   return {
+    /**
+     * The check before anything else, even validation (contract order, both transports): the
+     * public-form nonce the visitor sends as X-Svc-Nonce (403 svc_invalid_nonce without it).
+     */
+    async screenSubmission(input: { nonce: string | undefined }): Promise<void> {
+      assertNonce(ctx.secret, PUBLIC_FORM_NONCE_ACTION, input.nonce);
+    },
+
     /** `GET /events/{id}/form`: the extra fields' HTML and the signed render time. */
-    async form(eventId: number, nowMs = Date.now()): Promise<{ html: string; formToken: string }> {
+    async form(eventId: number, nowMs = Date.now()): Promise<SignupForm> {
       const event = await publicEvent(eventId);
       const html = await applyContractFilter(hooks, 'svc_rsvp_form_fields', '', event.id);
       return { html, formToken: signValue(ctx.secret, formTokenPurpose(event.id), String(nowMs)) };
@@ -218,7 +228,7 @@ export function signupService(ctx: AppContext) {
      * attendees are not promoted automatically (the contract has no action for it): an
      * administrator moves them with PATCH, which fires svc_attendee_status_changed.
      */
-    async cancel(token: string): Promise<{ id: number; status: 'cancelled' }> {
+    async cancel(token: string): Promise<CancelResult> {
       const found = await findByToken(token);
       const cancelled = await db.transaction(async (tx) => {
         const repo = attendeesRepository(tx);

@@ -1,6 +1,7 @@
 /**
- * Online check-in (POST /checkins, the admin app), annulment, counts and the check-in list.
- * Offline scans arrive through sync.push (modules/sync/sync.service.ts) instead.
+ * Every check-in decision: online check-in (POST /checkins, the admin app, the door online) and
+ * the door's offline scans that sync.push delivers (`recordOfflineScans`; the sync module keeps
+ * only the protocol), annulment, counts and the check-in list.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
@@ -18,6 +19,9 @@ import {
   type CheckinListQuery,
   type CheckinResult,
   type CheckinSource,
+  type Conflict,
+  type PushItem,
+  type PushItemResult,
   type RefusalVerdict,
 } from '../../../shared/checkin';
 import { nowUtcString, utcMs } from '../../../shared/time';
@@ -26,8 +30,9 @@ import type { AppContext } from '../../context';
 import { sha256Hex } from '../../security/crypto';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
 import { eventsRepository } from '../events/events.repository';
-import { checkinRepository, type CheckinRecord, type NewCheckin } from './checkin.repository';
-import { fireCheckedIn } from './checkin.actions';
+import { syncRepository, type AttendeeForPush } from '../sync/sync.repository';
+import { checkinRepository, type CheckinRecord, type NewCheckin, type NewScanLogEntry } from './checkin.repository';
+import { fireCheckedIn, type CheckedIn } from './checkin.actions';
 
 /** The error code a refused scan answers with (SPEC §4). */
 export const REFUSAL_CODES: Record<RefusalVerdict, string> = {
@@ -60,6 +65,18 @@ export function toCheckinDto(r: CheckinRecord): CheckinDto {
     annulledUtc: r.annulledUtc,
     annulledBy: r.annulledBy,
   };
+}
+
+function canScan(principal: Principal, eventId: number): boolean {
+  return principal.role === 'administrator' || principal.eventIds === null || principal.eventIds.includes(eventId);
+}
+
+/** Conflict of an offline-admitted scan with the server's current row (null: none). */
+function conflictOf(attendee: AttendeeForPush, scannedUtc: string): Conflict | null {
+  if (attendee.status === 'going' || attendee.status === '') return null;
+  if (attendee.status === 'waitlist') return 'waitlist';
+  // No status-change time is stored; a row unchanged since before the scan was surely cancelled before it.
+  return attendee.updatedUtc <= scannedUtc ? 'cancelled_before_scan' : 'cancelled';
 }
 
 class CheckinInsertFailed extends Error {}
@@ -157,6 +174,105 @@ export function checkinService(ctx: AppContext) {
       const { result, jobId } = outcome;
       await fireCheckedIn(ctx, jobId, [[result.checkinId, result.attendeeId, result.eventId]]);
       return { created: true, result };
+    },
+
+    /**
+     * A door's queued offline scans (sync.push), stored in a handful of statements for the whole
+     * batch, never one per item. Offline-admitted scans are stored "forced" — with `conflict`
+     * set when the server disagrees — so nobody who got in is lost; refusals go to the scan log.
+     * Idempotent on (device, clientId): a resent or concurrently pushed item answers `duplicate`
+     * with the original checkinId (the unique constraint decides). svc_pro_attendee_checked_in
+     * fires once per inserted row, after commit. One result per item, in the order given.
+     */
+    async recordOfflineScans(pushed: PushItem[], principal: Principal): Promise<PushItemResult[]> {
+      const author = checkinAuthor(principal);
+      const lookups = syncRepository(db);
+      const firstOf = new Map<string, PushItem>();
+      for (const item of pushed) if (!firstOf.has(item.clientId)) firstOf.set(item.clientId, item);
+      const items = [...firstOf.values()];
+
+      // No look-up of already stored scans first: the insert's ON CONFLICT finds them, and only
+      // the items it did not insert (or refused) are looked up — none in the common case.
+      const settled = new Map<string, PushItemResult>();
+
+      // The door sends the attendee's id beside the code hash: the hash says who it is; an id is
+      // looked up only for items without a hash, and for the rest it tells a deleted attendee
+      // from an unknown code.
+      const hashes = [...new Set(items.flatMap((i) => (i.codeHash !== undefined ? [i.codeHash] : [])))];
+      const ids = [...new Set(items.flatMap((i) => (i.codeHash === undefined && i.attendeeId !== undefined ? [i.attendeeId] : [])))];
+      const found = await lookups.attendeesForPush(hashes, ids);
+      const byHash = new Map(found.map((a) => [a.codeHash, a]));
+      const byId = new Map(found.map((a) => [a.id, a]));
+      const attendeeOf = (i: PushItem) => (i.codeHash !== undefined ? byHash.get(i.codeHash) : byId.get(i.attendeeId!));
+      // An attendee found in the item's event proves the event exists (attendees go with their
+      // event), so in the common case no event is looked up at all.
+      const liveEvents = new Set(items.filter((i) => attendeeOf(i)?.eventId === i.eventId).map((i) => i.eventId));
+      const unprovenEvents = [...new Set(items.map((i) => i.eventId))].filter((id) => !liveEvents.has(id));
+      const missingIds = items.filter((i) => isAdmitted(i.verdictOnDevice) && !attendeeOf(i) && i.attendeeId !== undefined).map((i) => i.attendeeId!);
+      const [otherEvents, deleted] = await Promise.all([lookups.existingEventIds(unprovenEvents), lookups.deletedAttendees([...new Set(missingIds)])]);
+      for (const id of otherEvents) liveEvents.add(id);
+
+      const toInsert: NewCheckin[] = [];
+      const rejected: NewScanLogEntry[] = [];
+      const reject = (item: PushItem, reason: NewScanLogEntry['reason'], attendeeId: number | null) => {
+        settled.set(item.clientId, { clientId: item.clientId, status: 'rejected', reason: reason as never });
+        rejected.push({
+          eventId: item.eventId,
+          attendeeId,
+          ...author,
+          codeHash: item.codeHash ?? null,
+          reason,
+          verdictOnDevice: item.verdictOnDevice,
+          clientId: item.clientId,
+          source: item.source,
+          scannedUtc: item.scannedUtc,
+        });
+      };
+      for (const item of items) {
+        const attendee = attendeeOf(item);
+        if (!canScan(principal, item.eventId)) reject(item, 'forbidden', attendee?.id ?? null);
+        else if (!liveEvents.has(item.eventId)) reject(item, 'unknown', null);
+        else if (!isAdmitted(item.verdictOnDevice)) reject(item, item.verdictOnDevice, attendee?.id ?? null);
+        else if (attendee && attendee.eventId !== item.eventId) reject(item, 'wrong_event', attendee.id);
+        else if (attendee) toInsert.push(newCheckin(item, attendee.id, conflictOf(attendee, item.scannedUtc)));
+        else if (item.attendeeId !== undefined && deleted.get(item.attendeeId) === item.eventId) toInsert.push(newCheckin(item, item.attendeeId, 'deleted'));
+        else reject(item, 'unknown', null);
+      }
+      function newCheckin(item: PushItem, attendeeId: number, conflict: Conflict | null): NewCheckin {
+        return { attendeeId, eventId: item.eventId, scannedUtc: item.scannedUtc, ...author, clientId: item.clientId, source: item.source, conflict };
+      }
+
+      async function settleDuplicates(clientIds: string[]): Promise<void> {
+        for (const seen of await repo.findByClientIds(author.deviceId, clientIds)) {
+          settled.set(seen.clientId, { clientId: seen.clientId, status: 'duplicate', checkinId: seen.id });
+        }
+      }
+
+      const stored = await repo.insertMany(toInsert);
+      const fired: CheckedIn[] = [];
+      if (stored === null) {
+        for (const row of toInsert) settled.set(row.clientId, { clientId: row.clientId, status: 'failed' });
+      } else {
+        const insertedIds = new Map(stored.inserted.map((r) => [r.clientId, r.id]));
+        for (const row of toInsert) {
+          const checkinId = insertedIds.get(row.clientId);
+          if (checkinId === undefined) continue;
+          settled.set(row.clientId, { clientId: row.clientId, status: 'inserted', checkinId, conflict: row.conflict as Conflict | null });
+          fired.push([checkinId, row.attendeeId, row.eventId]);
+        }
+        // Not inserted: stored before (a resent batch) or by a concurrent push of the same scans.
+        const notInserted = toInsert.filter((r) => !insertedIds.has(r.clientId)).map((r) => r.clientId);
+        for (const clientId of notInserted) settled.set(clientId, { clientId, status: 'failed' });
+        await settleDuplicates([...notInserted, ...rejected.map((r) => r.clientId)]);
+      }
+      // A refused item that was stored earlier (resent after the attendee was deleted, say) is a duplicate.
+      const stillRejected = rejected.filter((r) => settled.get(r.clientId)?.status !== 'duplicate');
+      await repo.logRejected(stillRejected);
+
+      // in checkinId order, as the held job lists them
+      fired.sort((a, b) => a[0] - b[0]);
+      await fireCheckedIn(ctx, stored?.jobId ?? null, fired);
+      return pushed.map((i) => settled.get(i.clientId)!);
     },
 
     /**

@@ -2,19 +2,18 @@
  * The door sync protocol (SPEC §6): push (queued scans, idempotent per device and clientId),
  * pull (deltas from the commit-ordered change log) and the compact first download.
  * Why the cursor never skips a late commit: docs/decisions/009-checkin-sync.md.
+ * What a pushed scan becomes (stored, conflict, refused, duplicate) is the check-in module's
+ * decision (`checkinService.recordOfflineScans`); this module only carries the batch.
  */
 import { AppError } from '../../../shared/errors';
 import {
-  isAdmitted,
-  type Conflict,
   type DownloadInput,
   type DownloadResult,
   type ParsedPullInput,
   type SlotSnapshot,
   type PullResult,
   type PushInput,
-  type PushItem,
-  type PushItemResult,
+  type PushResult,
   type SyncEvent,
 } from '../../../shared/checkin';
 import { toUtcDate, toUtcString } from '../../../shared/time';
@@ -22,11 +21,9 @@ import { bookingTypeService } from '../booking/booking-type.service';
 import { slotService } from '../booking/slot.service';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
-import { checkinRepository, type NewCheckin, type NewScanLogEntry } from '../checkin/checkin.repository';
-import { fireCheckedIn, type CheckedIn } from '../checkin/checkin.actions';
-import { checkinAuthor } from '../checkin/checkin.service';
+import { checkinService } from '../checkin/checkin.service';
 import { devicesRepository } from '../devices/devices.repository';
-import { syncRepository, type AttendeeForPush, type ChangePosition, type ChangeRow } from './sync.repository';
+import { syncRepository, type ChangePosition, type ChangeRow } from './sync.repository';
 
 /** Changes older than this are pruned; a cursor from before the pruned range answers `reset`. */
 export const DEFAULT_CHANGE_RETENTION_DAYS = 30;
@@ -36,18 +33,6 @@ export function parseCursor(cursor: string): ChangePosition {
   return { txid: txid!, id: Number(id) };
 }
 export const formatCursor = (p: ChangePosition) => `${p.txid}:${p.id}`;
-
-function canScan(principal: Principal, eventId: number): boolean {
-  return principal.role === 'administrator' || principal.eventIds === null || principal.eventIds.includes(eventId);
-}
-
-/** Conflict of an offline-admitted scan with the server's current row (null: none). */
-function conflictOf(attendee: AttendeeForPush, scannedUtc: string): Conflict | null {
-  if (attendee.status === 'going' || attendee.status === '') return null;
-  if (attendee.status === 'waitlist') return 'waitlist';
-  // No status-change time is stored; a row unchanged since before the scan was surely cancelled before it.
-  return attendee.updatedUtc <= scannedUtc ? 'cancelled_before_scan' : 'cancelled';
-}
 
 /**
  * The leading changes of a page that stand for at most `limit` rows, and always at least one: a
@@ -65,9 +50,8 @@ function withinBudget(changes: ChangeRow[], limit: number): ChangeRow[] {
 }
 
 export function syncService(ctx: AppContext) {
-  const { db, logger } = ctx;
+  const { db } = ctx;
   const repo = syncRepository(db);
-  const checkins = checkinRepository(db, logger);
 
   /** Per change index: the attendees whose check-ins a `checkins` range holds. */
   async function checkinRangeAttendees(changes: ChangeRow[]): Promise<Map<number, number[]>> {
@@ -121,101 +105,13 @@ export function syncService(ctx: AppContext) {
 
   return {
     /**
-     * Stores a batch of queued scans in a handful of statements. Offline-admitted scans are
-     * stored "forced" — with `conflict` set when the server disagrees — so nobody who got in
-     * is lost; refusals go to the scan log. Idempotent on (device, clientId): a resent or
-     * concurrently pushed item answers `duplicate` with the original checkinId (the unique
-     * constraint decides). svc_pro_attendee_checked_in fires once per inserted row, after commit.
+     * A batch of queued scans (≤ MAX_PUSH_BATCH): the check-in module decides and stores them,
+     * one result per item in the order sent. The device's unsynced count is written beside
+     * them (in parallel with the scans' look-ups), not after the batch.
      */
-    async push(input: PushInput, principal: Principal): Promise<{ results: PushItemResult[] }> {
-      const author = checkinAuthor(principal);
-      const firstOf = new Map<string, PushItem>();
-      for (const item of input.items) if (!firstOf.has(item.clientId)) firstOf.set(item.clientId, item);
-      const items = [...firstOf.values()];
-
-      // No look-up of already stored scans first: the insert's ON CONFLICT finds them, and only
-      // the items it did not insert (or refused) are looked up — none in the common case.
-      const settled = new Map<string, PushItemResult>();
-
-      // The door sends the attendee's id beside the code hash: the hash says who it is; an id is
-      // looked up only for items without a hash, and for the rest it tells a deleted attendee
-      // from an unknown code.
-      const hashes = [...new Set(items.flatMap((i) => (i.codeHash !== undefined ? [i.codeHash] : [])))];
-      const ids = [...new Set(items.flatMap((i) => (i.codeHash === undefined && i.attendeeId !== undefined ? [i.attendeeId] : [])))];
-      // the device's unsynced count is written beside the look-up, not after the batch
-      const [found] = await Promise.all([repo.attendeesForPush(hashes, ids), reportPending(principal, input.pending)]);
-      const byHash = new Map(found.map((a) => [a.codeHash, a]));
-      const byId = new Map(found.map((a) => [a.id, a]));
-      const attendeeOf = (i: PushItem) => (i.codeHash !== undefined ? byHash.get(i.codeHash) : byId.get(i.attendeeId!));
-      // An attendee found in the item's event proves the event exists (attendees go with their
-      // event), so in the common case no event is looked up at all.
-      const liveEvents = new Set(items.filter((i) => attendeeOf(i)?.eventId === i.eventId).map((i) => i.eventId));
-      const unprovenEvents = [...new Set(items.map((i) => i.eventId))].filter((id) => !liveEvents.has(id));
-      const missingIds = items.filter((i) => isAdmitted(i.verdictOnDevice) && !attendeeOf(i) && i.attendeeId !== undefined).map((i) => i.attendeeId!);
-      const [otherEvents, deleted] = await Promise.all([repo.existingEventIds(unprovenEvents), repo.deletedAttendees([...new Set(missingIds)])]);
-      for (const id of otherEvents) liveEvents.add(id);
-
-      const toInsert: NewCheckin[] = [];
-      const rejected: NewScanLogEntry[] = [];
-      const reject = (item: PushItem, reason: NewScanLogEntry['reason'], attendeeId: number | null) => {
-        settled.set(item.clientId, { clientId: item.clientId, status: 'rejected', reason: reason as never });
-        rejected.push({
-          eventId: item.eventId,
-          attendeeId,
-          ...author,
-          codeHash: item.codeHash ?? null,
-          reason,
-          verdictOnDevice: item.verdictOnDevice,
-          clientId: item.clientId,
-          source: item.source,
-          scannedUtc: item.scannedUtc,
-        });
-      };
-      for (const item of items) {
-        const attendee = attendeeOf(item);
-        if (!canScan(principal, item.eventId)) reject(item, 'forbidden', attendee?.id ?? null);
-        else if (!liveEvents.has(item.eventId)) reject(item, 'unknown', null);
-        else if (!isAdmitted(item.verdictOnDevice)) reject(item, item.verdictOnDevice, attendee?.id ?? null);
-        else if (attendee && attendee.eventId !== item.eventId) reject(item, 'wrong_event', attendee.id);
-        else if (attendee) toInsert.push(newCheckin(item, attendee.id, conflictOf(attendee, item.scannedUtc)));
-        else if (item.attendeeId !== undefined && deleted.get(item.attendeeId) === item.eventId) toInsert.push(newCheckin(item, item.attendeeId, 'deleted'));
-        else reject(item, 'unknown', null);
-      }
-      function newCheckin(item: PushItem, attendeeId: number, conflict: Conflict | null): NewCheckin {
-        return { attendeeId, eventId: item.eventId, scannedUtc: item.scannedUtc, ...author, clientId: item.clientId, source: item.source, conflict };
-      }
-
-      async function settleDuplicates(clientIds: string[]): Promise<void> {
-        for (const seen of await checkins.findByClientIds(author.deviceId, clientIds)) {
-          settled.set(seen.clientId, { clientId: seen.clientId, status: 'duplicate', checkinId: seen.id });
-        }
-      }
-
-      const stored = await checkins.insertMany(toInsert);
-      const fired: CheckedIn[] = [];
-      if (stored === null) {
-        for (const row of toInsert) settled.set(row.clientId, { clientId: row.clientId, status: 'failed' });
-      } else {
-        const insertedIds = new Map(stored.inserted.map((r) => [r.clientId, r.id]));
-        for (const row of toInsert) {
-          const checkinId = insertedIds.get(row.clientId);
-          if (checkinId === undefined) continue;
-          settled.set(row.clientId, { clientId: row.clientId, status: 'inserted', checkinId, conflict: row.conflict as Conflict | null });
-          fired.push([checkinId, row.attendeeId, row.eventId]);
-        }
-        // Not inserted: stored before (a resent batch) or by a concurrent push of the same scans.
-        const notInserted = toInsert.filter((r) => !insertedIds.has(r.clientId)).map((r) => r.clientId);
-        for (const clientId of notInserted) settled.set(clientId, { clientId, status: 'failed' });
-        await settleDuplicates([...notInserted, ...rejected.map((r) => r.clientId)]);
-      }
-      // A refused item that was stored earlier (resent after the attendee was deleted, say) is a duplicate.
-      const stillRejected = rejected.filter((r) => settled.get(r.clientId)?.status !== 'duplicate');
-      await checkins.logRejected(stillRejected);
-
-      // in checkinId order, as the held job lists them
-      fired.sort((a, b) => a[0] - b[0]);
-      await fireCheckedIn(ctx, stored?.jobId ?? null, fired);
-      return { results: input.items.map((i) => settled.get(i.clientId)!) };
+    async push(input: PushInput, principal: Principal): Promise<PushResult> {
+      const [results] = await Promise.all([checkinService(ctx).recordOfflineScans(input.items, principal), reportPending(principal, input.pending)]);
+      return { results };
     },
 
     /**

@@ -1,0 +1,141 @@
+/** The attendees domain's operations (docs/api.md): the visitor's sign-up and cancel, the admin's attendee screens and export. */
+import {
+  ZAttendeeDto,
+  ZAttendeeExportQuery,
+  ZAttendeeListQuery,
+  ZCancelPreview,
+  ZCancelResult,
+  ZCancelTokenParams,
+  ZSignupBody,
+  ZSignupResult,
+  ZUpdateAttendeeInput,
+} from '../../../shared/attendees';
+import { ZSignupForm } from '../../../shared/events';
+import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
+import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
+import { attendeesService } from './attendees.service';
+import { signupService } from './signup.service';
+
+const SIGN_UP = ['sign-up'];
+const ATTENDEES = ['attendees'];
+const NO_STORE = { 'cache-control': 'no-store' };
+
+// Declaration order is REST matching order: /attendees/cancel/… and /attendees/export before /attendees/:id.
+export const attendeesOperations = {
+  form: defineOperation({
+    summary: 'Extra sign-up fields (svc_rsvp_form_fields) and the signed render time to post back as svc_ts',
+    access: 'public',
+    kind: 'query',
+    input: ZIdParams,
+    output: ZSignupForm,
+    rest: { method: 'get', path: '/events/:id/form', tags: SIGN_UP, headers: NO_STORE, describe: 'Fields HTML and form token', errors: { 404: 'Draft event' } },
+    handler: ({ input, ctx }) => signupService(ctx).form(input.id),
+  }),
+  signup: defineOperation({
+    summary: 'Sign up (form-encoded or JSON): email, display_name, quantity, svc_ts, svc_hp, svc_cf_<key>…; header X-Svc-Nonce',
+    access: 'public',
+    kind: 'mutation',
+    // Contract order: the nonce before anything else, even validation.
+    screen: ({ c, ctx }) => signupService(ctx).screenSubmission({ nonce: c.req.header('x-svc-nonce') }),
+    // The fields go to the service as posted: the contract puts its spam checks and throttles before their validation.
+    input: ZIdParams.extend({ fields: ZSignupBody }),
+    output: ZSignupResult,
+    rest: {
+      method: 'post',
+      path: '/events/:id/signup',
+      tags: SIGN_UP,
+      status: 201,
+      bodyFormat: 'json-or-form',
+      bodyKey: 'fields',
+      describe: 'Signed up: going or waitlist',
+      errors: {
+        400: 'Invalid input (data.params), spam suspected, or a custom-fields error',
+        403: 'Missing or invalid X-Svc-Nonce',
+        404: 'Draft event',
+        409: 'svc_event_full or svc_signup_closed',
+        429: 'Throttled',
+      },
+    },
+    handler: ({ input, ip, c, ctx }) => signupService(ctx).signup({ eventId: input.id, raw: input.fields, ip, headers: c.req.header() }),
+  }),
+  cancelPreview: defineOperation({
+    summary: 'What the cancel link would cancel (changes nothing)',
+    access: 'public',
+    kind: 'query',
+    input: ZCancelTokenParams,
+    output: ZCancelPreview,
+    rest: { method: 'get', path: '/attendees/cancel/:token', tags: ATTENDEES, headers: NO_STORE, describe: 'Preview', errors: { 404: 'Unknown token' } },
+    handler: ({ input, ctx }) => signupService(ctx).cancelPreview(input.token),
+  }),
+  cancel: defineOperation({
+    summary: 'Cancel a sign-up with its cancel token (svc_rsvp_cancelled)',
+    access: 'public',
+    kind: 'mutation',
+    input: ZCancelTokenParams,
+    output: ZCancelResult,
+    rest: { method: 'post', path: '/attendees/cancel/:token', tags: ATTENDEES, describe: 'Cancelled', errors: { 404: 'Unknown token', 409: 'Already cancelled' } },
+    handler: ({ input, ctx }) => signupService(ctx).cancel(input.token),
+  }),
+  export: defineOperation({
+    summary: 'Export an event’s attendees as CSV or JSON (streamed, same serialization as the list)',
+    access: ADMIN_OR_STAFF,
+    kind: 'query',
+    input: ZAttendeeExportQuery,
+    // A download the admin app opens as a link.
+    trpc: false,
+    rest: { method: 'get', path: '/attendees/export', tags: ATTENDEES, status: 200, produces: ['text/csv', 'application/json'], describe: 'CSV (RFC 4180, header row) or a JSON array' },
+    async handler({ input, principal, ctx }) {
+      const { eventId, stream } = await attendeesService(ctx).export(input, principal);
+      return new Response(stream, {
+        status: 200,
+        headers: {
+          'content-type': input.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+          'content-disposition': `attachment; filename="attendees-event-${eventId}.${input.format}"`,
+          'cache-control': 'no-store',
+        },
+      });
+    },
+  }),
+  list: defineOperation({
+    summary: 'List attendees (eventId, status, search on name/email, page, perPage; X-Total-Count)',
+    access: ADMIN_OR_STAFF,
+    kind: 'query',
+    input: ZAttendeeListQuery,
+    output: ZListOf(ZAttendeeDto),
+    rest: { method: 'get', path: '/attendees', tags: ATTENDEES, list: true, describe: 'Attendees' },
+    handler: ({ input, principal, ctx }) => attendeesService(ctx).list(input, principal),
+  }),
+  get: defineOperation({
+    summary: 'Get an attendee',
+    access: ADMIN_OR_STAFF,
+    kind: 'query',
+    input: ZIdParams,
+    output: ZAttendeeDto,
+    rest: { method: 'get', path: '/attendees/:id', tags: ATTENDEES, describe: 'The attendee', errors: { 404: 'No such attendee' } },
+    handler: ({ input, principal, ctx }) => attendeesService(ctx).get(input.id, principal),
+  }),
+  update: defineOperation({
+    summary: 'Edit an attendee (displayName, email, quantity, status)',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZIdParams.extend({ patch: ZUpdateAttendeeInput }),
+    output: ZAttendeeDto,
+    rest: {
+      method: 'patch',
+      path: '/attendees/:id',
+      tags: ATTENDEES,
+      bodyKey: 'patch',
+      describe: 'The attendee',
+      errors: { 404: 'No such attendee', 500: 'The write failed; no action fired' },
+    },
+    handler: ({ input, ctx }) => attendeesService(ctx).update(input.id, input.patch),
+  }),
+  delete: defineOperation({
+    summary: 'Delete an attendee permanently (svc_attendee_deleted)',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZIdParams,
+    rest: { method: 'delete', path: '/attendees/:id', tags: ATTENDEES, describe: 'Deleted', errors: { 404: 'No such attendee' } },
+    handler: ({ input, ctx }) => attendeesService(ctx).delete(input.id),
+  }),
+};

@@ -1,0 +1,53 @@
+/** The events domain's operations (docs/api.md): list, read and administer events. Sign-up lives with the attendees. */
+import { ZCreateEventInput, ZEventDto, ZEventListQuery, ZUpdateEventInput } from '../../../shared/events';
+import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
+import { ADMIN_ONLY } from '../../auth/principal';
+
+const TAGS = ['events'];
+
+export const eventsOperations = {
+  list: defineOperation({
+    summary: 'List events: published ones for the public, all for administrators',
+    access: 'public',
+    kind: 'query',
+    input: ZEventListQuery,
+    output: ZListOf(ZEventDto),
+    rest: { method: 'get', path: '/events', tags: TAGS, list: true, describe: 'Events by start time' },
+    handler: ({ input, principal, ctx }) => ctx.services.events.list(input, principal),
+  }),
+  get: defineOperation({
+    summary: 'Get an event (a draft is 404 to the public)',
+    access: 'public',
+    kind: 'query',
+    input: ZIdParams,
+    output: ZEventDto,
+    rest: { method: 'get', path: '/events/:id', tags: TAGS, describe: 'The event', errors: { 404: 'No such event' } },
+    handler: ({ input, principal, ctx }) => ctx.services.events.get(input.id, principal),
+  }),
+  create: defineOperation({
+    summary: 'Create an event',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZCreateEventInput,
+    output: ZEventDto,
+    rest: { method: 'post', path: '/events', tags: TAGS, status: 201, describe: 'The event' },
+    handler: ({ input, ctx }) => ctx.services.events.create(input),
+  }),
+  update: defineOperation({
+    summary: 'Update an event',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZIdParams.extend({ patch: ZUpdateEventInput }),
+    output: ZEventDto,
+    rest: { method: 'patch', path: '/events/:id', tags: TAGS, bodyKey: 'patch', describe: 'The event', errors: { 404: 'No such event' } },
+    handler: ({ input, ctx }) => ctx.services.events.update(input.id, input.patch),
+  }),
+  delete: defineOperation({
+    summary: 'Delete an event without attendees',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZIdParams,
+    rest: { method: 'delete', path: '/events/:id', tags: TAGS, describe: 'Deleted', errors: { 404: 'No such event', 409: 'The event has attendees' } },
+    handler: ({ input, ctx }) => ctx.services.events.delete(input.id),
+  }),
+};
