@@ -53,7 +53,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     }
     await jobs.scheduleRecurring();
     const pluginCtx = createPluginContext(db, env, logger.child({ component: 'plugins' }), ctx.verifiers);
-    // SPEC §7: the extended edition is a plugin too, loaded before SVC_PLUGINS.
+    // docs/api.md#plugins: the extended edition is a plugin too, loaded before SVC_PLUGINS.
     if (env.SVC_EDITION === 'extended') await (await import('./extended/index')).default(hooks, pluginCtx);
     await loadPlugins(env.plugins, hooks, pluginCtx);
 

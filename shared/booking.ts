@@ -4,6 +4,7 @@
  */
 import { z } from './validation';
 import { ZTimeZone, ZUtcDateTime, ZUtcDay } from './schemas';
+import { CLOCK_RE } from './time';
 
 /** SPEC §3: every status a booking row can hold. */
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
@@ -14,15 +15,12 @@ export const SLOT_HOLDING_STATUSES: readonly BookingStatus[] = ['confirmed', 'pe
 /** Contract "Booking type": the `_svc_bt_assignment` meta values; '' behaves as round_robin. */
 export const ASSIGNMENT_MODES = ['fixed', 'round_robin', 'collective', 'weighted', 'priority'] as const;
 export const LOCATION_MODES = ['in_person', 'virtual', 'phone', 'custom'] as const;
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** Contract Limits: the booking cancel token is 64 characters (base64url from the CSPRNG). */
 export const CANCEL_TOKEN_RE = /^[A-Za-z0-9_-]{64}$/;
 
-
 export { ZTimeZone, ZUtcDateTime, ZUtcDay };
 
-const CLOCK_RE = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 const ZClock = z.string().regex(CLOCK_RE, 'must be HH:MM');
 const ZWindow = z
   .tuple([ZClock, ZClock])

@@ -72,8 +72,6 @@ export const ERROR_CODES = {
   svc_pairing_code_invalid: { status: 400, trpc: 'BAD_REQUEST', message: 'This pairing code is not valid or has expired. Ask for a new one.' },
   /** A device token was revoked; its queued scans are not accepted. */
   svc_device_revoked: { status: 401, trpc: 'UNAUTHORIZED', message: 'This device was revoked.' },
-  /** Sync cursor older than the retained history: the device must re-download. */
-  svc_sync_reset: { status: 409, trpc: 'CONFLICT', message: 'Sync history expired; a full download is needed.' },
   /** The database did not answer (health check). */
   svc_unavailable: { status: 503, trpc: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
   /** Anything unexpected; never carries a stack trace or SQL. */
@@ -116,10 +114,6 @@ export class AppError extends Error {
   toBody(): ErrorBody {
     return { code: this.code, message: this.message, data: this.data };
   }
-}
-
-export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
 }
 
 export function trpcCodeFor(code: string, status: number): TrpcCode {

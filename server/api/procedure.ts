@@ -29,7 +29,7 @@ export async function createTrpcContext(c: HonoContext, ctx: AppContext): Promis
 const t = initTRPC.context<TrpcContext>().create({
   transformer,
   errorFormatter({ shape, error }) {
-    // The SPEC §3 code travels in data.svcCode so the PWA handles REST and tRPC errors alike.
+    // The docs/api.md#errors code travels in data.svcCode so the PWA handles REST and tRPC errors alike.
     const cause = error.cause;
     let app: AppError | null = cause instanceof AppError ? cause : null;
     if (!app && cause instanceof ZodError) app = invalidParams(cause);

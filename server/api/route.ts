@@ -64,7 +64,7 @@ export function defineRoute<P = Record<string, never>, Q = Record<string, never>
   return def;
 }
 
-/** Maps zod issues to `data.params` (field → message), SPEC §3's svc_invalid_param. */
+/** Maps zod issues to `data.params` (field → message), docs/api.md#errors's svc_invalid_param. */
 export function invalidParams(error: z.ZodError, prefix?: string): AppError {
   const params: Record<string, string> = {};
   for (const issue of error.issues) {
@@ -134,7 +134,7 @@ export const ZPagination = z.object({
   perPage: z.coerce.number().int().min(1).max(500).default(50),
 });
 
-/** A list answer: a bare array with X-Total-Count (SPEC §4). */
+/** A list answer: a bare array with X-Total-Count (docs/api.md#rest). */
 export function listResult(items: unknown[], total: number): RouteResult {
   return { status: 200, body: items, headers: { 'X-Total-Count': String(total) } };
 }

@@ -92,3 +92,9 @@ export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL)
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
+
+/** A list parameter as one bound JSON value (`id in ${jsonInts(ids)}`): one plan whatever the list's length. */
+export const jsonInts = (values: number[]) => sql`(select value::int from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+export const jsonTexts = (values: string[]) => sql`(select value from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+/** A timestamp column as UTC `Y-m-d H:i:s` text. */
+export const utcText = (column: SQL) => sql`to_char(${column}, 'YYYY-MM-DD HH24:MI:SS')`;

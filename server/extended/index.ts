@@ -1,5 +1,5 @@
 /**
- * The extended edition (SPEC §7): a plugin like any other, loaded before SVC_PLUGINS when
+ * The extended edition (docs/api.md#plugins): a plugin like any other, loaded before SVC_PLUGINS when
  * SVC_EDITION=extended. It attaches only through hooks, at the contract's priorities.
  */
 import type { Hooks } from '../hooks';

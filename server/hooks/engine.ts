@@ -1,5 +1,5 @@
 /**
- * The hook engine (SEED-CONTRACT intro, SPEC §7): WordPress-style actions and filters
+ * The hook engine (docs/api.md#plugins, decision 004): WordPress-style actions and filters
  * with priorities, accepted-argument counts and one shared namespace.
  *
  * Behaviour that the contract leaves open, decided here:

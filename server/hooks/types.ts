@@ -1,10 +1,11 @@
 /**
- * Payloads that hooks hand to plugins (SEED-CONTRACT "Resources and their fields").
+ * Payloads that hooks hand to plugins: the contract's resources and their fields (docs/api.md#plugins).
  *
- * Rows and config keep the contract's snake_case keys (SPEC §7), so a plugin written
+ * Rows and config keep the contract's snake_case keys (docs/api.md#plugins), so a plugin written
  * against the contract reads `row.custom_fields` or `config.price_cents` unchanged.
  * Times are UTC `Y-m-d H:i:s` strings throughout.
  */
+import type { Weekday } from '../../shared/time';
 
 /** The sign-up payload of `svc_rsvp_submitted`: no status, custom_fields or timestamps. */
 export interface RsvpSubmittedPayload {
@@ -89,14 +90,13 @@ export type LocationMode = 'in_person' | 'virtual' | 'phone' | 'custom';
 /** Slug → label, as filtered by `svc_booking_location_labels`. */
 export type LocationLabels = Record<string, string>;
 
-export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
 /** `["09:00", "17:00"]` in the booking type's timezone. */
 export type TimeWindow = [from: string, to: string];
 
 /**
  * Resolved booking-type config (third argument of `svc_booking_awaiting_payment`).
- * The known keys mirror the booking type of SPEC §4 in snake_case; the record stays
+ * The known keys mirror the booking type of docs/api.md#rest in snake_case; the record stays
  * open because the contract leaves "other booking-type config keys" unshown.
  */
 export interface BookingTypeConfig {

@@ -18,7 +18,7 @@ export interface EnqueueOptions {
 export async function enqueueJob(db: Db, type: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<number | null> {
   const rows = await db
     .insert(jobs)
-    .values({ type, payload, runAtUtc: opts.runAtUtc ?? sql`${nowUtc}` as never, dedupeKey: opts.dedupeKey ?? null, maxAttempts: opts.maxAttempts ?? 8 })
+    .values({ type, payload, runAtUtc: opts.runAtUtc ?? nowUtc, dedupeKey: opts.dedupeKey ?? null, maxAttempts: opts.maxAttempts ?? 8 })
     .onConflictDoNothing()
     .returning({ id: jobs.id });
   return rows[0]?.id ?? null;
@@ -28,7 +28,7 @@ export async function enqueueJob(db: Db, type: string, payload: Record<string, u
 export async function cancelQueuedJobs(db: Db, dedupeKeyPrefix: string): Promise<number> {
   const rows = await db
     .update(jobs)
-    .set({ state: 'done', lastError: 'cancelled', finishedUtc: sql`${nowUtc}` as never })
+    .set({ state: 'done', lastError: 'cancelled', finishedUtc: nowUtc })
     .where(and(eq(jobs.state, 'queued'), sql`${jobs.dedupeKey} like ${dedupeKeyPrefix.replace(/[%_\\]/g, '\\$&') + '%'}`))
     .returning({ id: jobs.id });
   return rows.length;
@@ -193,7 +193,7 @@ export class JobRunner {
       // Only the claim that ran it may finish it: a job re-claimed after a lapsed lease has other attempts.
       await this.db
         .update(jobs)
-        .set({ state: 'done', finishedUtc: sql`${nowUtc}` as never, lockedUntilUtc: null, lastError: null })
+        .set({ state: 'done', finishedUtc: nowUtc, lockedUntilUtc: null, lastError: null })
         .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.state, 'running')));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -206,7 +206,7 @@ export class JobRunner {
           lastError: message.slice(0, 2000),
           lockedUntilUtc: null,
           runAtUtc: sql`${nowUtc} + make_interval(secs => ${backoffSeconds(job.attempts)})` as never,
-          finishedUtc: final ? (sql`${nowUtc}` as never) : null,
+          finishedUtc: final ? (nowUtc) : null,
         })
         .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts)));
     }

@@ -1,5 +1,5 @@
 /**
- * The `invite.ics` attached to booking emails (SPEC §4): one RFC 5545 VEVENT, sent as
+ * The `invite.ics` attached to booking emails (docs/api.md#rest): one RFC 5545 VEVENT, sent as
  * an iTIP REQUEST when a booking is confirmed or moved and as a CANCEL when it ends.
  */
 import { parseUtcString } from '../../shared/time';

@@ -110,7 +110,7 @@ export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; fr
       await writeFile(path.join(opts.mailDir, `${id}.eml`), (info as unknown as { message: Buffer }).message);
       state = 'saved';
     }
-    await db.update(outbox).set({ state, sentUtc: sql`${nowUtc}` as never, error: null }).where(eq(outbox.id, id));
+    await db.update(outbox).set({ state, sentUtc: nowUtc, error: null }).where(eq(outbox.id, id));
   });
   return { close: () => transport.close() };
 }

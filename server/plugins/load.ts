@@ -8,7 +8,7 @@ import type { Hooks } from '../hooks';
 import { queueMail, type MailMessage } from '../mail/mailer';
 import type { VisitorVerifiers } from '../security/verifier';
 
-/** The `ctx` a plugin receives (SPEC §7). */
+/** The `ctx` a plugin receives (docs/api.md#plugins). */
 export interface PluginContext {
   db: Db;
   config: Env;
@@ -16,7 +16,7 @@ export interface PluginContext {
   mail: { queue(message: MailMessage, opts?: { sendAtUtc?: string; dedupeKey?: string }): Promise<number | null> };
   /** The contract's "error object": return or throw `new ctx.SvcError(code, message, {status})`. */
   SvcError: typeof AppError;
-  /** Register a bot check or spam scorer (svc addition to SPEC §7's ctx). */
+  /** Register a bot check or spam scorer (svc addition to docs/api.md#plugins's ctx). */
   verifiers: Pick<VisitorVerifiers, 'register'>;
 }
 

@@ -6,7 +6,7 @@ import { hmacHex, safeEqual } from './crypto';
 // are accepted, so a nonce lives between 12 and 24 hours and no state is stored.
 const BUCKET_MS = 12 * 60 * 60 * 1000;
 
-/** The nonce action shared by POST /bookings and sign-up posts (SPEC §3); GET /nonce hands out its nonces. */
+/** The nonce action shared by POST /bookings and sign-up posts (docs/api.md#errors); GET /nonce hands out its nonces. */
 export const PUBLIC_FORM_NONCE_ACTION = 'svc_public_form';
 
 export interface Nonce {

@@ -18,10 +18,9 @@
  * - At most {@link MAX_SLOT_RANGE_DAYS} days after the first possible start are scanned.
  */
 import { AppError } from '../errors';
-import { isValidTimeZone, parseUtcDate, toUtcDate } from '../time';
+import { CLOCK_RE, isValidTimeZone, parseUtcDate, toUtcDate, type Weekday } from '../time';
 import { DAY_MS, MINUTE_MS, formatClock, formatOffset, zoneTimeline } from './tz';
 
-export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
 export interface SlotRules {
   durationMinutes: number;
@@ -127,16 +126,11 @@ export function resolveSlotRange(
 /** Date#getUTCDay order, so `WEEKDAY_BY_INDEX[(day + 4) % 7]` is the weekday of epoch day `day`. */
 const WEEKDAY_BY_INDEX: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
-const CLOCK_RE = /^(\d{2}):(\d{2})$/;
-
 function parseClockMinutes(text: string, allowEndOfDay: boolean): number | null {
-  const m = CLOCK_RE.exec(text);
-  if (!m) return null;
-  const hours = Number(m[1]);
-  const minutes = Number(m[2]);
-  if (minutes > 59) return null;
-  if (hours === 24 && minutes === 0 && allowEndOfDay) return 24 * 60;
-  return hours <= 23 ? hours * 60 + minutes : null;
+  if (!CLOCK_RE.test(text)) return null;
+  const hours = Number(text.slice(0, 2));
+  if (hours === 24) return allowEndOfDay ? 24 * 60 : null;
+  return hours * 60 + Number(text.slice(3, 5));
 }
 
 interface CompiledRules {

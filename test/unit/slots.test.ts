@@ -8,8 +8,8 @@ import {
   type GenerateInput,
   type Slot,
   type SlotRules,
-  type Weekday,
 } from '../../shared/booking/slots';
+import type { Weekday } from '../../shared/time';
 
 const MINUTE = 60_000;
 const TYPE_ID = 7;

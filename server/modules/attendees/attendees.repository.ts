@@ -58,7 +58,7 @@ export function attendeesRepository(db: Db) {
     /** Exact-match lookup through the unique index; the caller compares in constant time. */
     findByCancelToken: async (token: string) => (await db.select().from(attendees).where(eq(attendees.cancelToken, token)))[0] ?? null,
     lockById: async (id: number) => (await db.select().from(attendees).where(eq(attendees.id, id)).for('update'))[0] ?? null,
-    /** Seats held on an event: going rows, and old rows with an empty status (SPEC §3). */
+    /** Seats held on an event: going rows, and old rows with an empty status (docs/api.md#errors). */
     seatsTaken: async (eventId: number) => {
       const [row] = await db
         .select({ n: sql<number>`coalesce(sum(${attendees.quantity}), 0)::int` })
@@ -68,7 +68,7 @@ export function attendeesRepository(db: Db) {
     },
     insert: async (row: NewAttendeeRecord) => (await db.insert(attendees).values(row).returning())[0]!,
     update: async (id: number, patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>) =>
-      (await db.update(attendees).set({ ...patch, updatedUtc: nowUtc as never }).where(eq(attendees.id, id)).returning())[0] ?? null,
+      (await db.update(attendees).set({ ...patch, updatedUtc: nowUtc }).where(eq(attendees.id, id)).returning())[0] ?? null,
     delete: async (id: number) => (await db.delete(attendees).where(eq(attendees.id, id)).returning({ id: attendees.id })).length > 0,
     list: async (filter: AttendeeFilter, limit: number, offset: number, order: AttendeeOrder = { sort: 'id', order: 'asc' }) => {
       const where = whereOf(filter);

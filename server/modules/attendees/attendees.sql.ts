@@ -3,7 +3,7 @@ import { nowUtc, utcTimestamp } from '../../db/columns';
 import { events } from '../events/events.sql';
 
 /**
- * The contract's attendee row, plus SPEC §3's timestamps and the ticket code.
+ * The contract's attendee row, plus docs/api.md#errors's timestamps and the ticket code.
  * `updated_utc` changes on every write: the check-in sync (issue 5) reads changes by it.
  */
 export const attendees = pgTable(
@@ -24,7 +24,7 @@ export const attendees = pgTable(
     cancelToken: text('cancel_token').notNull(),
     /** The QR payload (≥128 bits); never returned by REST. */
     ticketCode: text('ticket_code').notNull(),
-    /** SHA-256 hex of ticket_code: door devices look scans up by it (SPEC §6). */
+    /** SHA-256 hex of ticket_code: door devices look scans up by it (docs/api.md#sync). */
     ticketCodeHash: text('ticket_code_hash').notNull(),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
     updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),

@@ -14,20 +14,20 @@ import { enforceRateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository } from './attendees.repository';
 
-/** SPEC §3: minimum fill time of the sign-up form. */
+/** docs/api.md#errors: minimum fill time of the sign-up form. */
 export const MIN_FILL_MS = 3_000;
-/** SPEC §3: honeypot input, must arrive empty. */
+/** docs/api.md#errors: honeypot input, must arrive empty. */
 export const HONEYPOT_FIELD = 'svc_hp';
 export const FORM_TOKEN_FIELD = 'svc_ts';
 export const CUSTOM_FIELD_PREFIX = 'svc_cf_';
 /** Contract "Limits": 5 sign-ups per minute per IP (key from svc_rsvp_client_ip). */
 export const SIGNUP_IP_LIMIT = { limit: 5, windowSeconds: 60 } as const;
-/** SPEC §3: 5 sign-ups per hour per email. */
+/** docs/api.md#errors: 5 sign-ups per hour per email. */
 export const SIGNUP_EMAIL_LIMIT = { limit: 5, windowSeconds: 3600 } as const;
 /** Bounds on the extra inputs, checked before the filter sees them. */
 const MAX_CUSTOM_FIELDS = 50;
 const MAX_CUSTOM_VALUE_LENGTH = 2000;
-/** A ticket code of 18 random bytes: 144 bits (SPEC §3 asks for ≥ 128), 24 characters in the QR. */
+/** A ticket code of 18 random bytes: 144 bits (docs/api.md#errors asks for ≥ 128), 24 characters in the QR. */
 const TICKET_CODE_BYTES = 18;
 
 export interface SignupRequest {
@@ -98,7 +98,7 @@ export function signupService(ctx: AppContext) {
 
   async function publicEvent(eventId: number): Promise<EventRow> {
     const event = await eventsRepository(db).findById(eventId);
-    // Issue 3 "Done when": an unknown event is bad input naming the field; a draft stays hidden (404, SPEC §4).
+    // An unknown event is bad input naming the field; a draft stays hidden (404, docs/api.md#rest).
     if (!event) throw new AppError('svc_invalid_param', 'Invalid parameter(s): id', { params: { id: 'no such event' } });
     if (event.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
     return event;

@@ -1,4 +1,4 @@
-/** Booking types: CRUD, the REST shape (SPEC §4) and the resolved config hooks receive. */
+/** Booking types: CRUD, the REST shape (docs/api.md#rest) and the resolved config hooks receive. */
 import { AppError } from '../../../shared/errors';
 import type { BookingTypeDto, BookingTypeInput, BookingTypePatch, PublicBookingTypeDto } from '../../../shared/booking';
 import type { SlotRules } from '../../../shared/booking/slots';
@@ -37,7 +37,7 @@ export function toBookingTypeDto(row: BookingTypeRow): BookingTypeDto {
   };
 }
 
-/** The resolved config hooks receive (snake_case, SPEC §7). */
+/** The resolved config hooks receive (snake_case, docs/api.md#plugins). */
 export function toBookingTypeConfig(row: BookingTypeRow): BookingTypeConfig {
   return {
     id: row.id,

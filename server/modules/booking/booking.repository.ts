@@ -37,7 +37,7 @@ export const bookingRepository = {
   async updateType(db: Db, id: number, values: Partial<BookingTypeInsert>): Promise<BookingTypeRow | null> {
     const [row] = await db
       .update(bookingTypes)
-      .set({ ...values, version: sql`${bookingTypes.version} + 1`, updatedUtc: sql`${nowUtc}` as never })
+      .set({ ...values, version: sql`${bookingTypes.version} + 1`, updatedUtc: nowUtc })
       .where(eq(bookingTypes.id, id))
       .returning();
     return row ?? null;
@@ -200,7 +200,7 @@ export const bookingRepository = {
   async updateStatus(tx: Db, id: number, from: BookingStatus[], to: BookingStatus): Promise<BookingRow | null> {
     const [row] = await tx
       .update(bookings)
-      .set({ status: to, updatedUtc: sql`${nowUtc}` as never })
+      .set({ status: to, updatedUtc: nowUtc })
       .where(and(eq(bookings.bookingId, id), inArray(bookings.status, from)))
       .returning();
     return row ?? null;
@@ -209,7 +209,7 @@ export const bookingRepository = {
   async moveBooking(tx: Db, id: number, startUtc: string, endUtc: string, rescheduledFrom: string): Promise<BookingRow | null> {
     const [row] = await tx
       .update(bookings)
-      .set({ startUtc, endUtc, rescheduledFrom, updatedUtc: sql`${nowUtc}` as never })
+      .set({ startUtc, endUtc, rescheduledFrom, updatedUtc: nowUtc })
       .where(eq(bookings.bookingId, id))
       .returning();
     return row ?? null;
@@ -233,7 +233,7 @@ export const bookingRepository = {
   async abandonExpiredHolds(tx: Db, cutoffUtc: string): Promise<Array<{ bookingId: number; hostUserId: number }>> {
     return tx
       .update(bookings)
-      .set({ status: 'abandoned', updatedUtc: sql`${nowUtc}` as never })
+      .set({ status: 'abandoned', updatedUtc: nowUtc })
       .where(and(eq(bookings.status, 'pending_payment'), lt(bookings.createdUtc, cutoffUtc)))
       .returning({ bookingId: bookings.bookingId, hostUserId: bookings.hostUserId });
   },

@@ -93,7 +93,7 @@ function redact(row: BookingRowStrings | null): RedactedBookingRow {
 }
 
 /**
- * Seats `hostId` has left at `startMs` (SPEC §4 capacity rule, as the generator applies it):
+ * Seats `hostId` has left at `startMs` (docs/api.md#rest capacity rule, as the generator applies it):
  * any booking overlapping [start − bufferBefore, end + bufferAfter) blocks the host, except
  * bookings of this type at this same start, which take seats instead.
  */
@@ -210,7 +210,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const real = await repo.existingUserIds(tx, slot.hosts);
         const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
         const busy = await repo.busyForHosts(tx, slot.hosts, toUtcString(startMs - reach), toUtcString(startMs + reach));
-        // One booking's quantity must fit one host (SPEC §4).
+        // One booking's quantity must fit one host (docs/api.md#rest).
         // In the type's host order (its first host is "first" for fixed assignment), hosts a filter added last.
         const rank = (id: number) => (type.hosts.includes(id) ? type.hosts.indexOf(id) : type.hosts.length + id);
         const candidates = [...new Set(slot.hosts)].filter((id) => real.has(id) && hostSeatsLeft(busy, id, type, startMs) >= input.quantity).sort((a, b) => rank(a) - rank(b));

@@ -16,7 +16,7 @@ export const bookingTypes = pgTable(
     description: text('description').notNull().default(''),
     status: text('status').$type<'draft' | 'published'>().notNull().default('draft'),
     durationMinutes: integer('duration_minutes').notNull(),
-    /** NULL = the duration (SPEC §4). */
+    /** NULL = the duration (docs/api.md#rest). */
     slotIntervalMinutes: integer('slot_interval_minutes'),
     timezone: text('timezone').notNull().default('UTC'),
     hosts: jsonb('hosts').$type<number[]>().notNull().default([]),
@@ -78,7 +78,7 @@ export const bookings = pgTable(
 
 /**
  * One counter per host, raised in the same transaction as every booking write that changes
- * the host's agenda. Every instance compares it with its cached slot sets (SPEC §2: cache
+ * the host's agenda. Every instance compares it with its cached slot sets (docs/api.md#overview: cache
  * invalidation lives in PostgreSQL).
  */
 export const slotEpochs = pgTable('svc_slot_epochs', {

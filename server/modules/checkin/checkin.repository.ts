@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { queryRows, type Db } from '../../db/client';
+import { jsonInts, jsonTexts, queryRows, utcText, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { attendees } from '../attendees/attendees.sql';
 import { holdActionsSql, type CheckedIn } from './checkin.actions';
@@ -31,6 +31,14 @@ export interface NewScanLogEntry {
   clientId: string;
   source: string;
   scannedUtc: string;
+}
+
+export interface AttendeeForPush {
+  id: number;
+  eventId: number;
+  status: string;
+  codeHash: string;
+  updatedUtc: string;
 }
 
 export interface LastCheckin {
@@ -227,7 +235,7 @@ export function checkinRepository(db: Db, logger?: Logger) {
       (
         await db
           .update(checkins)
-          .set({ annulledUtc: nowUtc as never, annulledBy: userId })
+          .set({ annulledUtc: nowUtc, annulledBy: userId })
           .where(and(eq(checkins.id, id), isNull(checkins.annulledUtc)))
           .returning()
       )[0] ?? null,
@@ -236,6 +244,36 @@ export function checkinRepository(db: Db, logger?: Logger) {
     async logRejected(entries: NewScanLogEntry[]): Promise<void> {
       if (entries.length === 0) return;
       await db.insert(scanLog).values(entries).onConflictDoNothing({ target: [scanLog.deviceId, scanLog.clientId] });
+    },
+
+    /** Attendees matching the scanned code hashes or the ids the device sent (one index look-up per value). */
+    async attendeesForPush(codeHashes: string[], ids: number[]): Promise<AttendeeForPush[]> {
+      const select = (where: SQL) =>
+        sql`select id, event_id as "eventId", status, ticket_code_hash as "codeHash", ${utcText(sql`updated_utc`)} as "updatedUtc" from svc_attendees where ${where}`;
+      const byHash = select(sql`ticket_code_hash in ${jsonTexts(codeHashes)}`);
+      const byId = select(sql`id in ${jsonInts(ids)}`);
+      if (codeHashes.length === 0 && ids.length === 0) return [];
+      // a union, not an OR: each side stays an index look-up
+      return queryRows<AttendeeForPush>(db, ids.length === 0 ? byHash : codeHashes.length === 0 ? byId : sql`${byHash} union ${byId}`);
+    },
+
+    /** Deleted attendees among these ids, per the change log's tombstones (id → event). */
+    async deletedAttendees(ids: number[]): Promise<Map<number, number>> {
+      const deleted = new Map<number, number>();
+      if (ids.length === 0) return deleted;
+      const rows = await queryRows<{ id: number; eventId: number }>(
+        db,
+        sql`select distinct entity_id as id, event_id as "eventId" from svc_changes
+            where entity = 'attendee' and op = 'delete' and entity_id in ${jsonInts(ids)}`,
+      );
+      for (const r of rows) deleted.set(Number(r.id), Number(r.eventId));
+      return deleted;
+    },
+
+    async existingEventIds(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await queryRows<{ id: number }>(db, sql`select id from svc_events where id in ${jsonInts(ids)}`);
+      return new Set(rows.map((r) => r.id));
     },
   };
 }

@@ -30,11 +30,10 @@ import type { AppContext } from '../../context';
 import { sha256Hex } from '../../security/crypto';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
 import { eventsRepository } from '../events/events.repository';
-import { syncRepository, type AttendeeForPush } from '../sync/sync.repository';
-import { checkinRepository, type CheckinRecord, type NewCheckin, type NewScanLogEntry } from './checkin.repository';
+import { checkinRepository, type AttendeeForPush, type CheckinRecord, type NewCheckin, type NewScanLogEntry } from './checkin.repository';
 import { fireCheckedIn, type CheckedIn } from './checkin.actions';
 
-/** The error code a refused scan answers with (SPEC §4). */
+/** The error code a refused scan answers with (docs/api.md#rest). */
 export const REFUSAL_CODES: Record<RefusalVerdict, string> = {
   unknown: 'svc_ticket_unknown',
   cancelled: 'svc_ticket_cancelled',
@@ -186,7 +185,6 @@ export function checkinService(ctx: AppContext) {
      */
     async recordOfflineScans(pushed: PushItem[], principal: Principal): Promise<PushItemResult[]> {
       const author = checkinAuthor(principal);
-      const lookups = syncRepository(db);
       const firstOf = new Map<string, PushItem>();
       for (const item of pushed) if (!firstOf.has(item.clientId)) firstOf.set(item.clientId, item);
       const items = [...firstOf.values()];
@@ -200,7 +198,7 @@ export function checkinService(ctx: AppContext) {
       // from an unknown code.
       const hashes = [...new Set(items.flatMap((i) => (i.codeHash !== undefined ? [i.codeHash] : [])))];
       const ids = [...new Set(items.flatMap((i) => (i.codeHash === undefined && i.attendeeId !== undefined ? [i.attendeeId] : [])))];
-      const found = await lookups.attendeesForPush(hashes, ids);
+      const found = await repo.attendeesForPush(hashes, ids);
       const byHash = new Map(found.map((a) => [a.codeHash, a]));
       const byId = new Map(found.map((a) => [a.id, a]));
       const attendeeOf = (i: PushItem) => (i.codeHash !== undefined ? byHash.get(i.codeHash) : byId.get(i.attendeeId!));
@@ -209,7 +207,7 @@ export function checkinService(ctx: AppContext) {
       const liveEvents = new Set(items.filter((i) => attendeeOf(i)?.eventId === i.eventId).map((i) => i.eventId));
       const unprovenEvents = [...new Set(items.map((i) => i.eventId))].filter((id) => !liveEvents.has(id));
       const missingIds = items.filter((i) => isAdmitted(i.verdictOnDevice) && !attendeeOf(i) && i.attendeeId !== undefined).map((i) => i.attendeeId!);
-      const [otherEvents, deleted] = await Promise.all([lookups.existingEventIds(unprovenEvents), lookups.deletedAttendees([...new Set(missingIds)])]);
+      const [otherEvents, deleted] = await Promise.all([repo.existingEventIds(unprovenEvents), repo.deletedAttendees([...new Set(missingIds)])]);
       for (const id of otherEvents) liveEvents.add(id);
 
       const toInsert: NewCheckin[] = [];

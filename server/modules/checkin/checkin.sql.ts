@@ -6,7 +6,7 @@ import { events } from '../events/events.sql';
 import { devices } from '../devices/devices.sql';
 
 /**
- * One row per admitted scan, re-scans included (contract "Check-in"; SPEC §3 columns).
+ * One row per admitted scan, re-scans included (contract "Check-in"; docs/api.md#errors columns).
  *
  * `attendee_id` has no foreign key on purpose: an offline scan of an attendee deleted on the
  * server meanwhile is still stored (conflict `deleted`), and deleting an attendee must not

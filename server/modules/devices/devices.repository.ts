@@ -22,7 +22,7 @@ export function devicesRepository(db: Db) {
         .as(
           db
             .update(devices)
-            .set({ lastSeenUtc: nowUtc as never })
+            .set({ lastSeenUtc: nowUtc })
             .where(
               and(
                 eq(devices.tokenHash, tokenHash),
@@ -47,7 +47,7 @@ export function devicesRepository(db: Db) {
       (
         await db
           .update(devices)
-          .set({ tokenHash, pairingCodeHash: null, pairingExpiresUtc: null, pairedUtc: nowUtc as never, lastSeenUtc: nowUtc as never })
+          .set({ tokenHash, pairingCodeHash: null, pairingExpiresUtc: null, pairedUtc: nowUtc, lastSeenUtc: nowUtc })
           .where(and(eq(devices.pairingCodeHash, pairingCodeHash), gt(devices.pairingExpiresUtc, nowText), isNull(devices.revokedUtc)))
           .returning()
       )[0] ?? null,
@@ -55,7 +55,7 @@ export function devicesRepository(db: Db) {
       (
         await db
           .update(devices)
-          .set({ revokedUtc: nowUtc as never, pairingCodeHash: null, pairingExpiresUtc: null })
+          .set({ revokedUtc: nowUtc, pairingCodeHash: null, pairingExpiresUtc: null })
           .where(and(eq(devices.id, id), isNull(devices.revokedUtc)))
           .returning()
       )[0] ?? null,
@@ -64,7 +64,7 @@ export function devicesRepository(db: Db) {
     reportPending: (id: number, pending: number) =>
       db
         .update(devices)
-        .set({ pendingCount: pending, pendingReportedUtc: nowUtc as never })
+        .set({ pendingCount: pending, pendingReportedUtc: nowUtc })
         .where(
           and(
             eq(devices.id, id),

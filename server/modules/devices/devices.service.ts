@@ -1,5 +1,5 @@
 /**
- * Door devices (SPEC §5): an administrator creates a device and gets a one-time pairing code
+ * Door devices (docs/api.md#auth): an administrator creates a device and gets a one-time pairing code
  * (and a URL to show as a QR code); the device exchanges the code for its Bearer token once.
  * A revoked device's token answers 401 `svc_device_revoked`, never the generic 401, so the door
  * app can tell staff that its queued scans were not accepted.

@@ -4,7 +4,7 @@ import { nowUtc, utcTimestamp } from '../../db/columns';
 import { users } from '../../auth/auth.sql';
 
 /**
- * Door devices (SPEC §5): paired once with a short one-time code, then a Bearer token.
+ * Door devices (docs/api.md#auth): paired once with a short one-time code, then a Bearer token.
  * Only SHA-256 hashes of the pairing code and the token are stored.
  */
 export const devices = pgTable(

@@ -46,7 +46,7 @@ export function eventsService(db: Db) {
       return { items: rows.map(toEventDto), total };
     },
 
-    /** A draft is 404 to everyone but administrators (SPEC §4). */
+    /** A draft is 404 to everyone but administrators (docs/api.md#rest). */
     async get(id: number, principal: Principal | null): Promise<EventDto> {
       const row = await repo.findById(id);
       if (!row || (row.status !== 'published' && !canSeeDrafts(principal))) throw new AppError('svc_not_found', 'No such event.');

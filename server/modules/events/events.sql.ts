@@ -4,7 +4,7 @@ import { nowUtc, utcTimestamp } from '../../db/columns';
 export const EVENT_STATUSES = ['draft', 'published'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-/** Events people sign up for (SPEC §4 "Event"). */
+/** Events people sign up for (docs/api.md#rest "Event"). */
 export const events = pgTable(
   'svc_events',
   {

@@ -1,5 +1,5 @@
 /**
- * The door device's sync protocol (SPEC §6), tRPC only: a device token or a staff/admin session.
+ * The door device's sync protocol (docs/api.md#sync), tRPC only: a device token or a staff/admin session.
  * The door app (`client/sync/*`) calls `sync.push`, `sync.pull` and `sync.download`.
  */
 import { ZDownloadInput, ZDownloadResult, ZPullInput, ZPullResult, ZPushInput, ZPushResult } from '../../../shared/checkin';

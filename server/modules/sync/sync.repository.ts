@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client';
+import { jsonInts, queryRows, utcText, type Db } from '../../db/client';
 import type { AttendeeCore } from '../../../shared/attendees';
 import type { AttendeeTuple } from '../../../shared/checkin';
 
@@ -18,14 +18,6 @@ export interface ChangeRow extends ChangePosition {
   op: 'upsert' | 'delete';
 }
 
-export interface AttendeeForPush {
-  id: number;
-  eventId: number;
-  status: string;
-  codeHash: string;
-  updatedUtc: string;
-}
-
 export interface EventState {
   id: number;
   title: string;
@@ -37,9 +29,6 @@ export interface EventState {
   capacity: number | null;
 }
 
-const jsonInts = (values: number[]) => sql`(select value::int from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
-const jsonTexts = (values: string[]) => sql`(select value from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
-const utcText = (column: SQL) => sql`to_char(${column}, 'YYYY-MM-DD HH24:MI:SS')`;
 
 interface AttendeeRowState extends AttendeeCore {
   codeHash: string;
@@ -178,36 +167,6 @@ export function syncRepository(db: Db) {
             sql`select id, title, ${utcText(sql`starts_utc`)} as "startsUtc", ${utcText(sql`ends_utc`)} as "endsUtc", timezone, venue, status, capacity
                 from svc_events where id in ${jsonInts(ids)} order by id`,
           ),
-
-    /** Attendees matching the scanned code hashes or the ids the device sent (one index look-up per value). */
-    async attendeesForPush(codeHashes: string[], ids: number[]): Promise<AttendeeForPush[]> {
-      const select = (where: SQL) =>
-        sql`select id, event_id as "eventId", status, ticket_code_hash as "codeHash", ${utcText(sql`updated_utc`)} as "updatedUtc" from svc_attendees where ${where}`;
-      const byHash = select(sql`ticket_code_hash in ${jsonTexts(codeHashes)}`);
-      const byId = select(sql`id in ${jsonInts(ids)}`);
-      if (codeHashes.length === 0 && ids.length === 0) return [];
-      // a union, not an OR: each side stays an index look-up
-      return queryRows<AttendeeForPush>(db, ids.length === 0 ? byHash : codeHashes.length === 0 ? byId : sql`${byHash} union ${byId}`);
-    },
-
-    /** Deleted attendees among these ids, per the change log's tombstones (id → event). */
-    async deletedAttendees(ids: number[]): Promise<Map<number, number>> {
-      const deleted = new Map<number, number>();
-      if (ids.length === 0) return deleted;
-      const rows = await queryRows<{ id: number; eventId: number }>(
-        db,
-        sql`select distinct entity_id as id, event_id as "eventId" from svc_changes
-            where entity = 'attendee' and op = 'delete' and entity_id in ${jsonInts(ids)}`,
-      );
-      for (const r of rows) deleted.set(Number(r.id), Number(r.eventId));
-      return deleted;
-    },
-
-    async existingEventIds(ids: number[]): Promise<Set<number>> {
-      if (ids.length === 0) return new Set();
-      const rows = await queryRows<{ id: number }>(db, sql`select id from svc_events where id in ${jsonInts(ids)}`);
-      return new Set(rows.map((r) => r.id));
-    },
   };
 }
 export type SyncRepository = ReturnType<typeof syncRepository>;

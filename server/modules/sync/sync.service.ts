@@ -1,5 +1,5 @@
 /**
- * The door sync protocol (SPEC §6): push (queued scans, idempotent per device and clientId),
+ * The door sync protocol (docs/api.md#sync): push (queued scans, idempotent per device and clientId),
  * pull (deltas from the commit-ordered change log) and the compact first download.
  * Why the cursor never skips a late commit: docs/decisions/009-checkin-sync.md.
  * What a pushed scan becomes (stored, conflict, refused, duplicate) is the check-in module's
