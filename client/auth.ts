@@ -1,28 +1,21 @@
-/** Session auth against `/svc/v1/auth` (SPEC §4–5): an HttpOnly cookie the page never sees. */
-import { api, ApiError } from './api';
+/** Session auth over tRPC `auth.*` (SPEC §4–5): an HttpOnly cookie the page never sees. */
+import { ApiError } from './api';
+import { call, rpc } from './trpc';
+import type { UserDto } from '../shared/users';
 
-export type UserRole = 'administrator' | 'staff' | 'host';
-
-export interface User {
-  id: number;
-  email: string;
-  displayName: string;
-  role: UserRole;
-  timezone: string;
-}
-
-export function login(email: string, password: string): Promise<User> {
-  return api<User>('/auth/login', { method: 'POST', body: { email, password } });
+/** Signs in; the server sets the session cookie and answers the user. */
+export function login(email: string, password: string): Promise<UserDto> {
+  return call(rpc().auth.login.mutate({ email, password }));
 }
 
 export async function logout(): Promise<void> {
-  await api<undefined>('/auth/logout', { method: 'POST' });
+  await call(rpc().auth.logout.mutate());
 }
 
 /** The signed-in user, or null when there is no valid session (401). */
-export async function fetchCurrentUser(): Promise<User | null> {
+export async function fetchCurrentUser(): Promise<UserDto | null> {
   try {
-    return await api<User>('/auth/me');
+    return await call(rpc().auth.me.query());
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

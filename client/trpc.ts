@@ -45,10 +45,14 @@ export function rpc(): ReturnType<typeof createTrpc> {
 /** The SPEC error of a failed call, as pages show it; anything else is rethrown unchanged. */
 export function toApiError(err: unknown): unknown {
   if (!(err instanceof TRPCClientError)) return err;
-  const data = err.data as { svcCode?: string | null; httpStatus?: number; params?: Record<string, string> | null } | undefined;
+  const data = err.data as { svcCode?: string | null; httpStatus?: number; params?: Record<string, string> | null; retryAfter?: number | null } | undefined;
   if (!data) return new NetworkError(err);
   const status = data.httpStatus ?? 500;
-  return new ApiError(data.svcCode ?? 'svc_internal', err.message, status, { status, ...(data.params ? { params: data.params } : {}) });
+  return new ApiError(data.svcCode ?? 'svc_internal', err.message, status, {
+    status,
+    ...(data.params ? { params: data.params } : {}),
+    ...(data.retryAfter ? { retryAfter: data.retryAfter } : {}),
+  });
 }
 
 /** Awaits a tRPC call; a failure becomes `ApiError` or `NetworkError` (see `toApiError`). */

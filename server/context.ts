@@ -3,23 +3,19 @@ import type { Env } from './env';
 import type { Database, Db } from './db/client';
 import type { Hooks } from './hooks';
 import type { JobRunner } from './jobs/queue';
-import { authService, type AuthService } from './auth/auth.service';
 import type { VisitorVerifiers } from './security/verifier';
-import { eventsService, type EventsService } from './modules/events/events.service';
-import { authenticateDeviceToken } from './modules/devices/devices.service';
+import type { Principal } from './auth/principal';
 
-/** Built once per domain from the database; services hold the rules (STYLE §1). */
-export interface Services {
-  auth: AuthService;
-  events: EventsService;
+/** The door devices' tokens, as auth may ask about them (wired in main.ts: server/auth never imports a domain module). */
+export interface DeviceTokens {
+  /** The principal of a device token (by its SHA-256); null when no device has it; throws for a revoked device. */
+  authenticate(tokenHash: string): Promise<Principal | null>;
 }
 
-export function createServices(db: Db): Services {
-  // Door-device tokens are the devices module's; auth only asks it (server/auth never imports a module).
-  return { auth: authService(db, { authenticateDevice: (tokenHash) => authenticateDeviceToken(db, tokenHash) }), events: eventsService(db) };
-}
-
-/** Everything a request, a job or a plugin may reach. */
+/**
+ * Everything a request, a job or a plugin may reach. Every service is built the same way,
+ * `fooService(ctx)` (plus, for tests, the repositories it uses), where it is needed.
+ */
 export interface AppContext {
   env: Env;
   database: Database;
@@ -29,7 +25,7 @@ export interface AppContext {
   jobs: JobRunner;
   /** HMAC key for nonces and signed form tokens (shared by every instance). */
   secret: string;
-  services: Services;
+  deviceTokens: DeviceTokens;
   /** Bot check / spam scoring registered by plugins (none by default). */
   verifiers: VisitorVerifiers;
 }

@@ -1,3 +1,4 @@
+import { authService } from './auth/auth.service';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -20,7 +21,7 @@ function bearerToken(c: Context): string | null {
 export async function resolvePrincipal(c: Context, ctx: AppContext): Promise<Principal | null> {
   const cached = c.get(PRINCIPAL_KEY as never) as Principal | null | undefined;
   if (cached !== undefined) return cached;
-  const principal = await ctx.services.auth.authenticate({ bearerToken: bearerToken(c), sessionToken: getCookie(c, SESSION_COOKIE) ?? null });
+  const principal = await authService(ctx).authenticate({ bearerToken: bearerToken(c), sessionToken: getCookie(c, SESSION_COOKIE) ?? null });
   c.set(PRINCIPAL_KEY as never, principal as never);
   return principal;
 }

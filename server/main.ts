@@ -3,7 +3,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app';
-import { createServices, type AppContext } from './context';
+import type { AppContext } from './context';
+import { authService } from './auth/auth.service';
+import { authenticateDeviceToken } from './modules/devices/devices.service';
 import { openDatabase } from './db/client';
 import type { Env } from './env';
 import { Hooks } from './hooks';
@@ -44,7 +46,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     const db = database.db;
     const hooks = new Hooks();
     const jobs = new JobRunner(db, logger.child({ component: 'jobs' }));
-    const ctx: AppContext = { env, database, db, hooks, logger, jobs, secret: await loadServerSecret(db, env.SVC_SECRET), services: createServices(db), verifiers: new VisitorVerifiers() };
+    const ctx: AppContext = { env, database, db, hooks, logger, jobs, secret: await loadServerSecret(db, env.SVC_SECRET), deviceTokens: { authenticate: (tokenHash) => authenticateDeviceToken(db, tokenHash) }, verifiers: new VisitorVerifiers() };
 
     const mail = registerMailJobs(jobs, { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM, mailDir: path.join(env.dataDir, 'mail') });
     for (const mod of modules) {
@@ -57,7 +59,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     if (env.SVC_EDITION === 'extended') await (await import('./extended/index')).default(hooks, pluginCtx);
     await loadPlugins(env.plugins, hooks, pluginCtx);
 
-    const firstAdministrator = await ctx.services.auth.ensureFirstAdministrator(env.SVC_ADMIN_EMAIL, env.SVC_ADMIN_PASSWORD);
+    const firstAdministrator = await authService(ctx).ensureFirstAdministrator(env.SVC_ADMIN_EMAIL, env.SVC_ADMIN_PASSWORD);
 
     const app = createApp(ctx, { staticDir: opts.staticDir, version: opts.version, restMiddleware: opts.restMiddleware });
     const server: ServerType = await new Promise((resolve) => {

@@ -1,33 +1,38 @@
 /**
- * Every read and write of the admin app goes through this module (REST `/svc/v1`, SPEC §4).
+ * Every read and write of the admin app goes through this module: the typed tRPC client
+ * (`client/trpc.ts`, decision 013), each call through `call()` so a failure is the `ApiError`
+ * (the server said no) or `NetworkError` (no answer) pages show. The attendee export is the one
+ * REST address the admin app still uses, as a download link (`links.ts`).
  *
  * Lists answer a `Listing` that says where the rows came from and as of when. For the events
  * an admin keeps offline (decision 012), the event and attendee lists fall back to the synced
- * Dexie cache when the server cannot be reached (`source: 'cache'`, `asOfMs` = the last sync),
- * and attendee edits are queued and reconciled (`saveAttendee`). The offline modules (Dexie,
- * the tRPC sync client) are loaded only once an event is kept offline.
+ * Dexie cache when the server cannot be reached (`NetworkError`; `source: 'cache'`, `asOfMs` =
+ * the last sync), and attendee edits are queued and reconciled (`saveAttendee`). The offline
+ * modules (Dexie, the sync engine) are loaded only once an event is kept offline.
  */
-import { api, apiRequest, NetworkError } from '../api';
-import type { AttendeeCore, AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
-import type { BookingDto, BookingStatus, BookingTypeDto as SharedBookingTypeDto } from '../../shared/booking';
-import type { Slot } from '../../shared/booking/slots';
-import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing } from '../../shared/checkin';
-import type { CreateEventInput, EventDto, UpdateEventInput } from '../../shared/events';
+import type { inferRouterInputs } from '@trpc/server';
+import { NetworkError } from '../api';
+import { call, rpc, type AppRouter } from '../trpc';
+import type { AttendeeDto, AttendeeSortKey, AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
+import type { AdminCreateBookingInput, BookingDto, BookingListQuery, BookingTypeInput, BookingTypePatch, SettingsDto, SettingsPatch } from '../../shared/booking';
+import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, CreateDeviceInput, DeviceDto, DevicePairing, SyncEvent } from '../../shared/checkin';
+import type { EventDto, UpdateEventInput } from '../../shared/events';
 import type { OutboxItem } from '../../shared/mail';
 import type { ApiTokenDto, UserDto } from '../../shared/users';
-import type { AssignmentMode, LocationMode, Role } from './constants';
-import { attendeeListPath, queryString, type AttendeeListParams } from './links';
 import { forgetKept, keptFor, rememberKept, rememberUser } from './offline-flag';
 import type { CachedAttendee, QueuedEdit } from './offline-db';
 import type { EditField, FieldValues } from './reconcile';
 import { adminUser, type AdminUser } from './session';
 
-export type { ApiTokenDto, BookingDto, UserDto };
+export type { ApiTokenDto, BookingDto, SettingsDto, UserDto };
 export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing, EventDto, OutboxItem };
+
+/** What each operation takes, as the server declares it (for inputs `shared/` has no type of). */
+type Inputs = inferRouterInputs<AppRouter>;
 
 export interface Listing<T> {
   items: T[];
-  /** X-Total-Count: all rows matching, not just this page. */
+  /** All rows matching, not just this page. */
   total: number;
   /** 'cache': the server could not be reached; the rows are the synced cache's. */
   source: 'server' | 'cache';
@@ -35,21 +40,19 @@ export interface Listing<T> {
   asOfMs: number;
 }
 
-/** The largest page the list routes answer (SPEC §4: perPage max 500). */
+/** The largest page the list operations answer (SPEC §4: perPage max 500). */
 export const MAX_PAGE = 500;
 
-async function listing<T>(path: string, signal?: AbortSignal): Promise<Listing<T>> {
-  const res = await apiRequest<T[]>(path, signal ? { signal } : {});
-  const header = Number(res.headers.get('x-total-count'));
-  return { items: res.data, total: Number.isFinite(header) && res.headers.has('x-total-count') ? header : res.data.length, source: 'server', asOfMs: Date.now() };
+/** A page a list operation answered (`{items, total}`), as a listing true now. */
+function fromServer<T>(page: { items: T[]; total: number }): Listing<T> {
+  return { items: page.items, total: page.total, source: 'server', asOfMs: Date.now() };
 }
 
-/** Every page of a list route, for the small lists (events, users, devices) the admin shows whole. */
-async function allPages<T>(path: string, cap = 20): Promise<T[]> {
-  const sep = path.includes('?') ? '&' : '?';
+/** Every page of a list operation, for the small lists (events, users, booking types) the admin shows whole. */
+async function allPages<T>(listPage: (page: { page: number; perPage: number }) => Promise<{ items: T[]; total: number }>, cap = 20): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; page <= cap; page++) {
-    const chunk = await listing<T>(`${path}${sep}page=${page}&perPage=${MAX_PAGE}`);
+    const chunk = await call(listPage({ page, perPage: MAX_PAGE }));
     items.push(...chunk.items);
     if (items.length >= chunk.total || chunk.items.length < MAX_PAGE) break;
   }
@@ -58,8 +61,8 @@ async function allPages<T>(path: string, cap = 20): Promise<T[]> {
 
 // ---- events -----------------------------------------------------------------------------
 
-export const listEvents = (): Promise<EventDto[]> => allPages<EventDto>('/events');
-export const getEvent = (id: number) => api<EventDto>(`/events/${id}`);
+export const listEvents = (): Promise<EventDto[]> => allPages((page) => rpc().events.list.query(page));
+export const getEvent = (id: number): Promise<EventDto> => call(rpc().events.get.query({ id }));
 
 /** The events list; offline, the events kept offline from the cache. */
 export async function listEventsListing(): Promise<Listing<EventDto>> {
@@ -89,7 +92,7 @@ export async function getEventOrCached(id: number): Promise<EventDto> {
   }
 }
 
-function cachedEventDto(e: import('../../shared/checkin').SyncEvent): EventDto {
+function cachedEventDto(e: SyncEvent): EventDto {
   return {
     ...e,
     description: '',
@@ -103,22 +106,41 @@ function cachedEventDto(e: import('../../shared/checkin').SyncEvent): EventDto {
     updatedUtc: '',
   };
 }
-export const createEvent = (input: Partial<CreateEventInput> & Pick<CreateEventInput, 'title' | 'startsUtc'>) =>
-  api<EventDto>('/events', { method: 'POST', body: input });
-export const updateEvent = (id: number, patch: UpdateEventInput) => api<EventDto>(`/events/${id}`, { method: 'PATCH', body: patch });
-export const deleteEvent = (id: number) => api<undefined>(`/events/${id}`, { method: 'DELETE' });
+export const createEvent = (input: Inputs['events']['create']) => call(rpc().events.create.mutate(input));
+export const updateEvent = (id: number, patch: UpdateEventInput) => call(rpc().events.update.mutate({ id, patch }));
 
 // ---- attendees --------------------------------------------------------------------------
 
-/** The REST serialization; the extended edition adds `checkinCount` and `lastCheckinUtc`. */
-export interface AttendeeDto extends AttendeeCore {
-  customFields: Record<string, unknown> | null;
-  createdUtc: string;
-  updatedUtc: string;
-  checkinCount?: number;
-  lastCheckinUtc?: string | null;
-  /** Client only: fields with an offline edit still waiting for the server. */
-  pending?: EditField[];
+/**
+ * An attendee as the admin list shows it: the server's (the extended edition adds
+ * `checkinCount` and `lastCheckinUtc`) or the cache's, with the fields a queued offline edit
+ * still has to send (`pending`, client only).
+ */
+export type AdminAttendee = AttendeeDto & { pending?: EditField[] };
+
+/** One page of an event's attendees, as the admin table asks for it. */
+export interface AttendeeListParams {
+  eventId: number;
+  status?: AttendeeStatus | '';
+  search?: string;
+  sort?: AttendeeSortKey;
+  order?: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+/** The `attendees.list` input; empty filters are left out. */
+function attendeeQuery(p: AttendeeListParams): Inputs['attendees']['list'] {
+  const search = p.search?.trim();
+  return {
+    eventId: p.eventId,
+    ...(p.status ? { status: p.status } : {}),
+    ...(search ? { search } : {}),
+    ...(p.sort ? { sort: p.sort } : {}),
+    ...(p.order ? { order: p.order } : {}),
+    page: p.page,
+    perPage: p.perPage,
+  };
 }
 
 /**
@@ -126,9 +148,9 @@ export interface AttendeeDto extends AttendeeCore {
  * `pending`); when the server cannot be reached and the event is kept offline, the page comes
  * from the cache, searched, filtered and sorted locally.
  */
-export async function listAttendees(params: AttendeeListParams, signal?: AbortSignal): Promise<Listing<AttendeeDto>> {
+export async function listAttendees(params: AttendeeListParams, signal?: AbortSignal): Promise<Listing<AdminAttendee>> {
   try {
-    const res = await listing<AttendeeDto>(attendeeListPath(params), signal);
+    const res: Listing<AdminAttendee> = fromServer(await call(rpc().attendees.list.query(attendeeQuery(params), { signal })));
     const off = await offlineContext(params.eventId);
     if (off) {
       const edits = await off.store.queuedEdits(off.db, params.eventId);
@@ -136,6 +158,7 @@ export async function listAttendees(params: AttendeeListParams, signal?: AbortSi
     }
     return res;
   } catch (error) {
+    if (signal?.aborted) throw error; // the caller moved on: no reason to read the cache
     const off = error instanceof NetworkError ? await offlineContext(params.eventId) : null;
     const asOfMs = off ? await off.store.cacheAsOf(off.db, params.eventId) : null;
     if (!off || asOfMs === null) throw error;
@@ -144,7 +167,7 @@ export async function listAttendees(params: AttendeeListParams, signal?: AbortSi
   }
 }
 
-function cachedAttendeeDto(a: CachedAttendee): AttendeeDto {
+function cachedAttendeeDto(a: CachedAttendee): AdminAttendee {
   return { ...a, customFields: null, createdUtc: '', updatedUtc: '' };
 }
 
@@ -152,8 +175,9 @@ function cachedAttendeeDto(a: CachedAttendee): AttendeeDto {
 export async function attendeeCheckinStats(eventId: number, attendeeIds: number[], signal?: AbortSignal): Promise<AttendeeCheckinStats[]> {
   if (attendeeIds.length === 0) return [];
   try {
-    return await api<AttendeeCheckinStats[]>(`/checkins/stats${queryString({ eventId, attendeeIds: attendeeIds.join(',') })}`, signal ? { signal } : {});
+    return await call(rpc().checkin.stats.query({ eventId, attendeeIds: attendeeIds.join(',') }, { signal }));
   } catch (error) {
+    if (signal?.aborted) throw error;
     const off = error instanceof NetworkError ? await offlineContext(eventId) : null;
     if (!off) throw error;
     // the cached rows carry count and last check-in; conflicts are the server's to tell
@@ -162,16 +186,16 @@ export async function attendeeCheckinStats(eventId: number, attendeeIds: number[
   }
 }
 
-export const getAttendee = (id: number) => api<AttendeeDto>(`/attendees/${id}`);
-/** The seed's PATCH: the same actions fire as for any other caller. */
-export const updateAttendee = (id: number, patch: UpdateAttendeeInput) => api<AttendeeDto>(`/attendees/${id}`, { method: 'PATCH', body: patch });
+export const getAttendee = (id: number): Promise<AttendeeDto> => call(rpc().attendees.get.query({ id }));
+/** `attendees.update`: the same actions fire as for any other caller. */
+const updateAttendee = (id: number, patch: UpdateAttendeeInput): Promise<AttendeeDto> => call(rpc().attendees.update.mutate({ id, patch }));
 
 /**
  * Saves an attendee edit. When the server cannot be reached and the event is kept offline, the
  * edit is queued with the values the admin saw (`before`) as its base and sent, reconciled,
  * when the server answers again (`queued: true`; the row comes back marked pending).
  */
-export async function saveAttendee(before: AttendeeDto, patch: UpdateAttendeeInput): Promise<{ attendee: AttendeeDto; queued: boolean }> {
+export async function saveAttendee(before: AdminAttendee, patch: UpdateAttendeeInput): Promise<{ attendee: AdminAttendee; queued: boolean }> {
   try {
     return { attendee: await updateAttendee(before.id, patch), queued: false };
   } catch (error) {
@@ -268,118 +292,68 @@ export async function dismissAttention(clientId: string): Promise<void> {
   await off.store.dismissEdit(off.db, clientId);
   off.runtime.notifyOfflineChange();
 }
-export const deleteAttendee = (id: number) => api<undefined>(`/attendees/${id}`, { method: 'DELETE' });
-export type { AttendeeStatus };
+export const deleteAttendee = (id: number) => call(rpc().attendees.delete.mutate({ id }));
 
 // ---- check-in dashboard -----------------------------------------------------------------
 
-export const checkinCounts = (eventId: number) => api<CheckinCounts>(`/checkins/counts?eventId=${eventId}`);
-export const arrivals = (eventId: number) => api<Arrivals>(`/checkins/arrivals?eventId=${eventId}`);
-export const listCheckins = (eventId: number, opts: { conflicts?: boolean; page?: number; perPage?: number } = {}) =>
-  listing<CheckinDto>(`/checkins${queryString({ eventId, conflicts: opts.conflicts, page: opts.page ?? 1, perPage: opts.perPage ?? 50 })}`);
-export const annulCheckin = (id: number) => api<CheckinDto>(`/checkins/${id}/annul`, { method: 'POST' });
+export const checkinCounts = (eventId: number) => call(rpc().checkin.counts.query({ eventId }));
+export const arrivals = (eventId: number) => call(rpc().checkin.arrivals.query({ eventId }));
+export async function listCheckins(eventId: number, opts: { conflicts?: boolean; page?: number; perPage?: number } = {}): Promise<Listing<CheckinDto>> {
+  const conflicts = opts.conflicts === undefined ? {} : { conflicts: opts.conflicts ? ('true' as const) : ('false' as const) };
+  return fromServer(await call(rpc().checkin.list.query({ eventId, ...conflicts, page: opts.page ?? 1, perPage: opts.perPage ?? 50 })));
+}
+export const annulCheckin = (id: number) => call(rpc().checkin.annul.mutate({ id }));
 
 // ---- door devices -----------------------------------------------------------------------
 
-export const listDevices = () => api<DeviceDto[]>('/devices');
-export const createDevice = (input: { name: string; eventIds: number[] }) =>
-  api<DeviceDto & { pairing: DevicePairing }>('/devices', { method: 'POST', body: input });
-export const newPairingCode = (id: number) => api<DevicePairing>(`/devices/${id}/pairing-code`, { method: 'POST' });
-export const revokeDevice = (id: number) => api<undefined>(`/devices/${id}`, { method: 'DELETE' });
+export const listDevices = async (): Promise<DeviceDto[]> => (await call(rpc().devices.list.query())).items;
+export const createDevice = (input: CreateDeviceInput) => call(rpc().devices.create.mutate(input));
+export const newPairingCode = (id: number) => call(rpc().devices.newPairingCode.mutate({ id }));
+export const revokeDevice = (id: number) => call(rpc().devices.revoke.mutate({ id }));
 
 // ---- booking types, slots, bookings -----------------------------------------------------
 
-/** A booking type as the admin reads it (the public view adds the printed currency and location label). */
-export type BookingTypeDto = SharedBookingTypeDto & { currency?: string; locationLabel?: string };
+/** Every booking type, drafts too (the administrator's view adds the printed currency and location label). */
+export const listBookingTypes = () => allPages((page) => rpc().booking.types.query(page));
+export const getBookingType = (id: number) => call(rpc().booking.type.query({ id }));
+export const createBookingType = (input: BookingTypeInput) => call(rpc().booking.createType.mutate(input));
+export const updateBookingType = (id: number, patch: BookingTypePatch) => call(rpc().booking.updateType.mutate({ id, patch }));
+export const deleteBookingType = (id: number) => call(rpc().booking.deleteType.mutate({ id }));
+/** The slots a visitor sees (drafts answer administrators too). */
+export const listSlots = async (id: number, opts: { from?: string; to?: string; tz?: string } = {}) => (await call(rpc().booking.slots.query({ id, ...opts }))).slots;
 
-export type BookingTypeInput = Omit<BookingTypeDto, 'id' | 'currency' | 'locationLabel' | 'slotIntervalMinutes' | 'slug' | 'createdUtc' | 'updatedUtc'> & {
-  slotIntervalMinutes: number | null;
-  slug?: string;
-};
+export type BookingFilter = Pick<BookingListQuery, 'bookingTypeId' | 'status' | 'from' | 'to'>;
 
-/** A slot as the public route shows it to a visitor. */
-export type SlotDto = Slot;
-
-export const listBookingTypes = () => allPages<BookingTypeDto>('/booking-types');
-export const getBookingType = (id: number) => api<BookingTypeDto>(`/booking-types/${id}`);
-export const createBookingType = (input: BookingTypeInput) => api<BookingTypeDto>('/booking-types', { method: 'POST', body: input });
-export const updateBookingType = (id: number, patch: Partial<BookingTypeInput>) => api<BookingTypeDto>(`/booking-types/${id}`, { method: 'PATCH', body: patch });
-export const deleteBookingType = (id: number) => api<undefined>(`/booking-types/${id}`, { method: 'DELETE' });
-/** The public slots route (drafts answer administrators too). */
-export const listSlots = (id: number, opts: { from?: string; to?: string; tz?: string } = {}) =>
-  api<{ slots: SlotDto[] }>(`/booking-types/${id}/slots${queryString(opts)}`).then((r) => r.slots);
-
-
-export interface BookingFilter {
-  bookingTypeId?: number;
-  status?: BookingStatus;
-  from?: string;
-  to?: string;
-}
-
-export const listBookings = (filter: BookingFilter, page = 1, perPage = 100) =>
-  listing<BookingDto>(`/bookings${queryString({ ...filter, page, perPage })}`);
-export const approveBooking = (id: number) => api<BookingDto>(`/bookings/${id}/approve`, { method: 'POST' });
-export const declineBooking = (id: number) => api<BookingDto>(`/bookings/${id}/decline`, { method: 'POST' });
-export const cancelBooking = (id: number) => api<BookingDto>(`/bookings/${id}`, { method: 'PATCH', body: { status: 'cancelled' } });
-
-export interface AdminBookingInput {
-  bookingTypeId: number;
-  startUtc: string;
-  quantity: number;
-  customerName: string;
-  customerEmail: string;
-  customerTz: string;
-  hostUserId?: number;
-}
+export const listBookings = async (filter: BookingFilter, page = 1, perPage = 100): Promise<Listing<BookingDto>> =>
+  fromServer(await call(rpc().booking.list.query({ ...filter, page, perPage })));
+export const approveBooking = (id: number) => call(rpc().booking.approve.mutate({ id }));
+export const declineBooking = (id: number) => call(rpc().booking.decline.mutate({ id }));
+export const cancelBooking = (id: number) => call(rpc().booking.cancel.mutate({ id, patch: { status: 'cancelled' } }));
 /** Confirmed at once: no approval step, no payment hold (contract). */
-export const createAdminBooking = (input: AdminBookingInput) =>
-  api<{ bookingId: number; status: BookingStatus; startUtc: string; endUtc: string; hostUserId: number }>('/bookings/admin', { method: 'POST', body: input });
+export const createAdminBooking = (input: AdminCreateBookingInput) => call(rpc().booking.createByAdmin.mutate(input));
 
 // ---- settings, people, tokens, outbox ---------------------------------------------------
 
-export interface SettingsDto {
-  currency: string;
-  locationLabels: Record<string, string>;
-  paymentHoldHours: number;
-}
-export const getSettings = () => api<SettingsDto>('/settings');
-export const updateSettings = (patch: Partial<SettingsDto>) => api<SettingsDto>('/settings', { method: 'PATCH', body: patch });
+export const getSettings = () => call(rpc().settings.get.query());
+export const updateSettings = (patch: SettingsPatch) => call(rpc().settings.update.mutate(patch));
 
-export interface UserInput {
-  email: string;
-  displayName: string;
-  role: Role;
-  timezone?: string;
-  password?: string;
-  eventIds?: number[] | null;
-}
-export const listUsers = () => allPages<UserDto>('/users');
-export const createUser = (input: UserInput) => api<UserDto>('/users', { method: 'POST', body: input });
-export const updateUser = (id: number, patch: Partial<UserInput>) => api<UserDto>(`/users/${id}`, { method: 'PATCH', body: patch });
-export const deleteUser = (id: number) => api<undefined>(`/users/${id}`, { method: 'DELETE' });
+export const listUsers = (): Promise<UserDto[]> => allPages((page) => rpc().auth.users.query(page));
+export const createUser = (input: Inputs['auth']['createUser']) => call(rpc().auth.createUser.mutate(input));
+export const updateUser = (id: number, patch: Inputs['auth']['updateUser']['patch']) => call(rpc().auth.updateUser.mutate({ id, patch }));
+export const deleteUser = (id: number) => call(rpc().auth.deleteUser.mutate({ id }));
 /** Creates the user without a password and emails them a one-time link to choose one. */
-export const inviteUser = (input: Omit<UserInput, 'password'>) => api<UserDto>('/users/invite', { method: 'POST', body: input });
+export const inviteUser = (input: Inputs['auth']['inviteUser']) => call(rpc().auth.inviteUser.mutate(input));
 /** Emails a fresh link (invite again, or a password reset); older links stop working. */
-export const sendPasswordLink = (id: number) => api<UserDto>(`/users/${id}/invite`, { method: 'POST' });
+export const sendPasswordLink = (id: number) => call(rpc().auth.sendPasswordLink.mutate({ id }));
 
-/** What the public invite page shows (GET never uses the link up). */
-export interface InvitePreview {
-  email: string;
-  displayName: string;
-  role: Role;
-  hasPassword: boolean;
-  expiresUtc: string;
-}
-export const previewInvite = (token: string) => api<InvitePreview>(`/auth/invites/${encodeURIComponent(token)}`);
+/** What the public invite page shows (never uses the link up). */
+export const previewInvite = (token: string) => call(rpc().auth.invite.query({ token }));
 /** Uses the link up and signs in (the server sets the session cookie). */
-export const acceptInvite = (token: string, password: string) =>
-  api<UserDto>(`/auth/invites/${encodeURIComponent(token)}`, { method: 'POST', body: { password } });
+export const acceptInvite = (token: string, password: string) => call(rpc().auth.acceptInvite.mutate({ token, password }));
 
-export const listTokens = () => api<ApiTokenDto[]>('/auth/tokens');
+export const listTokens = async (): Promise<ApiTokenDto[]> => (await call(rpc().auth.tokens.query())).items;
 /** The answer carries the token: the only time it is ever shown. */
-export const createToken = (input: { name: string; role: Role; expiresInDays?: number }) =>
-  api<{ id: number; name: string; token: string }>('/auth/tokens', { method: 'POST', body: input });
-export const revokeToken = (id: number) => api<undefined>(`/auth/tokens/${id}`, { method: 'DELETE' });
+export const createToken = (input: Inputs['auth']['createToken']) => call(rpc().auth.createToken.mutate(input));
+export const revokeToken = (id: number) => call(rpc().auth.revokeToken.mutate({ id }));
 
-export const listOutbox = (page = 1) => listing<OutboxItem>(`/outbox${queryString({ page, perPage: 100 })}`);
+export const listOutbox = async (page = 1): Promise<Listing<OutboxItem>> => fromServer(await call(rpc().system.outbox.query({ page, perPage: 100 })));

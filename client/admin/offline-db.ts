@@ -13,7 +13,7 @@
  * filter, sort, offset paging), with queued edits laid over the cached rows.
  */
 import Dexie, { type EntityTable } from 'dexie';
-import { DOOR_STORES, normalizeSearch, searchTerms, type AttendeeRecord, type DoorDb, type EventRecord } from '../db/door-db';
+import { DOOR_STORES, normalizeSearch, searchTerms, type AttendeeRecord, type DoorDb, type EventRecord } from '../door/db/door-db';
 import type { AttendeeCore, AttendeeSortKey } from '../../shared/attendees';
 import { EDIT_FIELDS, mergeEdits, type EditField, type FieldValues, type KeptField } from './reconcile';
 

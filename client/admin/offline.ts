@@ -2,15 +2,15 @@
  * The admin's offline mode at run time (decision 012): the door's sync engine keeps the events
  * this admin keeps offline in their own Dexie database, over the signed-in session (tRPC
  * `sync.download`/`sync.pull` accept a session as well as a device token); queued attendee edits
- * are reconciled and sent through the ordinary `PATCH /attendees/{id}` on start, on `online` and
- * when the page becomes visible. Loaded only when an event is kept offline (Dexie and the tRPC
- * client stay out of the admin chunks otherwise).
+ * are reconciled and sent through the ordinary `attendees.update` on start, on `online` and
+ * when the page becomes visible. Loaded only when an event is kept offline (Dexie and the sync
+ * engine stay out of the admin chunks otherwise).
  */
 import { ApiError, NetworkError } from '../api';
 import type { AttendeeCore } from '../../shared/attendees';
 import type { DeviceDto } from '../../shared/checkin';
-import { createSyncEngine, type SyncEngine } from '../sync/engine';
-import { trpcTransport } from '../sync/transport';
+import { createSyncEngine, type SyncEngine } from '../door/sync/engine';
+import { trpcTransport } from '../door/sync/transport';
 import {
   adminOfflineDbName,
   keptEventIds,
@@ -25,7 +25,7 @@ import { reconcileEdit, type FieldValues } from './reconcile';
 
 export const EDIT_LOCK_NAME = 'svc-admin-edits';
 
-/** The two REST calls reconciliation needs (parameters, so unit tests use fakes). */
+/** The two calls reconciliation needs, `attendees.get` and `attendees.update` (parameters, so unit tests use fakes). */
 export interface EditTransport {
   get(id: number): Promise<AttendeeCore>;
   patch(id: number, patch: FieldValues): Promise<AttendeeCore>;

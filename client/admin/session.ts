@@ -4,14 +4,13 @@
  */
 import { createSignal } from 'solid-js';
 import { NetworkError } from '../api';
-import { fetchCurrentUser, logout, type User } from '../auth';
+import { fetchCurrentUser, logout } from '../auth';
+import type { UserDto } from '../../shared/users';
 import type { Role } from './constants';
 import { rememberedUser, rememberUser as rememberForOffline } from './offline-flag';
 
-export interface AdminUser extends User {
-  /** Staff: the events they are assigned to (null = all). */
-  eventIds?: number[] | null;
-}
+/** Who is signed in (`auth.me`); staff carry the events they are assigned to (`eventIds`, null = all). */
+export type AdminUser = UserDto;
 
 let pending: Promise<AdminUser | null> | null = null;
 const [cachedUser, setCachedUser] = createSignal<AdminUser | null>(null);
@@ -21,9 +20,9 @@ export function adminUser(): Promise<AdminUser | null> {
   if (cachedUser()) return Promise.resolve(cachedUser());
   pending ??= fetchCurrentUser()
     .then((user) => {
-      setCachedUser(user as AdminUser | null);
-      rememberForOffline(user as AdminUser | null);
-      return user as AdminUser | null;
+      setCachedUser(user);
+      rememberForOffline(user);
+      return user;
     })
     .catch((error: unknown) => {
       // offline: an admin who keeps events offline can still read them (the server guards every write)

@@ -5,15 +5,16 @@
  * screen → sound and buzz → scan and outbox item written in one transaction → sync.
  */
 import { createComputed, createRoot, createSignal, on, type Accessor } from 'solid-js';
-import type { CheckinSource, Verdict } from '../../../shared/checkin-rules';
-import { openDoorDb, type DeviceRecord, type DoorDb } from '../../db/door-db';
-import { createLiveValue } from '../../db/live';
-import { lookupScan, pendingCount, recordScan, type LastCheckin } from '../../db/scans';
-import { setUpdateGate } from '../../pwa';
-import { readMuted, playFeedback, writeMuted } from '../../scanner/feedback';
-import { createSameCodeFilter, normalizeTicketCode, sha256Hex } from '../../scanner/input';
-import { createSyncEngine, type SyncEngine, type SyncStatus } from '../../sync/engine';
-import { trpcTransport } from '../../sync/transport';
+import type { CheckinSource, Verdict } from '../../shared/checkin-rules';
+import { openDoorDb, type DeviceRecord, type DoorDb } from './db/door-db';
+import { createLiveValue } from '../offline/live';
+import { requestPersistentStorage } from '../offline/persistent-storage';
+import { lookupScan, pendingCount, recordScan, type LastCheckin } from './db/scans';
+import { setUpdateGate } from '../pwa';
+import { readMuted, playFeedback, writeMuted } from './scanner/feedback';
+import { createSameCodeFilter, normalizeTicketCode, sha256Hex } from './scanner/input';
+import { createSyncEngine, type SyncEngine, type SyncStatus } from './sync/engine';
+import { trpcTransport } from './sync/transport';
 
 export interface ShownVerdict {
   verdict: Verdict;
@@ -188,15 +189,5 @@ function readStoredEvent(): number | null {
     return Number.isInteger(v) && v > 0 ? v : null;
   } catch {
     return null;
-  }
-}
-
-/** Asks the browser not to evict the door's database under storage pressure (SPEC §6: days offline). */
-export async function requestPersistentStorage(): Promise<boolean> {
-  try {
-    if (await navigator.storage?.persisted?.()) return true;
-    return (await navigator.storage?.persist?.()) ?? false;
-  } catch {
-    return false;
   }
 }

@@ -2,4 +2,4 @@ import { lazy } from 'solid-js';
 import type { RouteDefinition } from '../router';
 
 /** Door mode (SPEC §1, §6): pairing, event choice, scanner. */
-export const doorRoutes: RouteDefinition[] = [{ path: '/door', component: lazy(() => import('../pages/door/door-page')) }];
+export const doorRoutes: RouteDefinition[] = [{ path: '/door', component: lazy(() => import('../door/pages/door-page')) }];

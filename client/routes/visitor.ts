@@ -4,11 +4,11 @@ import type { RouteDefinition } from '../router';
 /** Visitor pages (SPEC §1): events, sign-up, booking, cancel and manage links. */
 export const visitorRoutes: RouteDefinition[] = [
   { path: '/', component: lazy(() => import('../pages/home')) },
-  { path: '/events', component: lazy(() => import('../pages/visitor/events')) },
-  { path: '/events/:id', component: lazy(() => import('../pages/visitor/event')) },
-  { path: '/book/:id', component: lazy(() => import('../pages/visitor/book')) },
-  { path: '/cancel/:token', component: lazy(() => import('../pages/visitor/cancel')) },
-  { path: '/manage/:token', component: lazy(() => import('../pages/visitor/manage')) },
+  { path: '/events', component: lazy(() => import('../visitor/pages/events')) },
+  { path: '/events/:id', component: lazy(() => import('../visitor/pages/event')) },
+  { path: '/book/:id', component: lazy(() => import('../visitor/pages/book')) },
+  { path: '/cancel/:token', component: lazy(() => import('../visitor/pages/cancel')) },
+  { path: '/manage/:token', component: lazy(() => import('../visitor/pages/manage')) },
 ];
 
 // A sign-up or booking left waiting (offline, closed tab) is sent when svc starts on any page.

@@ -1,7 +1,11 @@
 /** Booking-page logic that talks to the server: slots for a month, the re-check before submit. */
-import { api } from '../api';
-import type { Slot } from './types';
+import type { z } from 'zod';
+import type { ZSlotDto } from '../../shared/booking';
+import { call, rpc } from '../trpc';
 import { monthQueryRange } from './time';
+
+/** A free time as `booking.slots` lists it. */
+export type Slot = z.infer<typeof ZSlotDto>;
 
 export const TZ_STORAGE_KEY = 'svc-visitor-tz';
 
@@ -10,8 +14,7 @@ export function slotsCacheKey(typeId: number, tz: string, year: number, month: n
 }
 
 export async function fetchSlots(typeId: number, query: { from: string; to: string; tz: string }): Promise<Slot[]> {
-  const params = new URLSearchParams(query);
-  const body = await api<{ slots: Slot[] }>(`/booking-types/${typeId}/slots?${params.toString()}`);
+  const body = await call(rpc().booking.slots.query({ id: typeId, ...query }));
   return body.slots;
 }
 

@@ -37,7 +37,7 @@ export interface CachedResource<T> {
 }
 
 /**
- * A cached GET: `key()` names the copy in `svc-visitor`, `fetcher()` asks the server. Both
+ * A cached read: `key()` names the copy in `svc-visitor`, `fetcher()` asks the server. Both
  * are re-run when the reactive `key()` changes (another month, another timezone).
  */
 export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (key: string) => Promise<T>): CachedResource<T> {

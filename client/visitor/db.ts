@@ -7,7 +7,7 @@ import Dexie, { type EntityTable } from 'dexie';
 
 export const VISITOR_DB_NAME = 'svc-visitor';
 
-/** One cached GET answer; `fetchedAt` (epoch ms, this device's clock) tells its age. */
+/** One cached answer of a read; `fetchedAt` (epoch ms, this device's clock) tells its age. */
 export interface CacheEntry<T = unknown> {
   key: string;
   value: T;
@@ -34,14 +34,17 @@ export interface SubmissionError {
   params?: Record<string, string>;
 }
 
-/** A sign-up or booking POST, stored before it is sent so it survives offline and reloads. */
+/** A sign-up or booking, stored before it is sent so it survives offline and reloads. */
 export interface Submission {
   id?: number;
   kind: SubmissionKind;
   /** The event id (sign-up) or booking type id (booking). */
   targetId: number;
-  /** API path under /svc/v1. */
-  path: string;
+  /**
+   * What is sent (runner.ts): a sign-up's fields (`attendees.signup` `fields`) or a booking's
+   * input (`booking.create`). Kept as stored JSON; entries queued by an older version also carry
+   * the REST `path` they were meant for, which is ignored.
+   */
   body: Record<string, unknown>;
   /** X-Svc-Nonce fetched while online; '' or an expired one is replaced before sending. */
   nonce: string;

@@ -2,19 +2,18 @@
  * The public-form nonce (SPEC §3, header X-Svc-Nonce), fetched whenever a visitor form is
  * shown online and kept in `svc-visitor`, so a submission made offline later still has one.
  */
-import { api } from '../api';
+import type { NonceDto } from '../../shared/system';
 import { parseUtcString } from '../../shared/time';
+import { call, rpc } from '../trpc';
 import { visitorDb } from './db';
 
-export interface NonceValue {
-  nonce: string;
-  expiresUtc: string;
-}
+/** `system.nonce`'s answer: the nonce and its expiry (UTC `Y-m-d H:i:s`). */
+export type NonceValue = NonceDto;
 
 const NONCE_KEY = 'nonce';
 
 export async function fetchNonce(): Promise<NonceValue> {
-  const value = await api<NonceValue>('/nonce');
+  const value = await call(rpc().system.nonce.query());
   await visitorDb().cache.put({ key: NONCE_KEY, value, fetchedAt: Date.now() });
   return value;
 }

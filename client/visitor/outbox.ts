@@ -14,7 +14,7 @@ const NONCE_MARGIN_MS = 5 * 60_000;
 /** Retry-After used when a throttle answer carries none. */
 const DEFAULT_RETRY_MS = 60_000;
 
-export type NewSubmission = Pick<Submission, 'kind' | 'targetId' | 'path' | 'body' | 'nonce' | 'nonceExpiresUtc' | 'notBefore'> & {
+export type NewSubmission = Pick<Submission, 'kind' | 'targetId' | 'body' | 'nonce' | 'nonceExpiresUtc' | 'notBefore'> & {
   queuedOffline?: boolean;
 };
 

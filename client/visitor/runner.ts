@@ -3,16 +3,41 @@
  * online, when the page becomes visible again, when a page queues something, and when a
  * queued entry falls due (minimum fill time, throttle).
  */
-import { ApiError, NetworkError, api } from '../api';
-import { visitorDb } from './db';
+import type { inferRouterInputs } from '@trpc/server';
+import { ApiError, NetworkError } from '../api';
+import { call, rpc, type AppRouter } from '../trpc';
+import { visitorDb, type Submission } from './db';
 import { flushOutbox, type OutboxTransport } from './outbox';
 import { fetchNonce } from './nonce';
 
 /** localStorage flag: something is queued, so the shell starts the runner on any page. */
 export const PENDING_FLAG = 'svc-visitor-pending';
 
+type Inputs = inferRouterInputs<AppRouter>;
+/** A queued booking's `body`: `booking.create`'s input (the book page builds it with this type). */
+export type BookingSubmissionBody = Inputs['booking']['create'];
+/** A queued sign-up's `body`: `attendees.signup`'s `fields` (the event page builds it, see form-fields.ts). */
+export type SignupSubmissionBody = Inputs['attendees']['signup']['fields'];
+
+/**
+ * Sends one entry over tRPC with its nonce as X-Svc-Nonce. A failure becomes `ApiError` (the
+ * server answered) or `NetworkError` (it was not reached: the entry stays queued).
+ */
+export function sendSubmission(sub: Submission): Promise<unknown> {
+  const options = { context: { nonce: sub.nonce } };
+  switch (sub.kind) {
+    case 'signup':
+      return call(rpc().attendees.signup.mutate({ id: sub.targetId, fields: sub.body satisfies SignupSubmissionBody }, options));
+    case 'booking':
+      // stored JSON, built as BookingSubmissionBody by the book page; the server validates it again
+      return call(rpc().booking.create.mutate(sub.body as BookingSubmissionBody, options));
+    default:
+      return Promise.reject(new Error(`unknown submission kind ${String((sub as { kind: unknown }).kind)}`));
+  }
+}
+
 export const liveTransport: OutboxTransport = {
-  send: (sub) => api(sub.path, { method: 'POST', body: sub.body, headers: { 'X-Svc-Nonce': sub.nonce } }),
+  send: sendSubmission,
   freshNonce: () => fetchNonce(),
   classify(error) {
     if (error instanceof NetworkError) return { kind: 'network' };

@@ -37,7 +37,14 @@ const t = initTRPC.context<TrpcContext>().create({
     return {
       ...shape,
       message: app ? app.message : shape.message,
-      data: { code: shape.data.code, httpStatus: app?.status ?? shape.data.httpStatus, svcCode: app?.code ?? null, params: (app?.data.params as Record<string, string> | undefined) ?? null },
+      data: {
+        code: shape.data.code,
+        httpStatus: app?.status ?? shape.data.httpStatus,
+        svcCode: app?.code ?? null,
+        params: (app?.data.params as Record<string, string> | undefined) ?? null,
+        // what REST says in Retry-After: seconds until a throttle lets the caller try again
+        retryAfter: typeof app?.data.retryAfter === 'number' ? app.data.retryAfter : null,
+      },
     };
   },
 });

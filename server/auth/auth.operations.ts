@@ -5,14 +5,13 @@ import { ZApiTokenCreatedDto, ZApiTokenDto, ZInvitePreview, ZUserDto } from '../
 import { defineOperation, ZIdParams, ZListOf, ZPagination } from '../api/operation';
 import type { AppContext } from '../context';
 import { isSecure, SESSION_COOKIE } from '../http';
-import { SESSION_TTL_DAYS, ZCreateApiTokenInput, ZCreateUserInput, ZLoginInput, ZUpdateUserInput } from './auth.service';
+import { authService, SESSION_TTL_DAYS, ZCreateApiTokenInput, ZCreateUserInput, ZLoginInput, ZUpdateUserInput } from './auth.service';
 import { invitesService, ZAcceptInviteInput, ZInviteTokenParams, ZInviteUserInput } from './invites.service';
 import { ADMIN_ONLY, SIGNED_IN } from './principal';
 
 const AUTH = ['auth'];
 const USERS = ['users'];
 
-const invitesOf = (ctx: AppContext) => invitesService(ctx.db, { publicUrl: ctx.env.publicUrl });
 
 /** The session cookie, on the REST and the tRPC answer alike (server/app.ts keeps headers set on `c`). */
 function setSessionCookie(c: Context, ctx: AppContext, sessionToken: string): void {
@@ -34,7 +33,7 @@ export const authOperations = {
     output: ZUserDto,
     rest: { method: 'post', path: '/auth/login', tags: AUTH, describe: 'The signed-in user', errors: { 401: 'Wrong credentials', 429: 'Too many attempts' } },
     async handler({ input, ip, c, ctx }) {
-      const { user, sessionToken } = await ctx.services.auth.login(input, { ip });
+      const { user, sessionToken } = await authService(ctx).login(input, { ip });
       setSessionCookie(c, ctx, sessionToken);
       return user;
     },
@@ -46,7 +45,7 @@ export const authOperations = {
     input: ZInviteTokenParams,
     output: ZInvitePreview,
     rest: { method: 'get', path: '/auth/invites/:token', tags: AUTH, describe: 'The invited user', errors: { 404: 'Unknown, used, replaced or expired link', 429: 'Too many attempts' } },
-    handler: ({ input, ip, ctx }) => invitesOf(ctx).preview(input.token, { ip }),
+    handler: ({ input, ip, ctx }) => invitesService(ctx).preview(input.token, { ip }),
   }),
   acceptInvite: defineOperation({
     summary: 'Choose a password with an invite / password link; uses the link up and signs in (sets the session cookie)',
@@ -62,7 +61,7 @@ export const authOperations = {
       errors: { 404: 'Unknown, used, replaced or expired link', 429: 'Too many attempts' },
     },
     async handler({ input: { token, ...body }, ip, c, ctx }) {
-      const { user, sessionToken } = await invitesOf(ctx).accept(token, body, { ip });
+      const { user, sessionToken } = await invitesService(ctx).accept(token, body, { ip });
       setSessionCookie(c, ctx, sessionToken);
       return user;
     },
@@ -73,7 +72,7 @@ export const authOperations = {
     kind: 'mutation',
     rest: { method: 'post', path: '/auth/logout', tags: AUTH, describe: 'Signed out' },
     async handler({ principal, c, ctx }) {
-      await ctx.services.auth.logout(principal);
+      await authService(ctx).logout(principal);
       deleteCookie(c, SESSION_COOKIE, { path: '/' });
     },
   }),
@@ -83,7 +82,7 @@ export const authOperations = {
     kind: 'query',
     output: ZUserDto,
     rest: { method: 'get', path: '/auth/me', tags: AUTH, describe: 'The user' },
-    handler: ({ principal, ctx }) => ctx.services.auth.me(principal),
+    handler: ({ principal, ctx }) => authService(ctx).me(principal),
   }),
   createToken: defineOperation({
     summary: 'Create an API token (shown once)',
@@ -92,7 +91,7 @@ export const authOperations = {
     input: ZCreateApiTokenInput,
     output: ZApiTokenCreatedDto,
     rest: { method: 'post', path: '/auth/tokens', tags: AUTH, status: 201, describe: 'The token; the only time it is shown' },
-    handler: ({ input, principal, ctx }) => ctx.services.auth.createApiToken(input, principal),
+    handler: ({ input, principal, ctx }) => authService(ctx).createApiToken(input, principal),
   }),
   tokens: defineOperation({
     summary: 'List API tokens (never the secrets)',
@@ -101,7 +100,7 @@ export const authOperations = {
     output: ZListOf(ZApiTokenDto),
     rest: { method: 'get', path: '/auth/tokens', tags: AUTH, list: true, describe: 'Tokens' },
     async handler({ ctx }) {
-      const items = await ctx.services.auth.listApiTokens();
+      const items = await authService(ctx).listApiTokens();
       return { items, total: items.length };
     },
   }),
@@ -111,7 +110,7 @@ export const authOperations = {
     kind: 'mutation',
     input: ZIdParams,
     rest: { method: 'delete', path: '/auth/tokens/:id', tags: AUTH, describe: 'Revoked', errors: { 404: 'No such token' } },
-    handler: ({ input, ctx }) => ctx.services.auth.revokeApiToken(input.id),
+    handler: ({ input, ctx }) => authService(ctx).revokeApiToken(input.id),
   }),
 
   users: defineOperation({
@@ -121,7 +120,7 @@ export const authOperations = {
     input: ZPagination,
     output: ZListOf(ZUserDto),
     rest: { method: 'get', path: '/users', tags: USERS, list: true, describe: 'Users' },
-    handler: ({ input, ctx }) => ctx.services.auth.listUsers(input.page, input.perPage),
+    handler: ({ input, ctx }) => authService(ctx).listUsers(input.page, input.perPage),
   }),
   createUser: defineOperation({
     summary: 'Create a user',
@@ -130,7 +129,7 @@ export const authOperations = {
     input: ZCreateUserInput,
     output: ZUserDto,
     rest: { method: 'post', path: '/users', tags: USERS, status: 201, describe: 'The user', errors: { 409: 'Email in use' } },
-    handler: ({ input, ctx }) => ctx.services.auth.createUser(input),
+    handler: ({ input, ctx }) => authService(ctx).createUser(input),
   }),
   inviteUser: defineOperation({
     summary: 'Invite a user: creates them without a password and emails a one-time link (7 days) to choose one',
@@ -139,7 +138,7 @@ export const authOperations = {
     input: ZInviteUserInput,
     output: ZUserDto,
     rest: { method: 'post', path: '/users/invite', tags: USERS, status: 201, describe: 'The invited user (the link is only in the email)', errors: { 409: 'Email in use' } },
-    handler: ({ input, principal, ctx }) => invitesOf(ctx).invite(input, principal),
+    handler: ({ input, principal, ctx }) => invitesService(ctx).invite(input, principal),
   }),
   sendPasswordLink: defineOperation({
     summary: 'Email a user a fresh one-time link to choose a password (invite again or reset); older links stop working',
@@ -148,7 +147,7 @@ export const authOperations = {
     input: ZIdParams,
     output: ZUserDto,
     rest: { method: 'post', path: '/users/:id/invite', tags: USERS, describe: 'The user (the link is only in the email)', errors: { 404: 'No such user' } },
-    handler: ({ input, principal, ctx }) => invitesOf(ctx).resend(input.id, principal),
+    handler: ({ input, principal, ctx }) => invitesService(ctx).resend(input.id, principal),
   }),
   user: defineOperation({
     summary: 'Get a user',
@@ -157,7 +156,7 @@ export const authOperations = {
     input: ZIdParams,
     output: ZUserDto,
     rest: { method: 'get', path: '/users/:id', tags: USERS, describe: 'The user' },
-    handler: ({ input, ctx }) => ctx.services.auth.getUser(input.id),
+    handler: ({ input, ctx }) => authService(ctx).getUser(input.id),
   }),
   updateUser: defineOperation({
     summary: 'Update a user (role, password, …)',
@@ -166,7 +165,7 @@ export const authOperations = {
     input: ZIdParams.extend({ patch: ZUpdateUserInput }),
     output: ZUserDto,
     rest: { method: 'patch', path: '/users/:id', tags: USERS, bodyKey: 'patch', describe: 'The user' },
-    handler: ({ input, ctx }) => ctx.services.auth.updateUser(input.id, input.patch),
+    handler: ({ input, ctx }) => authService(ctx).updateUser(input.id, input.patch),
   }),
   deleteUser: defineOperation({
     summary: 'Delete a user',
@@ -174,6 +173,6 @@ export const authOperations = {
     kind: 'mutation',
     input: ZIdParams,
     rest: { method: 'delete', path: '/users/:id', tags: USERS, describe: 'Deleted' },
-    handler: ({ input, principal, ctx }) => ctx.services.auth.deleteUser(input.id, principal),
+    handler: ({ input, principal, ctx }) => authService(ctx).deleteUser(input.id, principal),
   }),
 };

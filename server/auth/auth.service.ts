@@ -1,7 +1,7 @@
+import type { AppContext } from '../context';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { toUtcString } from '../../shared/time';
-import type { Db } from '../db/client';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { authRepository, type AuthRepository, type UserRow, type ApiTokenRow } from './auth.repository';
 import { hashPassword, verifyPassword } from './passwords';
@@ -79,13 +79,8 @@ function toApiTokenDto(t: ApiTokenRow): ApiTokenDto {
 // "no such user" and "wrong password" alike.
 let dummyHash: Promise<string> | undefined;
 
-/** What the auth service needs from elsewhere, injected where services are built (server/context.ts). */
-export interface AuthDeps {
-  /** The principal of a door-device token (by its SHA-256); null when no device has it; throws for a revoked device. */
-  authenticateDevice(tokenHash: string): Promise<Principal | null>;
-}
-
-export function authService(db: Db, deps: AuthDeps) {
+export function authService(ctx: AppContext) {
+  const { db, deviceTokens } = ctx;
   const repo = authRepository(db);
 
   return {
@@ -115,7 +110,7 @@ export function authService(db: Db, deps: AuthDeps) {
         // Both kinds at once: a door device pushing scans waits one round trip, not two. The
         // device query only writes (last seen) when the hash is a device's, so an API token
         // never touches a device row.
-        const [row, device] = await Promise.allSettled([repo.findApiToken(tokenHash), deps.authenticateDevice(tokenHash)]);
+        const [row, device] = await Promise.allSettled([repo.findApiToken(tokenHash), deviceTokens.authenticate(tokenHash)]);
         if (row.status === 'rejected') throw row.reason;
         if (!row.value) {
           if (device.status === 'rejected') throw device.reason;

@@ -4,6 +4,7 @@
  * The link `${publicUrl}/invite/{token}` carries 256 random bits; only its SHA-256 is
  * stored; it works once and for INVITE_TTL_DAYS; a new link replaces the old one.
  */
+import type { AppContext } from '../context';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { toUtcString } from '../../shared/time';
@@ -39,7 +40,8 @@ const invalidLink = () => new AppError('svc_not_found', 'This invitation link is
 
 const ROLE_WORDS: Record<Role, string> = { administrator: 'an administrator', staff: 'door staff', host: 'a host' };
 
-export function invitesService(db: Db, opts: { publicUrl: string }) {
+export function invitesService(ctx: AppContext) {
+  const { db } = ctx;
   const repo = authRepository(db);
 
   /** Stores a fresh link for the user (replacing any older one) and queues the mail carrying it, atomically. */
@@ -53,7 +55,7 @@ export function invitesService(db: Db, opts: { publicUrl: string }) {
     await cancelQueuedMail(tx, topic);
     const inviter = actor.userId === null ? null : await txRepo.findUserById(actor.userId);
     const inviterName = inviter ? inviter.displayName || inviter.email : 'An administrator';
-    const link = `${opts.publicUrl}/invite/${token}`;
+    const link = `${ctx.env.publicUrl}/invite/${token}`;
     const greeting = `Hello ${user.displayName || user.email},`;
     const until = `This link works once, until ${expiresUtc} UTC.`;
     const message = user.passwordHash

@@ -105,7 +105,7 @@ export default async function run(): Promise<BenchResult[]> {
     await seedAttendees(db, pullEvent!.id, PULL_ATTENDEES);
     await db.execute(sql`analyze`);
 
-    const devices = devicesService(db, { publicUrl: server.url });
+    const devices = devicesService(server.ctx);
     const admin: never = { via: 'session', role: 'administrator', userId: null, eventIds: null } as never;
     const { pairing } = await devices.create({ name: 'Bench door', eventIds: [pushEvent!.id, pullEvent!.id] }, admin);
     const { token } = await devices.pair({ code: pairing.pairingCode, ip: '' });

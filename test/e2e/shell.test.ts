@@ -79,17 +79,18 @@ describe('PWA shell', () => {
     const page = await e2e.openPage('/login');
     await page.getByLabel('Email').fill(e2e.server.admin.email);
     await page.getByLabel('Password').fill(`${e2e.server.admin.password}-wrong`);
+    // sign-in is the tRPC mutation auth.login (batched: one answer per call, superjson's `json` envelope)
     const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/svc/v1/auth/login') && r.request().method() === 'POST'),
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/trpc/auth.login' && r.request().method() === 'POST'),
       page.getByRole('button', { name: 'Sign in' }).click(),
     ]);
     expect(response.status()).toBe(401);
-    const body = (await response.json()) as { code: string; message: string };
-    expect(body.code).toBe('svc_unauthorized');
+    const [answer] = (await response.json()) as Array<{ error: { json: { message: string; data: { svcCode: string | null } } } }>;
+    expect(answer!.error.json.data.svcCode).toBe('svc_unauthorized');
 
     const alert = page.locator('form [role="alert"]');
     await alert.waitFor();
-    expect((await alert.innerText()).trim()).toBe(body.message);
+    expect((await alert.innerText()).trim()).toBe(answer!.error.json.message);
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { useE2e } from '../helpers/e2e';
 import { attendeeRows, createEvent, signUp, uniqueEmail } from '../helpers/registration';
-import { controlledByServiceWorker, expectAccessible, linkFromOutbox, phoneProfile, storedDraft } from '../helpers/visitor-e2e';
+import { controlledByServiceWorker, expectAccessible, isTrpcMutation, linkFromOutbox, phoneProfile, storedDraft, trpcInput } from '../helpers/visitor-e2e';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: phoneProfile() });
 const rawAnswers: Array<Record<string, unknown>> = [];
@@ -75,12 +75,14 @@ describe('visitor sign-up', () => {
 
     const [response] = await Promise.all([
       // the app holds the post until the form token is 3 s old (the server's minimum fill time)
-      page.waitForResponse((r) => r.url().endsWith(`/svc/v1/events/${event.id}/signup`) && r.request().method() === 'POST', { timeout: 15_000 }),
+      page.waitForResponse((r) => isTrpcMutation(r, 'attendees.signup'), { timeout: 15_000 }),
       page.getByRole('button', { name: 'Sign up' }).click(),
     ]);
-    expect(response.status()).toBe(201);
+    expect(response.status()).toBe(200);
     expect(response.request().headers()['x-svc-nonce']).toBeTruthy();
-    const posted = response.request().postDataJSON() as Record<string, unknown>;
+    const input = trpcInput<{ id: number; fields: Record<string, unknown> }>(response.request());
+    expect(input.id).toBe(event.id);
+    const posted = input.fields;
     expect(posted).toMatchObject({ email, display_name: 'Grace Hopper', quantity: 2, svc_hp: '', svc_cf_diet: 'vegan' });
     expect(posted).not.toHaveProperty('svc_cf_company');
     expect(typeof posted.svc_ts).toBe('string');
@@ -156,9 +158,10 @@ describe('visitor sign-up', () => {
     await expectAccessible(page, 'queued sign-up');
     expect((await attendeeRows(e2e.server, event.id)).some((r) => r.email === email)).toBe(false);
 
-    const posted = page.waitForResponse((r) => r.url().endsWith(`/svc/v1/events/${event.id}/signup`) && r.request().method() === 'POST');
+    const posted = page.waitForResponse((r) => isTrpcMutation(r, 'attendees.signup'));
     await page.context().setOffline(false);
-    expect((await posted).status()).toBe(201);
+    expect((await posted).status()).toBe(200);
+    expect(trpcInput((await posted).request())).toMatchObject({ id: event.id, fields: { email } });
     await page.getByRole('heading', { name: 'You’re on the waitlist' }).waitFor();
     expect((await attendeeRows(e2e.server, event.id)).find((r) => r.email === email)).toMatchObject({ status: 'waitlist' });
   });

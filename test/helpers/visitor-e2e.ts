@@ -1,9 +1,19 @@
 /** Shared bits of the visitor e2e tests: axe-core, outbox links, a phone-sized profile. */
 import { expect } from 'vitest';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page, Request, Response } from 'playwright-core';
 import { PHONE, seriousViolations } from './e2e';
 import type { TestServer } from './server';
 import { loginAs } from './http';
+
+/** True for the answer to a tRPC mutation the PWA sent unbatched (`/trpc/booking.create`: its own X-Svc-Nonce). */
+export function isTrpcMutation(response: Response, procedure: string): boolean {
+  return new URL(response.url()).pathname === `/trpc/${procedure}` && response.request().method() === 'POST';
+}
+
+/** The input of an unbatched tRPC call as posted (the transformer's `{json}` envelope removed). */
+export function trpcInput<T = Record<string, unknown>>(request: Request): T {
+  return (request.postDataJSON() as { json: T }).json;
+}
 
 /** axe-core on the current page: no serious or critical violation. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {

@@ -4,7 +4,7 @@ import { queryRows } from '../../server/db/client';
 import type { StoredAttachment } from '../../server/mail/outbox.sql';
 import { useTestServer } from '../helpers/test-server';
 import { apiClient } from '../helpers/http';
-import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking, uniqueEmail } from '../helpers/booking';
+import { bookingBody, createType, disableIpThrottle, futureStart, submitBooking, uniqueEmail } from '../helpers/booking';
 
 const PUBLIC_URL = 'https://book.example.test';
 const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL } });

@@ -12,7 +12,7 @@ import { bookingBody, createHost, createType, disableIpThrottle, futureStart, su
 
 const { server: srv, admin, hooks } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let host: number;
-const { cleanups, filter } = useTestHooks(hooks);
+const { filter } = useTestHooks(hooks);
 const anon = () => apiClient(srv.url);
 
 const day = (n: number) => futureStart(n, 0).slice(0, 10);

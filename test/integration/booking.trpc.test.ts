@@ -41,6 +41,16 @@ describe('booking over tRPC (same services and schemas as REST)', () => {
     expect(bad.body.error.json.data.svcCode).toBe('svc_invalid_param');
   });
 
+  it('a throttled booking.create says when to try again, as REST\'s Retry-After does', async () => {
+    const nonce = { 'x-svc-nonce': await fetchNonce(srv.url) };
+    const body = { ...bookingBody(1, 'soon'), customerEmail: 'throttled-trpc@example.test' };
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push((await trpc('mutation', 'booking.create', body, nonce)).body.error.json.data);
+    expect(answers.map((d) => d.svcCode)).toEqual([...Array(5).fill('svc_invalid_param'), 'svc_rate_limited']);
+    expect(answers[5].retryAfter).toBeGreaterThan(0);
+    expect(answers[0].retryAfter).toBeNull();
+  });
+
   it('the slots route does not consult svc_booking_client_ip', async () => {
     let calls = 0;
     const spy = (ip: string) => (calls++, ip);

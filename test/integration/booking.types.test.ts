@@ -8,7 +8,7 @@ import { ALL_DAY, bookingBody, createHost, createType, disableIpThrottle, future
 
 const { server: srv, admin, hooks } = useTestServer({ env: { SVC_JOBS: 'off' } });
 let host: number;
-const { cleanups, filter } = useTestHooks(hooks);
+const { filter } = useTestHooks(hooks);
 const anon = () => apiClient(srv.url);
 
 beforeAll(async () => {

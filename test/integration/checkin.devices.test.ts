@@ -149,7 +149,7 @@ describe('device list for administrators', () => {
 
 describe('pairing throttle', () => {
   it(`refuses with svc_rate_limited and a retry time after ${PAIRING_IP_LIMIT.limit} attempts a minute from one IP`, async () => {
-    const devices = devicesService(db(), { publicUrl: srv.url });
+    const devices = devicesService(srv.server.ctx);
     const nowMs = Date.UTC(2030, 0, 1, 12, 0, 10); // one fixed window, whatever the wall clock
     const attempt = (): Promise<AppError> => devices.pair({ code: 'AAAA-AAAA', ip: '203.0.113.9' }, nowMs).then(() => new AppError('paired'), (e: AppError) => e);
     for (let i = 0; i < PAIRING_IP_LIMIT.limit; i++) expect((await attempt()).code).toBe('svc_pairing_code_invalid');

@@ -1,3 +1,4 @@
+import { authService } from '../../server/auth/auth.service';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../helpers/server';
 import { useTestServer } from '../helpers/test-server';
@@ -97,7 +98,7 @@ describe('API tokens', () => {
   });
 
   it('an expired token is not accepted', async () => {
-    const auth = srv.server.ctx.services.auth;
+    const auth = authService(srv.server.ctx);
     const actor = { via: 'session' as const, role: 'administrator' as const, userId: 1, eventIds: null };
     const { token } = await auth.createApiToken({ name: 'short', role: 'administrator', expiresInDays: 1 }, actor);
     expect(await auth.authenticate({ bearerToken: token })).not.toBeNull();

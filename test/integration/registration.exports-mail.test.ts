@@ -37,7 +37,7 @@ describe('exports', () => {
   beforeAll(async () => {
     event = await createEvent(admin.api);
     const names = ['Plain Name', 'Comma, "Quoted"\nNewline', '=HYPERLINK("http://evil")', '+1 plus', '-2 minus', '@SUM(A1)', '\tTabbed', '\rCarriage'];
-    for (const display_name of names) {
+    for (const _name of names) {
       await resetThrottles(srv);
       // Raw inserts keep tab and CR, which the sign-up would trim.
       await signUp(srv, event.id, { display_name: 'placeholder' });

@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttendeeTuple, DownloadResult, SyncEvent } from '../../shared/checkin';
 import { ApiError, NetworkError } from '../../client/api';
-import { applyDownloadPage } from '../../client/db/cache';
+import { applyDownloadPage } from '../../client/door/db/attendee-cache';
 import {
   attentionEdits,
   cacheAsOf,

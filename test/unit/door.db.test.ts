@@ -7,9 +7,9 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttendeeTuple, DownloadResult, PullResult, SyncEvent } from '../../shared/checkin';
-import { applyDownloadPage, applyPullPage, applyPushResults, readSyncState, resetCache } from '../../client/db/cache';
-import { openDoorDb, type DoorDb } from '../../client/db/door-db';
-import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../../client/db/scans';
+import { applyDownloadPage, applyPullPage, applyPushResults, readSyncState, resetCache } from '../../client/door/db/attendee-cache';
+import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
+import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../../client/door/db/scans';
 
 const DEVICE = 7;
 const EVENT: SyncEvent = { id: 1, title: 'Gala', startsUtc: '2030-06-01 18:00:00', endsUtc: null, timezone: 'UTC', venue: '', status: 'published', capacity: null };

@@ -1,7 +1,7 @@
 /** Scanner input without a camera: the 3 s same-code rule, keyboard-wedge bursts, pairing links, the code hash. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSameCodeFilter, createWedgeReader, pairingCodeFrom, sha256Hex } from '../../client/scanner/input';
+import { createSameCodeFilter, createWedgeReader, pairingCodeFrom, sha256Hex } from '../../client/door/scanner/input';
 
 describe('same code ignored for 3 s', () => {
   it('takes a code once while it is held up, and again after a 3 s pause', () => {

@@ -6,11 +6,11 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readDevice, readSyncState } from '../../client/db/cache';
-import { openDoorDb, type DoorDb } from '../../client/db/door-db';
-import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, undoScan } from '../../client/db/scans';
-import { createSyncEngine, type SyncEngineOptions } from '../../client/sync/engine';
-import { trpcTransport, type DoorTransport } from '../../client/sync/transport';
+import { readDevice, readSyncState } from '../../client/door/db/attendee-cache';
+import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
+import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, undoScan } from '../../client/door/db/scans';
+import { createSyncEngine, type SyncEngineOptions } from '../../client/door/sync/engine';
+import { trpcTransport, type DoorTransport } from '../../client/door/sync/transport';
 import type { CheckinDto } from '../../shared/checkin';
 import { createAttendee, createEvent, type TestAttendee } from '../helpers/checkin';
 import { loginAs } from '../helpers/http';

@@ -40,7 +40,7 @@ describe('svc_rsvp_custom_fields', () => {
 
   it('passes the raw answers and event id to callbacks registered with 3 args', async () => {
     const hooks = new Hooks();
-    hooks.addFilter('svc_rsvp_custom_fields', (fields, raw, eventId) => ({ ...raw, eventId }), 10, 3);
+    hooks.addFilter('svc_rsvp_custom_fields', (_fields, raw, eventId) => ({ ...raw, eventId }), 10, 3);
     await expect(applyRsvpCustomFields(hooks, { shirt: 'L' }, 9)).resolves.toEqual({ shirt: 'L', eventId: 9 });
   });
 

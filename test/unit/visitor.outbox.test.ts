@@ -34,11 +34,11 @@ afterEach(async () => {
 
 /** A transport whose server answers from a script; records what was sent. */
 function fakeTransport(answer: (body: Record<string, unknown>, nonce: string) => unknown, now = () => NOW) {
-  const sent: Array<{ path: string; nonce: string; body: Record<string, unknown> }> = [];
+  const sent: Array<{ kind: string; nonce: string; body: Record<string, unknown> }> = [];
   let nonces = 0;
   const transport: OutboxTransport = {
     async send(sub) {
-      sent.push({ path: sub.path, nonce: sub.nonce, body: sub.body });
+      sent.push({ kind: sub.kind, nonce: sub.nonce, body: sub.body });
       return answer(sub.body, sub.nonce);
     },
     async freshNonce() {
@@ -58,7 +58,6 @@ function fakeTransport(answer: (body: Record<string, unknown>, nonce: string) =>
 const booking = (extra: Record<string, unknown> = {}) => ({
   kind: 'booking' as const,
   targetId: 7,
-  path: '/bookings',
   body: { bookingTypeId: 7, startUtc: '2030-01-02 10:00:00', ...extra },
   nonce: 'stored-nonce',
   nonceExpiresUtc: inADay,

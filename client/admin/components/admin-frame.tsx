@@ -1,9 +1,9 @@
 import { createResource, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { errorMessage } from '../../api';
 import { loginPath } from '../../auth';
-import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../../admin/session';
-import { startOffline } from '../../admin/data';
-import { Page } from '../page';
+import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../session';
+import { startOffline } from '../data';
+import { Page } from '../../components/page';
 import { ready } from './async-view';
 import { A, location, navigate } from '../../router';
 import '../../styles/admin.css';

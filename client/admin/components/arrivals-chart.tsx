@@ -1,5 +1,5 @@
 import { For, type JSX } from 'solid-js';
-import { barRects, type Bar } from '../../admin/arrivals';
+import { barRects, type Bar } from '../arrivals';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 

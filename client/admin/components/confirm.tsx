@@ -1,6 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../api';
-import { FormError } from '../form-error';
+import { FormError } from '../../components/form-error';
 
 export interface ConfirmRequest {
   /** The question, naming the item ("Delete Ada Lovelace (ada@example.org)?"). */

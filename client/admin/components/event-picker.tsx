@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import type { EventDto } from '../../admin/data';
+import type { EventDto } from '../data';
 import { formatUtcDateTime } from '../../format';
 
 /**

@@ -1,8 +1,8 @@
 import { createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
-import { dismissAttention, isKeptOffline, offlineEdits, onOfflineChange, setKeepOffline } from '../../admin/data';
-import { adminErrorMessage } from '../../admin/errors';
-import { FIELD_LABELS } from '../../admin/reconcile';
-import type { AdminUser } from '../../admin/session';
+import { dismissAttention, isKeptOffline, offlineEdits, onOfflineChange, setKeepOffline } from '../data';
+import { adminErrorMessage } from '../errors';
+import { FIELD_LABELS } from '../reconcile';
+import type { AdminUser } from '../session';
 
 /** A time in the viewer's zone: the time alone today, with the date otherwise. */
 export function formatTimeOfDay(ms: number): string {

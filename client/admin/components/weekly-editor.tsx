@@ -10,7 +10,7 @@ import {
   WEEKDAY_KEYS,
   type Weekday,
   type WeekModel,
-} from '../../admin/weekly-windows';
+} from '../weekly-windows';
 
 const DAY_NAMES: Record<Weekday, string> = {
   mon: 'Monday',

@@ -1,9 +1,9 @@
 import { batch, createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import { ActionNoticeView, type ActionNotice } from '../../components/admin/action-notice';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { ready } from '../../components/admin/async-view';
-import { createConfirm } from '../../components/admin/confirm';
-import { ATTENDEE_STATUSES } from '../../admin/constants';
+import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
+import { AdminFrame } from '../components/admin-frame';
+import { ready } from '../components/async-view';
+import { createConfirm } from '../components/confirm';
+import { ATTENDEE_STATUSES } from '../constants';
 import {
   attendeeCheckinStats,
   deleteAttendee,
@@ -12,16 +12,15 @@ import {
   onOfflineChange,
   saveAttendee,
   type AttendeeCheckinStats,
-  type AttendeeDto,
-  type AttendeeStatus,
-} from '../../admin/data';
-import { formatTimeOfDay, OfflinePanel } from '../../components/admin/offline-panel';
+  type AdminAttendee,
+} from '../data';
+import { formatTimeOfDay, OfflinePanel } from '../components/offline-panel';
 import { online } from '../../pwa';
-import { adminErrorMessage } from '../../admin/errors';
-import { attendeeExportUrl } from '../../admin/links';
-import { canEdit, type AdminUser } from '../../admin/session';
-import { pageOfRow, pagesForRange, visibleWindow } from '../../admin/virtual-window';
-import type { AttendeeSortKey } from '../../../shared/attendees';
+import { adminErrorMessage } from '../errors';
+import { attendeeExportUrl } from '../links';
+import { canEdit, type AdminUser } from '../session';
+import { pageOfRow, pagesForRange, visibleWindow } from '../virtual-window';
+import type { AttendeeSortKey, AttendeeStatus } from '../../../shared/attendees';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A, type RouteProps } from '../../router';
 
@@ -33,7 +32,7 @@ const SEARCH_DEBOUNCE_MS = 250;
 const PAGE_LOAD_DELAY_MS = 60;
 
 interface LoadedPage {
-  rows: AttendeeDto[];
+  rows: AdminAttendee[];
   stats: Map<number, AttendeeCheckinStats> | null;
 }
 
@@ -186,7 +185,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
     });
   };
 
-  const rowAt = (index: number): { row: AttendeeDto; stats: AttendeeCheckinStats | null | undefined } | null => {
+  const rowAt = (index: number): { row: AdminAttendee; stats: AttendeeCheckinStats | null | undefined } | null => {
     version();
     const [page, offset] = pageOfRow(index, ATTENDEE_PAGE_SIZE);
     const entry = pages.get(page);
@@ -211,7 +210,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   };
 
   /** Replace one row in the cache after a save (the list shows the server's answer). */
-  const replaceRow = (saved: AttendeeDto) => {
+  const replaceRow = (saved: AdminAttendee) => {
     for (const entry of pages.values()) {
       const i = entry.rows.findIndex((r) => r.id === saved.id);
       if (i >= 0) entry.rows[i] = { ...entry.rows[i], ...saved };
@@ -219,7 +218,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
     setVersion((v) => v + 1);
   };
 
-  const save = async (before: AttendeeDto, draft: Draft): Promise<void> => {
+  const save = async (before: AdminAttendee, draft: Draft): Promise<void> => {
     const patch: Record<string, unknown> = {};
     if (draft.displayName.trim() !== before.displayName) patch.displayName = draft.displayName.trim();
     if (draft.email.trim() !== before.email) patch.email = draft.email.trim();
@@ -244,7 +243,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
     }
   };
 
-  const askDelete = (row: AttendeeDto) =>
+  const askDelete = (row: AdminAttendee) =>
     confirm.ask({
       title: `Delete ${row.displayName} (${row.email})?`,
       detail: `${row.quantity} seat${row.quantity === 1 ? '' : 's'}, ${row.status || 'going'}. The attendee is removed for good; their check-ins stay on record.`,
@@ -393,7 +392,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
 
 function AttendeeRow(props: {
   index: number;
-  row: AttendeeDto;
+  row: AdminAttendee;
   stats: AttendeeCheckinStats | null | undefined;
   editable: boolean;
   /** Deleting needs the server: not offered from the offline cache. */
@@ -402,9 +401,11 @@ function AttendeeRow(props: {
   onEdit: () => void;
   onDelete: () => void;
 }): JSX.Element {
-  // the extended edition's own fields win; the stats route fills them in the free edition
-  const count = () => props.row.checkinCount ?? props.stats?.checkinCount ?? (props.stats === undefined ? null : 0);
-  const last = () => (props.row.lastCheckinUtc !== undefined ? props.row.lastCheckinUtc : (props.stats?.lastCheckinUtc ?? null));
+  // the extended edition's own fields (extra keys of the row) win; the stats operation fills them in the free edition
+  const ownCount = () => (typeof props.row.checkinCount === 'number' ? props.row.checkinCount : undefined);
+  const ownLast = () => (typeof props.row.lastCheckinUtc === 'string' || props.row.lastCheckinUtc === null ? props.row.lastCheckinUtc : undefined);
+  const count = () => ownCount() ?? props.stats?.checkinCount ?? (props.stats === undefined ? null : 0);
+  const last = () => (ownLast() !== undefined ? ownLast() : (props.stats?.lastCheckinUtc ?? null));
   const conflicts = () => props.stats?.conflicts ?? 0;
   return (
     <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
@@ -455,7 +456,7 @@ interface Draft {
   status: string;
 }
 
-function EditRow(props: { index: number; row: AttendeeDto; onSave: (draft: Draft) => Promise<void>; onCancel: () => void }): JSX.Element {
+function EditRow(props: { index: number; row: AdminAttendee; onSave: (draft: Draft) => Promise<void>; onCancel: () => void }): JSX.Element {
   const [draft, setDraft] = createSignal<Draft>({
     displayName: props.row.displayName,
     email: props.row.email,

@@ -1,10 +1,10 @@
 import { createMemo, createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { ready } from '../../components/admin/async-view';
-import { createConfirm } from '../../components/admin/confirm';
-import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../../components/admin/fields';
-import { WeeklyEditor } from '../../components/admin/weekly-editor';
-import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, type AssignmentMode, type LocationMode } from '../../admin/constants';
+import { AdminFrame } from '../components/admin-frame';
+import { ready } from '../components/async-view';
+import { createConfirm } from '../components/confirm';
+import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { WeeklyEditor } from '../components/weekly-editor';
+import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, type AssignmentMode, type LocationMode } from '../constants';
 import {
   createBookingType,
   deleteBookingType,
@@ -12,14 +12,13 @@ import {
   listSlots,
   listUsers,
   updateBookingType,
-  type BookingTypeDto,
-  type BookingTypeInput,
-  type SlotDto,
-} from '../../admin/data';
-import { adminErrorMessage } from '../../admin/errors';
-import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../../admin/forms';
-import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../../admin/weekly-windows';
+} from '../data';
+import { adminErrorMessage } from '../errors';
+import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
+import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../weekly-windows';
 import { errorMessage } from '../../api';
+import type { BookingTypeDto, BookingTypeInput } from '../../../shared/booking';
+import type { Slot } from '../../../shared/booking/slots';
 import { parseUtcString } from '../../../shared/time';
 import { A, navigate, type RouteProps } from '../../router';
 
@@ -265,7 +264,7 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
     async ({ id }) => (await listSlots(id, { tz })).slice(0, PREVIEW_SLOTS),
   );
   const byDay = createMemo(() => {
-    const groups: Array<{ day: string; slots: SlotDto[] }> = [];
+    const groups: Array<{ day: string; slots: Slot[] }> = [];
     for (const slot of ready(slots) ?? []) {
       const date = parseUtcString(slot.start_utc);
       const day = date ? dayFormat.format(date) : slot.start_utc.slice(0, 10);

@@ -1,9 +1,9 @@
 import { createResource, type JSX } from 'solid-js';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { AsyncView } from '../../components/admin/async-view';
-import { DataTable } from '../../components/admin/data-table';
-import { listBookingTypes } from '../../admin/data';
-import { centsToText } from '../../admin/forms';
+import { AdminFrame } from '../components/admin-frame';
+import { AsyncView } from '../components/async-view';
+import { DataTable } from '../components/data-table';
+import { listBookingTypes } from '../data';
+import { centsToText } from '../forms';
 import { A } from '../../router';
 
 export default function AdminBookingTypesPage(): JSX.Element {
@@ -39,7 +39,7 @@ export default function AdminBookingTypesPage(): JSX.Element {
                         <span class={`state state-${t.status}`}>{t.status === 'published' ? 'Published' : 'Draft'}</span>
                       </td>
                       <td>{t.hosts.length}</td>
-                      <td>{t.priceCents === 0 ? 'Free' : `${centsToText(t.priceCents)} ${t.currency ?? ''}`}</td>
+                      <td>{t.priceCents === 0 ? 'Free' : `${centsToText(t.priceCents)} ${t.currency}`}</td>
                       <td>{t.requiresApproval ? 'Required' : 'No'}</td>
                     </tr>
                   )}

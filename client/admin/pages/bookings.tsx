@@ -1,12 +1,12 @@
 import { createMemo, createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import { ActionNoticeView, type ActionNotice } from '../../components/admin/action-notice';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { DataTable } from '../../components/admin/data-table';
-import { ready } from '../../components/admin/async-view';
-import { createConfirm } from '../../components/admin/confirm';
-import { SaveStatus, SelectField, TextField } from '../../components/admin/fields';
-import { calendarDays, groupByLocalDay, shiftAnchor, utcDayRange, type CalendarView } from '../../admin/calendar';
-import { BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../../admin/constants';
+import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
+import { AdminFrame } from '../components/admin-frame';
+import { DataTable } from '../components/data-table';
+import { ready } from '../components/async-view';
+import { createConfirm } from '../components/confirm';
+import { SaveStatus, SelectField, TextField } from '../components/fields';
+import { calendarDays, groupByLocalDay, shiftAnchor, utcDayRange, type CalendarView } from '../calendar';
+import { BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
 import {
   approveBooking,
   cancelBooking,
@@ -18,11 +18,10 @@ import {
   listUsers,
   type BookingDto,
   type BookingFilter,
-  type BookingTypeDto,
-} from '../../admin/data';
-import { adminErrorMessage } from '../../admin/errors';
-import { viewerTimeZone } from '../../admin/forms';
-import type { BookingStatus } from '../../../shared/booking';
+} from '../data';
+import { adminErrorMessage } from '../errors';
+import { viewerTimeZone } from '../forms';
+import type { BookingStatus, BookingTypeDto } from '../../../shared/booking';
 import { parseUtcString } from '../../../shared/time';
 import { errorMessage } from '../../api';
 import { formatUtcDateTime, isoDateTime } from '../../format';

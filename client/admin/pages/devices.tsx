@@ -1,13 +1,13 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import type { ActionNotice } from '../../components/admin/action-notice';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { AsyncView, ready } from '../../components/admin/async-view';
-import { DataTable } from '../../components/admin/data-table';
-import { createConfirm } from '../../components/admin/confirm';
-import { PairingQr } from '../../components/admin/pairing-qr';
-import { SaveStatus, TextField } from '../../components/admin/fields';
-import { createDevice, listDevices, listEvents, newPairingCode, revokeDevice, type DeviceDto, type DevicePairing } from '../../admin/data';
-import { adminErrorMessage } from '../../admin/errors';
+import type { ActionNotice } from '../components/action-notice';
+import { AdminFrame } from '../components/admin-frame';
+import { AsyncView, ready } from '../components/async-view';
+import { DataTable } from '../components/data-table';
+import { createConfirm } from '../components/confirm';
+import { PairingQr } from '../components/pairing-qr';
+import { SaveStatus, TextField } from '../components/fields';
+import { createDevice, listDevices, listEvents, newPairingCode, revokeDevice, type DeviceDto, type DevicePairing } from '../data';
+import { adminErrorMessage } from '../errors';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 
 export default function AdminDevicesPage(): JSX.Element {

@@ -1,10 +1,10 @@
 import { createResource, createSignal, For, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { ArrivalsChart } from '../../components/admin/arrivals-chart';
-import { AsyncView } from '../../components/admin/async-view';
-import { DataTable } from '../../components/admin/data-table';
-import { createConfirm } from '../../components/admin/confirm';
-import { arrivalBars, chartEndMs } from '../../admin/arrivals';
+import { AdminFrame } from '../components/admin-frame';
+import { ArrivalsChart } from '../components/arrivals-chart';
+import { AsyncView } from '../components/async-view';
+import { DataTable } from '../components/data-table';
+import { createConfirm } from '../components/confirm';
+import { arrivalBars, chartEndMs } from '../arrivals';
 import {
   annulCheckin,
   arrivals,
@@ -19,9 +19,9 @@ import {
   type CheckinDto,
   type DeviceDto,
   type EventDto,
-} from '../../admin/data';
-import { adminErrorMessage } from '../../admin/errors';
-import { canEdit, type AdminUser } from '../../admin/session';
+} from '../data';
+import { adminErrorMessage } from '../errors';
+import { canEdit, type AdminUser } from '../session';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A, type RouteProps } from '../../router';
 import { FormError } from '../../components/form-error';

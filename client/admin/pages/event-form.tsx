@@ -1,9 +1,9 @@
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../../components/admin/fields';
-import { createEvent, getEvent, updateEvent, type EventDto } from '../../admin/data';
-import { adminErrorMessage } from '../../admin/errors';
-import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../../admin/forms';
+import { AdminFrame } from '../components/admin-frame';
+import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { createEvent, getEvent, updateEvent, type EventDto } from '../data';
+import { adminErrorMessage } from '../errors';
+import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { errorMessage } from '../../api';
 import { A, navigate, type RouteProps } from '../../router';
 

@@ -1,10 +1,10 @@
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { AsyncView } from '../../components/admin/async-view';
-import { DataTable } from '../../components/admin/data-table';
-import { listEventsListing } from '../../admin/data';
-import { formatTimeOfDay } from '../../components/admin/offline-panel';
-import { canEdit, type AdminUser } from '../../admin/session';
+import { AdminFrame } from '../components/admin-frame';
+import { AsyncView } from '../components/async-view';
+import { DataTable } from '../components/data-table';
+import { listEventsListing } from '../data';
+import { formatTimeOfDay } from '../components/offline-panel';
+import { canEdit, type AdminUser } from '../session';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A } from '../../router';
 

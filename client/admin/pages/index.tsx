@@ -1,12 +1,12 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../api';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { AsyncView } from '../../components/admin/async-view';
-import { DataTable } from '../../components/admin/data-table';
+import { AdminFrame } from '../components/admin-frame';
+import { AsyncView } from '../components/async-view';
+import { DataTable } from '../components/data-table';
 import { utcMs } from '../../../shared/time';
 import { formatUtcDateTime, isoDateTime } from '../../format';
-import { listEvents, listOutbox, type OutboxItem } from '../../admin/data';
-import { mayOpen, signOut, type AdminUser } from '../../admin/session';
+import { listEvents, listOutbox, type OutboxItem } from '../data';
+import { mayOpen, signOut, type AdminUser } from '../session';
 import { A, navigate } from '../../router';
 import { FormError } from '../../components/form-error';
 

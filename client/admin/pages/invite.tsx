@@ -5,11 +5,12 @@
  */
 import { createResource, createSignal, Match, Show, Switch, type JSX } from 'solid-js';
 import { ApiError, errorMessage } from '../../api';
-import { ready } from '../../components/admin/async-view';
+import { ready } from '../components/async-view';
 import { Page } from '../../components/page';
-import { ROLE_LABELS } from '../../admin/constants';
-import { acceptInvite, previewInvite, type InvitePreview } from '../../admin/data';
-import { mayOpen, rememberUser } from '../../admin/session';
+import { ROLE_LABELS } from '../constants';
+import { acceptInvite, previewInvite } from '../data';
+import { mayOpen, rememberUser } from '../session';
+import type { InvitePreview } from '../../../shared/users';
 import { formatUtcDateTime, isoDateTime } from '../../format';
 import { A, navigate, type RouteProps } from '../../router';
 import { FormError } from '../../components/form-error';

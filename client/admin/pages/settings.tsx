@@ -1,12 +1,12 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import { ActionNoticeView, type ActionNotice } from '../../components/admin/action-notice';
-import { AdminFrame } from '../../components/admin/admin-frame';
-import { AsyncView, ready } from '../../components/admin/async-view';
-import { DataTable } from '../../components/admin/data-table';
-import { EventPicker } from '../../components/admin/event-picker';
-import { createConfirm } from '../../components/admin/confirm';
-import { SaveStatus, SelectField, TextField } from '../../components/admin/fields';
-import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../../admin/constants';
+import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
+import { AdminFrame } from '../components/admin-frame';
+import { AsyncView, ready } from '../components/async-view';
+import { DataTable } from '../components/data-table';
+import { EventPicker } from '../components/event-picker';
+import { createConfirm } from '../components/confirm';
+import { SaveStatus, SelectField, TextField } from '../components/fields';
+import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../constants';
 import {
   createToken,
   createUser,
@@ -23,11 +23,11 @@ import {
   type EventDto,
   type SettingsDto,
   type UserDto,
-} from '../../admin/data';
-import { adminErrorMessage } from '../../admin/errors';
-import { viewerTimeZone } from '../../admin/forms';
-import type { AdminUser } from '../../admin/session';
-import { accessState, eventsSummary } from '../../admin/users';
+} from '../data';
+import { adminErrorMessage } from '../errors';
+import { viewerTimeZone } from '../forms';
+import type { AdminUser } from '../session';
+import { accessState, eventsSummary } from '../users';
 import { formatUtcDateTime } from '../../format';
 import { FormError } from '../../components/form-error';
 

@@ -1,8 +1,8 @@
 import { createSignal, onCleanup, Show, type JSX } from 'solid-js';
-import { doorState } from '../../pages/door/door-state';
-import type { CameraScanner } from '../../scanner/camera';
-import { unlockAudio } from '../../scanner/feedback';
-import { FormError } from '../form-error';
+import { doorState } from '../state';
+import type { CameraScanner } from '../scanner/camera';
+import { unlockAudio } from '../scanner/feedback';
+import { FormError } from '../../components/form-error';
 
 /** Camera first, never camera only: the scanner chunk loads when this button is first pressed. */
 export function CameraPanel(props: { disabled: boolean }): JSX.Element {
@@ -17,7 +17,7 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
     setOpening(true);
     setError(null);
     try {
-      const { openCamera } = await import('../../scanner/camera');
+      const { openCamera } = await import('../scanner/camera');
       setScanner(await openCamera(view, (text) => void door.scanCode(text, 'scan')));
     } catch (err) {
       console.warn('[svc] camera', err);

@@ -1,17 +1,17 @@
 import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { isAdmitted } from '../../../shared/checkin-rules';
-import type { AttendeeRecord, DeviceRecord } from '../../db/door-db';
-import { createLiveList, createLiveValue } from '../../db/live';
-import { conflictScans, recentScans, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../../db/scans';
-import { readSyncState } from '../../db/cache';
+import type { AttendeeRecord, DeviceRecord } from '../db/door-db';
+import { createLiveList, createLiveValue } from '../../offline/live';
+import { conflictScans, recentScans, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../db/scans';
+import { readSyncState } from '../db/attendee-cache';
 import { formatUtcDateTime } from '../../format';
-import { doorState } from '../../pages/door/door-state';
-import { unlockAudio } from '../../scanner/feedback';
-import { createWedgeReader } from '../../scanner/input';
+import { doorState } from '../state';
+import { unlockAudio } from '../scanner/feedback';
+import { createWedgeReader } from '../scanner/input';
 import { CameraPanel } from './camera-panel';
 import { StatusBar } from './status-bar';
 import { VERDICT_LOOK, VerdictOverlay } from './verdict-overlay';
-import { FormError } from '../form-error';
+import { FormError } from '../../components/form-error';
 
 const isEditable = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 

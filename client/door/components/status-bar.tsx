@@ -1,7 +1,7 @@
 import { createSignal, onCleanup, Show, type JSX } from 'solid-js';
-import { createLiveValue } from '../../db/live';
-import { cachedEventCounts, localCheckedInAdjustment, type EventCounts } from '../../db/scans';
-import { doorState } from '../../pages/door/door-state';
+import { createLiveValue } from '../../offline/live';
+import { cachedEventCounts, localCheckedInAdjustment, type EventCounts } from '../db/scans';
+import { doorState } from '../state';
 import { online } from '../../pwa';
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });

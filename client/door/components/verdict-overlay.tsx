@@ -1,8 +1,8 @@
 import { createEffect, createSignal, onCleanup, Show, type JSX } from 'solid-js';
 import { isAdmitted, type Verdict } from '../../../shared/checkin-rules';
-import { undoScan, UNDO_WINDOW_MS } from '../../db/scans';
+import { undoScan, UNDO_WINDOW_MS } from '../db/scans';
 import { formatUtcDateTime } from '../../format';
-import { doorState, type ShownVerdict } from '../../pages/door/door-state';
+import { doorState, type ShownVerdict } from '../state';
 
 /** Word, icon and tone of each verdict: never colour alone (UX "the verdict is the screen"). */
 export const VERDICT_LOOK: Record<Verdict, { word: string; icon: string; tone: 'ok' | 'again' | 'refused' }> = {

@@ -3,7 +3,7 @@
  * (cache tables and cursor, each page in one transaction with its position), push results
  * (outbox and local log), reset. None of these touches a queued scan.
  */
-import type { DownloadResult, PullResult, PushItemResult } from '../../shared/checkin';
+import type { DownloadResult, PullResult, PushItemResult } from '../../../shared/checkin';
 import { attendeeFromTuple, type DeviceRecord, type DoorDb, type LocalCheckin, type SyncStateRecord } from './door-db';
 
 export function emptySyncState(deviceId: number): SyncStateRecord {

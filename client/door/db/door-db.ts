@@ -11,8 +11,8 @@
  * Ticket codes are never stored: attendees are keyed by SHA-256 of the code.
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
-import type { AttendeeCore } from '../../shared/attendees';
-import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncEvent, Verdict } from '../../shared/checkin';
+import type { AttendeeCore } from '../../../shared/attendees';
+import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncEvent, Verdict } from '../../../shared/checkin';
 
 export const DOOR_DB_NAME = 'svc-door';
 

@@ -3,9 +3,9 @@
  * unreflected check-ins (the SAME `checkinVerdict` the server runs), the scan written to the
  * local log and the outbox in one transaction, undo, name search and the event's counts.
  */
-import type { PushItem } from '../../shared/checkin';
-import { checkinVerdict, isAdmitted, type CheckinSource, type Verdict } from '../../shared/checkin-rules';
-import { toUtcString } from '../../shared/time';
+import type { PushItem } from '../../../shared/checkin';
+import { checkinVerdict, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
+import { toUtcString } from '../../../shared/time';
 import { normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
 
 /** Door staff may undo their own scan for this long (UX "Undo"; the server's STAFF_UNDO_MINUTES). */
@@ -143,7 +143,7 @@ export type UndoResult = 'dropped' | 'queued' | 'too_late' | 'not_found';
 /**
  * Undoes a mistaken admitted scan within UNDO_WINDOW_MS: a scan not yet sent is dropped from
  * the outbox (the server never sees it); a stored one gets an annul queued like a scan.
- * A scan in flight when undone is annulled once its push answers (see cache.ts).
+ * A scan in flight when undone is annulled once its push answers (see attendee-cache.ts).
  */
 export async function undoScan(db: DoorDb, clientId: string, nowMs = Date.now()): Promise<UndoResult> {
   return db.transaction('rw', db.checkins, db.outbox, async () => {

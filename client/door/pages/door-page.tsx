@@ -1,9 +1,10 @@
 import { Match, onCleanup, onMount, Switch, type JSX } from 'solid-js';
 import { Page } from '../../components/page';
-import { DoorScreen } from '../../components/door/door-screen';
-import { PairForm } from '../../components/door/pair-form';
-import { pairingCodeFrom } from '../../scanner/input';
-import { doorState, requestPersistentStorage } from './door-state';
+import { DoorScreen } from '../components/door-screen';
+import { PairForm } from '../components/pair-form';
+import { pairingCodeFrom } from '../scanner/input';
+import { requestPersistentStorage } from '../../offline/persistent-storage';
+import { doorState } from '../state';
 import '../../styles/door.css';
 
 /** `/door` (SPEC §1): pairing, event choice, scanner. Dark by default (night events, battery). */

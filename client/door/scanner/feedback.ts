@@ -3,7 +3,7 @@
  * OK; a low tone and two short buzzes for refusals; a distinct two-note "attention" tone for
  * AGAIN. Muting (sound only) is remembered on the device.
  */
-import { isAdmitted, type Verdict } from '../../shared/checkin-rules';
+import { isAdmitted, type Verdict } from '../../../shared/checkin-rules';
 
 const MUTE_KEY = 'svc-door-muted';
 

@@ -4,7 +4,9 @@
  * exponential backoff and jitter after a failure, and one tab at a time (Web Locks). The
  * transport is a parameter so tests run it against a real server.
  */
-import { MAX_PUSH_BATCH } from '../../shared/checkin-rules';
+import { MAX_PUSH_BATCH } from '../../../shared/checkin-rules';
+import { onReconnect } from '../../offline/reconnect';
+import { withTabLock } from '../../offline/tab-lock';
 import {
   applyAnnulResult,
   applyDownloadPage,
@@ -15,7 +17,7 @@ import {
   readDevice,
   readSyncState,
   resetCache,
-} from '../db/cache';
+} from '../db/attendee-cache';
 import type { DeviceRecord, DoorDb, OutboxItem } from '../db/door-db';
 import { pendingCount } from '../db/scans';
 import type { DoorTransport } from './transport';
@@ -61,9 +63,7 @@ class Revoked extends Error {}
 
 /** Web Locks when the browser has them; otherwise the one tab just runs. */
 function webLock<T>(fn: () => Promise<T>): Promise<T | null> {
-  const locks = (globalThis as { navigator?: Navigator }).navigator?.locks;
-  if (!locks) return fn();
-  return locks.request(SYNC_LOCK_NAME, { ifAvailable: true }, (lock) => (lock ? fn() : null)) as Promise<T | null>;
+  return withTabLock(SYNC_LOCK_NAME, fn);
 }
 
 function mark(name: string): void {
@@ -309,10 +309,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     void syncNow();
   }
 
-  const onOnline = () => requestSync('online');
-  const onVisible = () => {
-    if (document.visibilityState === 'visible') requestSync('visible');
-  };
+  let stopListening: (() => void) | undefined;
 
   return {
     get status(): SyncStatus {
@@ -368,8 +365,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     start(): () => void {
       if (started) return stop;
       started = true;
-      globalThis.addEventListener?.('online', onOnline);
-      globalThis.document?.addEventListener('visibilitychange', onVisible);
+      stopListening = onReconnect(requestSync);
       void (async () => {
         const device = await readDevice(db);
         if (!device) return setStatus({ phase: 'unpaired' });
@@ -392,8 +388,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     started = false;
     clearTimeout(timer);
     clearTimeout(scanTimer);
-    globalThis.removeEventListener?.('online', onOnline);
-    globalThis.document?.removeEventListener('visibilitychange', onVisible);
+    stopListening?.();
+    stopListening = undefined;
   }
 }
 

@@ -2,8 +2,8 @@
  * What the sync engine needs from the server, as one interface: the PWA passes the tRPC
  * client, unit tests the same client pointed at an in-process server.
  */
-import type { DeviceDto, DownloadInput, DownloadResult, PullInput, PullResult, PushInput, PushItemResult } from '../../shared/checkin';
-import { createTrpc, trpcErrorCode } from '../trpc';
+import type { DeviceDto, DownloadInput, DownloadResult, PullInput, PullResult, PushInput, PushItemResult } from '../../../shared/checkin';
+import { createTrpc, trpcErrorCode } from '../../trpc';
 
 export interface DoorTransport {
   pair(code: string): Promise<{ token: string; device: DeviceDto }>;

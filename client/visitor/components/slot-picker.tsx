@@ -4,8 +4,8 @@
  * type, zone and month in `svc-visitor` and marked with their age when shown from the cache.
  */
 import { createEffect, createMemo, createSignal, For, on, Show, type JSX } from 'solid-js';
-import { createCachedResource } from '../../visitor/cache';
-import { fetchMonthSlots, slotsCacheKey } from '../../visitor/booking';
+import { fetchMonthSlots, slotsCacheKey, type Slot } from '../booking';
+import { createCachedResource } from '../cache';
 import {
   addMonths,
   dayInWords,
@@ -15,9 +15,8 @@ import {
   timeInZone,
   timeZoneList,
   weekdayNames,
-} from '../../visitor/time';
+} from '../time';
 import { utcMs } from '../../../shared/time';
-import type { Slot } from '../../visitor/types';
 import { AgeNote, ErrorState } from './states';
 
 export interface SlotPickerHandle {

@@ -1,6 +1,6 @@
 import { Show, type JSX } from 'solid-js';
 import { online } from '../../pwa';
-import { formatAge } from '../../visitor/time';
+import { formatAge } from '../time';
 
 /** Says how old a stored copy is whenever the page shows one the network has not refreshed. */
 export function AgeNote(props: { fetchedAt: number | undefined; stale: boolean; what: string }): JSX.Element {

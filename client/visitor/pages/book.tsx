@@ -6,24 +6,24 @@
  * outcome once it has been sent. Confirmation: what happens next and "add to calendar".
  */
 import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import { api, NetworkError } from '../../api';
+import { NetworkError } from '../../api';
 import { Page } from '../../components/page';
-import { SlotPicker, type SlotPickerHandle } from '../../components/visitor/slot-picker';
-import { AgeNote, ErrorState, SubmissionProblem } from '../../components/visitor/states';
 import { online } from '../../pwa';
 import { A, navigate, searchParams, type RouteProps } from '../../router';
-import { isSlotTaken, slotStillFree, TZ_STORAGE_KEY } from '../../visitor/booking';
-import { createCachedResource, createLiveQuery } from '../../visitor/cache';
-import { visitorDb } from '../../visitor/db';
-import { clearDraft, draftSaver, loadDraft } from '../../visitor/drafts';
-import { buildIcs } from '../../visitor/ics';
-import { prefetchNonce, storedNonce } from '../../visitor/nonce';
-import { enqueue } from '../../visitor/outbox';
-import { kickOutbox, PENDING_FLAG, startOutboxRunner } from '../../visitor/runner';
-import { dateTimeInZone, detectTimeZone, formatPrice, timeInZone } from '../../visitor/time';
-import type { BookingCreated, PublicBookingType, Slot } from '../../visitor/types';
-import { toUtcString } from '../../../shared/time';
-import { isValidTimeZone } from '../../../shared/time';
+import { call, rpc } from '../../trpc';
+import type { BookingCreatedDto } from '../../../shared/booking';
+import { isValidTimeZone, toUtcString } from '../../../shared/time';
+import { isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';
+import { createCachedResource, createLiveQuery } from '../cache';
+import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
+import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
+import { visitorDb } from '../db';
+import { clearDraft, draftSaver, loadDraft } from '../drafts';
+import { buildIcs } from '../ics';
+import { prefetchNonce, storedNonce } from '../nonce';
+import { enqueue } from '../outbox';
+import { kickOutbox, PENDING_FLAG, startOutboxRunner, type BookingSubmissionBody } from '../runner';
+import { dateTimeInZone, detectTimeZone, formatPrice, timeInZone } from '../time';
 import '../../styles/visitor.css';
 
 const TAKEN_MESSAGE = 'Sorry, that time was just taken. Here are the times that are still free — please pick another.';
@@ -36,7 +36,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
 
   const type = createCachedResource(
     () => (valid ? `booking-type:${typeId}` : null),
-    () => api<PublicBookingType>(`/booking-types/${typeId}`),
+    () => call(rpc().booking.type.query({ id: typeId })),
   );
 
   const savedTz = localStorage.getItem(TZ_STORAGE_KEY);
@@ -56,7 +56,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
   };
   const submission = createLiveQuery(submissionId, (id) => (id === null ? Promise.resolve(undefined) : db.outbox.get(id)));
   const state = () => submission()?.state;
-  const created = () => submission()?.result as BookingCreated | undefined;
+  const created = () => submission()?.result as BookingCreatedDto | undefined;
 
   // Drafts: name, email, seats and the chosen time survive a reload.
   const saver = draftSaver(db, draftKey);
@@ -137,19 +137,19 @@ export default function BookPage(props: RouteProps): JSX.Element {
       }
       await saver.flush();
       const nonce = await storedNonce().catch(() => null);
+      const body: BookingSubmissionBody = {
+        bookingTypeId: typeId,
+        startUtc: chosen.start_utc,
+        quantity: quantity(),
+        customerName: name().trim(),
+        customerEmail: email().trim(),
+        customerTz: tz(),
+        locationMode: t.locationMode,
+      };
       const id = await enqueue(db, {
         kind: 'booking',
         targetId: typeId,
-        path: '/bookings',
-        body: {
-          bookingTypeId: typeId,
-          startUtc: chosen.start_utc,
-          quantity: quantity(),
-          customerName: name().trim(),
-          customerEmail: email().trim(),
-          customerTz: tz(),
-          locationMode: t.locationMode,
-        },
+        body,
         nonce: nonce?.nonce ?? '',
         nonceExpiresUtc: nonce?.expiresUtc ?? '',
         notBefore: 0,

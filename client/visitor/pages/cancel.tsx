@@ -1,22 +1,22 @@
 /**
- * `/cancel/{token}` from the sign-up email: the GET only shows what would be cancelled
+ * `/cancel/{token}` from the sign-up email: opening it only shows what would be cancelled
  * (mail scanners open links); the button does it.
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
-import { api, ApiError, errorMessage } from '../../api';
+import { ApiError, errorMessage } from '../../api';
+import { FormError } from '../../components/form-error';
 import { Page } from '../../components/page';
-import { ErrorState } from '../../components/visitor/states';
 import type { RouteProps } from '../../router';
 import { A } from '../../router';
-import { dateTimeInZone, detectTimeZone } from '../../visitor/time';
-import type { CancelPreview } from '../../visitor/types';
+import { call, rpc } from '../../trpc';
+import { ErrorState } from '../components/states';
+import { dateTimeInZone, detectTimeZone } from '../time';
 import '../../styles/visitor.css';
-import { FormError } from '../../components/form-error';
 
 export default function CancelPage(props: RouteProps): JSX.Element {
   const token = props.params.token ?? '';
   const tz = detectTimeZone();
-  const [preview, { refetch }] = createResource(() => api<CancelPreview>(`/attendees/cancel/${encodeURIComponent(token)}`));
+  const [preview, { refetch }] = createResource(() => call(rpc().attendees.cancelPreview.query({ token })));
   const [busy, setBusy] = createSignal(false);
   const [done, setDone] = createSignal(false);
   const [error, setError] = createSignal<string | null>(null);
@@ -26,7 +26,7 @@ export default function CancelPage(props: RouteProps): JSX.Element {
     setBusy(true);
     setError(null);
     try {
-      await api(`/attendees/cancel/${encodeURIComponent(token)}`, { method: 'POST' });
+      await call(rpc().attendees.cancel.mutate({ token }));
       setDone(true);
     } catch (err) {
       setError(errorMessage(err));

@@ -4,22 +4,22 @@
  * and the page tells the outcome when it has been sent. What was typed is kept as a draft.
  */
 import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import { api } from '../../api';
 import { Page } from '../../components/page';
-import { AgeNote, ErrorState, SubmissionProblem } from '../../components/visitor/states';
+import { isoDateTime } from '../../format';
 import { online } from '../../pwa';
 import { A, navigate, searchParams, type RouteProps } from '../../router';
-import { createCachedResource, createLiveQuery } from '../../visitor/cache';
-import { visitorDb } from '../../visitor/db';
-import { clearDraft, draftSaver, loadDraft } from '../../visitor/drafts';
-import { applyValues, buildSignupBody, collectCustomFields, collectValues, formEntries, HONEYPOT_FIELD, parseQuantity, type FieldValues } from '../../visitor/form-fields';
-import { prefetchNonce, storedNonce } from '../../visitor/nonce';
-import { enqueue } from '../../visitor/outbox';
-import { kickOutbox, PENDING_FLAG, startOutboxRunner } from '../../visitor/runner';
+import { call, rpc } from '../../trpc';
+import type { SignupResult } from '../../../shared/attendees';
 import { utcMs } from '../../../shared/time';
-import { isoDateTime } from '../../format';
-import { dateTimeInZone, detectTimeZone } from '../../visitor/time';
-import type { EventDto, SignupFormData, SignupResult } from '../../visitor/types';
+import { createCachedResource, createLiveQuery } from '../cache';
+import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
+import { visitorDb } from '../db';
+import { clearDraft, draftSaver, loadDraft } from '../drafts';
+import { applyValues, buildSignupBody, collectCustomFields, collectValues, formEntries, HONEYPOT_FIELD, parseQuantity, type FieldValues } from '../form-fields';
+import { prefetchNonce, storedNonce } from '../nonce';
+import { enqueue } from '../outbox';
+import { kickOutbox, PENDING_FLAG, startOutboxRunner, type SignupSubmissionBody } from '../runner';
+import { dateTimeInZone, detectTimeZone } from '../time';
 import '../../styles/visitor.css';
 
 /** SPEC §3 minimum fill time, plus a margin for the request's way to the server. */
@@ -34,11 +34,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
 
   const event = createCachedResource(
     () => (valid ? `event:${eventId}` : null),
-    () => api<EventDto>(`/events/${eventId}`),
+    () => call(rpc().events.get.query({ id: eventId })),
   );
   const form = createCachedResource(
     () => (valid ? `form:${eventId}` : null),
-    () => api<SignupFormData>(`/events/${eventId}/form`),
+    () => call(rpc().attendees.form.query({ id: eventId })),
   );
   const extraHtml = createMemo(() => form.value()?.html ?? '');
 
@@ -119,7 +119,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
       remember();
       await saver.flush();
       const nonce = await storedNonce().catch(() => null);
-      const body = buildSignupBody({
+      const body: SignupSubmissionBody = buildSignupBody({
         email: String(all.email ?? ''),
         displayName: String(all.display_name ?? ''),
         quantity,
@@ -130,7 +130,6 @@ export default function EventPage(props: RouteProps): JSX.Element {
       const id = await enqueue(db, {
         kind: 'signup',
         targetId: eventId,
-        path: `/events/${eventId}/signup`,
         body,
         nonce: nonce?.nonce ?? '',
         nonceExpiresUtc: nonce?.expiresUtc ?? '',

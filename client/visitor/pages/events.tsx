@@ -1,25 +1,24 @@
 /** `/events`: published events and bookable appointment types, from the device's copy when offline. */
 import { For, onMount, Show, type JSX } from 'solid-js';
-import { api } from '../../api';
 import { Page } from '../../components/page';
-import { AgeNote, ErrorState } from '../../components/visitor/states';
-import { A } from '../../router';
-import { createCachedResource } from '../../visitor/cache';
-import { startOutboxRunner } from '../../visitor/runner';
 import { isoDateTime } from '../../format';
-import { dateTimeInZone, detectTimeZone, formatPrice } from '../../visitor/time';
-import type { EventDto, PublicBookingType } from '../../visitor/types';
+import { A } from '../../router';
+import { call, rpc } from '../../trpc';
+import { AgeNote, ErrorState } from '../components/states';
+import { createCachedResource } from '../cache';
+import { startOutboxRunner } from '../runner';
+import { dateTimeInZone, detectTimeZone, formatPrice } from '../time';
 import '../../styles/visitor.css';
 
 export default function EventsPage(): JSX.Element {
   const tz = detectTimeZone();
   const events = createCachedResource(
     () => 'events',
-    () => api<EventDto[]>('/events?perPage=100'),
+    async () => (await call(rpc().events.list.query({ perPage: 100 }))).items,
   );
   const types = createCachedResource(
     () => 'booking-types',
-    () => api<PublicBookingType[]>('/booking-types?perPage=100'),
+    async () => (await call(rpc().booking.types.query({ perPage: 100 }))).items,
   );
   onMount(startOutboxRunner);
 

@@ -1,21 +1,21 @@
 /**
- * `/manage/{token}` from the booking email: the GET shows the booking; buttons cancel it
- * (DELETE) or move it to another free time (PATCH …/reschedule). A time taken meanwhile is
- * answered with fresh times on this screen.
+ * `/manage/{token}` from the booking email: opening it only shows the booking (`booking.byToken`);
+ * buttons cancel it (`booking.cancelByToken`) or move it to another free time
+ * (`booking.reschedule`). A time taken meanwhile is answered with fresh times on this screen.
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
-import { api, ApiError, errorMessage } from '../../api';
+import { ApiError, errorMessage } from '../../api';
+import { FormError } from '../../components/form-error';
 import { Page } from '../../components/page';
-import { SlotPicker, type SlotPickerHandle } from '../../components/visitor/slot-picker';
-import { ErrorState } from '../../components/visitor/states';
 import type { RouteProps } from '../../router';
 import { A } from '../../router';
-import { isSlotTaken, TZ_STORAGE_KEY } from '../../visitor/booking';
-import { dateTimeInZone, formatPrice, timeInZone } from '../../visitor/time';
-import type { HolderBooking, Slot } from '../../visitor/types';
+import { call, rpc } from '../../trpc';
 import { isValidTimeZone } from '../../../shared/time';
+import { isSlotTaken, TZ_STORAGE_KEY, type Slot } from '../booking';
+import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
+import { ErrorState } from '../components/states';
+import { dateTimeInZone, formatPrice, timeInZone } from '../time';
 import '../../styles/visitor.css';
-import { FormError } from '../../components/form-error';
 
 const STATUS_WORDS: Record<string, string> = {
   confirmed: 'Confirmed',
@@ -27,8 +27,7 @@ const STATUS_WORDS: Record<string, string> = {
 
 export default function ManagePage(props: RouteProps): JSX.Element {
   const token = props.params.token ?? '';
-  const path = `/bookings/${encodeURIComponent(token)}`;
-  const [booking, { mutate, refetch }] = createResource(() => api<HolderBooking>(path));
+  const [booking, { mutate, refetch }] = createResource(() => call(rpc().booking.byToken.query({ token })));
   const saved = localStorage.getItem(TZ_STORAGE_KEY);
   const [tz, setTz] = createSignal<string | null>(saved && isValidTimeZone(saved) ? saved : null);
   const zone = () => tz() ?? booking()?.customerTz ?? 'UTC';
@@ -44,7 +43,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
     setBusy(true);
     setError(null);
     try {
-      await api(path, { method: 'DELETE' });
+      await call(rpc().booking.cancelByToken.mutate({ token }));
       const current = booking();
       if (current) mutate({ ...current, status: 'cancelled', canCancel: false, canReschedule: false });
       setMode('view');
@@ -65,7 +64,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
     setBusy(true);
     setError(null);
     try {
-      const moved = await api<HolderBooking>(`${path}/reschedule`, { method: 'PATCH', body: { startUtc: chosen.start_utc } });
+      const moved = await call(rpc().booking.reschedule.mutate({ token, startUtc: chosen.start_utc }));
       mutate(moved);
       setSlot(null);
       setMode('view');

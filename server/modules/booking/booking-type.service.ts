@@ -137,7 +137,7 @@ export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
   /** Currency and location labels are read once for a whole list, not once per type. */
   async function toPublicDtos(rows: BookingTypeRow[]): Promise<PublicBookingTypeDto[]> {
     if (rows.length === 0) return [];
-    const settings = settingsService(db, ctx.hooks);
+    const settings = settingsService({ db, hooks: ctx.hooks });
     const [currency, labels] = await Promise.all([settings.currency(), settings.locationLabels()]);
     return rows.map((row) => ({ ...toBookingTypeDto(row), currency, locationLabel: labels[row.locationMode] ?? '' }));
   }

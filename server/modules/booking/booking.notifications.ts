@@ -43,7 +43,7 @@ async function loadMailContext(ctx: AppContext, bookingId: number): Promise<Mail
   if (!booking) return null;
   const type = await bookingRepository.findType(ctx.db, booking.bookingTypeId);
   if (!type) return null;
-  const [host, labels] = await Promise.all([bookingRepository.findUser(ctx.db, booking.hostUserId), settingsService(ctx.db, ctx.hooks).locationLabels()]);
+  const [host, labels] = await Promise.all([bookingRepository.findUser(ctx.db, booking.hostUserId), settingsService(ctx).locationLabels()]);
   return {
     booking,
     type,

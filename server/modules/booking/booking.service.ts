@@ -398,7 +398,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
   };
 
   async function holderView(row: BookingRow, type: BookingTypeRow): Promise<BookingHolderDto> {
-    const settings = settingsService(ctx.db, hooks);
+    const settings = settingsService({ db: ctx.db, hooks });
     const [host, labels, currency] = await Promise.all([repo.findUser(ctx.db, row.hostUserId), settings.locationLabels(), settings.currency()]);
     const upcoming = utcMs(row.startUtc) > Date.now();
     const holding = SLOT_HOLDING_STATUSES.includes(row.status);
@@ -425,7 +425,7 @@ export type BookingService = ReturnType<typeof bookingService>;
  * No cancelled action, no email (contract state table).
  */
 export async function sweepPaymentHolds(ctx: AppContext, nowMs = Date.now(), repo: BookingRepository = bookingRepository): Promise<number[]> {
-  const hours = await settingsService(ctx.db, ctx.hooks).paymentHoldHours();
+  const hours = await settingsService(ctx).paymentHoldHours();
   const cutoff = toUtcString(nowMs - hours * 3_600_000);
   const released = await ctx.db.transaction(async (tx) => {
     const rows = await repo.abandonExpiredHolds(tx, cutoff);

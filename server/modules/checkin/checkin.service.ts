@@ -81,7 +81,7 @@ function conflictOf(attendee: AttendeeForPush, scannedUtc: string): Conflict | n
 class CheckinInsertFailed extends Error {}
 
 export function checkinService(ctx: AppContext) {
-  const { db, hooks, logger } = ctx;
+  const { db, logger } = ctx;
   const repo = checkinRepository(db, logger);
   const attendees = attendeesRepository(db);
 

@@ -4,10 +4,8 @@ import { ZCreateDeviceInput, ZDeviceDto, ZDevicePairing, ZPairDeviceInput, ZUpda
 import { AppError } from '../../../shared/errors';
 import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
 import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
-import type { AppContext } from '../../context';
 import { devicesService } from './devices.service';
 
-const devicesOf = (ctx: AppContext) => devicesService(ctx.db, { publicUrl: ctx.env.publicUrl });
 
 // Compositions of the shared device shapes (shared/checkin.ts), answered only here.
 /** A paired device: its Bearer token (shown once) and the device. */
@@ -33,7 +31,7 @@ export const devicesOperations = {
       describe: 'The device token and the device',
       errors: { 400: 'svc_pairing_code_invalid: unknown, expired or used code', 429: 'Throttled' },
     },
-    handler: ({ input, ip, ctx }) => devicesOf(ctx).pair({ code: input.code, ip }),
+    handler: ({ input, ip, ctx }) => devicesService(ctx).pair({ code: input.code, ip }),
   }),
   me: defineOperation({
     summary: 'The calling door device (device token only)',
@@ -43,7 +41,7 @@ export const devicesOperations = {
     rest: { method: 'get', path: '/devices/me', tags: TAGS, describe: 'The device', errors: { 404: 'Not a device token' } },
     async handler({ principal, ctx }) {
       if (principal.deviceId === undefined) throw new AppError('svc_not_found', 'This credential is not a door device.');
-      return devicesOf(ctx).get(principal.deviceId);
+      return devicesService(ctx).get(principal.deviceId);
     },
   }),
   list: defineOperation({
@@ -53,7 +51,7 @@ export const devicesOperations = {
     output: ZListOf(ZDeviceDto),
     rest: { method: 'get', path: '/devices', tags: TAGS, list: true, describe: 'Devices' },
     async handler({ ctx }) {
-      const items = await devicesOf(ctx).list();
+      const items = await devicesService(ctx).list();
       return { items, total: items.length };
     },
   }),
@@ -65,7 +63,7 @@ export const devicesOperations = {
     output: ZCreatedDevice,
     rest: { method: 'post', path: '/devices', tags: TAGS, status: 201, headers: NO_STORE, describe: 'The device and its pairing code' },
     async handler({ input, principal, ctx }) {
-      const { device, pairing } = await devicesOf(ctx).create(input, principal);
+      const { device, pairing } = await devicesService(ctx).create(input, principal);
       return { ...device, pairing };
     },
   }),
@@ -76,7 +74,7 @@ export const devicesOperations = {
     input: ZIdParams.extend({ patch: ZUpdateDeviceInput }),
     output: ZDeviceDto,
     rest: { method: 'patch', path: '/devices/:id', tags: TAGS, bodyKey: 'patch', describe: 'The device', errors: { 404: 'No such device' } },
-    handler: ({ input, ctx }) => devicesOf(ctx).update(input.id, input.patch),
+    handler: ({ input, ctx }) => devicesService(ctx).update(input.id, input.patch),
   }),
   newPairingCode: defineOperation({
     summary: 'A new one-time pairing code for a device (re-pairing)',
@@ -93,7 +91,7 @@ export const devicesOperations = {
       describe: 'The pairing code',
       errors: { 404: 'No such device', 409: 'Revoked device' },
     },
-    handler: ({ input, ctx }) => devicesOf(ctx).newPairingCode(input.id),
+    handler: ({ input, ctx }) => devicesService(ctx).newPairingCode(input.id),
   }),
   revoke: defineOperation({
     summary: 'Revoke a device: its token then answers 401 svc_device_revoked (the row is kept)',
@@ -101,6 +99,6 @@ export const devicesOperations = {
     kind: 'mutation',
     input: ZIdParams,
     rest: { method: 'delete', path: '/devices/:id', tags: TAGS, describe: 'Revoked', errors: { 404: 'No such device' } },
-    handler: ({ input, ctx }) => devicesOf(ctx).revoke(input.id),
+    handler: ({ input, ctx }) => devicesService(ctx).revoke(input.id),
   }),
 };

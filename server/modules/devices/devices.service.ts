@@ -4,6 +4,7 @@
  * A revoked device's token answers 401 `svc_device_revoked`, never the generic 401, so the door
  * app can tell staff that its queued scans were not accepted.
  */
+import type { AppContext } from '../../context';
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { AppError } from '../../../shared/errors';
@@ -61,7 +62,8 @@ export async function authenticateDeviceToken(db: Db, tokenHash: string): Promis
   return { via: 'token', role: 'staff', userId: null, eventIds: device.eventIds, deviceId: device.id };
 }
 
-export function devicesService(db: Db, opts: { publicUrl: string }) {
+export function devicesService(ctx: AppContext) {
+  const { db } = ctx;
   const repo = devicesRepository(db);
 
   async function assertEventsExist(eventIds: number[]): Promise<void> {
@@ -83,7 +85,7 @@ export function devicesService(db: Db, opts: { publicUrl: string }) {
     deviceId,
     pairingCode: formatPairingCode(code),
     pairingExpiresUtc: expires,
-    pairingUrl: `${opts.publicUrl}/door#pair=${code}`,
+    pairingUrl: `${ctx.env.publicUrl}/door#pair=${code}`,
   });
 
   return {

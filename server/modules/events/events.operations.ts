@@ -1,4 +1,5 @@
 /** The events domain's operations (docs/api.md): list, read and administer events. Sign-up lives with the attendees. */
+import { eventsService } from './events.service';
 import { ZCreateEventInput, ZEventDto, ZEventListQuery, ZUpdateEventInput } from '../../../shared/events';
 import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
 import { ADMIN_ONLY } from '../../auth/principal';
@@ -13,7 +14,7 @@ export const eventsOperations = {
     input: ZEventListQuery,
     output: ZListOf(ZEventDto),
     rest: { method: 'get', path: '/events', tags: TAGS, list: true, describe: 'Events by start time' },
-    handler: ({ input, principal, ctx }) => ctx.services.events.list(input, principal),
+    handler: ({ input, principal, ctx }) => eventsService(ctx).list(input, principal),
   }),
   get: defineOperation({
     summary: 'Get an event (a draft is 404 to the public)',
@@ -22,7 +23,7 @@ export const eventsOperations = {
     input: ZIdParams,
     output: ZEventDto,
     rest: { method: 'get', path: '/events/:id', tags: TAGS, describe: 'The event', errors: { 404: 'No such event' } },
-    handler: ({ input, principal, ctx }) => ctx.services.events.get(input.id, principal),
+    handler: ({ input, principal, ctx }) => eventsService(ctx).get(input.id, principal),
   }),
   create: defineOperation({
     summary: 'Create an event',
@@ -31,7 +32,7 @@ export const eventsOperations = {
     input: ZCreateEventInput,
     output: ZEventDto,
     rest: { method: 'post', path: '/events', tags: TAGS, status: 201, describe: 'The event' },
-    handler: ({ input, ctx }) => ctx.services.events.create(input),
+    handler: ({ input, ctx }) => eventsService(ctx).create(input),
   }),
   update: defineOperation({
     summary: 'Update an event',
@@ -40,7 +41,7 @@ export const eventsOperations = {
     input: ZIdParams.extend({ patch: ZUpdateEventInput }),
     output: ZEventDto,
     rest: { method: 'patch', path: '/events/:id', tags: TAGS, bodyKey: 'patch', describe: 'The event', errors: { 404: 'No such event' } },
-    handler: ({ input, ctx }) => ctx.services.events.update(input.id, input.patch),
+    handler: ({ input, ctx }) => eventsService(ctx).update(input.id, input.patch),
   }),
   delete: defineOperation({
     summary: 'Delete an event without attendees',
@@ -48,6 +49,6 @@ export const eventsOperations = {
     kind: 'mutation',
     input: ZIdParams,
     rest: { method: 'delete', path: '/events/:id', tags: TAGS, describe: 'Deleted', errors: { 404: 'No such event', 409: 'The event has attendees' } },
-    handler: ({ input, ctx }) => ctx.services.events.delete(input.id),
+    handler: ({ input, ctx }) => eventsService(ctx).delete(input.id),
   }),
 };

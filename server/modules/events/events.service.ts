@@ -1,7 +1,7 @@
+import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
 import type { CreateEventInput, EventDto, EventListQuery, UpdateEventInput } from '../../../shared/events';
 import type { Principal } from '../../auth/principal';
-import type { Db } from '../../db/client';
 import { eventsRepository, type EventRow } from './events.repository';
 
 export function toEventDto(e: EventRow): EventDto {
@@ -37,7 +37,8 @@ function assertCoherent(e: Pick<EventRow, 'startsUtc' | 'endsUtc' | 'signupOpens
   if (Object.keys(params).length > 0) throw new AppError('svc_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
 }
 
-export function eventsService(db: Db) {
+export function eventsService(ctx: AppContext) {
+  const { db } = ctx;
   const repo = eventsRepository(db);
   return {
     async list(query: EventListQuery, principal: Principal | null): Promise<{ items: EventDto[]; total: number }> {

@@ -13,7 +13,7 @@ export const settingsOperations = {
     kind: 'query',
     output: ZSettingsDto,
     rest: { method: 'get', path: '/settings', tags: TAGS, describe: 'Settings' },
-    handler: ({ ctx }) => settingsService(ctx.db, ctx.hooks).get(),
+    handler: ({ ctx }) => settingsService(ctx).get(),
   }),
   update: defineOperation({
     summary: 'Change settings; a currency is relabelled, never converted',
@@ -22,6 +22,6 @@ export const settingsOperations = {
     input: ZSettingsPatch,
     output: ZSettingsDto,
     rest: { method: 'patch', path: '/settings', tags: TAGS, describe: 'Settings' },
-    handler: ({ input, ctx }) => settingsService(ctx.db, ctx.hooks).update(input),
+    handler: ({ input, ctx }) => settingsService(ctx).update(input),
   }),
 };

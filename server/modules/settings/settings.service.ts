@@ -1,20 +1,20 @@
+import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
 import type { SettingsDto, SettingsPatch } from '../../../shared/booking';
-import type { Db } from '../../db/client';
 import {
   applyContractFilter,
   DEFAULT_CURRENCY,
   DEFAULT_LOCATION_LABELS,
   DEFAULT_PAYMENT_HOLD_HOURS,
   normalizeCurrency,
-  type Hooks,
   type LocationLabels,
 } from '../../hooks';
 import { SETTING_KEYS, settingsRepository } from './settings.repository';
 
 
 /** Site settings (Settings > General): currency, location labels, payment hold window. */
-export function settingsService(db: Db, hooks: Hooks) {
+export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'>) {
+  const { db, hooks } = ctx;
   async function stored() {
     return settingsRepository.read(db);
   }
