@@ -1,7 +1,7 @@
 import { Suspense, type JSX } from 'solid-js';
-import { NetworkStatus } from './components/network-status';
-import { UpdateBanner } from './components/update-banner';
-import NotFoundPage from './pages/not-found';
+import { NetworkStatus } from './ui/network-status';
+import { UpdateBanner } from './ui/update-banner';
+import NotFoundPage from './ui/not-found';
 import { A, Router, type RouteDefinition } from './router';
 import { adminRoutes } from './routes/admin';
 import { doorRoutes } from './routes/door';

@@ -1,6 +1,6 @@
 /**
  * Every read and write of the admin app goes through this module: the typed tRPC client
- * (`client/trpc.ts`, decision 013), each call through `call()` so a failure is the `ApiError`
+ * (`client/ui/trpc.ts`, decision 013), each call through `call()` so a failure is the `ApiError`
  * (the server said no) or `NetworkError` (no answer) pages show. The attendee export is the one
  * REST address the admin app still uses, as a download link (`links.ts`).
  *
@@ -11,8 +11,8 @@
  * modules (Dexie, the sync engine) are loaded only once an event is kept offline.
  */
 import type { inferRouterInputs } from '@trpc/server';
-import { NetworkError } from '../api';
-import { call, rpc, type AppRouter } from '../trpc';
+import { NetworkError } from '../ui/errors';
+import { call, rpc, type AppRouter } from '../ui/trpc';
 import type { AttendeeDto, AttendeeSortKey, AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
 import type { AdminCreateBookingInput, BookingDto, BookingListQuery, BookingTypeInput, BookingTypePatch, SettingsDto, SettingsPatch } from '../../shared/booking';
 import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, CreateDeviceInput, DeviceDto, DevicePairing, SyncEvent } from '../../shared/checkin';

@@ -1,4 +1,4 @@
-import { ApiError, errorMessage } from '../api';
+import { ApiError, errorMessage } from '../ui/errors';
 
 /** The server's sentence plus, for a validation error, what was wrong with each field. */
 export function adminErrorMessage(error: unknown): string {

@@ -6,7 +6,7 @@
  * when the page becomes visible. Loaded only when an event is kept offline (Dexie and the sync
  * engine stay out of the admin chunks otherwise).
  */
-import { ApiError, NetworkError } from '../api';
+import { ApiError, NetworkError } from '../ui/errors';
 import type { AttendeeCore } from '../../shared/attendees';
 import type { DeviceDto } from '../../shared/checkin';
 import { createSyncEngine, type SyncEngine } from '../door/sync/engine';

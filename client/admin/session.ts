@@ -3,8 +3,8 @@
  * admin page, cleared on sign-out. What each role may open follows SPEC §5.
  */
 import { createSignal } from 'solid-js';
-import { NetworkError } from '../api';
-import { fetchCurrentUser, logout } from '../auth';
+import { NetworkError } from '../ui/errors';
+import { fetchCurrentUser, logout } from './auth';
 import type { UserDto } from '../../shared/users';
 import type { Role } from './constants';
 import { rememberedUser, rememberUser as rememberForOffline } from './offline-flag';

@@ -3,7 +3,7 @@ import type { RouteDefinition } from '../router';
 
 /** Visitor pages (SPEC §1): events, sign-up, booking, cancel and manage links. */
 export const visitorRoutes: RouteDefinition[] = [
-  { path: '/', component: lazy(() => import('../pages/home')) },
+  { path: '/', component: lazy(() => import('../ui/home')) },
   { path: '/events', component: lazy(() => import('../visitor/pages/events')) },
   { path: '/events/:id', component: lazy(() => import('../visitor/pages/event')) },
   { path: '/book/:id', component: lazy(() => import('../visitor/pages/book')) },

@@ -1,7 +1,7 @@
 /** Booking-page logic that talks to the server: slots for a month, the re-check before submit. */
 import type { z } from 'zod';
 import type { ZSlotDto } from '../../shared/booking';
-import { call, rpc } from '../trpc';
+import { call, rpc } from '../ui/trpc';
 import { monthQueryRange } from './time';
 
 /** A free time as `booking.slots` lists it. */

@@ -5,7 +5,7 @@
  */
 import { createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js';
 import { liveQuery } from 'dexie';
-import { ApiError, errorMessage } from '../api';
+import { ApiError, errorMessage } from '../ui/errors';
 import { visitorDb, type VisitorDb } from './db';
 
 export interface Cached<T> {

@@ -4,7 +4,7 @@
  */
 import type { NonceDto } from '../../shared/system';
 import { parseUtcString } from '../../shared/time';
-import { call, rpc } from '../trpc';
+import { call, rpc } from '../ui/trpc';
 import { visitorDb } from './db';
 
 /** `system.nonce`'s answer: the nonce and its expiry (UTC `Y-m-d H:i:s`). */

@@ -4,8 +4,8 @@
  * queued entry falls due (minimum fill time, throttle).
  */
 import type { inferRouterInputs } from '@trpc/server';
-import { ApiError, NetworkError } from '../api';
-import { call, rpc, type AppRouter } from '../trpc';
+import { ApiError, NetworkError } from '../ui/errors';
+import { call, rpc, type AppRouter } from '../ui/trpc';
 import { visitorDb, type Submission } from './db';
 import { flushOutbox, type OutboxTransport } from './outbox';
 import { fetchNonce } from './nonce';

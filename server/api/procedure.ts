@@ -6,7 +6,7 @@ import { AppError, trpcCodeFor } from '../../shared/errors';
 import { authorize, type Access, type Principal } from '../auth/principal';
 import type { AppContext } from '../context';
 import { assertSameOrigin, clientIp, resolvePrincipal } from '../http';
-import { invalidParams } from '../api/route';
+import { invalidParams } from './route';
 
 export interface TrpcContext {
   ctx: AppContext;

@@ -3,7 +3,7 @@
  * route under /svc/v1, run by `runRoute` (access → screen → validation → handler → answer).
  */
 import { z } from 'zod';
-import { defineRoute, listResult, type AnyRouteDef, type RouteResponse } from '../api/route';
+import { defineRoute, listResult, type AnyRouteDef, type RouteResponse } from './route';
 import { restInputParts, type AnyOperation, type OperationRecord } from './operation';
 
 /** The REST route an operation's binding describes. */

@@ -5,7 +5,7 @@
  */
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z, ZodType } from 'zod';
-import { procedure, router } from '../api/procedure';
+import { procedure, router } from './procedure';
 import type { AnyOperation, Operation, OperationRecord } from './operation';
 
 type InputOf<S> = S extends ZodType ? z.input<S> : void;

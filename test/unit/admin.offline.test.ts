@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttendeeTuple, DownloadResult, SyncEvent } from '../../shared/checkin';
-import { ApiError, NetworkError } from '../../client/api';
+import { ApiError, NetworkError } from '../../client/ui/errors';
 import { applyDownloadPage } from '../../client/door/db/attendee-cache';
 import {
   attentionEdits,

@@ -1,9 +1,9 @@
 import { createResource, For, Match, Show, Switch, type JSX } from 'solid-js';
-import { errorMessage } from '../../api';
-import { loginPath } from '../../auth';
+import { errorMessage } from '../../ui/errors';
+import { loginPath } from '../auth';
 import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../session';
 import { startOffline } from '../data';
-import { Page } from '../../components/page';
+import { Page } from '../../ui/page';
 import { ready } from './async-view';
 import { A, location, navigate } from '../../router';
 import '../../styles/admin.css';

@@ -1,5 +1,5 @@
 import { Match, Switch, type JSX, type Resource } from 'solid-js';
-import { errorMessage } from '../../api';
+import { errorMessage } from '../../ui/errors';
 
 /**
  * Loading, error (with retry), empty and loaded states of one resource — every admin list

@@ -1,6 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
-import { errorMessage } from '../../api';
-import { FormError } from '../../components/form-error';
+import { errorMessage } from '../../ui/errors';
+import { FormError } from '../../ui/form-error';
 
 export interface ConfirmRequest {
   /** The question, naming the item ("Delete Ada Lovelace (ada@example.org)?"). */

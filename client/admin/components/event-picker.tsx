@@ -1,6 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { EventDto } from '../data';
-import { formatUtcDateTime } from '../../format';
+import { formatUtcDateTime } from '../../ui/format';
 
 /**
  * Which events a staff user may work on: every event (null) or the ticked ones. A fieldset

@@ -21,7 +21,7 @@ import { attendeeExportUrl } from '../links';
 import { canEdit, type AdminUser } from '../session';
 import { pageOfRow, pagesForRange, visibleWindow } from '../virtual-window';
 import type { AttendeeSortKey, AttendeeStatus } from '../../../shared/attendees';
-import { formatUtcDateTime, isoDateTime } from '../../format';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, type RouteProps } from '../../router';
 
 /** Rows per request (SPEC §4 allows 500; 250 paints the first screen sooner). */

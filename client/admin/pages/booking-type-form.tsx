@@ -16,7 +16,7 @@ import {
 import { adminErrorMessage } from '../errors';
 import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../weekly-windows';
-import { errorMessage } from '../../api';
+import { errorMessage } from '../../ui/errors';
 import type { BookingTypeDto, BookingTypeInput } from '../../../shared/booking';
 import type { Slot } from '../../../shared/booking/slots';
 import { parseUtcString } from '../../../shared/time';

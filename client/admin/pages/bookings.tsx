@@ -23,8 +23,8 @@ import { adminErrorMessage } from '../errors';
 import { viewerTimeZone } from '../forms';
 import type { BookingStatus, BookingTypeDto } from '../../../shared/booking';
 import { parseUtcString } from '../../../shared/time';
-import { errorMessage } from '../../api';
-import { formatUtcDateTime, isoDateTime } from '../../format';
+import { errorMessage } from '../../ui/errors';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 
 type View = 'list' | CalendarView;
 

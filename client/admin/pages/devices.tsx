@@ -8,7 +8,7 @@ import { PairingQr } from '../components/pairing-qr';
 import { SaveStatus, TextField } from '../components/fields';
 import { createDevice, listDevices, listEvents, newPairingCode, revokeDevice, type DeviceDto, type DevicePairing } from '../data';
 import { adminErrorMessage } from '../errors';
-import { formatUtcDateTime, isoDateTime } from '../../format';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 
 export default function AdminDevicesPage(): JSX.Element {
   return <AdminFrame title="Door devices" area="devices">{() => <Devices />}</AdminFrame>;

@@ -22,9 +22,9 @@ import {
 } from '../data';
 import { adminErrorMessage } from '../errors';
 import { canEdit, type AdminUser } from '../session';
-import { formatUtcDateTime, isoDateTime } from '../../format';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, type RouteProps } from '../../router';
-import { FormError } from '../../components/form-error';
+import { FormError } from '../../ui/form-error';
 
 interface LiveData {
   counts: CheckinCounts;

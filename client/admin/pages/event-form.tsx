@@ -4,7 +4,7 @@ import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../
 import { createEvent, getEvent, updateEvent, type EventDto } from '../data';
 import { adminErrorMessage } from '../errors';
 import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
-import { errorMessage } from '../../api';
+import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
 
 /** `/admin/events/new` and `/admin/events/:id/edit`. */

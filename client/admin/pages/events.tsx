@@ -5,7 +5,7 @@ import { DataTable } from '../components/data-table';
 import { listEventsListing } from '../data';
 import { formatTimeOfDay } from '../components/offline-panel';
 import { canEdit, type AdminUser } from '../session';
-import { formatUtcDateTime, isoDateTime } from '../../format';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A } from '../../router';
 
 export default function AdminEventsPage(): JSX.Element {

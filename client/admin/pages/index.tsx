@@ -1,14 +1,14 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
-import { errorMessage } from '../../api';
+import { errorMessage } from '../../ui/errors';
 import { AdminFrame } from '../components/admin-frame';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { utcMs } from '../../../shared/time';
-import { formatUtcDateTime, isoDateTime } from '../../format';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { listEvents, listOutbox, type OutboxItem } from '../data';
 import { mayOpen, signOut, type AdminUser } from '../session';
 import { A, navigate } from '../../router';
-import { FormError } from '../../components/form-error';
+import { FormError } from '../../ui/form-error';
 
 export default function AdminOverviewPage(): JSX.Element {
   return (

@@ -4,16 +4,16 @@
  * Loading the page never uses the link up; only the form does.
  */
 import { createResource, createSignal, Match, Show, Switch, type JSX } from 'solid-js';
-import { ApiError, errorMessage } from '../../api';
+import { ApiError, errorMessage } from '../../ui/errors';
 import { ready } from '../components/async-view';
-import { Page } from '../../components/page';
+import { Page } from '../../ui/page';
 import { ROLE_LABELS } from '../constants';
 import { acceptInvite, previewInvite } from '../data';
 import { mayOpen, rememberUser } from '../session';
 import type { InvitePreview } from '../../../shared/users';
-import { formatUtcDateTime, isoDateTime } from '../../format';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, navigate, type RouteProps } from '../../router';
-import { FormError } from '../../components/form-error';
+import { FormError } from '../../ui/form-error';
 
 const MIN_PASSWORD = 8;
 

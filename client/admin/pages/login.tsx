@@ -1,9 +1,9 @@
 import { createSignal, type JSX } from 'solid-js';
-import { errorMessage } from '../../api';
-import { login, safeNextPath } from '../../auth';
-import { Page } from '../../components/page';
+import { errorMessage } from '../../ui/errors';
+import { login, safeNextPath } from '../auth';
+import { Page } from '../../ui/page';
 import { navigate, searchParams } from '../../router';
-import { FormError } from '../../components/form-error';
+import { FormError } from '../../ui/form-error';
 
 export default function LoginPage(): JSX.Element {
   const [email, setEmail] = createSignal('');

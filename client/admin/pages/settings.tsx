@@ -28,8 +28,8 @@ import { adminErrorMessage } from '../errors';
 import { viewerTimeZone } from '../forms';
 import type { AdminUser } from '../session';
 import { accessState, eventsSummary } from '../users';
-import { formatUtcDateTime } from '../../format';
-import { FormError } from '../../components/form-error';
+import { formatUtcDateTime } from '../../ui/format';
+import { FormError } from '../../ui/form-error';
 
 type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 

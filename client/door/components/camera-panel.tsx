@@ -2,7 +2,7 @@ import { createSignal, onCleanup, Show, type JSX } from 'solid-js';
 import { doorState } from '../state';
 import type { CameraScanner } from '../scanner/camera';
 import { unlockAudio } from '../scanner/feedback';
-import { FormError } from '../../components/form-error';
+import { FormError } from '../../ui/form-error';
 
 /** Camera first, never camera only: the scanner chunk loads when this button is first pressed. */
 export function CameraPanel(props: { disabled: boolean }): JSX.Element {

@@ -4,14 +4,14 @@ import type { AttendeeRecord, DeviceRecord } from '../db/door-db';
 import { createLiveList, createLiveValue } from '../../offline/live';
 import { conflictScans, recentScans, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../db/scans';
 import { readSyncState } from '../db/attendee-cache';
-import { formatUtcDateTime } from '../../format';
+import { formatUtcDateTime } from '../../ui/format';
 import { doorState } from '../state';
 import { unlockAudio } from '../scanner/feedback';
 import { createWedgeReader } from '../scanner/input';
 import { CameraPanel } from './camera-panel';
 import { StatusBar } from './status-bar';
 import { VERDICT_LOOK, VerdictOverlay } from './verdict-overlay';
-import { FormError } from '../../components/form-error';
+import { FormError } from '../../ui/form-error';
 
 const isEditable = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 

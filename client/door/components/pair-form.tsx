@@ -1,8 +1,8 @@
 import { createSignal, onMount, Show, type JSX } from 'solid-js';
 import { doorState } from '../state';
 import { pairingCodeFrom } from '../scanner/input';
-import { trpcErrorCode } from '../../trpc';
-import { FormError } from '../../components/form-error';
+import { trpcErrorCode } from '../../ui/trpc';
+import { FormError } from '../../ui/form-error';
 
 const MESSAGES: Record<string, string> = {
   network: 'The server could not be reached. Pairing needs a network once; check the connection and try again.',

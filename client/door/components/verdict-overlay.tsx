@@ -1,7 +1,7 @@
 import { createEffect, createSignal, onCleanup, Show, type JSX } from 'solid-js';
 import { isAdmitted, type Verdict } from '../../../shared/checkin-rules';
 import { undoScan, UNDO_WINDOW_MS } from '../db/scans';
-import { formatUtcDateTime } from '../../format';
+import { formatUtcDateTime } from '../../ui/format';
 import { doorState, type ShownVerdict } from '../state';
 
 /** Word, icon and tone of each verdict: never colour alone (UX "the verdict is the screen"). */

@@ -1,5 +1,5 @@
 import { Match, onCleanup, onMount, Switch, type JSX } from 'solid-js';
-import { Page } from '../../components/page';
+import { Page } from '../../ui/page';
 import { DoorScreen } from '../components/door-screen';
 import { PairForm } from '../components/pair-form';
 import { pairingCodeFrom } from '../scanner/input';

@@ -3,7 +3,7 @@
  * client, unit tests the same client pointed at an in-process server.
  */
 import type { DeviceDto, DownloadInput, DownloadResult, PullInput, PullResult, PushInput, PushItemResult } from '../../../shared/checkin';
-import { createTrpc, trpcErrorCode } from '../../trpc';
+import { createTrpc, trpcErrorCode } from '../../ui/trpc';
 
 export interface DoorTransport {
   pair(code: string): Promise<{ token: string; device: DeviceDto }>;

@@ -6,11 +6,11 @@
  * outcome once it has been sent. Confirmation: what happens next and "add to calendar".
  */
 import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import { NetworkError } from '../../api';
-import { Page } from '../../components/page';
+import { NetworkError } from '../../ui/errors';
+import { Page } from '../../ui/page';
 import { online } from '../../pwa';
 import { A, navigate, searchParams, type RouteProps } from '../../router';
-import { call, rpc } from '../../trpc';
+import { call, rpc } from '../../ui/trpc';
 import type { BookingCreatedDto } from '../../../shared/booking';
 import { isValidTimeZone, toUtcString } from '../../../shared/time';
 import { isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';

@@ -3,12 +3,12 @@
  * (mail scanners open links); the button does it.
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
-import { ApiError, errorMessage } from '../../api';
-import { FormError } from '../../components/form-error';
-import { Page } from '../../components/page';
+import { ApiError, errorMessage } from '../../ui/errors';
+import { FormError } from '../../ui/form-error';
+import { Page } from '../../ui/page';
 import type { RouteProps } from '../../router';
 import { A } from '../../router';
-import { call, rpc } from '../../trpc';
+import { call, rpc } from '../../ui/trpc';
 import { ErrorState } from '../components/states';
 import { dateTimeInZone, detectTimeZone } from '../time';
 import '../../styles/visitor.css';

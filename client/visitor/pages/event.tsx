@@ -4,11 +4,11 @@
  * and the page tells the outcome when it has been sent. What was typed is kept as a draft.
  */
 import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import { Page } from '../../components/page';
-import { isoDateTime } from '../../format';
+import { Page } from '../../ui/page';
+import { isoDateTime } from '../../ui/format';
 import { online } from '../../pwa';
 import { A, navigate, searchParams, type RouteProps } from '../../router';
-import { call, rpc } from '../../trpc';
+import { call, rpc } from '../../ui/trpc';
 import type { SignupResult } from '../../../shared/attendees';
 import { utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery } from '../cache';

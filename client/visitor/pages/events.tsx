@@ -1,9 +1,9 @@
 /** `/events`: published events and bookable appointment types, from the device's copy when offline. */
 import { For, onMount, Show, type JSX } from 'solid-js';
-import { Page } from '../../components/page';
-import { isoDateTime } from '../../format';
+import { Page } from '../../ui/page';
+import { isoDateTime } from '../../ui/format';
 import { A } from '../../router';
-import { call, rpc } from '../../trpc';
+import { call, rpc } from '../../ui/trpc';
 import { AgeNote, ErrorState } from '../components/states';
 import { createCachedResource } from '../cache';
 import { startOutboxRunner } from '../runner';

@@ -4,12 +4,12 @@
  * (`booking.reschedule`). A time taken meanwhile is answered with fresh times on this screen.
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
-import { ApiError, errorMessage } from '../../api';
-import { FormError } from '../../components/form-error';
-import { Page } from '../../components/page';
+import { ApiError, errorMessage } from '../../ui/errors';
+import { FormError } from '../../ui/form-error';
+import { Page } from '../../ui/page';
 import type { RouteProps } from '../../router';
 import { A } from '../../router';
-import { call, rpc } from '../../trpc';
+import { call, rpc } from '../../ui/trpc';
 import { isValidTimeZone } from '../../../shared/time';
 import { isSlotTaken, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';

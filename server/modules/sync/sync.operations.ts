@@ -1,6 +1,6 @@
 /**
  * The door device's sync protocol (docs/api.md#sync), tRPC only: a device token or a staff/admin session.
- * The door app (`client/sync/*`) calls `sync.push`, `sync.pull` and `sync.download`.
+ * The door app (`client/door/sync/*`) calls `sync.push`, `sync.pull` and `sync.download`.
  */
 import { ZDownloadInput, ZDownloadResult, ZPullInput, ZPullResult, ZPushInput, ZPushResult } from '../../../shared/checkin';
 import { defineOperation } from '../../api/operation';

@@ -1,5 +1,5 @@
 /** Shows the contract's UTC `Y-m-d H:i:s` times in the viewer's locale and timezone. */
-import { parseUtcString } from '../shared/time';
+import { parseUtcString } from '../../shared/time';
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -1,5 +1,5 @@
 import type { JSX } from 'solid-js';
-import { Page } from '../components/page';
+import { Page } from './page';
 import { A } from '../router';
 
 const SECTIONS = [

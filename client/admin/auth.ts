@@ -1,7 +1,7 @@
 /** Session auth over tRPC `auth.*` (SPEC §4–5): an HttpOnly cookie the page never sees. */
-import { ApiError } from './api';
-import { call, rpc } from './trpc';
-import type { UserDto } from '../shared/users';
+import { ApiError } from '../ui/errors';
+import { call, rpc } from '../ui/trpc';
+import type { UserDto } from '../../shared/users';
 
 /** Signs in; the server sets the session cookie and answers the user. */
 export function login(email: string, password: string): Promise<UserDto> {

@@ -9,9 +9,9 @@
  * REST: pass it as `{ context: { nonce } }`.
  */
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from '@trpc/client';
-import { transformer } from '../shared/transformer';
-import type { AppRouter } from '../server/api/router';
-import { ApiError, NetworkError } from './api';
+import { transformer } from '../../shared/transformer';
+import type { AppRouter } from '../../server/api/router';
+import { ApiError, NetworkError } from './errors';
 
 export type { AppRouter };
 
