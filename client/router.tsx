@@ -1,7 +1,7 @@
 /**
  * A small history-API router: path patterns with `:params`, `<A>` links that navigate
  * without a page load, and a fallback for paths no route matches. Enough for the PWA's
- * flat route table (SPEC §1) without another dependency.
+ * flat route table (docs/api.md#overview) without another dependency.
  */
 import { createMemo, createSignal, splitProps, type Component, type JSX } from 'solid-js';
 import { Dynamic } from 'solid-js/web';

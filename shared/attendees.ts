@@ -19,7 +19,7 @@ const ZQuantity = z.preprocess(
   z.number().int().min(1).max(MAX_QUANTITY),
 );
 
-/** The visitor's sign-up fields (SPEC §4: email, display_name, quantity; snake_case as the form posts them). */
+/** The visitor's sign-up fields (docs/api.md#rest: email, display_name, quantity; snake_case as the form posts them). */
 export const ZSignupFields = z.object({
   email: ZEmailAddress,
   display_name: z.string().trim().min(1).max(MAX_NAME_LENGTH),
@@ -72,7 +72,7 @@ export const ZAttendeeCore = z.object({
 });
 export type AttendeeCore = z.infer<typeof ZAttendeeCore>;
 
-/** The REST serialization before `svc_rest_attendee_response` adds keys (contract table + SPEC §3 timestamps). */
+/** The REST serialization before `svc_rest_attendee_response` adds keys (contract table + docs/api.md#errors timestamps). */
 export const ZAttendeeDto = ZAttendeeCore.extend({
   customFields: z.record(z.string(), z.unknown()).nullable(),
   createdUtc: z.string(),

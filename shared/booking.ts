@@ -1,12 +1,12 @@
 /**
- * Booking schemas shared by the server (REST + tRPC) and the PWA (SPEC §4 shapes, camelCase).
+ * Booking schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#rest shapes, camelCase).
  * Times are UTC `Y-m-d H:i:s`; days are UTC `Y-m-d`.
  */
 import { z } from './validation';
 import { ZTimeZone, ZUtcDateTime, ZUtcDay } from './schemas';
 import { CLOCK_RE } from './time';
 
-/** SPEC §3: every status a booking row can hold. */
+/** docs/api.md#errors: every status a booking row can hold. */
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 /** Statuses that keep a host busy (the slot is held). */
@@ -51,7 +51,7 @@ const ZBookingTypeFields = z.object({
   description: z.string().max(10_000),
   status: z.enum(['draft', 'published']),
   durationMinutes: z.number().int().min(5).max(24 * 60),
-  /** null = the duration (SPEC §4). */
+  /** null = the duration (docs/api.md#rest). */
   slotIntervalMinutes: z.number().int().min(5).max(24 * 60).nullable(),
   timezone: ZTimeZone,
   hosts: z.array(z.number().int().positive()).max(100),
@@ -107,7 +107,7 @@ export const ZSlotsQuery = z.object({
 
 const ZCustomFieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.array(z.string().max(2000)).max(50)]);
 
-/** POST /bookings body (SPEC §4). */
+/** POST /bookings body (docs/api.md#rest). */
 export const ZCreateBookingInput = z.object({
   bookingTypeId: z.coerce.number().int().positive().max(2_147_483_647),
   startUtc: ZUtcDateTime,
@@ -158,7 +158,7 @@ export const ZSettingsPatch = z.object({
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
 
-/** SPEC §4 booking type, camelCase: the stored fields resolved (interval, slug set). */
+/** docs/api.md#rest booking type, camelCase: the stored fields resolved (interval, slug set). */
 export const ZBookingTypeDto = ZBookingTypeFields.extend({
   id: z.number().int(),
   slotIntervalMinutes: z.number().int(),
@@ -199,7 +199,7 @@ export const ZBookingDto = z.object({
 });
 export type BookingDto = z.infer<typeof ZBookingDto>;
 
-/** SPEC §4 answer of POST /bookings: never the cancel token. */
+/** docs/api.md#rest answer of POST /bookings: never the cancel token. */
 export const ZBookingCreatedDto = z.object({
   bookingId: z.number().int(),
   status: z.enum(BOOKING_STATUSES),

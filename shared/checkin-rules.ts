@@ -4,7 +4,7 @@
  * `shared/checkin.ts` re-exports everything here next to the schemas.
  */
 
-/** SPEC §6 scan verdicts. `ok`/`again` admit and create a check-in row; the rest are refusals. */
+/** docs/api.md#sync scan verdicts. `ok`/`again` admit and create a check-in row; the rest are refusals. */
 export const VERDICTS = ['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
@@ -15,7 +15,7 @@ export function isAdmitted(verdict: Verdict): verdict is AdmitVerdict {
   return verdict === 'ok' || verdict === 'again';
 }
 
-/** SPEC §3 check-in sources: camera scan, typed code, name search, the REST route. */
+/** docs/api.md#errors check-in sources: camera scan, typed code, name search, the REST route. */
 export const CHECKIN_SOURCES = ['scan', 'manual', 'search', 'rest'] as const;
 export type CheckinSource = (typeof CHECKIN_SOURCES)[number];
 
@@ -32,7 +32,7 @@ export type Conflict = (typeof CONFLICTS)[number];
 /** What the verdict rule needs to know about an attendee. */
 export interface VerdictAttendee {
   eventId: number;
-  /** going, waitlist, cancelled; '' on an old row reads as going (SPEC §3). */
+  /** going, waitlist, cancelled; '' on an old row reads as going (docs/api.md#errors). */
   status: string;
   /** Check-ins not annulled. */
   checkinCount: number;

@@ -14,7 +14,7 @@ export const ZVerdict = z.enum(VERDICTS);
 export const ZConflict = z.enum(CONFLICTS);
 export const ZCheckinSource = z.enum(CHECKIN_SOURCES);
 
-/** SHA-256 hex of a ticket code, as the device stores and sends it (SPEC §6). */
+/** SHA-256 hex of a ticket code, as the device stores and sends it (docs/api.md#sync). */
 export const ZCodeHash = z
   .string()
   .regex(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 hex digest')
@@ -60,7 +60,7 @@ export type PushItemResult = z.infer<typeof ZPushItemResult>;
 export const ZPushResult = z.object({ results: z.array(ZPushItemResult) });
 export type PushResult = z.infer<typeof ZPushResult>;
 
-/** POST /svc/v1/checkins (SPEC §4). */
+/** POST /svc/v1/checkins (docs/api.md#rest). */
 export const ZCheckinInput = z
   .object({
     ticketCode: z.string().trim().min(1).max(200).optional(),

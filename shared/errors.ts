@@ -1,5 +1,5 @@
 /**
- * The one error type of svc and the one table of its codes (SPEC §3).
+ * The one error type of svc and the one table of its codes (docs/api.md#errors).
  *
  * Services throw `new AppError(code, message?, data?)`; the REST layer answers
  * `{code, message, data: {status, ...}}` and the tRPC layer maps the same code to
@@ -46,7 +46,7 @@ export const ERROR_CODES = {
   svc_booking_slot_unavailable: { status: 409, trpc: 'CONFLICT', message: 'That time is no longer available.' },
   /** No host is free for the slot, or the strategy returned 0 (contract: 409). */
   svc_booking_no_host: { status: 409, trpc: 'CONFLICT', message: 'No host is available at that time.' },
-  /** Approving a booking that is not awaiting approval (SPEC §3). */
+  /** Approving a booking that is not awaiting approval (docs/api.md#errors). */
   svc_booking_already_approved: { status: 409, trpc: 'CONFLICT', message: 'This booking was already approved.' },
   /** A state change the booking's current status does not allow. */
   svc_booking_invalid_state: { status: 409, trpc: 'CONFLICT', message: 'This booking cannot be changed in its current state.' },

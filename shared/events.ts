@@ -1,4 +1,4 @@
-/** Event schemas shared by the server (REST + tRPC) and the PWA (SPEC §4 "Event"). */
+/** Event schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#rest "Event"). */
 import { z } from 'zod';
 
 import { ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';

@@ -4,7 +4,7 @@ import { z } from './validation';
 export const OUTBOX_STATES = ['queued', 'sent', 'saved', 'failed', 'cancelled'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
-/** GET /svc/v1/outbox item (SPEC §4). */
+/** GET /svc/v1/outbox item (docs/api.md#rest). */
 export const ZOutboxItem = z.object({
   id: z.number().int(),
   to: z.string(),

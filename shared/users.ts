@@ -1,11 +1,11 @@
-/** User and API-token shapes shared by the server and the admin app (SPEC §4–5): one zod schema each, types inferred. */
+/** User and API-token shapes shared by the server and the admin app (docs/api.md#rest–5): one zod schema each, types inferred. */
 import { z } from './validation';
 
 export const ROLES = ['administrator', 'staff', 'host'] as const;
 export type Role = (typeof ROLES)[number];
 export const ZRole = z.enum(ROLES);
 
-/** The public shape of a user (SPEC §4): never the password hash. */
+/** The public shape of a user (docs/api.md#rest): never the password hash. */
 export const ZUserDto = z.object({
   id: z.number().int(),
   email: z.string(),

@@ -1,4 +1,4 @@
-/** Session auth over tRPC `auth.*` (SPEC §4–5): an HttpOnly cookie the page never sees. */
+/** Session auth over tRPC `auth.*` (docs/api.md#rest–5): an HttpOnly cookie the page never sees. */
 import { ApiError } from '../ui/errors';
 import { call, rpc } from '../ui/trpc';
 import type { UserDto } from '../../shared/users';

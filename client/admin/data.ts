@@ -40,7 +40,7 @@ export interface Listing<T> {
   asOfMs: number;
 }
 
-/** The largest page the list operations answer (SPEC §4: perPage max 500). */
+/** The largest page the list operations answer (docs/api.md#rest: perPage max 500). */
 export const MAX_PAGE = 500;
 
 /** A page a list operation answered (`{items, total}`), as a listing true now. */

@@ -1,5 +1,5 @@
 /**
- * The one REST address the admin app builds: the attendee export (SPEC §4 `/attendees/export`),
+ * The one REST address the admin app builds: the attendee export (docs/api.md#rest `/attendees/export`),
  * a streamed download that is not a tRPC procedure, so the page links to it.
  */
 export const API_PREFIX = '/svc/v1';

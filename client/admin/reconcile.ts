@@ -38,7 +38,7 @@ export interface Reconciled {
   already: EditField[];
 }
 
-/** The status the seed stored as '' means going (SPEC §3); compare it as going. */
+/** The status the seed stored as '' means going (docs/api.md#errors); compare it as going. */
 function comparable(field: EditField, value: string | number | undefined): string | number | undefined {
   if (field === 'status') return value === '' ? 'going' : value;
   if (typeof value === 'string') return value.trim();

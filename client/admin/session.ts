@@ -1,6 +1,6 @@
 /**
  * Who is signed in, for the admin pages: fetched once per app load and shared by every
- * admin page, cleared on sign-out. What each role may open follows SPEC §5.
+ * admin page, cleared on sign-out. What each role may open follows docs/api.md#auth
  */
 import { createSignal } from 'solid-js';
 import { NetworkError } from '../ui/errors';
@@ -52,7 +52,7 @@ export async function signOut(): Promise<void> {
 /** Areas of the admin app. */
 export type AdminArea = 'overview' | 'events' | 'manage-events' | 'attendees' | 'dashboard' | 'booking' | 'settings' | 'devices' | 'outbox';
 
-/** SPEC §5: staff check in and read attendees of their events; hosts and staff never see users, settings, outbox. */
+/** docs/api.md#auth: staff check in and read attendees of their events; hosts and staff never see users, settings, outbox. */
 const AREAS_BY_ROLE: Record<Role, readonly AdminArea[]> = {
   administrator: ['overview', 'events', 'manage-events', 'attendees', 'dashboard', 'booking', 'settings', 'devices', 'outbox'],
   staff: ['overview', 'events', 'attendees', 'dashboard'],

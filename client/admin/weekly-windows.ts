@@ -1,7 +1,7 @@
 /**
  * The booking type's weekly-window editor, as a model: several windows a day, kept sorted,
  * checked for overlaps and inverted times, copied from one day to others, and converted
- * back into the SPEC §4 `weeklyWindows` shape. The page only renders it.
+ * back into the docs/api.md#rest `weeklyWindows` shape. The page only renders it.
  */
 import type { WeeklyWindows } from '../../shared/booking';
 
@@ -94,7 +94,7 @@ export function weekIsValid(week: WeekModel): boolean {
   return Object.values(validateWeek(week)).every((e) => e === null);
 }
 
-/** The SPEC §4 shape, each day's windows sorted by start. */
+/** The docs/api.md#rest shape, each day's windows sorted by start. */
 export function windowsFromWeek(week: WeekModel): WeeklyWindows {
   const out = emptyWeek();
   for (const day of WEEKDAY_KEYS) out[day] = [...week[day]].sort((x, y) => clockToMinutes(x[0]) - clockToMinutes(y[0]));

@@ -1,6 +1,6 @@
 /**
  * Asks the browser not to evict this origin's IndexedDB under storage pressure: data kept for
- * days offline (the door's list and unsynced scans, SPEC §6) must not vanish. Answers whether
+ * days offline (the door's list and unsynced scans, docs/api.md#sync) must not vanish. Answers whether
  * storage is persistent; false when the browser declines or cannot say.
  */
 export async function requestPersistentStorage(): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { lazy } from 'solid-js';
 import type { RouteDefinition } from '../router';
 
-/** Sign-in and administration (SPEC §1, §5). Static segments come before `:id`. */
+/** Sign-in and administration (docs/api.md#overview, §5). Static segments come before `:id`. */
 export const adminRoutes: RouteDefinition[] = [
   { path: '/login', component: lazy(() => import('../admin/pages/login')) },
   { path: '/invite/:token', component: lazy(() => import('../admin/pages/invite')) },

@@ -1,7 +1,7 @@
 import { lazy } from 'solid-js';
 import type { RouteDefinition } from '../router';
 
-/** Visitor pages (SPEC §1): events, sign-up, booking, cancel and manage links. */
+/** Visitor pages (docs/api.md#overview): events, sign-up, booking, cancel and manage links. */
 export const visitorRoutes: RouteDefinition[] = [
   { path: '/', component: lazy(() => import('../ui/home')) },
   { path: '/events', component: lazy(() => import('../visitor/pages/events')) },

@@ -42,7 +42,7 @@ export function rpc(): ReturnType<typeof createTrpc> {
   return browserClient;
 }
 
-/** The SPEC error of a failed call, as pages show it; anything else is rethrown unchanged. */
+/** The docs/api.md error of a failed call, as pages show it; anything else is rethrown unchanged. */
 export function toApiError(err: unknown): unknown {
   if (!(err instanceof TRPCClientError)) return err;
   const data = err.data as { svcCode?: string | null; httpStatus?: number; params?: Record<string, string> | null; retryAfter?: number | null } | undefined;
@@ -64,7 +64,7 @@ export async function call<T>(pending: Promise<T>): Promise<T> {
   }
 }
 
-/** The SPEC §3 code of a failed call: `svc_…`, or `'network'` when the server was not reached. */
+/** The docs/api.md#errors code of a failed call: `svc_…`, or `'network'` when the server was not reached. */
 export function trpcErrorCode(err: unknown): string {
   if (err instanceof TRPCClientError) {
     const data = err.data as { svcCode?: string | null } | undefined;

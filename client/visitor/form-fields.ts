@@ -83,7 +83,7 @@ export interface SignupInput {
   honeypot: string;
 }
 
-/** The `fields` of `attendees.signup` (SPEC §4 snake_case names, as the REST form posts them). */
+/** The `fields` of `attendees.signup` (docs/api.md#rest snake_case names, as the REST form posts them). */
 export function buildSignupBody(input: SignupInput): Record<string, unknown> {
   return {
     email: input.email.trim(),

@@ -1,5 +1,5 @@
 /**
- * The public-form nonce (SPEC §3, header X-Svc-Nonce), fetched whenever a visitor form is
+ * The public-form nonce (docs/api.md#errors, header X-Svc-Nonce), fetched whenever a visitor form is
  * shown online and kept in `svc-visitor`, so a submission made offline later still has one.
  */
 import type { NonceDto } from '../../shared/system';

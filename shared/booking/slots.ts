@@ -1,5 +1,5 @@
 /**
- * The slot generator (contract: Slot table, `svc_booking_slots`, Limits; SPEC §4 "Slot capacity").
+ * The slot generator (contract: Slot table, `svc_booking_slots`, Limits; docs/api.md#rest "Slot capacity").
  *
  * Pure and dependency-free: the caller passes the rules, the busy bookings and the clock, so
  * the server and the offline PWA compute the same list. Decisions the contract leaves open:
@@ -78,7 +78,7 @@ export interface Slot {
 
 /** Contract Limits: slots collected per generation (before `svc_booking_slots`). */
 export const SLOT_LIMIT = 750;
-/** SPEC §4: an empty `to` is `from` + 30 days. */
+/** docs/api.md#rest: an empty `to` is `from` + 30 days. */
 export const DEFAULT_SLOT_RANGE_DAYS = 30;
 /** Longest range, in days inclusive, that `resolveSlotRange` answers; a longer `to` is clipped. */
 export const MAX_SLOT_RANGE_DAYS = 366;

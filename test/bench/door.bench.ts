@@ -4,7 +4,7 @@
  * - first download of 50,000 attendees into IndexedDB, as the app does it (network + Dexie
  *   writes, page by page): target under 10 s;
  * - lookup p95 with those 50,000 cached (typed code → SHA-256 → Dexie → verdict rule): under 5 ms;
- *   and decode-to-verdict-on-screen p95: under 50 ms (SPEC §6);
+ *   and decode-to-verdict-on-screen p95: under 50 ms (docs/api.md#sync);
  * - initial JS of the app shell (index.html's scripts and modulepreloads, gzip): under 80 KB;
  *   the door page's JS and the scanner chunk (html5-qrcode, loaded when the camera opens)
  *   reported separately.

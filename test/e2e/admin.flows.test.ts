@@ -2,7 +2,7 @@
  * The admin app in real Chromium against the real server: sign in, create an event and a
  * booking type with weekly windows and see its slots in the preview, edit an attendee in a
  * 1,500-row virtual table and find the change in the list and the export, enter and cancel
- * a booking, create and revoke a door device, and what door staff may see (SPEC §5).
+ * a booking, create and revoke a door device, and what door staff may see (docs/api.md#auth).
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 describe('booking types CRUD', () => {
-  it('POST answers 201 with the SPEC shape and defaults (interval = duration, assignment empty, capacity 1)', async () => {
+  it('POST answers 201 with the documented shape and defaults (interval = duration, assignment empty, capacity 1)', async () => {
     const res = await admin.api.post('/booking-types', { title: 'Café consult', durationMinutes: 30, hosts: [host] });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({

@@ -11,7 +11,7 @@ describe('system routes', () => {
     expect(res.body).toEqual({ ok: true });
   });
 
-  it('unknown REST routes answer 404 with the SPEC §3 error body', async () => {
+  it('unknown REST routes answer 404 with the documented error body (docs/api.md#errors)', async () => {
     const res = await apiClient(srv.url).get('/no-such-thing');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 'svc_not_found', message: expect.any(String), data: { status: 404 } });

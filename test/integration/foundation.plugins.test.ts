@@ -5,7 +5,7 @@ import { startTestServer } from '../helpers/server';
 const fixture = (name: string) => path.resolve('test/fixtures/plugins', name);
 
 describe('SVC_PLUGINS', () => {
-  it('loads each module at start-up and hands it the hooks and ctx of SPEC §7', async () => {
+  it('loads each module at start-up and hands it the hooks and ctx of docs/api.md#plugins', async () => {
     const srv = await startTestServer({ env: { SVC_PLUGINS: fixture('records-hooks.mjs') } });
     try {
       const { hooks } = srv.server.ctx;

@@ -7,8 +7,8 @@ import { createEvent, nonce, resetThrottles, signUp, agedFormToken, attendeeRows
 const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
 beforeEach(() => resetThrottles(srv));
 
-describe('events REST (SPEC §4 shapes)', () => {
-  it('POST creates with the SPEC defaults and answers 201', async () => {
+describe('events REST (docs/api.md#rest shapes)', () => {
+  it('POST creates with the documented defaults and answers 201', async () => {
     const res = await admin.api.post('/events', { title: 'Defaults', startsUtc: '2099-01-01 10:00:00' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({

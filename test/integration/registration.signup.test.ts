@@ -46,7 +46,7 @@ describe('sign-up happy path', () => {
   });
 });
 
-describe('X-Svc-Nonce (SPEC §3)', () => {
+describe('X-Svc-Nonce (docs/api.md#errors)', () => {
   it('a sign-up without the nonce header is 403 svc_invalid_nonce and stores nothing', async () => {
     const event = await createEvent(admin.api);
     const res = await signUp(srv, event.id, {}, { nonce: null });
@@ -173,7 +173,7 @@ describe('checks in the contract order', () => {
   });
 });
 
-describe('throttles (contract Limits, SPEC §3)', () => {
+describe('throttles (contract Limits, docs/api.md#errors)', () => {
   // The windows are fixed (one row per window); the counting tests use the service's clock so
   // a minute boundary cannot fall between the 5th and the 6th attempt.
   const nowMs = Date.UTC(2030, 0, 1, 12, 0, 10);

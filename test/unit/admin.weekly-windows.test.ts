@@ -27,7 +27,7 @@ describe('weekly-window editor model', () => {
     expect(week.tue).toEqual([]);
   });
 
-  it('several windows a day round-trip to the SPEC shape, sorted by start', () => {
+  it('several windows a day round-trip to the documented weeklyWindows shape, sorted by start', () => {
     let week = weekFromWindows({ wed: [['13:00', '17:00']] });
     week = updateWindow(addWindow(week, 'wed'), 'wed', 1, 0, '08:00');
     week = updateWindow(week, 'wed', 1, 1, '12:00');

@@ -19,7 +19,7 @@ const NAV: Array<{ href: string; label: string; area: AdminArea }> = [
 
 /**
  * Every admin page: checks the session (to /login when there is none), shows the admin
- * navigation the role may use, and refuses a page the role may not open (SPEC §5).
+ * navigation the role may use, and refuses a page the role may not open (docs/api.md#auth).
  */
 export function AdminFrame(props: { title: string; heading?: string; area: AdminArea; children: (user: AdminUser) => JSX.Element }): JSX.Element {
   const [user, { refetch }] = createResource(async () => {

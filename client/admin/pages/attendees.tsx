@@ -24,7 +24,7 @@ import type { AttendeeSortKey, AttendeeStatus } from '../../../shared/attendees'
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, type RouteProps } from '../../router';
 
-/** Rows per request (SPEC §4 allows 500; 250 paints the first screen sooner). */
+/** Rows per request (docs/api.md#rest allows 500; 250 paints the first screen sooner). */
 export const ATTENDEE_PAGE_SIZE = 250;
 /** Fixed row height in px (admin.css `.vrow`): the window math depends on it. */
 const ROW_HEIGHT = 52;

@@ -1,5 +1,5 @@
 /**
- * The door device's IndexedDB database (Dexie), SPEC §6. Two kinds of data live apart:
+ * The door device's IndexedDB database (Dexie, docs/api.md#sync). Two kinds of data live apart:
  *
  * - the server's state, a cache the device may wipe and download again: `events`,
  *   `attendees`, and the pull position in `syncState`;

@@ -7,7 +7,7 @@ import { requestPersistentStorage } from '../../offline/persistent-storage';
 import { doorState } from '../state';
 import '../../styles/door.css';
 
-/** `/door` (SPEC §1): pairing, event choice, scanner. Dark by default (night events, battery). */
+/** `/door` (docs/api.md#overview): pairing, event choice, scanner. Dark by default (night events, battery). */
 export default function DoorPage(): JSX.Element {
   const door = doorState();
   // the pairing QR opens /door#pair=CODE: the code stays in the fragment, never in a server log

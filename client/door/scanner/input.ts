@@ -1,7 +1,7 @@
 /**
  * Scanner input that is not the camera's: the same-code filter ("one held-up ticket is one
  * scan"), keyboard-wedge bursts (USB/Bluetooth scanners type fast and end with Enter), the
- * pairing link, and SHA-256 of a code as the device stores it (SPEC §6).
+ * pairing link, and SHA-256 of a code as the device stores it (docs/api.md#sync).
  */
 
 /** UX: the same code is ignored for 3 s. */

@@ -1,5 +1,5 @@
 /**
- * The door's sync engine (SPEC §6): pairing, the first download in pages, then push-then-pull
+ * The door's sync engine (docs/api.md#sync): pairing, the first download in pages, then push-then-pull
  * on start, on `online`, when the page becomes visible, after each scan and on a timer; with
  * exponential backoff and jitter after a failure, and one tab at a time (Web Locks). The
  * transport is a parameter so tests run it against a real server.

@@ -12,7 +12,7 @@ export interface DoorTransport {
   pull(input: PullInput): Promise<PullResult>;
   push(input: PushInput): Promise<{ results: PushItemResult[] }>;
   annul(checkinId: number): Promise<unknown>;
-  /** The SPEC §3 code of a failed call, or 'network' when the server was not reached. */
+  /** The docs/api.md#errors code of a failed call, or 'network' when the server was not reached. */
   errorCode(error: unknown): string;
 }
 

@@ -22,7 +22,7 @@ import { kickOutbox, PENDING_FLAG, startOutboxRunner, type SignupSubmissionBody 
 import { dateTimeInZone, detectTimeZone } from '../time';
 import '../../styles/visitor.css';
 
-/** SPEC §3 minimum fill time, plus a margin for the request's way to the server. */
+/** docs/api.md#errors minimum fill time, plus a margin for the request's way to the server. */
 const MIN_FILL_MS = 3_000 + 400;
 
 export default function EventPage(props: RouteProps): JSX.Element {
