@@ -32,7 +32,13 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     c.header('x-request-id', requestId);
     await next();
     log.info(
-      { requestId, method: c.req.method, path: redactPath(new URL(c.req.url).pathname + new URL(c.req.url).search), status: c.res.status, ms: Math.round(performance.now() - started) },
+      {
+        requestId,
+        method: c.req.method,
+        path: redactPath(new URL(c.req.url).pathname + new URL(c.req.url).search),
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   });

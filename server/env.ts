@@ -47,6 +47,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     ...env,
     dataDir: path.resolve(env.SVC_DATA_DIR),
     publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
-    plugins: env.SVC_PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    plugins: env.SVC_PLUGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }

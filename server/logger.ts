@@ -4,7 +4,7 @@ export type { Logger };
 
 // Secrets travel in paths (cancel/manage tokens, 64 chars) and query strings (formToken);
 // any long opaque segment is treated as a secret so a new route can't leak one by accident.
-const SECRET_SEGMENT = /[A-Za-z0-9_\-]{24,}/g;
+const SECRET_SEGMENT = /[A-Za-z0-9_-]{24,}/g;
 
 /** A path safe to log: long opaque segments and the whole query string are masked. */
 export function redactPath(pathWithQuery: string): string {

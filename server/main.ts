@@ -46,7 +46,17 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     const db = database.db;
     const hooks = new Hooks();
     const jobs = new JobRunner(db, logger.child({ component: 'jobs' }));
-    const ctx: AppContext = { env, database, db, hooks, logger, jobs, secret: await loadServerSecret(db, env.SVC_SECRET), deviceTokens: { authenticate: (tokenHash) => authenticateDeviceToken(db, tokenHash) }, verifiers: new VisitorVerifiers() };
+    const ctx: AppContext = {
+      env,
+      database,
+      db,
+      hooks,
+      logger,
+      jobs,
+      secret: await loadServerSecret(db, env.SVC_SECRET),
+      deviceTokens: { authenticate: (tokenHash) => authenticateDeviceToken(db, tokenHash) },
+      verifiers: new VisitorVerifiers(),
+    };
 
     const mail = registerMailJobs(jobs, { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM, mailDir: path.join(env.dataDir, 'mail') });
     for (const mod of modules) {

@@ -8,11 +8,13 @@ import { startServer } from './main';
 // `npm start`: build the PWA when needed, start the server, stop gracefully on signals.
 async function main(): Promise<void> {
   const env = loadEnv();
-  if (!process.argv.includes('--no-build')) ensureClientBuilt((line) => process.stdout.write(line + '\n'));
+  if (!process.argv.includes('--no-build')) ensureClientBuilt((line) => process.stdout.write(`${line}\n`));
   const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const server = await startServer(env, { staticDir: CLIENT_DIST, version });
   const out = process.stdout;
-  out.write(`svc ${version} listening on ${server.url} (database: ${server.ctx.database.kind === 'pglite' ? `PGlite in ${path.join(env.dataDir, 'pglite')}` : 'PostgreSQL'})\n`);
+  out.write(
+    `svc ${version} listening on ${server.url} (database: ${server.ctx.database.kind === 'pglite' ? `PGlite in ${path.join(env.dataDir, 'pglite')}` : 'PostgreSQL'})\n`,
+  );
   if (server.firstAdministrator) {
     const admin = server.firstAdministrator;
     out.write(`First administrator created: ${admin.email}\n`);
@@ -36,6 +38,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof EnvError || err instanceof PluginError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`svc failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  else process.stderr.write(`svc failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

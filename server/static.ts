@@ -27,7 +27,7 @@ export function staticHandler(root: string) {
   return async (c: Context): Promise<Response | null> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
     const urlPath = decodeURIComponent(new URL(c.req.url).pathname);
-    const candidate = path.resolve(absRoot, '.' + urlPath);
+    const candidate = path.resolve(absRoot, `.${urlPath}`);
     if (!candidate.startsWith(absRoot + path.sep) && candidate !== absRoot) return null;
     const file = (await isFile(candidate)) ? candidate : path.extname(urlPath) ? null : path.join(absRoot, 'index.html');
     if (!file || !(await isFile(file))) return null;

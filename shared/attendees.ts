@@ -12,12 +12,13 @@ export const MAX_EMAIL_LENGTH = 254;
 /** Hard ceiling for one sign-up; the event's maxPerSignup is usually lower. */
 export const MAX_QUANTITY = 1000;
 
-const ZEmailAddress = z.string().trim().max(MAX_EMAIL_LENGTH).pipe(z.email({ message: 'must be a valid email address' }));
+const ZEmailAddress = z
+  .string()
+  .trim()
+  .max(MAX_EMAIL_LENGTH)
+  .pipe(z.email({ message: 'must be a valid email address' }));
 // Form posts send every value as a string; JSON may send a number.
-const ZQuantity = z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
-  z.number().int().min(1).max(MAX_QUANTITY),
-);
+const ZQuantity = z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(MAX_QUANTITY));
 
 /** The visitor's sign-up fields (docs/api.md#rest: email, display_name, quantity; snake_case as the form posts them). */
 export const ZSignupFields = z.object({

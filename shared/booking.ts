@@ -22,9 +22,7 @@ export const CANCEL_TOKEN_RE = /^[A-Za-z0-9_-]{64}$/;
 export { ZTimeZone, ZUtcDateTime, ZUtcDay };
 
 const ZClock = z.string().regex(CLOCK_RE, 'must be HH:MM');
-const ZWindow = z
-  .tuple([ZClock, ZClock])
-  .refine(([from, to]) => from !== '24:00' && from < to, 'must end after it starts');
+const ZWindow = z.tuple([ZClock, ZClock]).refine(([from, to]) => from !== '24:00' && from < to, 'must end after it starts');
 const ZDayWindows = z.array(ZWindow).max(24).default([]);
 export const ZWeeklyWindows = z.object({
   mon: ZDayWindows,
@@ -50,9 +48,18 @@ const ZBookingTypeFields = z.object({
     .max(100),
   description: z.string().max(10_000),
   status: z.enum(['draft', 'published']),
-  durationMinutes: z.number().int().min(5).max(24 * 60),
+  durationMinutes: z
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60),
   /** null = the duration (docs/api.md#rest). */
-  slotIntervalMinutes: z.number().int().min(5).max(24 * 60).nullable(),
+  slotIntervalMinutes: z
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .nullable(),
   timezone: ZTimeZone,
   hosts: z.array(z.number().int().positive()).max(100),
   assignment: z.enum(['', ...ASSIGNMENT_MODES]),
@@ -154,7 +161,12 @@ export const ZSettingsPatch = z.object({
     .optional(),
   /** Slug → label overrides of the defaults; '' hides a mode's label. */
   locationLabels: z.record(z.string().regex(/^[a-z0-9_]{1,40}$/), z.string().max(100)).optional(),
-  paymentHoldHours: z.number().int().min(1).max(24 * 30).optional(),
+  paymentHoldHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .optional(),
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
 

@@ -22,7 +22,6 @@ export const ZCodeHash = z
 
 export const ZClientId = z.uuid({ message: 'must be a UUID' }).transform((v) => v.toLowerCase());
 
-
 /** One queued scan of the device. `attendeeId` (from the device's list) lets the server tell a deleted attendee from an unknown code. */
 export const ZPushItem = z
   .object({

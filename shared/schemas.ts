@@ -9,4 +9,8 @@ export const ZUtcDay = z.string().refine((v) => parseUtcDate(v) !== null, 'must 
 export const ZTimeZone = z.string().max(64).refine(isValidTimeZone, 'must be an IANA time zone');
 /** An integer id as JSON carries it (path ids are coerced by the REST layer's ZId). */
 export const ZPositiveId = z.number().int().positive().max(2_147_483_647);
-export const ZEmail = z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' }));
+export const ZEmail = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'must be a valid email address' }));

@@ -58,7 +58,7 @@ export function utcMs(value: string): number {
 /** Parses a strict `Y-m-d` day as UTC midnight; null when malformed or not a real day. */
 export function parseUtcDate(value: string): Date | null {
   if (!UTC_DATE_RE.test(value)) return null;
-  const d = new Date(value + 'T00:00:00Z');
+  const d = new Date(`${value}T00:00:00Z`);
   if (Number.isNaN(d.getTime()) || toUtcDate(d) !== value) return null;
   return d;
 }

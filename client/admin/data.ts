@@ -14,7 +14,15 @@ import type { inferRouterInputs } from '@trpc/server';
 import { NetworkError } from '../ui/errors';
 import { call, rpc, type AppRouter } from '../ui/trpc';
 import type { AttendeeDto, AttendeeSortKey, AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
-import type { AdminCreateBookingInput, BookingDto, BookingListQuery, BookingTypeInput, BookingTypePatch, SettingsDto, SettingsPatch } from '../../shared/booking';
+import type {
+  AdminCreateBookingInput,
+  BookingDto,
+  BookingListQuery,
+  BookingTypeInput,
+  BookingTypePatch,
+  SettingsDto,
+  SettingsPatch,
+} from '../../shared/booking';
 import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, CreateDeviceInput, DeviceDto, DevicePairing, SyncEvent } from '../../shared/checkin';
 import type { EventDto, UpdateEventInput } from '../../shared/events';
 import type { OutboxItem } from '../../shared/mail';
@@ -320,7 +328,8 @@ export const createBookingType = (input: BookingTypeInput) => call(rpc().booking
 export const updateBookingType = (id: number, patch: BookingTypePatch) => call(rpc().booking.updateType.mutate({ id, patch }));
 export const deleteBookingType = (id: number) => call(rpc().booking.deleteType.mutate({ id }));
 /** The slots a visitor sees (drafts answer administrators too). */
-export const listSlots = async (id: number, opts: { from?: string; to?: string; tz?: string } = {}) => (await call(rpc().booking.slots.query({ id, ...opts }))).slots;
+export const listSlots = async (id: number, opts: { from?: string; to?: string; tz?: string } = {}) =>
+  (await call(rpc().booking.slots.query({ id, ...opts }))).slots;
 
 export type BookingFilter = Pick<BookingListQuery, 'bookingTypeId' | 'status' | 'from' | 'to'>;
 

@@ -43,7 +43,8 @@ export function parseDayList(text: string): { days: string[]; invalid: string[] 
   const invalid: string[] = [];
   for (const entry of text.split(/[\s,;]+/)) {
     if (entry === '') continue;
-    const ok = /^\d{4}-\d{2}-\d{2}$/.test(entry) && !Number.isNaN(Date.parse(`${entry}T00:00:00Z`)) && new Date(`${entry}T00:00:00Z`).toISOString().startsWith(entry);
+    const ok =
+      /^\d{4}-\d{2}-\d{2}$/.test(entry) && !Number.isNaN(Date.parse(`${entry}T00:00:00Z`)) && new Date(`${entry}T00:00:00Z`).toISOString().startsWith(entry);
     if (ok) days.add(entry);
     else invalid.push(entry);
   }

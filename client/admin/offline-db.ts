@@ -110,7 +110,11 @@ export async function queueEdit(
   nowMs = Date.now(),
 ): Promise<QueuedEdit | null> {
   return db.transaction('rw', db.edits, async () => {
-    const queued = await db.edits.where('attendeeId').equals(edit.attendeeId).filter((e) => e.state === 'queued').first();
+    const queued = await db.edits
+      .where('attendeeId')
+      .equals(edit.attendeeId)
+      .filter((e) => e.state === 'queued')
+      .first();
     if (queued) {
       const merged = mergeEdits(queued, edit);
       if (Object.keys(merged.changes).length === 0) {
@@ -190,10 +194,7 @@ export interface CacheQuery {
 }
 
 /** Lays queued edits over rows (server or cache): what the admin will see once they are sent. */
-export function overlayEdits<T extends Omit<AttendeeCore, 'eventId'>>(
-  rows: T[],
-  edits: QueuedEdit[],
-): Array<T & { pending: EditField[] }> {
+export function overlayEdits<T extends Omit<AttendeeCore, 'eventId'>>(rows: T[], edits: QueuedEdit[]): Array<T & { pending: EditField[] }> {
   const byAttendee = new Map(edits.filter((e) => e.state === 'queued').map((e) => [e.attendeeId, e]));
   return rows.map((row) => {
     const edit = byAttendee.get(row.id);

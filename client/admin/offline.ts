@@ -70,7 +70,9 @@ export async function flushEdits(db: AdminOfflineDb, transport: EditTransport, n
         return outcome;
       }
       const reason =
-        error instanceof ApiError && error.code === 'svc_not_found' ? 'The attendee was deleted on the server.' : `The server refused the edit: ${error instanceof Error ? error.message : String(error)}`;
+        error instanceof ApiError && error.code === 'svc_not_found'
+          ? 'The attendee was deleted on the server.'
+          : `The server refused the edit: ${error instanceof Error ? error.message : String(error)}`;
       await settle(db, current, { kept: [], sent: [], reason }, nowMs());
       outcome.attention++;
     }

@@ -13,7 +13,7 @@ export interface AccessState {
 }
 
 export function accessState(user: { hasPassword: boolean; inviteExpiresUtc: string | null }, nowMs = Date.now()): AccessState {
-  const expires = user.inviteExpiresUtc ? parseUtcString(user.inviteExpiresUtc)?.getTime() ?? null : null;
+  const expires = user.inviteExpiresUtc ? (parseUtcString(user.inviteExpiresUtc)?.getTime() ?? null) : null;
   const linkLive = expires !== null && expires > nowMs;
   if (user.hasPassword) return linkLive ? { kind: 'reset-sent', label: 'Active, password link sent' } : { kind: 'active', label: 'Active' };
   if (linkLive) return { kind: 'invited', label: 'Invited, not yet accepted' };

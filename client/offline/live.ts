@@ -56,7 +56,11 @@ export function createLiveList<T extends object, D = undefined>(
 }
 
 /** A live single value (a count, a record); `initial` until the first answer. */
-export function createLiveValue<T, D = undefined>(query: (deps: D) => Promise<T>, initial: T, deps: () => D = () => undefined as D): LiveState & { value: Accessor<T> } {
+export function createLiveValue<T, D = undefined>(
+  query: (deps: D) => Promise<T>,
+  initial: T,
+  deps: () => D = () => undefined as D,
+): LiveState & { value: Accessor<T> } {
   const [value, setValue] = createSignal<T>(initial, { equals: false });
   return { value, ...subscribeLive(query, deps, (v) => setValue(() => v)) };
 }

@@ -12,8 +12,8 @@ export default function HomePage(): JSX.Element {
   return (
     <Page title="svc" heading="Check-in and bookings">
       <p class="lead">
-        svc lets visitors sign up for events and book appointments, and lets door staff check people in — online or
-        offline. Scans made without a network are kept on the device and sent when it is back.
+        svc lets visitors sign up for events and book appointments, and lets door staff check people in — online or offline. Scans made without a network are
+        kept on the device and sent when it is back.
       </p>
       <ul class="cards">
         {SECTIONS.map((section) => (

@@ -11,7 +11,7 @@ export interface IcsEvent {
   stampUtc: string;
 }
 
-const icsTime = (utc: string) => utc.replace(/[-:]/g, '').replace(' ', 'T') + 'Z';
+const icsTime = (utc: string) => `${utc.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
 
 /** Text values: backslash, semicolon, comma and newlines escaped. */
 export function icsText(value: string): string {
@@ -56,5 +56,5 @@ export function buildIcs(event: IcsEvent): string {
     'END:VEVENT',
     'END:VCALENDAR',
   ];
-  return lines.map(fold).join('\r\n') + '\r\n';
+  return `${lines.map(fold).join('\r\n')}\r\n`;
 }

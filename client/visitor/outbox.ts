@@ -58,9 +58,7 @@ function nonceUsable(sub: Submission, now: number): boolean {
 export async function claimNext(db: VisitorDb, now: number): Promise<Submission | undefined> {
   return db.transaction('rw', db.outbox, async () => {
     const candidates = await db.outbox.where('state').anyOf('queued', 'sending').sortBy('id');
-    const due = candidates.find((s) =>
-      s.state === 'queued' ? s.notBefore <= now : (s.claimedAt ?? 0) < now - STALE_CLAIM_MS,
-    );
+    const due = candidates.find((s) => (s.state === 'queued' ? s.notBefore <= now : (s.claimedAt ?? 0) < now - STALE_CLAIM_MS));
     if (!due) return undefined;
     await db.outbox.update(due.id!, { state: 'sending', claimedAt: now, attempts: due.attempts + 1 });
     return { ...due, state: 'sending', claimedAt: now, attempts: due.attempts + 1 };

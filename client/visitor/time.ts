@@ -49,7 +49,13 @@ export function dateTimeInZone(utc: string, tz: string): string {
 /** A calendar day (`Y-m-d`) in words: `Tuesday, 5 May`. */
 export function dayInWords(day: string, withYear = false): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', ...(withYear ? { year: 'numeric' } : {}) }).format(Date.UTC(y, m - 1, d));
+  return new Intl.DateTimeFormat(undefined, {
+    timeZone: 'UTC',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    ...(withYear ? { year: 'numeric' } : {}),
+  }).format(Date.UTC(y, m - 1, d));
 }
 
 export function monthInWords(year: number, month: number): string {

@@ -75,7 +75,11 @@ const ERROR_BODY = {
   properties: {
     code: { type: 'string', examples: ['svc_invalid_param'] },
     message: { type: 'string' },
-    data: { type: 'object', required: ['status'], properties: { status: { type: 'integer' }, params: { type: 'object', additionalProperties: { type: 'string' } } } },
+    data: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'integer' }, params: { type: 'object', additionalProperties: { type: 'string' } } },
+    },
   },
 };
 
@@ -87,9 +91,11 @@ export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; ser
     const path = templates.get(route)!.path;
     const responses: Record<string, unknown> = {};
     for (const [status, res] of Object.entries(route.responses)) responses[status] = responseOf(Number(status), res);
-    if (!responses['400'] && (route.params || route.query || route.body)) responses['400'] = responseOf(400, { description: 'Invalid input: data.params names each bad field', error: true });
+    if (!responses['400'] && (route.params || route.query || route.body))
+      responses['400'] = responseOf(400, { description: 'Invalid input: data.params names each bad field', error: true });
     if (!responses['401'] && route.access !== 'public') responses['401'] = responseOf(401, { description: 'No valid session or token', error: true });
-    if (!responses['403'] && route.access !== 'public') responses['403'] = responseOf(403, { description: 'The role may not do this, or a cookie write from another origin', error: true });
+    if (!responses['403'] && route.access !== 'public')
+      responses['403'] = responseOf(403, { description: 'The role may not do this, or a cookie write from another origin', error: true });
     responses.default = { description: 'Any other error', content: { 'application/json': { schema: ERROR_REF } } };
     const operation: Record<string, unknown> = {
       operationId: `${route.method}${route.path.replace(/[/:{}-]+(\w)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
@@ -109,7 +115,11 @@ export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; ser
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'svc REST API', version: info.version, description: 'Registration, booking and check-in. Errors use the body {code, message, data:{status}}.' },
+    info: {
+      title: 'svc REST API',
+      version: info.version,
+      description: 'Registration, booking and check-in. Errors use the body {code, message, data:{status}}.',
+    },
     servers: [{ url: `${info.serverUrl}/svc/v1` }],
     paths,
     components: {

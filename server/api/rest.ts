@@ -2,7 +2,7 @@
  * The REST transport of declared operations: each operation with a REST binding becomes one
  * route under /svc/v1, run by `runRoute` (access → screen → validation → handler → answer).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineRoute, listResult, type AnyRouteDef, type RouteResponse } from './route';
 import { restInputParts, type AnyOperation, type OperationRecord } from './operation';
 
@@ -36,7 +36,11 @@ export function routeOf(op: AnyOperation): AnyRouteDef {
     before: op.screen ? async ({ c, ctx, principal, ip, raw }) => op.screen!({ c, ctx, principal, ip, raw: await raw() }) : undefined,
     responses,
     async handler({ params, query, body, principal, ip, c, ctx }) {
-      const input = rest.bodyKey ? { ...(params as object), ...(query as object), [rest.bodyKey]: body } : parts.params || parts.query || parts.body ? mergeInput(params, query, body) : undefined;
+      const input = rest.bodyKey
+        ? { ...(params as object), ...(query as object), [rest.bodyKey]: body }
+        : parts.params || parts.query || parts.body
+          ? mergeInput(params, query, body)
+          : undefined;
       let answered = status;
       const result: unknown = await op.handler({ input, principal, ip, c, ctx, reply: { status: (code) => void (answered = code) } });
       if (result instanceof Response) return result;
@@ -57,5 +61,9 @@ function mergeInput(params: unknown, query: unknown, body: unknown): unknown {
 
 /** Every REST route of some operation records, in declaration order (Hono matches the first). */
 export function routesOf(...records: OperationRecord[]): AnyRouteDef[] {
-  return records.flatMap((record) => Object.values(record).filter((op) => op.rest).map(routeOf));
+  return records.flatMap((record) =>
+    Object.values(record)
+      .filter((op) => op.rest)
+      .map(routeOf),
+  );
 }

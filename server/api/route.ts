@@ -60,7 +60,9 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined
 export type AnyRouteDef = RouteDef<any, any, any, any>;
 
 /** Declares a REST route; inference keeps params/query/body typed from the schemas. */
-export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, Pre = undefined>(def: RouteDef<P, Q, B, Pre>): RouteDef<P, Q, B, Pre> {
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined, Pre = undefined>(
+  def: RouteDef<P, Q, B, Pre>,
+): RouteDef<P, Q, B, Pre> {
   return def;
 }
 
@@ -112,7 +114,11 @@ export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): P
   const ip = clientIp(c);
   // The raw input (path, query and body fields as sent) for checks that run before validation;
   // an unreadable body counts as empty here and is answered by validation below.
-  const raw = async () => ({ ...c.req.query(), ...((def.body ? await readBody(c, def.bodyFormat ?? 'json').catch(() => ({})) : {}) as object), ...c.req.param() });
+  const raw = async () => ({
+    ...c.req.query(),
+    ...((def.body ? await readBody(c, def.bodyFormat ?? 'json').catch(() => ({})) : {}) as object),
+    ...c.req.param(),
+  });
   const pre = def.before ? await def.before({ c, ctx, principal, ip, raw }) : undefined;
   const params = parseWith(def.params, c.req.param(), undefined);
   const query = parseWith(def.query, c.req.query(), undefined);

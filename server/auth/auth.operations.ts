@@ -12,7 +12,6 @@ import { ADMIN_ONLY, SIGNED_IN } from './principal';
 const AUTH = ['auth'];
 const USERS = ['users'];
 
-
 /** The session cookie, on the REST and the tRPC answer alike (server/app.ts keeps headers set on `c`). */
 function setSessionCookie(c: Context, ctx: AppContext, sessionToken: string): void {
   setCookie(c, SESSION_COOKIE, sessionToken, {
@@ -44,7 +43,13 @@ export const authOperations = {
     kind: 'query',
     input: ZInviteTokenParams,
     output: ZInvitePreview,
-    rest: { method: 'get', path: '/auth/invites/:token', tags: AUTH, describe: 'The invited user', errors: { 404: 'Unknown, used, replaced or expired link', 429: 'Too many attempts' } },
+    rest: {
+      method: 'get',
+      path: '/auth/invites/:token',
+      tags: AUTH,
+      describe: 'The invited user',
+      errors: { 404: 'Unknown, used, replaced or expired link', 429: 'Too many attempts' },
+    },
     handler: ({ input, ip, ctx }) => invitesService(ctx).preview(input.token, { ip }),
   }),
   acceptInvite: defineOperation({
@@ -137,7 +142,14 @@ export const authOperations = {
     kind: 'mutation',
     input: ZInviteUserInput,
     output: ZUserDto,
-    rest: { method: 'post', path: '/users/invite', tags: USERS, status: 201, describe: 'The invited user (the link is only in the email)', errors: { 409: 'Email in use' } },
+    rest: {
+      method: 'post',
+      path: '/users/invite',
+      tags: USERS,
+      status: 201,
+      describe: 'The invited user (the link is only in the email)',
+      errors: { 409: 'Email in use' },
+    },
     handler: ({ input, principal, ctx }) => invitesService(ctx).invite(input, principal),
   }),
   sendPasswordLink: defineOperation({

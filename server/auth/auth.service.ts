@@ -42,7 +42,6 @@ export const ZCreateApiTokenInput = z.object({
 });
 export type CreateApiTokenInput = z.infer<typeof ZCreateApiTokenInput>;
 
-
 export function toUserDto(u: UserRow, inviteExpiresUtc: string | null = null): UserDto {
   return {
     id: u.id,
@@ -70,9 +69,17 @@ export async function startSession(repo: AuthRepository, userId: number, nowMs =
   return { sessionToken, expiresUtc };
 }
 
-
 function toApiTokenDto(t: ApiTokenRow): ApiTokenDto {
-  return { id: t.id, name: t.name, role: t.role, eventIds: t.eventIds ?? null, createdUtc: t.createdUtc, lastUsedUtc: t.lastUsedUtc, expiresUtc: t.expiresUtc, revokedUtc: t.revokedUtc };
+  return {
+    id: t.id,
+    name: t.name,
+    role: t.role,
+    eventIds: t.eventIds ?? null,
+    createdUtc: t.createdUtc,
+    lastUsedUtc: t.lastUsedUtc,
+    expiresUtc: t.expiresUtc,
+    revokedUtc: t.revokedUtc,
+  };
 }
 
 // Verifying against a fixed hash when the email is unknown keeps the timing of
@@ -144,7 +151,13 @@ export function authService(ctx: AppContext) {
     async ensureFirstAdministrator(email: string, password?: string): Promise<{ email: string; generatedPassword?: string } | null> {
       if ((await repo.countUsers()) > 0) return null;
       const generated = password ? undefined : randomToken(12);
-      await repo.insertUser({ email, displayName: 'Administrator', role: 'administrator', timezone: 'UTC', passwordHash: await hashPassword(password ?? generated!) });
+      await repo.insertUser({
+        email,
+        displayName: 'Administrator',
+        role: 'administrator',
+        timezone: 'UTC',
+        passwordHash: await hashPassword(password ?? generated!),
+      });
       return { email, generatedPassword: generated };
     },
 
@@ -160,7 +173,8 @@ export function authService(ctx: AppContext) {
     },
 
     async createUser(input: CreateUserInput): Promise<UserDto> {
-      if (await repo.findUserByEmail(input.email)) throw new AppError('svc_conflict', 'A user with this email exists.', { params: { email: 'already in use' } });
+      if (await repo.findUserByEmail(input.email))
+        throw new AppError('svc_conflict', 'A user with this email exists.', { params: { email: 'already in use' } });
       const row = await repo.insertUser({
         email: input.email,
         displayName: input.displayName,

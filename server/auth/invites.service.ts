@@ -25,7 +25,13 @@ export const ZInviteUserInput = ZCreateUserInput.omit({ password: true });
 export type InviteUserInput = z.infer<typeof ZInviteUserInput>;
 
 /** The token as it appears in the link (43 base64url characters today; bounds keep junk out). */
-export const ZInviteTokenParams = z.object({ token: z.string().min(20).max(200).regex(/^[A-Za-z0-9_-]+$/, 'must be the code from the link') });
+export const ZInviteTokenParams = z.object({
+  token: z
+    .string()
+    .min(20)
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be the code from the link'),
+});
 
 export const ZAcceptInviteInput = z.object({ password: z.string().min(8, 'must be at least 8 characters').max(1024) });
 export type AcceptInviteInput = z.infer<typeof ZAcceptInviteInput>;
@@ -36,7 +42,11 @@ export { ZInvitePreview, type InvitePreview };
 const INVITE_LIMITS = { accept: { limit: 10, windowSeconds: 60 }, preview: { limit: 30, windowSeconds: 60 } } as const;
 
 // One answer for unknown, used and expired links: the page cannot tell them apart, nor can a guesser.
-const invalidLink = () => new AppError('svc_not_found', 'This invitation link is not valid: it was already used, replaced by a newer one, or it expired. Ask an administrator for a new link.');
+const invalidLink = () =>
+  new AppError(
+    'svc_not_found',
+    'This invitation link is not valid: it was already used, replaced by a newer one, or it expired. Ask an administrator for a new link.',
+  );
 
 const ROLE_WORDS: Record<Role, string> = { administrator: 'an administrator', staff: 'door staff', host: 'a host' };
 
@@ -45,7 +55,12 @@ export function invitesService(ctx: AppContext) {
   const repo = authRepository(db);
 
   /** Stores a fresh link for the user (replacing any older one) and queues the mail carrying it, atomically. */
-  async function issue(tx: Db, user: { id: number; email: string; displayName: string; role: Role; passwordHash: string | null }, actor: Principal, nowMs: number): Promise<string> {
+  async function issue(
+    tx: Db,
+    user: { id: number; email: string; displayName: string; role: Role; passwordHash: string | null },
+    actor: Principal,
+    nowMs: number,
+  ): Promise<string> {
     const txRepo = authRepository(tx);
     const token = randomToken(32);
     const expiresUtc = toUtcString(nowMs + INVITE_TTL_DAYS * 86_400_000);
@@ -61,11 +76,27 @@ export function invitesService(ctx: AppContext) {
     const message = user.passwordHash
       ? {
           subject: 'Set a new password for svc',
-          text: [greeting, '', `${inviterName} sent you a link to choose a new password:`, link, '', until, 'Your current password keeps working until you choose a new one. If you did not ask for this, ignore this email.'].join('\n'),
+          text: [
+            greeting,
+            '',
+            `${inviterName} sent you a link to choose a new password:`,
+            link,
+            '',
+            until,
+            'Your current password keeps working until you choose a new one. If you did not ask for this, ignore this email.',
+          ].join('\n'),
         }
       : {
           subject: 'You are invited to svc',
-          text: [greeting, '', `${inviterName} invited you to svc as ${ROLE_WORDS[user.role]}. Choose your password here:`, link, '', until, 'If you did not expect this, ignore this email.'].join('\n'),
+          text: [
+            greeting,
+            '',
+            `${inviterName} invited you to svc as ${ROLE_WORDS[user.role]}. Choose your password here:`,
+            link,
+            '',
+            until,
+            'If you did not expect this, ignore this email.',
+          ].join('\n'),
         };
     await queueMail(tx, { to: user.email, ...message, topic });
     return expiresUtc;
@@ -74,7 +105,8 @@ export function invitesService(ctx: AppContext) {
   return {
     /** Creates a user without a password and mails them a link to choose one. */
     async invite(input: InviteUserInput, actor: Principal, nowMs = Date.now()): Promise<UserDto> {
-      if (await repo.findUserByEmail(input.email)) throw new AppError('svc_conflict', 'A user with this email exists.', { params: { email: 'already in use' } });
+      if (await repo.findUserByEmail(input.email))
+        throw new AppError('svc_conflict', 'A user with this email exists.', { params: { email: 'already in use' } });
       return db.transaction(async (tx) => {
         const user = await authRepository(tx).insertUser({
           email: input.email,
@@ -109,7 +141,12 @@ export function invitesService(ctx: AppContext) {
      * other sessions end). The link is consumed in the same transaction as the password.
      * Throttled per client IP (when known) like login.
      */
-    async accept(token: string, input: AcceptInviteInput, opts: { ip?: string } = {}, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
+    async accept(
+      token: string,
+      input: AcceptInviteInput,
+      opts: { ip?: string } = {},
+      nowMs = Date.now(),
+    ): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
       if (opts.ip) await enforceRateLimit(db, `invite:accept:ip:${opts.ip}`, INVITE_LIMITS.accept);
       const tokenHash = sha256Hex(token);
       const found = await repo.findInviteByHash(tokenHash);

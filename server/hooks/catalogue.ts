@@ -142,11 +142,7 @@ export function catalogueKindOf(name: string): HookKind | undefined {
  * Arguments of an action: the catalogue's tuple for a known action, `unknown[]` for a
  * plugin's own hook, `never` for a filter name (so it cannot be fired as an action).
  */
-export type ActionArgs<Name extends string> = Name extends ActionName
-  ? HookCatalogue[Name]
-  : Name extends FilterName
-    ? never
-    : unknown[];
+export type ActionArgs<Name extends string> = Name extends ActionName ? HookCatalogue[Name] : Name extends FilterName ? never : unknown[];
 
 /** Arguments of a filter, the filtered value first; same fallbacks as ActionArgs. */
 export type FilterArgs<Name extends string> = Name extends FilterName

@@ -9,14 +9,7 @@ import { AppError } from '../../shared/errors';
 import { parseUtcString } from '../../shared/time';
 import type { FilterArgs, FilterName } from './catalogue';
 import type { Hooks } from './engine';
-import type {
-  AssignmentStrategy,
-  CustomFieldAnswers,
-  CustomFieldValue,
-  LocationLabels,
-  RawCustomFieldInput,
-  Slot,
-} from './types';
+import type { AssignmentStrategy, CustomFieldAnswers, CustomFieldValue, LocationLabels, RawCustomFieldInput, Slot } from './types';
 
 /** Contract "Currency": default USD. */
 export const DEFAULT_CURRENCY = 'USD';
@@ -65,26 +58,19 @@ const CONTRACT_RULES: { readonly [Name in FilterName]: ContractRule<Name> } = {
   svc_booking_assignment_strategy: (result) => requireAssignmentStrategy(result),
   svc_booking_awaiting_payment: (result) => result === true,
   svc_booking_payment_url: (result) => keepAbsoluteHttpUrl(result),
-  svc_booking_payment_hold_hours: (result) =>
-    isFiniteNumber(result) ? Math.max(MIN_PAYMENT_HOLD_HOURS, Math.floor(result)) : DEFAULT_PAYMENT_HOLD_HOURS,
+  svc_booking_payment_hold_hours: (result) => (isFiniteNumber(result) ? Math.max(MIN_PAYMENT_HOLD_HOURS, Math.floor(result)) : DEFAULT_PAYMENT_HOLD_HOURS),
   svc_booking_client_ip: (result) => castToTrimmedString(result),
   // A broken callback keeps the labels the caller passed in (defaults or settings).
-  svc_booking_location_labels: (result, [labels]) =>
-    isPlainObject(result) ? keepStringEntries(result) : keepStringEntries(labels),
+  svc_booking_location_labels: (result, [labels]) => (isPlainObject(result) ? keepStringEntries(result) : keepStringEntries(labels)),
   svc_currency: (result) => normalizeCurrency(result),
-  svc_slot_cache_ttl: (result) =>
-    isFiniteNumber(result) ? Math.max(0, Math.floor(result)) : DEFAULT_SLOT_CACHE_TTL_SECONDS,
+  svc_slot_cache_ttl: (result) => (isFiniteNumber(result) ? Math.max(0, Math.floor(result)) : DEFAULT_SLOT_CACHE_TTL_SECONDS),
 };
 
 /**
  * Applies a catalogue filter and its contract rule. Callbacks that throw still
  * propagate (engine rule); only returned values are coerced.
  */
-export async function applyContractFilter<Name extends FilterName>(
-  hooks: Hooks,
-  name: Name,
-  ...input: FilterArgs<Name>
-): Promise<ContractFilterResults[Name]> {
+export async function applyContractFilter<Name extends FilterName>(hooks: Hooks, name: Name, ...input: FilterArgs<Name>): Promise<ContractFilterResults[Name]> {
   // The typed signature promises plugins' answers match the catalogue; here they are
   // treated as what they really are: unknown.
   const applyUntyped = hooks.applyFilters.bind(hooks) as (name: string, ...input: unknown[]) => Promise<unknown>;
@@ -97,11 +83,7 @@ export async function applyContractFilter<Name extends FilterName>(
  * Runs `svc_rsvp_custom_fields` from its contract default (no answers). An AppError
  * result means "reject the sign-up with it"; otherwise store `encodeCustomFields(answers)`.
  */
-export function applyRsvpCustomFields(
-  hooks: Hooks,
-  raw: RawCustomFieldInput,
-  eventId: number,
-): Promise<CustomFieldAnswers | AppError> {
+export function applyRsvpCustomFields(hooks: Hooks, raw: RawCustomFieldInput, eventId: number): Promise<CustomFieldAnswers | AppError> {
   return applyContractFilter(hooks, 'svc_rsvp_custom_fields', {}, raw, eventId);
 }
 
@@ -121,9 +103,7 @@ export function normalizeCurrency(code: unknown): string {
 function sanitizeCustomFieldsResult(result: unknown): CustomFieldAnswers | AppError {
   if (result instanceof AppError) return result;
   if (!isPlainObject(result) && !Array.isArray(result)) return {};
-  const kept = Object.entries(result).filter((entry): entry is [string, CustomFieldValue] =>
-    isStorableAnswer(entry[1]),
-  );
+  const kept = Object.entries(result).filter((entry): entry is [string, CustomFieldValue] => isStorableAnswer(entry[1]));
   // fromEntries defines own properties, so a "__proto__" answer cannot reach the prototype.
   return Object.fromEntries(kept);
 }
@@ -190,9 +170,7 @@ function keepAbsoluteHttpUrl(result: unknown): string {
 }
 
 function keepStringEntries(value: object): LocationLabels {
-  return Object.fromEntries(
-    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 function castToTrimmedString(result: unknown): string {

@@ -11,15 +11,7 @@
  *   removeAction always undoes it. At different priorities it is registered twice.
  * - didAction counts a fire when it starts, even if a callback then throws.
  */
-import {
-  catalogueKindOf,
-  type ActionArgs,
-  type ActionHookName,
-  type FilterArgs,
-  type FilterHookName,
-  type FilterReturn,
-  type HookKind,
-} from './catalogue';
+import { catalogueKindOf, type ActionArgs, type ActionHookName, type FilterArgs, type FilterHookName, type FilterReturn, type HookKind } from './catalogue';
 import { PRIORITY_DEFAULT } from './priorities';
 
 /** Contract intro: "an accepted-argument count (default 1)". */
@@ -42,9 +34,7 @@ export type FirstArgs<Args extends readonly unknown[], Count extends number> = n
       : Args;
 
 /** What a callback registered with `acceptedArgs = Accepted` for an action receives. */
-export type ActionCallback<Name extends string, Accepted extends number = DefaultAcceptedArgs> = (
-  ...args: FirstArgs<ActionArgs<Name>, Accepted>
-) => unknown;
+export type ActionCallback<Name extends string, Accepted extends number = DefaultAcceptedArgs> = (...args: FirstArgs<ActionArgs<Name>, Accepted>) => unknown;
 
 /** A filter callback: receives the value (and up to Accepted - 1 extra args), returns the value. */
 export type FilterCallback<Name extends string, Accepted extends number = DefaultAcceptedArgs> = (
@@ -94,19 +84,11 @@ export class Hooks {
   }
 
   /** Removes the callback registered at exactly this priority; false when there was none. */
-  removeAction<Name extends string>(
-    name: ActionHookName<Name>,
-    callback: RegisteredCallback,
-    priority: number = PRIORITY_DEFAULT,
-  ): boolean {
+  removeAction<Name extends string>(name: ActionHookName<Name>, callback: RegisteredCallback, priority: number = PRIORITY_DEFAULT): boolean {
     return this.#remove('action', 'removeAction', name, callback, priority);
   }
 
-  removeFilter<Name extends string>(
-    name: FilterHookName<Name>,
-    callback: RegisteredCallback,
-    priority: number = PRIORITY_DEFAULT,
-  ): boolean {
+  removeFilter<Name extends string>(name: FilterHookName<Name>, callback: RegisteredCallback, priority: number = PRIORITY_DEFAULT): boolean {
     return this.#remove('filter', 'removeFilter', name, callback, priority);
   }
 
@@ -137,10 +119,7 @@ export class Hooks {
    * Passes the value through the filter's callbacks in priority order; each receives
    * the previous one's result. Returns the input unchanged when nothing listens.
    */
-  applyFilters<Name extends string>(
-    name: FilterHookName<Name>,
-    ...valueAndArgs: FilterArgs<Name>
-  ): Promise<FilterReturn<Name>>;
+  applyFilters<Name extends string>(name: FilterHookName<Name>, ...valueAndArgs: FilterArgs<Name>): Promise<FilterReturn<Name>>;
   async applyFilters(name: string, value: unknown, ...args: unknown[]): Promise<unknown> {
     const state = this.#claim('filter', 'applyFilters', name);
     let current = value;
@@ -150,14 +129,7 @@ export class Hooks {
     return current;
   }
 
-  #register(
-    kind: HookKind,
-    method: string,
-    name: string,
-    callback: unknown,
-    priority: number,
-    acceptedArgs: number,
-  ): void {
+  #register(kind: HookKind, method: string, name: string, callback: unknown, priority: number, acceptedArgs: number): void {
     if (typeof callback !== 'function') {
       throw new TypeError(`${method}("${name}"): the callback must be a function.`);
     }
@@ -209,8 +181,7 @@ export class Hooks {
     const knownKind = catalogueKindOf(name) ?? state?.kind;
     if (knownKind !== undefined && knownKind !== kind) {
       throw new Error(
-        `Hook "${name}" is ${knownKind === 'action' ? 'an action' : 'a filter'}, so ${method} cannot use it: ` +
-          'actions and filters share one namespace.',
+        `Hook "${name}" is ${knownKind === 'action' ? 'an action' : 'a filter'}, so ${method} cannot use it: actions and filters share one namespace.`,
       );
     }
     return state;

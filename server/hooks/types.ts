@@ -90,7 +90,6 @@ export type LocationMode = 'in_person' | 'virtual' | 'phone' | 'custom';
 /** Slug → label, as filtered by `svc_booking_location_labels`. */
 export type LocationLabels = Record<string, string>;
 
-
 /** `["09:00", "17:00"]` in the booking type's timezone. */
 export type TimeWindow = [from: string, to: string];
 

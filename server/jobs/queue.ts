@@ -29,7 +29,7 @@ export async function cancelQueuedJobs(db: Db, dedupeKeyPrefix: string): Promise
   const rows = await db
     .update(jobs)
     .set({ state: 'done', lastError: 'cancelled', finishedUtc: nowUtc })
-    .where(and(eq(jobs.state, 'queued'), sql`${jobs.dedupeKey} like ${dedupeKeyPrefix.replace(/[%_\\]/g, '\\$&') + '%'}`))
+    .where(and(eq(jobs.state, 'queued'), sql`${jobs.dedupeKey} like ${`${dedupeKeyPrefix.replace(/[%_\\]/g, '\\$&')}%`}`))
     .returning({ id: jobs.id });
   return rows.length;
 }
@@ -206,7 +206,7 @@ export class JobRunner {
           lastError: message.slice(0, 2000),
           lockedUntilUtc: null,
           runAtUtc: sql`${nowUtc} + make_interval(secs => ${backoffSeconds(job.attempts)})` as never,
-          finishedUtc: final ? (nowUtc) : null,
+          finishedUtc: final ? nowUtc : null,
         })
         .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts)));
     }

@@ -59,14 +59,21 @@ export async function cancelQueuedMail(db: Db, topic: string): Promise<number> {
   return rows.length;
 }
 
-
-export async function listOutbox(db: Db, page: number, perPage: number, filter: { to?: string; topic?: string } = {}): Promise<{ items: OutboxItem[]; total: number }> {
-  const where = and(
-    filter.to ? sql`lower(${outbox.toAddress}) = lower(${filter.to})` : undefined,
-    filter.topic ? eq(outbox.topic, filter.topic) : undefined,
-  );
+export async function listOutbox(
+  db: Db,
+  page: number,
+  perPage: number,
+  filter: { to?: string; topic?: string } = {},
+): Promise<{ items: OutboxItem[]; total: number }> {
+  const where = and(filter.to ? sql`lower(${outbox.toAddress}) = lower(${filter.to})` : undefined, filter.topic ? eq(outbox.topic, filter.topic) : undefined);
   const [rows, [count]] = await Promise.all([
-    db.select().from(outbox).where(where).orderBy(desc(outbox.id)).limit(perPage).offset((page - 1) * perPage),
+    db
+      .select()
+      .from(outbox)
+      .where(where)
+      .orderBy(desc(outbox.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
     db.select({ n: sql<number>`count(*)::int` }).from(outbox).where(where),
   ]);
   return {
@@ -114,4 +121,3 @@ export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; fr
   });
   return { close: () => transport.close() };
 }
-

@@ -11,7 +11,10 @@ const SECRET_KEY = 'server_secret';
  */
 export async function loadServerSecret(db: Db, configured?: string): Promise<string> {
   if (configured) return configured;
-  await db.insert(settings).values({ key: SECRET_KEY, value: randomToken(48) }).onConflictDoNothing();
+  await db
+    .insert(settings)
+    .values({ key: SECRET_KEY, value: randomToken(48) })
+    .onConflictDoNothing();
   const [row] = await db.select().from(settings).where(eq(settings.key, SECRET_KEY));
   return String(row!.value);
 }

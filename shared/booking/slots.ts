@@ -21,7 +21,6 @@ import { AppError } from '../errors';
 import { CLOCK_RE, isValidTimeZone, parseUtcDate, toUtcDate, type Weekday } from '../time';
 import { DAY_MS, MINUTE_MS, formatClock, formatOffset, zoneTimeline } from './tz';
 
-
 export interface SlotRules {
   durationMinutes: number;
   /** The caller applies the default (= duration). */
@@ -92,11 +91,7 @@ function invalidParam(name: string, problem: string): AppError {
  * (UTC), empty `to` = from + 30 days; a span longer than {@link MAX_SLOT_RANGE_DAYS} is clipped
  * (the generator stops at 750 slots anyway). Throws `svc_invalid_param` naming the bad field.
  */
-export function resolveSlotRange(
-  fromRaw: string | undefined,
-  toRaw: string | undefined,
-  nowMs: number,
-): { fromDay: string; toDay: string } {
+export function resolveSlotRange(fromRaw: string | undefined, toRaw: string | undefined, nowMs: number): { fromDay: string; toDay: string } {
   const fromText = fromRaw?.trim() ?? '';
   const toText = toRaw?.trim() ?? '';
 

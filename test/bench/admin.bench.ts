@@ -67,7 +67,13 @@ export default async function run(): Promise<BenchResult[]> {
     const stats = await median(() => checkinRepository(db).statsOfEventAttendees(1, ids));
 
     const round = (n: number) => Math.round(n * 10) / 10;
-    const result = (name: string, ms: number, target = TARGET_MS): BenchResult => ({ name, value: round(ms), unit: 'ms', target: `< ${target} ms`, pass: ms < target });
+    const result = (name: string, ms: number, target = TARGET_MS): BenchResult => ({
+      name,
+      value: round(ms),
+      unit: 'ms',
+      target: `< ${target} ms`,
+      pass: ms < target,
+    });
     return [
       result(`admin table: first page of ${PAGE} of ${ATTENDEES} attendees (with count)`, first),
       result(`admin table: page ${deepPage} sorted by name, descending`, deep),

@@ -32,7 +32,6 @@ const CREATE_ATTEMPTS = 1000;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-
 async function startBenchServer(usePostgres: boolean): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
   const scratch = usePostgres ? await createScratchPostgres() : null;
@@ -147,7 +146,17 @@ async function benchCreation(): Promise<BenchResult[]> {
     const all: Array<[string, string]> = [['00:00', '24:00']];
     const [type] = await server.ctx.db
       .insert(bookingTypes)
-      .values({ title: 'Bench create', slug: 'bench-create', status: 'published', durationMinutes: 60, slotIntervalMinutes: 15, timezone: 'UTC', hosts, weeklyWindows: { mon: all, tue: all, wed: all, thu: all, fri: all, sat: all, sun: all }, maxAdvanceDays: 0 })
+      .values({
+        title: 'Bench create',
+        slug: 'bench-create',
+        status: 'published',
+        durationMinutes: 60,
+        slotIntervalMinutes: 15,
+        timezone: 'UTC',
+        hosts,
+        weeklyWindows: { mon: all, tue: all, wed: all, thu: all, fri: all, sat: all, sun: all },
+        maxAdvanceDays: 0,
+      })
       .returning();
     // The contract's per-IP throttle would stop one client machine at 8 a minute.
     server.ctx.hooks.addFilter('svc_booking_client_ip', () => '');
@@ -169,7 +178,11 @@ async function benchCreation(): Promise<BenchResult[]> {
       Array.from({ length: CLIENTS }, async () => {
         while (next < attempts.length) {
           const body = attempts[next++]!;
-          const res = await fetch(`${server.url}/svc/v1/bookings`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-nonce': nonce.nonce }, body: JSON.stringify(body) });
+          const res = await fetch(`${server.url}/svc/v1/bookings`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-svc-nonce': nonce.nonce },
+            body: JSON.stringify(body),
+          });
           await res.arrayBuffer();
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }

@@ -99,8 +99,14 @@ export default async function run(): Promise<BenchResult[]> {
   const server = await startServer(env, { memoryDb: !scratch });
   try {
     const db = server.ctx.db;
-    const [pushEvent] = await queryRows<{ id: number }>(db, sql`insert into svc_events (title, starts_utc, status) values ('Push bench', '2030-06-01 18:00:00', 'published') returning id`);
-    const [pullEvent] = await queryRows<{ id: number }>(db, sql`insert into svc_events (title, starts_utc, status) values ('Pull bench', '2030-06-01 18:00:00', 'published') returning id`);
+    const [pushEvent] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into svc_events (title, starts_utc, status) values ('Push bench', '2030-06-01 18:00:00', 'published') returning id`,
+    );
+    const [pullEvent] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into svc_events (title, starts_utc, status) values ('Pull bench', '2030-06-01 18:00:00', 'published') returning id`,
+    );
     await seedAttendees(db, pushEvent!.id, SCANS);
     await seedAttendees(db, pullEvent!.id, PULL_ATTENDEES);
     await db.execute(sql`analyze`);
@@ -111,7 +117,10 @@ export default async function run(): Promise<BenchResult[]> {
     const { token } = await devices.pair({ code: pairing.pairingCode, ip: '' });
 
     // ---- push ----
-    const attendees = await queryRows<{ id: number; code: string }>(db, sql`select id, ticket_code as code from svc_attendees where event_id = ${pushEvent!.id} order by id`);
+    const attendees = await queryRows<{ id: number; code: string }>(
+      db,
+      sql`select id, ticket_code as code from svc_attendees where event_id = ${pushEvent!.id} order by id`,
+    );
     const hashed = attendees.map((a) => ({ id: a.id, codeHash: sha256Hex(a.code) }));
     // Every round scans everybody once more: re-scans are new rows, as at a real door.
     const scans = (): PushItem[] =>
@@ -124,7 +133,9 @@ export default async function run(): Promise<BenchResult[]> {
         verdictOnDevice: 'ok',
         source: 'scan',
       }));
-    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/trpc`, transformer, headers: { authorization: `Bearer ${token}` } })] });
+    const client = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${server.url}/trpc`, transformer, headers: { authorization: `Bearer ${token}` } })],
+    });
     const pushAll = async (items: PushItem[]) => {
       const started = performance.now();
       let inserted = 0;
@@ -179,14 +190,44 @@ export default async function run(): Promise<BenchResult[]> {
     const ratioTarget = (target: string) => (scratch ? target : `${target} on PostgreSQL; info here`);
     const ratioPass = !scratch || ratio >= 1 / 3;
     return [
-      { name: `push ${SCANS} scans in batches of ${BATCH}, total, ${of} ${label}`, value: Math.round(pushMs), unit: 'ms', target: `< ${PUSH_TARGET_MS} ms`, pass: pushMs < PUSH_TARGET_MS && allInserted },
-      { name: `push rate, ${of} ${label}`, value: Math.round(pushRate), unit: 'rows/s', target: `info (raw/3 = ${Math.round(rawRate / 3)} rows/s)`, pass: true },
+      {
+        name: `push ${SCANS} scans in batches of ${BATCH}, total, ${of} ${label}`,
+        value: Math.round(pushMs),
+        unit: 'ms',
+        target: `< ${PUSH_TARGET_MS} ms`,
+        pass: pushMs < PUSH_TARGET_MS && allInserted,
+      },
+      {
+        name: `push rate, ${of} ${label}`,
+        value: Math.round(pushRate),
+        unit: 'rows/s',
+        target: `info (raw/3 = ${Math.round(rawRate / 3)} rows/s)`,
+        pass: true,
+      },
       { name: `raw multi-row INSERT rate, same rows, ${of} ${label}`, value: Math.round(rawRate), unit: 'rows/s', target: 'baseline', pass: true },
       { name: `push / raw INSERT rate, ${of} ${label}`, value: Math.round(ratio * 100) / 100, unit: 'x', target: ratioTarget('≥ 0.33'), pass: ratioPass },
       { name: `push / raw INSERT rate, worst of ${ROUNDS} rounds ${label}`, value: Math.round(worstRatio * 100) / 100, unit: 'x', target: 'info', pass: true },
-      { name: `first download of ${rows} attendees, time to last byte ${label}`, value: Math.round(downloadMs), unit: 'ms', target: `< ${PULL_TARGET_MS} ms`, pass: downloadMs < PULL_TARGET_MS && rows === PULL_ATTENDEES },
-      { name: `first download on the wire (gzip) ${label}`, value: Math.round((bytes / 1024 / 1024) * 100) / 100, unit: 'MB', target: '< 4 MB', pass: bytes < PULL_TARGET_BYTES },
-      { name: `first download uncompressed JSON ${label}`, value: Math.round((uncompressed / 1024 / 1024) * 100) / 100, unit: 'MB', target: 'info', pass: true },
+      {
+        name: `first download of ${rows} attendees, time to last byte ${label}`,
+        value: Math.round(downloadMs),
+        unit: 'ms',
+        target: `< ${PULL_TARGET_MS} ms`,
+        pass: downloadMs < PULL_TARGET_MS && rows === PULL_ATTENDEES,
+      },
+      {
+        name: `first download on the wire (gzip) ${label}`,
+        value: Math.round((bytes / 1024 / 1024) * 100) / 100,
+        unit: 'MB',
+        target: '< 4 MB',
+        pass: bytes < PULL_TARGET_BYTES,
+      },
+      {
+        name: `first download uncompressed JSON ${label}`,
+        value: Math.round((uncompressed / 1024 / 1024) * 100) / 100,
+        unit: 'MB',
+        target: 'info',
+        pass: true,
+      },
     ];
   } finally {
     await server.close();

@@ -30,7 +30,13 @@ function runFile(file: string): Promise<BenchResult[]> {
     child.on('error', reject);
     child.on('close', (code) => {
       const line = out.split('\n').find((l) => l.startsWith(RESULTS_MARK));
-      process.stdout.write(out.split('\n').filter((l) => l && !l.startsWith(RESULTS_MARK)).map((l) => `  ${l}\n`).join(''));
+      process.stdout.write(
+        out
+          .split('\n')
+          .filter((l) => l && !l.startsWith(RESULTS_MARK))
+          .map((l) => `  ${l}\n`)
+          .join(''),
+      );
       if (!line) return reject(new Error(`${file} exited with ${code} and no figures`));
       resolve(JSON.parse(line.slice(RESULTS_MARK.length)) as BenchResult[]);
     });
@@ -58,6 +64,7 @@ function formatValue(v: number): string {
 
 process.stdout.write('\nSummary\n');
 const width = Math.max(...rows.map((r) => r.name.length), 10);
-for (const r of rows) process.stdout.write(`  ${r.pass ? 'PASS' : 'MISS'}  ${r.name.padEnd(width)}  ${formatValue(r.value).padStart(10)} ${r.unit.padEnd(8)} target ${r.target}\n`);
+for (const r of rows)
+  process.stdout.write(`  ${r.pass ? 'PASS' : 'MISS'}  ${r.name.padEnd(width)}  ${formatValue(r.value).padStart(10)} ${r.unit.padEnd(8)} target ${r.target}\n`);
 process.stdout.write(`${rows.filter((r) => r.pass).length} of ${rows.length} figures meet their targets\n`);
 process.exit(0);

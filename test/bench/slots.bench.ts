@@ -17,7 +17,6 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const BOOKING_TYPE_ID = 7;
 
-
 function buildScenario(limit: number | undefined): GenerateInput {
   const random = seededRandom(20260302);
   const hosts = [11, 12, 13, 14, 15];
@@ -66,7 +65,6 @@ function buildScenario(limit: number | undefined): GenerateInput {
     ...(limit === undefined ? {} : { limit }),
   };
 }
-
 
 function measure(input: GenerateInput, cold = false): { median: number; p95: number; slots: number } {
   let slots = 0;

@@ -31,7 +31,13 @@ beforeAll(async () => {
   });
   typeId = type.body.id;
   const slots = (await e2e.admin.api.get(`/booking-types/${typeId}/slots`)).body.slots as Array<{ start_utc: string }>;
-  await e2e.admin.api.post('/bookings/admin', { bookingTypeId: typeId, startUtc: slots[0]!.start_utc, customerName: 'Sam', customerEmail: 'sam@example.test', customerTz: 'UTC' });
+  await e2e.admin.api.post('/bookings/admin', {
+    bookingTypeId: typeId,
+    startUtc: slots[0]!.start_utc,
+    customerName: 'Sam',
+    customerEmail: 'sam@example.test',
+    customerTz: 'UTC',
+  });
 });
 
 const pages = (): Array<{ path: string; ready: string }> => [
@@ -57,7 +63,11 @@ describe('admin pages pass axe-core (no serious or critical violation)', () => {
       for (const { path, ready } of pages()) {
         await page.goto(new URL(path, e2e.server.url).href);
         await page.locator(ready).first().waitFor();
-        await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' }).catch(() => undefined);
+        await page
+          .locator('[aria-busy="true"]')
+          .first()
+          .waitFor({ state: 'detached' })
+          .catch(() => undefined);
         const violations = await seriousViolations(page);
         if (violations.length > 0) found[path] = violations;
       }

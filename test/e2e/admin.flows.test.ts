@@ -179,7 +179,15 @@ describe('admin app', () => {
         timezone: 'UTC',
         hosts: [host],
         requiresApproval: true,
-        weeklyWindows: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], wed: [['09:00', '17:00']], thu: [['09:00', '17:00']], fri: [['09:00', '17:00']], sat: [['09:00', '17:00']], sun: [['09:00', '17:00']] },
+        weeklyWindows: {
+          mon: [['09:00', '17:00']],
+          tue: [['09:00', '17:00']],
+          wed: [['09:00', '17:00']],
+          thu: [['09:00', '17:00']],
+          fri: [['09:00', '17:00']],
+          sat: [['09:00', '17:00']],
+          sun: [['09:00', '17:00']],
+        },
       })
     ).body;
     const page = await e2e.openPage('/admin/bookings', { cookie: e2e.admin.cookie });
@@ -234,7 +242,11 @@ describe('admin app', () => {
     await page.getByRole('button', { name: 'Done' }).click();
 
     // the code really pairs: the door gets a token
-    const paired = await fetch(`${e2e.server.url}/svc/v1/devices/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const paired = await fetch(`${e2e.server.url}/svc/v1/devices/pair`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(paired.status).toBe(200);
     const { token } = (await paired.json()) as { token: string };
 
@@ -279,7 +291,13 @@ describe('admin app', () => {
     const mine = await createEvent(e2e.db(), 'Staff event');
     const other = await createEvent(e2e.db(), 'Someone else’s event');
     await seedAttendees(e2e.db(), mine.id, 2);
-    const created = await e2e.admin.api.post('/users', { email: 'door@example.test', displayName: 'Door Staff', role: 'staff', password: 'a long password', eventIds: [mine.id] });
+    const created = await e2e.admin.api.post('/users', {
+      email: 'door@example.test',
+      displayName: 'Door Staff',
+      role: 'staff',
+      password: 'a long password',
+      eventIds: [mine.id],
+    });
     expect(created.status).toBe(201);
     const staff = await loginAs(e2e.server.url, 'door@example.test', 'a long password');
 

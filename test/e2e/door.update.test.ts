@@ -112,7 +112,10 @@ describe('door update gate', () => {
     await page.getByText('All scans synced').waitFor();
     expect(await banner(page).count()).toBe(0);
     // one more round from version B sends nothing twice
-    await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/trpc/sync.pull' && r.ok()), page.getByRole('button', { name: 'Sync now' }).click()]);
+    await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/trpc/sync.pull' && r.ok()),
+      page.getByRole('button', { name: 'Sync now' }).click(),
+    ]);
     expect(await e2e.db().select().from(checkins).where(eq(checkins.attendeeId, alice.id))).toEqual(stored);
   });
 });

@@ -48,9 +48,7 @@ describe('PWA shell', () => {
     expect(await activeWorker(page)).toBe(new URL('/sw.js', e2e.server.url).href);
 
     await page.reload();
-    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(
-      new URL('/sw.js', e2e.server.url).href,
-    );
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(new URL('/sw.js', e2e.server.url).href);
   });
 
   test("signing in with the administrator's credentials shows the admin page with their email", async () => {

@@ -143,7 +143,10 @@ describe('visitor sign-up', () => {
     await page.context().setOffline(true);
     await page.goto(new URL('/events', e2e.server.url).href);
     await page.getByRole('link', { name: /Night walk/ }).waitFor();
-    await page.getByText(/You are offline: showing the list saved/).first().waitFor();
+    await page
+      .getByText(/You are offline: showing the list saved/)
+      .first()
+      .waitFor();
     await expectAccessible(page, '/events offline');
 
     await page.getByRole('link', { name: /Night walk/ }).click();

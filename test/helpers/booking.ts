@@ -18,7 +18,12 @@ export const ALL_DAY = {
 let hostSeq = 0;
 export async function createHost(api: Api, name = 'Host'): Promise<number> {
   hostSeq += 1;
-  const res = await api.post('/users', { email: `host${hostSeq}-${Date.now()}@example.test`, displayName: `${name} ${hostSeq}`, role: 'host', password: 'long enough password' });
+  const res = await api.post('/users', {
+    email: `host${hostSeq}-${Date.now()}@example.test`,
+    displayName: `${name} ${hostSeq}`,
+    role: 'host',
+    password: 'long enough password',
+  });
   if (res.status !== 201) throw new Error(`createHost: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id as number;
 }

@@ -67,7 +67,12 @@ export async function trpcErrorCode(call: Promise<unknown>): Promise<string | nu
 }
 
 /** Creates a device for the events with the admin's REST client and pairs it; answers its id and token. */
-export async function pairDevice(url: string, admin: ReturnType<typeof apiClient>, eventIds: number[], name = 'Door A'): Promise<{ id: number; token: string }> {
+export async function pairDevice(
+  url: string,
+  admin: ReturnType<typeof apiClient>,
+  eventIds: number[],
+  name = 'Door A',
+): Promise<{ id: number; token: string }> {
   const created = await admin.post('/devices', { name, eventIds });
   if (created.status !== 201) throw new Error(`device create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const paired = await apiClient(url).post('/devices/pair', { code: created.body.pairing.pairingCode });

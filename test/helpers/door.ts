@@ -21,8 +21,7 @@ export async function recordVerdicts(target: Page | BrowserContext): Promise<voi
         for (const node of record.addedNodes) {
           if (!(node instanceof Element)) continue;
           const section = node.matches('section.verdict') ? node : node.querySelector('section.verdict');
-          if (section instanceof HTMLElement)
-            w.svcVerdicts.push({ word: section.querySelector('.verdict-word')?.textContent ?? '', text: section.innerText });
+          if (section instanceof HTMLElement) w.svcVerdicts.push({ word: section.querySelector('.verdict-word')?.textContent ?? '', text: section.innerText });
         }
     }).observe(document, { childList: true, subtree: true });
   });

@@ -47,7 +47,9 @@ function validatorFor(key: string, schema: Json): ValidateFunction {
 export function checkAnswer(method: string, path: string, status: number, headers: Headers, text: string | null): string | null {
   const op = literalsFirst.find((o) => o.method === method.toLowerCase() && o.pattern.test(path));
   const where = `${method} ${path} → ${status}`;
-  const documented = op ? (op.responses[String(status)] ?? op.responses.default) : { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const documented = op
+    ? (op.responses[String(status)] ?? op.responses.default)
+    : { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   if (!documented) return `${where}: status not documented`;
   const content = documented.content as Json | undefined;
   if (!content) return !text ? null : `${where}: documented without a body, answered ${text.length} bytes`;

@@ -20,7 +20,9 @@ export interface ServerProcess {
 export async function startServerProcess(env: NodeJS.ProcessEnv, ready = /First administrator created: \S+\n/): Promise<ServerProcess> {
   // The same command as `npm start`; the PWA build is already fresh (vitest global setup).
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));

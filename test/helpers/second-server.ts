@@ -9,7 +9,10 @@ import { startServer, type RunningServer } from '../../server/main';
  * `startTestServer` instance), as a second server behind a load balancer would be. It has its
  * own connection pool, hooks, caches and job runner; closing it leaves the database alone.
  */
-export async function startServerOnDatabase(databaseUrl: string, env: Record<string, string> = {}): Promise<{ url: string; server: RunningServer; close(): Promise<void> }> {
+export async function startServerOnDatabase(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; server: RunningServer; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-test-second-'));
   const server = await startServer(
     loadEnv({

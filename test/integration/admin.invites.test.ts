@@ -54,7 +54,11 @@ async function invite(body: Record<string, unknown>) {
   const res = await admin.api.post('/users/invite', body);
   expect(res.status).toBe(201);
   const [token] = await linksFor(body.email as string);
-  return { user: res.body as { id: number; hasPassword: boolean; inviteExpiresUtc: string | null; eventIds: number[] | null }, token: token!, raw: JSON.stringify(res.body) };
+  return {
+    user: res.body as { id: number; hasPassword: boolean; inviteExpiresUtc: string | null; eventIds: number[] | null },
+    token: token!,
+    raw: JSON.stringify(res.body),
+  };
 }
 
 describe('POST /users/invite', () => {

@@ -23,12 +23,7 @@ async function bookingCount(): Promise<number> {
 beforeAll(async () => {
   hostA = await createHost(admin.api, 'Ada');
   hostB = await createHost(admin.api, 'Bob');
-  calls = recordActions(hooks(), [
-    'svc_booking_created',
-    'svc_booking_confirmed',
-    'svc_booking_requested',
-    'svc_booking_payment_pending',
-  ]);
+  calls = recordActions(hooks(), ['svc_booking_created', 'svc_booking_confirmed', 'svc_booking_requested', 'svc_booking_payment_pending']);
 });
 beforeEach(() => {
   calls.length = 0;
@@ -166,7 +161,7 @@ describe('POST /bookings, checks before validation (contract order)', () => {
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
   });
 
-  it('the bot check / spam scoring receive the filtered IP, never the caller\'s credentials, and refuse before validation (nothing written)', async () => {
+  it("the bot check / spam scoring receive the filtered IP, never the caller's credentials, and refuse before validation (nothing written)", async () => {
     const checks: Array<{ ip: string; email: string; headers: Record<string, string> }> = [];
     let refuse = true;
     srv.server.ctx.verifiers.register({
@@ -267,7 +262,7 @@ describe('live slot re-validation and svc_booking_slots on the write path', () =
     const start = futureStart(6, 15, 30);
     filter('svc_booking_slots', () => [
       { start_utc: start, hosts: [hostA], capacity_left: 1 },
-      { start_utc: futureStart(6, 17, 30).replace(' ', 'T') + 'Z', hosts: [hostA], capacity_left: 5 },
+      { start_utc: `${futureStart(6, 17, 30).replace(' ', 'T')}Z`, hosts: [hostA], capacity_left: 5 },
     ]);
     const short = await submitBooking(srv.url, bookingBody(type.id, start, { quantity: 2 }));
     expect(short.status).toBe(409);
@@ -281,7 +276,10 @@ describe('live slot re-validation and svc_booking_slots on the write path', () =
     const [c, d] = [await createHost(admin.api), await createHost(admin.api)];
     const type = await createType(admin.api, { hosts: [c, d], capacity: 2 });
     const start = futureStart(7, 10);
-    const slotsAt = async () => (await apiClient(srv.url).get(`/booking-types/${type.id}/slots?from=${start.slice(0, 10)}&to=${start.slice(0, 10)}`)).body.slots.find((s: any) => s.start_utc === start);
+    const slotsAt = async () =>
+      (await apiClient(srv.url).get(`/booking-types/${type.id}/slots?from=${start.slice(0, 10)}&to=${start.slice(0, 10)}`)).body.slots.find(
+        (s: any) => s.start_utc === start,
+      );
     expect((await slotsAt()).capacity_left).toBe(4);
     const first = await submitBooking(srv.url, bookingBody(type.id, start));
     expect((await slotsAt()).capacity_left).toBe(3);
@@ -359,14 +357,33 @@ describe('svc_booking_awaiting_payment', () => {
     const type = await createType(admin.api, { hosts: [hostA], priceCents: 4000 });
     const seen: unknown[][] = [];
     const urlArgs: unknown[][] = [];
-    filter('svc_booking_awaiting_payment', (awaiting: boolean, id: number, config: Record<string, unknown>) => (seen.push([awaiting, id, config]), true), 10, 3);
-    filter('svc_booking_payment_url', (url: string, id: number, row: Record<string, unknown>) => (urlArgs.push([url, id, row]), `https://pay.example.test/b/${id}`), 10, 3);
+    filter(
+      'svc_booking_awaiting_payment',
+      (awaiting: boolean, id: number, config: Record<string, unknown>) => (seen.push([awaiting, id, config]), true),
+      10,
+      3,
+    );
+    filter(
+      'svc_booking_payment_url',
+      (url: string, id: number, row: Record<string, unknown>) => (urlArgs.push([url, id, row]), `https://pay.example.test/b/${id}`),
+      10,
+      3,
+    );
     const res = await submitBooking(srv.url, bookingBody(type.id, futureStart(12, 10)));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'pending_payment', paymentUrl: `https://pay.example.test/b/${res.body.bookingId}` });
     expect(seen[0]![0]).toBe(false);
     expect(seen[0]![1]).toBe(type.id);
-    expect(seen[0]![2]).toMatchObject({ id: type.id, price_cents: 4000, requires_approval: false, assignment: '', duration_minutes: 60, capacity: 1, hosts: [hostA], location_mode: 'in_person' });
+    expect(seen[0]![2]).toMatchObject({
+      id: type.id,
+      price_cents: 4000,
+      requires_approval: false,
+      assignment: '',
+      duration_minutes: 60,
+      capacity: 1,
+      hosts: [hostA],
+      location_mode: 'in_person',
+    });
     expect(calls.map((c) => c[0])).toEqual(['svc_booking_created', 'svc_booking_payment_pending']);
     expect(urlArgs[0]![0]).toBe('');
     expect(urlArgs[0]![1]).toBe(res.body.bookingId);
@@ -419,7 +436,14 @@ describe('read-back', () => {
     const type = await createType(admin.api, { hosts: [hostA] });
     const failing = { ...bookingRepository, readBackRow: async () => Promise.reject(new Error('read-back failed')) };
     const service = bookingService(srv.server.ctx, failing);
-    const created = await service.create({ bookingTypeId: type.id, startUtc: futureStart(14, 10), quantity: 1, customerName: 'R', customerEmail: uniqueEmail(), customerTz: 'UTC' });
+    const created = await service.create({
+      bookingTypeId: type.id,
+      startUtc: futureStart(14, 10),
+      quantity: 1,
+      customerName: 'R',
+      customerEmail: uniqueEmail(),
+      customerTz: 'UTC',
+    });
     expect(calls[0]).toEqual(['svc_booking_created', created.bookingId, {}]);
     expect(calls[1]).toEqual(['svc_booking_confirmed', created.bookingId]);
   });

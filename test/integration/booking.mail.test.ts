@@ -22,7 +22,10 @@ interface OutboxRow {
   topic: string | null;
 }
 async function mailsTo(email: string): Promise<OutboxRow[]> {
-  return queryRows<OutboxRow>(db(), sql`select id, to_address, subject, text, attachments, state, topic from svc_outbox where to_address = ${email} order by id`);
+  return queryRows<OutboxRow>(
+    db(),
+    sql`select id, to_address, subject, text, attachments, state, topic from svc_outbox where to_address = ${email} order by id`,
+  );
 }
 const icsOf = (mail: OutboxRow) => Buffer.from(mail.attachments[0]!.content, 'base64').toString('utf8').replace(/\r\n /g, '');
 async function tokenOf(bookingId: number): Promise<string> {
@@ -63,7 +66,7 @@ describe('confirmation email', () => {
     expect(mail!.text).toContain('Where: In person: 12 Main St');
     expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([['invite.ics', 'text/calendar']]);
     const ics = icsOf(mail!);
-    const compact = (utc: string) => utc.replace(/[-:]/g, '').replace(' ', 'T') + 'Z';
+    const compact = (utc: string) => `${utc.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
     expect(ics).toContain('METHOD:REQUEST');
     expect(ics).toContain(`DTSTART:${compact(start)}`);
     expect(ics).toContain(`DTEND:${compact(futureStart(4, 14, 15))}`);
@@ -94,7 +97,7 @@ describe('confirmation email', () => {
     const b = await book({}, start);
     const jobs = await reminderJobs(b.id);
     expect(jobs).toEqual([{ state: 'queued', run_at_utc: futureStart(4, 9), last_error: null }]);
-    await srv.server.ctx.jobs.runDue(Date.parse(futureStart(4, 9).replace(' ', 'T') + 'Z') + 1000);
+    await srv.server.ctx.jobs.runDue(Date.parse(`${futureStart(4, 9).replace(' ', 'T')}Z`) + 1000);
     const mails = await mailsTo(b.email);
     expect(mails.map((m) => m.subject)).toEqual(['Booking confirmed: Consultation', 'Reminder: Consultation']);
   });

@@ -72,7 +72,13 @@ describe('cancel by token (DELETE /bookings/{token})', () => {
   it('an unknown, 65-character or malformed token answers 404 and changes nothing', async () => {
     const b = await book();
     calls.length = 0;
-    for (const token of [b.token.replace(/.$/, b.token.endsWith('A') ? 'B' : 'A'), b.token + 'x', b.token.slice(0, 63), '%2E%2E', 'x'.repeat(64).replace(/x$/, '!')]) {
+    for (const token of [
+      b.token.replace(/.$/, b.token.endsWith('A') ? 'B' : 'A'),
+      `${b.token}x`,
+      b.token.slice(0, 63),
+      '%2E%2E',
+      'x'.repeat(64).replace(/x$/, '!'),
+    ]) {
       const res = await anon().delete(`/bookings/${token}`);
       expect(res.status, token).toBe(404);
       expect(res.body.code).toBe('svc_not_found');
@@ -86,8 +92,10 @@ describe('cancel by token (DELETE /bookings/{token})', () => {
   it('a failed cancellation update answers 500 and fires nothing', async () => {
     const b = await book();
     calls.length = 0;
-    await db().execute(sql.raw(`create or replace function svc_test_refuse_cancel() returns trigger language plpgsql as $$
-      begin if new.booking_id = ${b.id} and new.status = 'cancelled' then raise exception 'refused'; end if; return new; end $$`));
+    await db().execute(
+      sql.raw(`create or replace function svc_test_refuse_cancel() returns trigger language plpgsql as $$
+      begin if new.booking_id = ${b.id} and new.status = 'cancelled' then raise exception 'refused'; end if; return new; end $$`),
+    );
     await db().execute(sql.raw(`create trigger svc_test_refuse_cancel before update on svc_bookings for each row execute function svc_test_refuse_cancel()`));
     cleanups.push(() => db().execute(sql.raw('drop trigger svc_test_refuse_cancel on svc_bookings')));
     const res = await anon().delete(`/bookings/${b.token}`);
@@ -239,7 +247,16 @@ describe('GET /bookings/{token} (holder view)', () => {
     calls.length = 0;
     const res = await anon().get(`/bookings/${b.token}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ bookingId: b.id, status: 'confirmed', startUtc: b.start, location: 'By phone: +1 555 0100', priceCents: 1500, currency: 'USD', canCancel: true, canReschedule: true });
+    expect(res.body).toMatchObject({
+      bookingId: b.id,
+      status: 'confirmed',
+      startUtc: b.start,
+      location: 'By phone: +1 555 0100',
+      priceCents: 1500,
+      currency: 'USD',
+      canCancel: true,
+      canReschedule: true,
+    });
     expect(JSON.stringify(res.body)).not.toContain(b.token);
     expect(await statusOf(b.id)).toBe('confirmed');
     expect(calls).toEqual([]);

@@ -25,7 +25,19 @@ beforeAll(async () => {
 
 describe('GET /booking-types/{id}/slots', () => {
   it('answers {slots: [...]} with the contract slot fields, sorted by UTC start, start in the requester zone', async () => {
-    const type = await createType(admin.api, { hosts: [host], timezone: 'Europe/Berlin', weeklyWindows: { mon: [['09:00', '11:00']], tue: [['09:00', '11:00']], wed: [['09:00', '11:00']], thu: [['09:00', '11:00']], fri: [['09:00', '11:00']], sat: [['09:00', '11:00']], sun: [['09:00', '11:00']] } });
+    const type = await createType(admin.api, {
+      hosts: [host],
+      timezone: 'Europe/Berlin',
+      weeklyWindows: {
+        mon: [['09:00', '11:00']],
+        tue: [['09:00', '11:00']],
+        wed: [['09:00', '11:00']],
+        thu: [['09:00', '11:00']],
+        fri: [['09:00', '11:00']],
+        sat: [['09:00', '11:00']],
+        sun: [['09:00', '11:00']],
+      },
+    });
     const res = await slotsOf(type.id, `?from=${day(3)}&to=${day(3)}&tz=Asia/Kolkata`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['slots']);
@@ -67,7 +79,14 @@ describe('GET /booking-types/{id}/slots', () => {
 
   it('generating a long range in chunks gives exactly the one-run list (agendas spread over the range)', async () => {
     const type = await createType(admin.api, { hosts: [host], durationMinutes: 60, slotIntervalMinutes: 30, bufferBeforeMinutes: 15, bufferAfterMinutes: 15 });
-    for (const [d, h] of [[1, 10], [6, 23], [7, 23], [21, 23], [20, 8], [35, 9]] as const) {
+    for (const [d, h] of [
+      [1, 10],
+      [6, 23],
+      [7, 23],
+      [21, 23],
+      [20, 8],
+      [35, 9],
+    ] as const) {
       expect((await submitBooking(srv.url, bookingBody(type.id, futureStart(d, h)))).status).toBe(201);
     }
     const row = (await bookingRepository.findType(srv.server.ctx.db, type.id))!;
@@ -124,7 +143,10 @@ describe('slot cache (svc_slot_cache_ttl)', () => {
     expect(await starts()).toContain(at10);
     const booked = await submitBooking(srv.url, bookingBody(type.id, at10));
     expect(await starts()).not.toContain(at10);
-    const [row] = await queryRows<{ cancel_token: string }>(srv.server.ctx.db, sql`select cancel_token from svc_bookings where booking_id = ${booked.body.bookingId}`);
+    const [row] = await queryRows<{ cancel_token: string }>(
+      srv.server.ctx.db,
+      sql`select cancel_token from svc_bookings where booking_id = ${booked.body.bookingId}`,
+    );
     await anon().patch(`/bookings/${row!.cancel_token}/reschedule`, { startUtc: futureStart(5, 12) });
     expect(await starts()).toContain(at10);
     expect(await starts()).not.toContain(futureStart(5, 12));

@@ -41,7 +41,7 @@ describe('booking over tRPC (same services and schemas as REST)', () => {
     expect(bad.body.error.json.data.svcCode).toBe('svc_invalid_param');
   });
 
-  it('a throttled booking.create says when to try again, as REST\'s Retry-After does', async () => {
+  it("a throttled booking.create says when to try again, as REST's Retry-After does", async () => {
     const nonce = { 'x-svc-nonce': await fetchNonce(srv.url) };
     const body = { ...bookingBody(1, 'soon'), customerEmail: 'throttled-trpc@example.test' };
     const answers = [];

@@ -129,10 +129,15 @@ describe('settings (GET/PATCH /settings)', () => {
   it('location labels: saved overrides merge with the defaults, then svc_booking_location_labels; a mode without an entry prints nothing', async () => {
     const res = await admin.api.patch('/settings', { locationLabels: { custom: 'At our shop' } });
     expect(res.body.locationLabels).toEqual({ in_person: 'In person', virtual: 'Online', phone: 'By phone', custom: 'At our shop' });
-    filter('svc_booking_location_labels', (labels: Record<string, string>) => {
-      const { phone: _phone, ...rest } = labels;
-      return rest;
-    }, 10, 1);
+    filter(
+      'svc_booking_location_labels',
+      (labels: Record<string, string>) => {
+        const { phone: _phone, ...rest } = labels;
+        return rest;
+      },
+      10,
+      1,
+    );
     const type = await createType(admin.api, { locationMode: 'phone', locationValue: '+1 555' });
     expect((await anon().get(`/booking-types/${type.id}`)).body.locationLabel).toBe('');
     await admin.api.patch('/settings', { locationLabels: {} });

@@ -99,9 +99,7 @@ describe('held check-in actions', () => {
     expect(results.map((r) => r.status)).toEqual(['inserted', 'inserted', 'inserted']);
     const ids = results.map((r) => (r as { checkinId: number }).checkinId);
     expect(fired).toEqual([[ids[0], people[0]!.id, event.id]]);
-    expect(await heldJobs()).toEqual([
-      expect.objectContaining({ state: 'queued', rows: [ids[1], ids[2]].map((id, i) => [id, people[i + 1]!.id, event.id]) }),
-    ]);
+    expect(await heldJobs()).toEqual([expect.objectContaining({ state: 'queued', rows: [ids[1], ids[2]].map((id, i) => [id, people[i + 1]!.id, event.id]) })]);
 
     await runJobsAfter(60);
     expect(fired).toEqual(people.map((p, i) => [ids[i], p.id, event.id]));
@@ -122,7 +120,16 @@ describe('held check-in actions', () => {
 
   it('a failed insert holds no job and fires nothing', async () => {
     const fired = recordActions();
-    const row: NewCheckin = { attendeeId: 1, eventId: 987654, scannedUtc: '2030-06-01 18:00:00', deviceId: null, userId: null, clientId: randomUUID(), source: 'rest', conflict: null };
+    const row: NewCheckin = {
+      attendeeId: 1,
+      eventId: 987654,
+      scannedUtc: '2030-06-01 18:00:00',
+      deviceId: null,
+      userId: null,
+      clientId: randomUUID(),
+      source: 'rest',
+      conflict: null,
+    };
     expect(await checkinRepository(db()).insertMany([row])).toBeNull();
     expect(await heldJobs()).toEqual([]);
     expect(fired).toEqual([]);

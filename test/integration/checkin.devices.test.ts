@@ -17,7 +17,7 @@ describe('door device pairing', () => {
     expect(res.body).toMatchObject({ name: 'Main entrance', eventIds: [event.id], pairedUtc: null, revokedUtc: null });
     const { pairingCode, pairingExpiresUtc, pairingUrl } = res.body.pairing;
     expect(pairingCode).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
-    const minutes = (Date.parse(pairingExpiresUtc.replace(' ', 'T') + 'Z') - Date.now()) / 60_000;
+    const minutes = (Date.parse(`${pairingExpiresUtc.replace(' ', 'T')}Z`) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(14);
     expect(minutes).toBeLessThanOrEqual(15);
     expect(pairingUrl).toBe(`${srv.server.ctx.env.publicUrl}/door#pair=${pairingCode.replace('-', '')}`);
@@ -124,8 +124,14 @@ describe('device list for administrators', () => {
     const device = await pairDevice(srv.url, admin.api, [event.id], 'Busy door');
     const door = trpcClient(srv.url, { bearer: device.token });
     const reported = async () =>
-      (await queryRows<{ n: number; at: string }>(db(), sql`select pending_count as n, to_char(pending_reported_utc, 'YYYY-MM-DD HH24:MI:SS') as at from svc_devices where id = ${device.id}`))[0]!;
-    const backdate = (seconds: number) => db().execute(sql`update svc_devices set pending_reported_utc = pending_reported_utc - make_interval(secs => ${seconds}) where id = ${device.id}`);
+      (
+        await queryRows<{ n: number; at: string }>(
+          db(),
+          sql`select pending_count as n, to_char(pending_reported_utc, 'YYYY-MM-DD HH24:MI:SS') as at from svc_devices where id = ${device.id}`,
+        )
+      )[0]!;
+    const backdate = (seconds: number) =>
+      db().execute(sql`update svc_devices set pending_reported_utc = pending_reported_utc - make_interval(secs => ${seconds}) where id = ${device.id}`);
     await door.sync.pull.query({ cursor: '0:0', eventIds: [event.id], pending: 4 });
     await backdate(30);
     const first = await reported();
@@ -151,7 +157,11 @@ describe('pairing throttle', () => {
   it(`refuses with svc_rate_limited and a retry time after ${PAIRING_IP_LIMIT.limit} attempts a minute from one IP`, async () => {
     const devices = devicesService(srv.server.ctx);
     const nowMs = Date.UTC(2030, 0, 1, 12, 0, 10); // one fixed window, whatever the wall clock
-    const attempt = (): Promise<AppError> => devices.pair({ code: 'AAAA-AAAA', ip: '203.0.113.9' }, nowMs).then(() => new AppError('paired'), (e: AppError) => e);
+    const attempt = (): Promise<AppError> =>
+      devices.pair({ code: 'AAAA-AAAA', ip: '203.0.113.9' }, nowMs).then(
+        () => new AppError('paired'),
+        (e: AppError) => e,
+      );
     for (let i = 0; i < PAIRING_IP_LIMIT.limit; i++) expect((await attempt()).code).toBe('svc_pairing_code_invalid');
     const refused = await attempt();
     expect(refused.code).toBe('svc_rate_limited');

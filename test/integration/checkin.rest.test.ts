@@ -23,7 +23,10 @@ describe('POST /svc/v1/checkins', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ attendeeId: a.id, eventId: event.id, verdict: 'ok', displayName: 'Ada', quantity: 1, previous: null, duplicate: false });
     expect(fired).toEqual([[res.body.checkinId, a.id, event.id]]);
-    const rows = await queryRows<{ source: string; device_id: number | null }>(db(), sql`select source, device_id from svc_checkins where attendee_id = ${a.id}`);
+    const rows = await queryRows<{ source: string; device_id: number | null }>(
+      db(),
+      sql`select source, device_id from svc_checkins where attendee_id = ${a.id}`,
+    );
     expect(rows).toEqual([{ source: 'rest', device_id: null }]);
   });
 

@@ -79,7 +79,9 @@ describe('durable jobs', () => {
     runner.register('t.lease', async () => void calls++);
     const id = (await enqueueJob(database.db, 't.lease', {}))!;
     // A worker claimed it and died: running, lease in the future.
-    await database.db.execute(sql`update svc_jobs set state = 'running', attempts = 1, locked_until_utc = (now() at time zone 'utc') + interval '5 minutes' where id = ${id}`);
+    await database.db.execute(
+      sql`update svc_jobs set state = 'running', attempts = 1, locked_until_utc = (now() at time zone 'utc') + interval '5 minutes' where id = ${id}`,
+    );
     expect(await runner.runDue()).toBe(0);
     expect(await runner.runDue(Date.now() + 10 * 60_000)).toBe(1);
     expect(calls).toBe(1);
@@ -127,7 +129,10 @@ describe.runIf(TEST_DB_KIND === 'postgres')('jobs on PostgreSQL with several wor
     const ranBy: Record<number, string[]> = {};
     const a = new JobRunner(database.db, silent, { batchSize: 3 });
     const b = new JobRunner(database.db, silent, { batchSize: 3 });
-    for (const [runner, name] of [[a, 'a'], [b, 'b']] as const) {
+    for (const [runner, name] of [
+      [a, 'a'],
+      [b, 'b'],
+    ] as const) {
       runner.register('t.many', async (p) => {
         (ranBy[Number(p.n)] ??= []).push(name);
         await new Promise((r) => setImmediate(r));

@@ -20,7 +20,9 @@ describe('migrations', () => {
         database.db,
         sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
       );
-      expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['svc_users', 'svc_sessions', 'svc_api_tokens', 'svc_jobs', 'svc_outbox', 'svc_rate_limits', 'svc_settings']));
+      expect(tables.map((t) => t.table_name)).toEqual(
+        expect.arrayContaining(['svc_users', 'svc_sessions', 'svc_api_tokens', 'svc_jobs', 'svc_outbox', 'svc_rate_limits', 'svc_settings']),
+      );
     } finally {
       await database.close();
     }
@@ -53,7 +55,9 @@ describe('graceful shutdown', () => {
     socket.on('data', (d) => (response += d.toString()));
     const ended = new Promise((r) => socket.once('close', r));
     // Headers now, half the body now: the request is in flight when close() starts.
-    socket.write(`POST /svc/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /svc/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
     await received;
     const closing = srv.close();
     socket.write(body.slice(10));

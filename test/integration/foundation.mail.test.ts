@@ -30,7 +30,12 @@ describe('mail over SMTP (SMTP_URL set)', () => {
     expect(smtp.received[0]!.raw).toMatch(/filename=invite\.ics/);
     const admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
     const outbox = await admin.api.get('/outbox');
-    expect(outbox.body[0]).toMatchObject({ to: 'visitor@example.test', subject: 'Your booking', state: 'sent', attachments: [{ filename: 'invite.ics', contentType: 'text/calendar' }] });
+    expect(outbox.body[0]).toMatchObject({
+      to: 'visitor@example.test',
+      subject: 'Your booking',
+      state: 'sent',
+      attachments: [{ filename: 'invite.ics', contentType: 'text/calendar' }],
+    });
     expect(outbox.body[0].sentUtc).toMatch(/^\d{4}-/);
     await jobs.runDue();
     expect(smtp.received).toHaveLength(1); // a finished message is never sent twice

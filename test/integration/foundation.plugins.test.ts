@@ -18,7 +18,9 @@ describe('SVC_PLUGINS', () => {
   });
 
   it('a plugin that throws stops start-up with a message naming the module', async () => {
-    await expect(startTestServer({ env: { SVC_PLUGINS: fixture('throws.mjs') } })).rejects.toThrow(/Plugin ".*throws\.mjs" failed while registering: bad configuration value/);
+    await expect(startTestServer({ env: { SVC_PLUGINS: fixture('throws.mjs') } })).rejects.toThrow(
+      /Plugin ".*throws\.mjs" failed while registering: bad configuration value/,
+    );
   });
 
   it('a module without a default-exported function stops start-up naming it', async () => {

@@ -57,12 +57,16 @@ describe('tRPC at /trpc', () => {
     const cleared: string[] = [];
     await trpc(cookie, cleared).auth.logout.mutate();
     expect(cleared.find((c) => c.startsWith('svc_session='))).toMatch(/Max-Age=0/i);
-    const err = await trpc(cookie).auth.me.query().catch((e: unknown) => e);
+    const err = await trpc(cookie)
+      .auth.me.query()
+      .catch((e: unknown) => e);
     expect((err as TRPCClientError<AppRouter>).data).toMatchObject({ httpStatus: 401 });
   });
 
   it('maps the one error type: no credentials → UNAUTHORIZED with svcCode svc_unauthorized', async () => {
-    const err = await trpc().auth.me.query().catch((e: unknown) => e);
+    const err = await trpc()
+      .auth.me.query()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TRPCClientError);
     const data = (err as TRPCClientError<AppRouter>).data as { code: string; httpStatus: number; svcCode: string };
     expect(data).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401, svcCode: 'svc_unauthorized' });

@@ -41,8 +41,11 @@ describe('svc_rsvp_custom_fields', () => {
   it('receives ({}, sanitized svc_cf_ inputs without the prefix, event id); other inputs never reach it', async () => {
     const event = await createEvent(admin.api);
     const args: unknown[][] = [];
-    await withFilter('svc_rsvp_custom_fields', (fields, raw, id) => (args.push([fields, raw, id]), fields), 3, () =>
-      signUp(srv, event.id, { svc_cf_Diet: ' <b>vegan</b>\n please ', 'svc_cf_to pics': ['a', '<i>b</i>'], other_input: 'x', svc_cf_: 'nokey' }),
+    await withFilter(
+      'svc_rsvp_custom_fields',
+      (fields, raw, id) => (args.push([fields, raw, id]), fields),
+      3,
+      () => signUp(srv, event.id, { svc_cf_Diet: ' <b>vegan</b>\n please ', 'svc_cf_to pics': ['a', '<i>b</i>'], other_input: 'x', svc_cf_: 'nokey' }),
     );
     expect(args).toEqual([[{}, { diet: 'vegan please', topics: ['a', 'b'] }, event.id]]);
   });
@@ -50,13 +53,23 @@ describe('svc_rsvp_custom_fields', () => {
   it('form-encoded arrays (svc_cf_key[]) arrive as arrays of strings', async () => {
     const event = await createEvent(admin.api);
     const raws: unknown[] = [];
-    await withFilter('svc_rsvp_custom_fields', (fields, raw) => (raws.push(raw), fields), 2, () => signUp(srv, event.id, { svc_cf_topics: ['a', 'b'] }, { form: true }));
+    await withFilter(
+      'svc_rsvp_custom_fields',
+      (fields, raw) => (raws.push(raw), fields),
+      2,
+      () => signUp(srv, event.id, { svc_cf_topics: ['a', 'b'] }, { form: true }),
+    );
     expect(raws).toEqual([{ topics: ['a', 'b'] }]);
   });
 
   it('returned answers are stored as JSON and read back as customFields', async () => {
     const event = await createEvent(admin.api);
-    const res = await withFilter('svc_rsvp_custom_fields', (fields, raw) => ({ ...fields, ...raw, n: 3, ok: true }), 2, () => signUp(srv, event.id, { svc_cf_diet: 'vegan' }));
+    const res = await withFilter(
+      'svc_rsvp_custom_fields',
+      (fields, raw) => ({ ...fields, ...raw, n: 3, ok: true }),
+      2,
+      () => signUp(srv, event.id, { svc_cf_diet: 'vegan' }),
+    );
     const [row] = await attendeeRows(srv, event.id);
     expect(JSON.parse(row.custom_fields)).toEqual({ diet: 'vegan', n: 3, ok: true });
     expect((await admin.api.get(`/attendees/${res.body.id}`)).body.customFields).toEqual({ diet: 'vegan', n: 3, ok: true });
@@ -64,20 +77,35 @@ describe('svc_rsvp_custom_fields', () => {
 
   it('only scalars and arrays of strings are stored', async () => {
     const event = await createEvent(admin.api);
-    await withFilter('svc_rsvp_custom_fields', () => ({ keep: 'x', list: ['a'], nested: { a: 1 }, mixed: ['a', 1], nul: null, nan: NaN }), 1, () => signUp(srv, event.id));
+    await withFilter(
+      'svc_rsvp_custom_fields',
+      () => ({ keep: 'x', list: ['a'], nested: { a: 1 }, mixed: ['a', 1], nul: null, nan: NaN }),
+      1,
+      () => signUp(srv, event.id),
+    );
     expect(JSON.parse((await attendeeRows(srv, event.id))[0].custom_fields)).toEqual({ keep: 'x', list: ['a'] });
   });
 
   it('an empty answer set is stored as NULL and reads back null', async () => {
     const event = await createEvent(admin.api);
-    const res = await withFilter('svc_rsvp_custom_fields', () => ({}), 1, () => signUp(srv, event.id, { svc_cf_a: 'b' }));
+    const res = await withFilter(
+      'svc_rsvp_custom_fields',
+      () => ({}),
+      1,
+      () => signUp(srv, event.id, { svc_cf_a: 'b' }),
+    );
     expect((await attendeeRows(srv, event.id))[0].custom_fields).toBeNull();
     expect((await admin.api.get(`/attendees/${res.body.id}`)).body.customFields).toBeNull();
   });
 
   it('a return that is neither array nor error drops every answer', async () => {
     const event = await createEvent(admin.api);
-    await withFilter('svc_rsvp_custom_fields', () => 'yes', 1, () => signUp(srv, event.id, { svc_cf_a: 'b' }));
+    await withFilter(
+      'svc_rsvp_custom_fields',
+      () => 'yes',
+      1,
+      () => signUp(srv, event.id, { svc_cf_a: 'b' }),
+    );
     expect((await attendeeRows(srv, event.id))[0].custom_fields).toBeNull();
   });
 
@@ -85,7 +113,12 @@ describe('svc_rsvp_custom_fields', () => {
     const event = await createEvent(admin.api);
     const rec = recordActions(['svc_rsvp_submitted']);
     try {
-      const res = await withFilter('svc_rsvp_custom_fields', () => new AppError('my_plugin_bad_answer', 'Tell us your diet.', { status: 400 }), 1, () => signUp(srv, event.id));
+      const res = await withFilter(
+        'svc_rsvp_custom_fields',
+        () => new AppError('my_plugin_bad_answer', 'Tell us your diet.', { status: 400 }),
+        1,
+        () => signUp(srv, event.id),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: 'my_plugin_bad_answer', message: 'Tell us your diet.', data: { status: 400 } });
       expect(rec.calls).toEqual([]);
@@ -98,7 +131,12 @@ describe('svc_rsvp_custom_fields', () => {
   it('runs after validation: invalid input never reaches it', async () => {
     const event = await createEvent(admin.api);
     let called = 0;
-    const res = await withFilter('svc_rsvp_custom_fields', (f) => (called++, f), 1, () => signUp(srv, event.id, { email: 'bad' }));
+    const res = await withFilter(
+      'svc_rsvp_custom_fields',
+      (f) => (called++, f),
+      1,
+      () => signUp(srv, event.id, { email: 'bad' }),
+    );
     expect(res.status).toBe(400);
     expect(called).toBe(0);
   });
@@ -116,7 +154,15 @@ describe('visitor cancel', () => {
     const { event, id, token } = await signedUp({ display_name: 'Grace', quantity: 2 });
     const res = await apiClient(srv.url).get(`/attendees/cancel/${token}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ eventId: event.id, eventTitle: 'Spring meetup', eventStartsUtc: '2099-05-01 18:00:00', eventTimezone: 'UTC', displayName: 'Grace', quantity: 2, status: 'going' });
+    expect(res.body).toEqual({
+      eventId: event.id,
+      eventTitle: 'Spring meetup',
+      eventStartsUtc: '2099-05-01 18:00:00',
+      eventTimezone: 'UTC',
+      displayName: 'Grace',
+      quantity: 2,
+      status: 'going',
+    });
     expect(JSON.stringify(res.body)).not.toContain(token);
     expect((await attendeeRows(srv, event.id)).find((r) => r.id === id).status).toBe('going');
   });
@@ -167,7 +213,10 @@ describe('visitor cancel', () => {
     const token = (await attendeeRows(srv, event.id))[0].cancel_token;
     await apiClient(srv.url).post(`/attendees/cancel/${token}`);
     const rows = await attendeeRows(srv, event.id);
-    expect(rows.map((r) => [r.id, r.status])).toEqual([[first.body.id, 'cancelled'], [second.body.id, 'waitlist']]);
+    expect(rows.map((r) => [r.id, r.status])).toEqual([
+      [first.body.id, 'cancelled'],
+      [second.body.id, 'waitlist'],
+    ]);
   });
 });
 
@@ -178,7 +227,11 @@ describe('admin attendee API', () => {
   beforeAll(async () => {
     event = await createEvent(admin.api, { title: 'Listed', capacity: 2 });
     other = await createEvent(admin.api, { title: 'Other' });
-    for (const [email, name] of [['alan@example.test', 'Alan Turing'], ['grace@example.test', 'Grace Hopper'], ['edsger@example.test', 'Edsger 100%_Dijkstra']]) {
+    for (const [email, name] of [
+      ['alan@example.test', 'Alan Turing'],
+      ['grace@example.test', 'Grace Hopper'],
+      ['edsger@example.test', 'Edsger 100%_Dijkstra'],
+    ]) {
       await resetThrottles(srv);
       ids.push((await signUp(srv, event.id, { email, display_name: name })).body.id);
     }
@@ -237,17 +290,32 @@ describe('admin attendee API', () => {
 
   it('svc_rest_attendee_response runs once per row with (serialized, raw snake_case row) and its keys appear', async () => {
     const seen: any[] = [];
-    const res = await withFilter('svc_rest_attendee_response', (serialized, row) => (seen.push([serialized, row]), { ...serialized, badge: `B-${row.id}` }), 2, () =>
-      admin.api.get(`/attendees?eventId=${event.id}`),
+    const res = await withFilter(
+      'svc_rest_attendee_response',
+      (serialized, row) => (seen.push([serialized, row]), { ...serialized, badge: `B-${row.id}` }),
+      2,
+      () => admin.api.get(`/attendees?eventId=${event.id}`),
     );
     expect(seen).toHaveLength(3);
-    expect(seen[0][1]).toMatchObject({ id: ids[0], event_id: event.id, display_name: 'Alan Turing', custom_fields: null, created_utc: expect.any(String), updated_utc: expect.any(String) });
+    expect(seen[0][1]).toMatchObject({
+      id: ids[0],
+      event_id: event.id,
+      display_name: 'Alan Turing',
+      custom_fields: null,
+      created_utc: expect.any(String),
+      updated_utc: expect.any(String),
+    });
     expect(seen[0][0]).toMatchObject({ id: ids[0], eventId: event.id, displayName: 'Alan Turing' });
     expect(res.body.map((a: any) => a.badge)).toEqual(ids.map((id) => `B-${id}`));
   });
 
   it('a non-object svc_rest_attendee_response result keeps the serialized payload', async () => {
-    const res = await withFilter('svc_rest_attendee_response', () => 'oops', 1, () => admin.api.get(`/attendees/${ids[0]}`));
+    const res = await withFilter(
+      'svc_rest_attendee_response',
+      () => 'oops',
+      1,
+      () => admin.api.get(`/attendees/${ids[0]}`),
+    );
     expect(res.body).toMatchObject({ id: ids[0], displayName: 'Alan Turing' });
   });
 });
@@ -314,11 +382,15 @@ describe('PATCH /attendees/{id}', () => {
 
   it('a failed database write answers 500 svc_internal and fires no action', async () => {
     const id = await fresh();
-    await srv.server.ctx.db.execute(sql.raw(`
+    await srv.server.ctx.db.execute(
+      sql.raw(`
       create or replace function svc_test_refuse() returns trigger language plpgsql as $$
-      begin raise exception 'refused by test'; end $$`));
-    await srv.server.ctx.db.execute(sql.raw(`
-      create trigger svc_test_refuse before update on svc_attendees for each row when (new.display_name = 'refuse me') execute function svc_test_refuse();`));
+      begin raise exception 'refused by test'; end $$`),
+    );
+    await srv.server.ctx.db.execute(
+      sql.raw(`
+      create trigger svc_test_refuse before update on svc_attendees for each row when (new.display_name = 'refuse me') execute function svc_test_refuse();`),
+    );
     const rec = recordActions(['svc_attendee_updated', 'svc_attendee_status_changed']);
     try {
       const res = await admin.api.patch(`/attendees/${id}`, { displayName: 'refuse me', status: 'cancelled' });

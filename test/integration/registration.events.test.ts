@@ -32,7 +32,14 @@ describe('events REST (docs/api.md#rest shapes)', () => {
   });
 
   it('bad input is 400 naming each field', async () => {
-    const res = await admin.api.post('/events', { title: '', startsUtc: '2099-01-01T10:00:00Z', timezone: 'Mars/Base', capacity: 0, status: 'live', maxPerSignup: 'ten' });
+    const res = await admin.api.post('/events', {
+      title: '',
+      startsUtc: '2099-01-01T10:00:00Z',
+      timezone: 'Mars/Base',
+      capacity: 0,
+      status: 'live',
+      maxPerSignup: 'ten',
+    });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.data.params).sort()).toEqual(['capacity', 'maxPerSignup', 'startsUtc', 'status', 'timezone', 'title']);
     const ends = await admin.api.post('/events', { title: 'x', startsUtc: '2099-01-02 10:00:00', endsUtc: '2099-01-01 10:00:00' });
@@ -83,7 +90,11 @@ describe('tRPC procedures for the PWA', () => {
     return { status: res.status, body: (await res.json()) as any };
   }
   async function trpcMutation(path: string, input: unknown, headers: Record<string, string> = {}) {
-    const res = await fetch(`${srv.url}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(superjson.serialize(input)) });
+    const res = await fetch(`${srv.url}/trpc/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(superjson.serialize(input)),
+    });
     return { status: res.status, body: (await res.json()) as any };
   }
 
@@ -102,7 +113,11 @@ describe('tRPC procedures for the PWA', () => {
     expect(noNonce.body.error.json.data.svcCode).toBe('svc_invalid_nonce');
     const ok = await trpcMutation('attendees.signup', { id: event.id, fields }, { 'x-svc-nonce': await nonce(srv) });
     expect(ok.body.result.data.json).toEqual({ id: expect.any(Number), status: 'going' });
-    const full = await trpcMutation('attendees.signup', { id: event.id, fields: { ...fields, email: 'trpc2@example.test' } }, { 'x-svc-nonce': await nonce(srv) });
+    const full = await trpcMutation(
+      'attendees.signup',
+      { id: event.id, fields: { ...fields, email: 'trpc2@example.test' } },
+      { 'x-svc-nonce': await nonce(srv) },
+    );
     expect(full.body.error.json.data.svcCode).toBe('svc_event_full');
     const bad = await trpcMutation('attendees.signup', { id: event.id, fields: { ...fields, quantity: 0 } }, { 'x-svc-nonce': await nonce(srv) });
     expect(bad.body.error.json.data.params).toHaveProperty('quantity');

@@ -53,7 +53,16 @@ describe('exports', () => {
     expect(res.headers.get('content-disposition')).toContain(`attendees-event-${event.id}.csv`);
     const rows = parseCsv(res.body as string);
     expect(rows[0]).toEqual(['id', 'eventId', 'email', 'displayName', 'status', 'quantity', 'customFields', 'createdUtc', 'updatedUtc']);
-    expect(rows.slice(1).map((r) => r[3])).toEqual(['Plain Name', 'Comma, "Quoted"\nNewline', `'=HYPERLINK("http://evil")`, "'+1 plus", "'-2 minus", "'@SUM(A1)", "'\tTabbed", "'\rCarriage"]);
+    expect(rows.slice(1).map((r) => r[3])).toEqual([
+      'Plain Name',
+      'Comma, "Quoted"\nNewline',
+      `'=HYPERLINK("http://evil")`,
+      "'+1 plus",
+      "'-2 minus",
+      "'@SUM(A1)",
+      "'\tTabbed",
+      "'\rCarriage",
+    ]);
     expect((res.body as string).split('\r\n')[2]).toMatch(/"Comma, ""Quoted""$/m);
   });
 
@@ -175,7 +184,13 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     const row = (await attendeeRows(srv, event.id))[0];
     // A second fire for the same attendee with someone else's token (the paid-path hazard).
     await srv.server.ctx.db.execute(sql`delete from svc_jobs where dedupe_key = ${`attendee-confirmation:${id}`}`);
-    await srv.server.ctx.hooks.doAction('svc_rsvp_submitted', id, { event_id: event.id, email: 'byid@example.test', display_name: 'x', quantity: 1, cancel_token: 'someone-elses-token' });
+    await srv.server.ctx.hooks.doAction('svc_rsvp_submitted', id, {
+      event_id: event.id,
+      email: 'byid@example.test',
+      display_name: 'x',
+      quantity: 1,
+      cancel_token: 'someone-elses-token',
+    });
     const outbox = await admin.api.get('/outbox?to=byid@example.test');
     for (const item of outbox.body) {
       expect(item.text).toContain(row.cancel_token);

@@ -38,7 +38,9 @@ describe('sign-up happy path', () => {
     try {
       const res = await signUp(srv, event.id, { email: 'payload@example.test', display_name: 'Pay Load', quantity: 1, svc_cf_x: 'y' });
       const [row] = await attendeeRows(srv, event.id);
-      expect(calls).toEqual([[res.body.id, { event_id: event.id, email: 'payload@example.test', display_name: 'Pay Load', quantity: 1, cancel_token: row.cancel_token }]]);
+      expect(calls).toEqual([
+        [res.body.id, { event_id: event.id, email: 'payload@example.test', display_name: 'Pay Load', quantity: 1, cancel_token: row.cancel_token }],
+      ]);
       expect(Object.keys(calls[0]![1] as object).sort()).toEqual(['cancel_token', 'display_name', 'email', 'event_id', 'quantity']);
     } finally {
       srv.server.ctx.hooks.removeAction('svc_rsvp_submitted', cb, 50);
@@ -127,7 +129,9 @@ describe('checks in the contract order', () => {
     const token = signValue(srv.server.ctx.secret, `signup-form|${event.id}`, String(rendered));
     const service = signupService(srv.server.ctx);
     const raw = { email: uniqueEmail(), display_name: 'Timed', quantity: 1, svc_ts: token };
-    await expect(service.signup({ eventId: event.id, raw, ip: '', headers: {}, nowMs: rendered + 2_999 })).rejects.toMatchObject({ code: 'svc_spam_suspected' });
+    await expect(service.signup({ eventId: event.id, raw, ip: '', headers: {}, nowMs: rendered + 2_999 })).rejects.toMatchObject({
+      code: 'svc_spam_suspected',
+    });
     await expect(service.signup({ eventId: event.id, raw, ip: '', headers: {}, nowMs: rendered + 3_000 })).resolves.toMatchObject({ status: 'going' });
   });
 
@@ -165,7 +169,11 @@ describe('checks in the contract order', () => {
     try {
       await signUp(srv, event.id, {}, {}).then(() => undefined);
       const n = (await apiClient(srv.url).get('/nonce')).body.nonce;
-      await apiClient(srv.url).post(`/events/${event.id}/signup`, { email: uniqueEmail(), display_name: 'X', svc_ts: agedFormToken(srv, event.id) }, { 'x-svc-nonce': n, 'x-forwarded-for': '198.51.100.1' });
+      await apiClient(srv.url).post(
+        `/events/${event.id}/signup`,
+        { email: uniqueEmail(), display_name: 'X', svc_ts: agedFormToken(srv, event.id) },
+        { 'x-svc-nonce': n, 'x-forwarded-for': '198.51.100.1' },
+      );
       expect(seen).toEqual(['127.0.0.1', '127.0.0.1']);
     } finally {
       srv.server.ctx.hooks.removeFilter('svc_rsvp_client_ip', filter, 50);

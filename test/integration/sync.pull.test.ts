@@ -53,7 +53,15 @@ describe('sync.download (first download of an event)', () => {
     expect(all.pages).toBe(3);
     expect(all.attendees.map((t) => t[0])).toEqual(attendees.map((a) => a.id).sort((x, y) => x - y));
     const scanned = named(all.attendees.find((t) => t[0] === attendees[1]!.id)!);
-    expect(scanned).toMatchObject({ eventId: event.id, status: 'going', quantity: 1, codeHash: attendees[1]!.codeHash, checkinCount: 1, lastCheckinUtc: '2030-06-01 18:03:00', lastCheckinDevice: 'Gate 1' });
+    expect(scanned).toMatchObject({
+      eventId: event.id,
+      status: 'going',
+      quantity: 1,
+      codeHash: attendees[1]!.codeHash,
+      checkinCount: 1,
+      lastCheckinUtc: '2030-06-01 18:03:00',
+      lastCheckinDevice: 'Gate 1',
+    });
     expect(JSON.stringify(all.attendees)).not.toContain(attendees[1]!.ticketCode);
   });
 
@@ -68,7 +76,9 @@ describe('sync.download (first download of an event)', () => {
     await Promise.all(Array.from({ length: 30 }, () => createAttendee(db(), event.id)));
     const device = await door([event.id]);
     const input = encodeURIComponent(JSON.stringify({ json: { eventId: event.id } }));
-    const res = await fetch(`${srv.url}/trpc/sync.download?input=${input}`, { headers: { authorization: `Bearer ${device.token}`, 'accept-encoding': 'gzip' } });
+    const res = await fetch(`${srv.url}/trpc/sync.download?input=${input}`, {
+      headers: { authorization: `Bearer ${device.token}`, 'accept-encoding': 'gzip' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBe('gzip');
   });
@@ -264,7 +274,9 @@ describe('sync.pull: booking types and slots for offline booking pages', () => {
     const d = await door([event.id]);
     const { cursor } = await downloadAll(d.client, event.id);
 
-    const first = live(await d.client.sync.pull.query({ cursor, eventIds: [event.id], slotTypeIds: [type.id, draft.id], slotDays: 3, slotTz: 'Europe/Berlin' }));
+    const first = live(
+      await d.client.sync.pull.query({ cursor, eventIds: [event.id], slotTypeIds: [type.id, draft.id], slotDays: 3, slotTz: 'Europe/Berlin' }),
+    );
     expect(first.slots!.map((s) => s.bookingTypeId)).toEqual([type.id]);
     const snapshot = first.slots![0]!;
     expect(snapshot.asOfUtc).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);

@@ -49,7 +49,9 @@ describe('sync.push', () => {
     fired.length = 0;
     for (let retry = 0; retry < 3; retry++) {
       const again = await d.client.sync.push.mutate({ items });
-      expect(again.results).toEqual(first.results.map((r) => ({ clientId: r.clientId, status: 'duplicate', checkinId: (r as { checkinId: number }).checkinId })));
+      expect(again.results).toEqual(
+        first.results.map((r) => ({ clientId: r.clientId, status: 'duplicate', checkinId: (r as { checkinId: number }).checkinId })),
+      );
     }
     // A partial resend mixed with new scans: only the new ones are inserted.
     const extra = scan(attendees[0]!);
@@ -140,7 +142,10 @@ describe('sync.push', () => {
       const { results } = await d.client.sync.push.mutate({ items: [item] });
       expect(results).toEqual([{ clientId: item.clientId, status: 'rejected', reason: 'unknown' }]);
     }
-    const log = await queryRows<{ reason: string; device_id: number; code_hash: string }>(db(), sql`select reason, device_id, code_hash from svc_scan_log where event_id = ${event.id}`);
+    const log = await queryRows<{ reason: string; device_id: number; code_hash: string }>(
+      db(),
+      sql`select reason, device_id, code_hash from svc_scan_log where event_id = ${event.id}`,
+    );
     expect(log).toEqual([{ reason: 'unknown', device_id: d.id, code_hash: 'ab'.repeat(32) }]);
     expect(await rowsOf(event.id)).toHaveLength(0);
     expect(fired).toEqual([]);

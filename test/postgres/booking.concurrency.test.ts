@@ -100,7 +100,8 @@ describe('no double booking on PostgreSQL', () => {
     const host = await createHost(admin.api);
     const type = await createType(admin.api, { hosts: [host] });
     const day = futureStart(7, 0).slice(0, 10);
-    const startsOn = async (url: string) => (await apiClient(url).get(`/booking-types/${type.id}/slots?from=${day}&to=${day}`)).body.slots.map((s: any) => s.start_utc);
+    const startsOn = async (url: string) =>
+      (await apiClient(url).get(`/booking-types/${type.id}/slots?from=${day}&to=${day}`)).body.slots.map((s: any) => s.start_utc);
     expect(await startsOn(srv.url)).toContain(futureStart(7, 10)); // now cached on the first instance
     const nonce = await fetchNonce(second.url);
     expect((await post(second.url, nonce, bookingBody(type.id, futureStart(7, 10)))).status).toBe(201);

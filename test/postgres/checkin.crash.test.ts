@@ -53,7 +53,10 @@ describe('a server killed between a push’s commit and its actions', () => {
       // the push commits, then the process dies: the door sees the request fail
       await expect(door.client.sync.push.mutate({ items })).rejects.toThrow();
       expect((await doomed.exited).signal).toBe('SIGKILL');
-      const rows = await queryRows<{ id: number; attendee_id: number }>(db, sql`select id, attendee_id from svc_checkins where event_id = ${event.id} order by id`);
+      const rows = await queryRows<{ id: number; attendee_id: number }>(
+        db,
+        sql`select id, attendee_id from svc_checkins where event_id = ${event.id} order by id`,
+      );
       expect(rows.map((r) => r.attendee_id)).toEqual(people.map((p) => p.id));
 
       // the door resends to a restarted server: stored once

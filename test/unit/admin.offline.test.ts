@@ -25,7 +25,16 @@ import { flushEdits, type EditTransport } from '../../client/admin/offline';
 import { mergeEdits, reconcileEdit, type FieldValues } from '../../client/admin/reconcile';
 
 const USER = 3;
-const EVENT: SyncEvent = { id: 5, title: 'Gala', startsUtc: '2030-06-01 18:00:00', endsUtc: null, timezone: 'UTC', venue: '', status: 'published', capacity: null };
+const EVENT: SyncEvent = {
+  id: 5,
+  title: 'Gala',
+  startsUtc: '2030-06-01 18:00:00',
+  endsUtc: null,
+  timezone: 'UTC',
+  venue: '',
+  status: 'published',
+  capacity: null,
+};
 const tuple = (id: number, name: string, email: string, status = 'going', quantity = 1, eventId = EVENT.id): AttendeeTuple => [
   id,
   eventId,
@@ -38,7 +47,13 @@ const tuple = (id: number, name: string, email: string, status = 'going', quanti
   id === 2 ? '2030-06-01 18:05:00' : null,
   null,
 ];
-const download = (attendees: AttendeeTuple[], event = EVENT): DownloadResult => ({ cursor: '10:0', event, attendees, nextAfterId: attendees.at(-1)![0], hasMore: false });
+const download = (attendees: AttendeeTuple[], event = EVENT): DownloadResult => ({
+  cursor: '10:0',
+  event,
+  attendees,
+  nextAfterId: attendees.at(-1)![0],
+  hasMore: false,
+});
 
 let db: AdminOfflineDb;
 let n = 0;
@@ -74,7 +89,11 @@ describe('reconcileEdit (server wins on fields changed on both sides since the b
   });
 
   it('keeps the server value of a field changed there since the base and still sends the others', () => {
-    const r = reconcileEdit({ displayName: 'Robert Brown', email: 'rob@example.test' }, { displayName: 'Bob Brown', email: 'bob@example.test' }, { ...server, displayName: 'Bobby B.' });
+    const r = reconcileEdit(
+      { displayName: 'Robert Brown', email: 'rob@example.test' },
+      { displayName: 'Bob Brown', email: 'bob@example.test' },
+      { ...server, displayName: 'Bobby B.' },
+    );
     expect(r.patch).toEqual({ email: 'rob@example.test' });
     expect(r.kept).toEqual([{ field: 'displayName', base: 'Bob Brown', mine: 'Robert Brown', server: 'Bobby B.' }]);
   });
@@ -135,10 +154,20 @@ describe('offline store', () => {
 
   it('a second edit of the same attendee folds into the queued one with the first base', async () => {
     const first = await queueEdit(db, { attendeeId: 2, eventId: EVENT.id, label: 'Bob', changes: { quantity: 4 }, base: { quantity: 3 } });
-    await queueEdit(db, { attendeeId: 2, eventId: EVENT.id, label: 'Bob', changes: { quantity: 5, email: 'b@example.test' }, base: { quantity: 4, email: 'bob@example.test' } });
+    await queueEdit(db, {
+      attendeeId: 2,
+      eventId: EVENT.id,
+      label: 'Bob',
+      changes: { quantity: 5, email: 'b@example.test' },
+      base: { quantity: 4, email: 'bob@example.test' },
+    });
     const queued = await queuedEdits(db);
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ clientId: first!.clientId, changes: { quantity: 5, email: 'b@example.test' }, base: { quantity: 3, email: 'bob@example.test' } });
+    expect(queued[0]).toMatchObject({
+      clientId: first!.clientId,
+      changes: { quantity: 5, email: 'b@example.test' },
+      base: { quantity: 3, email: 'bob@example.test' },
+    });
   });
 });
 
@@ -164,12 +193,33 @@ describe('flushEdits', () => {
     };
     return { transport, byId, patches, setReachable: (v: boolean) => (reachable = v) };
   }
-  const row = (id: number, displayName: string, email: string, quantity = 1, status = 'going'): AttendeeCore => ({ id, eventId: EVENT.id, displayName, email, quantity, status });
+  const row = (id: number, displayName: string, email: string, quantity = 1, status = 'going'): AttendeeCore => ({
+    id,
+    eventId: EVENT.id,
+    displayName,
+    email,
+    quantity,
+    status,
+  });
 
   it('sends the non-conflicting fields, keeps the server value of a field changed on both sides, and lists it for attention', async () => {
     const server = fakeServer([row(1, 'Zoë Adams (VIP)', 'zoe@example.test'), row(2, 'Bob Brown', 'bob@example.test', 3)]);
-    await queueEdit(db, { attendeeId: 1, eventId: EVENT.id, label: 'Zoë Adams', changes: { displayName: 'Zoe A.', quantity: 2 }, base: { displayName: 'Zoë Adams', quantity: 1 } }, 100);
-    await queueEdit(db, { attendeeId: 2, eventId: EVENT.id, label: 'Bob Brown', changes: { email: 'robert@example.test' }, base: { email: 'bob@example.test' } }, 200);
+    await queueEdit(
+      db,
+      {
+        attendeeId: 1,
+        eventId: EVENT.id,
+        label: 'Zoë Adams',
+        changes: { displayName: 'Zoe A.', quantity: 2 },
+        base: { displayName: 'Zoë Adams', quantity: 1 },
+      },
+      100,
+    );
+    await queueEdit(
+      db,
+      { attendeeId: 2, eventId: EVENT.id, label: 'Bob Brown', changes: { email: 'robert@example.test' }, base: { email: 'bob@example.test' } },
+      200,
+    );
 
     const outcome = await flushEdits(db, server.transport, () => 9000);
 
@@ -182,7 +232,12 @@ describe('flushEdits', () => {
     expect(await queuedEdits(db)).toEqual([]);
     const attention = await attentionEdits(db, EVENT.id);
     expect(attention).toHaveLength(1);
-    expect(attention[0]).toMatchObject({ attendeeId: 1, sent: ['quantity'], kept: [{ field: 'displayName', base: 'Zoë Adams', mine: 'Zoe A.', server: 'Zoë Adams (VIP)' }], settledMs: 9000 });
+    expect(attention[0]).toMatchObject({
+      attendeeId: 1,
+      sent: ['quantity'],
+      kept: [{ field: 'displayName', base: 'Zoë Adams', mine: 'Zoe A.', server: 'Zoë Adams (VIP)' }],
+      settledMs: 9000,
+    });
     // the cache shows the server's answer at once
     expect(await db.attendees.get(1)).toMatchObject({ displayName: 'Zoë Adams (VIP)', quantity: 2 });
     expect(await db.attendees.get(2)).toMatchObject({ email: 'robert@example.test' });

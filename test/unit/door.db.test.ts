@@ -12,9 +12,21 @@ import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
 import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../../client/door/db/scans';
 
 const DEVICE = 7;
-const EVENT: SyncEvent = { id: 1, title: 'Gala', startsUtc: '2030-06-01 18:00:00', endsUtc: null, timezone: 'UTC', venue: '', status: 'published', capacity: null };
+const EVENT: SyncEvent = {
+  id: 1,
+  title: 'Gala',
+  startsUtc: '2030-06-01 18:00:00',
+  endsUtc: null,
+  timezone: 'UTC',
+  venue: '',
+  status: 'published',
+  capacity: null,
+};
 const hash = (n: number) => n.toString(16).padStart(64, '0');
-const tuple = (id: number, over: Partial<{ eventId: number; name: string; email: string; status: string; count: number; last: string | null }> = {}): AttendeeTuple => [
+const tuple = (
+  id: number,
+  over: Partial<{ eventId: number; name: string; email: string; status: string; count: number; last: string | null }> = {},
+): AttendeeTuple => [
   id,
   over.eventId ?? EVENT.id,
   over.name ?? `Guest ${id}`,
@@ -47,7 +59,18 @@ const pull = (attendees: AttendeeTuple[], over: Partial<Extract<PullResult, { re
 let db: DoorDb;
 beforeEach(async () => {
   db = openDoorDb(`door-test-${randomUUID()}`);
-  await applyDownloadPage(db, DEVICE, page([tuple(1), tuple(2, { status: 'cancelled' }), tuple(3, { status: 'waitlist' }), tuple(4, { eventId: 2 }), tuple(5, { count: 1, last: '2030-06-01 18:05:00' })]), Date.now());
+  await applyDownloadPage(
+    db,
+    DEVICE,
+    page([
+      tuple(1),
+      tuple(2, { status: 'cancelled' }),
+      tuple(3, { status: 'waitlist' }),
+      tuple(4, { eventId: 2 }),
+      tuple(5, { count: 1, last: '2030-06-01 18:05:00' }),
+    ]),
+    Date.now(),
+  );
 });
 afterEach(async () => {
   await db.delete();
@@ -193,7 +216,12 @@ describe('download, reset, search, counts', () => {
   });
 
   it('finds attendees of the event by a prefix of any word of the name or email, from 2 characters', async () => {
-    await applyPullPage(db, DEVICE, pull([tuple(10, { name: 'Zoë Álvarez', email: 'zalvarez@example.test' }), tuple(11, { name: 'Zora Bell', eventId: 2 })]), Date.now());
+    await applyPullPage(
+      db,
+      DEVICE,
+      pull([tuple(10, { name: 'Zoë Álvarez', email: 'zalvarez@example.test' }), tuple(11, { name: 'Zora Bell', eventId: 2 })]),
+      Date.now(),
+    );
     expect(await searchAttendees(db, EVENT.id, 'z')).toEqual([]);
     expect((await searchAttendees(db, EVENT.id, 'zo')).map((a) => a.id)).toEqual([10]);
     expect((await searchAttendees(db, EVENT.id, 'alva')).map((a) => a.id)).toEqual([10]);

@@ -133,8 +133,7 @@ describe('svc_rest_attendee_response', () => {
 });
 
 describe('svc_booking_slots', () => {
-  const apply = (answer: unknown) =>
-    applyContractFilter(hooksAnswering('svc_booking_slots', answer), 'svc_booking_slots', [], 1, '', '');
+  const apply = (answer: unknown) => applyContractFilter(hooksAnswering('svc_booking_slots', answer), 'svc_booking_slots', [], 1, '', '');
 
   it('keeps well-formed slots, sorted by UTC start', async () => {
     const later = slot({ start_utc: '2026-11-21 11:00:00' });
@@ -198,9 +197,7 @@ describe('svc_booking_assignment_strategy', () => {
   it('returns an object with a pick method as is', async () => {
     const custom: AssignmentStrategy = { pick: async () => 12 };
     const hooks = hooksAnswering('svc_booking_assignment_strategy', custom);
-    await expect(applyContractFilter(hooks, 'svc_booking_assignment_strategy', fixed, 'round_robin')).resolves.toBe(
-      custom,
-    );
+    await expect(applyContractFilter(hooks, 'svc_booking_assignment_strategy', fixed, 'round_robin')).resolves.toBe(custom);
   });
 
   it.each([
@@ -210,9 +207,7 @@ describe('svc_booking_assignment_strategy', () => {
     ['an object whose pick is not a function', { pick: 3 }],
   ])('answers %s with svc_internal, HTTP 500', async (_label, answer) => {
     const hooks = hooksAnswering('svc_booking_assignment_strategy', answer);
-    const failure = await applyContractFilter(hooks, 'svc_booking_assignment_strategy', fixed, '').catch(
-      (error: unknown) => error,
-    );
+    const failure = await applyContractFilter(hooks, 'svc_booking_assignment_strategy', fixed, '').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
     expect(failure).toMatchObject({
       code: 'svc_internal',
@@ -305,17 +300,12 @@ describe('svc_currency', () => {
 });
 
 describe('client IP filters', () => {
-  it.each(['svc_rsvp_client_ip', 'svc_booking_client_ip'] as const)(
-    '%s casts the answer to a trimmed string',
-    async (name) => {
-      await expect(applyContractFilter(hooksAnswering(name, ' 203.0.113.9 '), name, '10.0.0.1')).resolves.toBe(
-        '203.0.113.9',
-      );
-      await expect(applyContractFilter(hooksAnswering(name, null), name, '10.0.0.1')).resolves.toBe('');
-      await expect(applyContractFilter(hooksAnswering(name, undefined), name, '10.0.0.1')).resolves.toBe('');
-      await expect(applyContractFilter(hooksAnswering(name, 42), name, '10.0.0.1')).resolves.toBe('42');
-    },
-  );
+  it.each(['svc_rsvp_client_ip', 'svc_booking_client_ip'] as const)('%s casts the answer to a trimmed string', async (name) => {
+    await expect(applyContractFilter(hooksAnswering(name, ' 203.0.113.9 '), name, '10.0.0.1')).resolves.toBe('203.0.113.9');
+    await expect(applyContractFilter(hooksAnswering(name, null), name, '10.0.0.1')).resolves.toBe('');
+    await expect(applyContractFilter(hooksAnswering(name, undefined), name, '10.0.0.1')).resolves.toBe('');
+    await expect(applyContractFilter(hooksAnswering(name, 42), name, '10.0.0.1')).resolves.toBe('42');
+  });
 
   it('keeps an empty answer empty, which turns the per-IP throttle off', async () => {
     const hooks = hooksAnswering('svc_booking_client_ip', '');
@@ -356,16 +346,15 @@ describe('svc_booking_location_labels', () => {
 
   it('keeps string labels and drops entries that are not strings', async () => {
     const hooks = hooksAnswering('svc_booking_location_labels', { virtual: 'Video call', phone: 7, custom: 'Café' });
-    await expect(
-      applyContractFilter(hooks, 'svc_booking_location_labels', { ...DEFAULT_LOCATION_LABELS }),
-    ).resolves.toEqual({ virtual: 'Video call', custom: 'Café' });
+    await expect(applyContractFilter(hooks, 'svc_booking_location_labels', { ...DEFAULT_LOCATION_LABELS })).resolves.toEqual({
+      virtual: 'Video call',
+      custom: 'Café',
+    });
   });
 
   it('keeps the incoming labels when a callback returns a non-object', async () => {
     const hooks = hooksAnswering('svc_booking_location_labels', 'In person');
-    await expect(
-      applyContractFilter(hooks, 'svc_booking_location_labels', { ...DEFAULT_LOCATION_LABELS }),
-    ).resolves.toEqual(DEFAULT_LOCATION_LABELS);
+    await expect(applyContractFilter(hooks, 'svc_booking_location_labels', { ...DEFAULT_LOCATION_LABELS })).resolves.toEqual(DEFAULT_LOCATION_LABELS);
   });
 });
 

@@ -126,9 +126,7 @@ describe('one namespace for actions and filters', () => {
   it('refuses to register a filter under a catalogue action name, naming the hook', () => {
     const hooks = new Hooks();
     // @ts-expect-error svc_rsvp_submitted is an action, so the compiler refuses it as a filter too
-    expect(() => hooks.addFilter('svc_rsvp_submitted', (value: unknown) => value)).toThrow(
-      /"svc_rsvp_submitted" is an action/,
-    );
+    expect(() => hooks.addFilter('svc_rsvp_submitted', (value: unknown) => value)).toThrow(/"svc_rsvp_submitted" is an action/);
   });
 
   it('refuses to register an action under a catalogue filter name, naming the hook', () => {
@@ -148,9 +146,7 @@ describe('one namespace for actions and filters', () => {
   it("fixes a plugin hook's kind at its first registration", () => {
     const hooks = new Hooks();
     hooks.addAction('plugin_registered_first', () => {});
-    expect(() => hooks.addFilter('plugin_registered_first', (value: unknown) => value)).toThrow(
-      /"plugin_registered_first" is an action/,
-    );
+    expect(() => hooks.addFilter('plugin_registered_first', (value: unknown) => value)).toThrow(/"plugin_registered_first" is an action/);
   });
 
   it("fixes a plugin hook's kind at its first fire, even with no callbacks", async () => {
@@ -410,12 +406,7 @@ describe('types follow the catalogue', () => {
     const hooks = new Hooks();
     hooks.addAction('svc_attendee_status_changed', (id: number, next: string, old: string) => [id, next, old], 10, 3);
     hooks.addAction('svc_rsvp_submitted', (id, data) => data.cancel_token.length + id, 10, 2);
-    hooks.addFilter(
-      'svc_booking_assignment_strategy',
-      (strategy, assignment) => (assignment === 'fixed' ? strategy : { pick: () => 0 }),
-      10,
-      2,
-    );
+    hooks.addFilter('svc_booking_assignment_strategy', (strategy, assignment) => (assignment === 'fixed' ? strategy : { pick: () => 0 }), 10, 2);
     hooks.addAction('plugin_own_hook', (a, b) => [a, b], 10, 2);
 
     // @ts-expect-error newStatus is a string, not a number

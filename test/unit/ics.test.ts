@@ -23,13 +23,7 @@ const property = (ics: string, name: string) => contentLines(ics).find((line) =>
 describe('buildIcs structure', () => {
   it('wraps one VEVENT in a VCALENDAR with version, product id and method', () => {
     const lines = contentLines(buildIcs(invite()));
-    expect(lines.slice(0, 5)).toEqual([
-      'BEGIN:VCALENDAR',
-      'VERSION:2.0',
-      'PRODID:-//svc//booking//EN',
-      'METHOD:REQUEST',
-      'BEGIN:VEVENT',
-    ]);
+    expect(lines.slice(0, 5)).toEqual(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//svc//booking//EN', 'METHOD:REQUEST', 'BEGIN:VEVENT']);
     expect(lines.slice(-2)).toEqual(['END:VEVENT', 'END:VCALENDAR']);
     expect(lines.filter((line) => line === 'BEGIN:VEVENT')).toHaveLength(1);
   });
@@ -150,9 +144,7 @@ describe('buildIcs input checks', () => {
   });
 
   it('refuses an email address that could end the property early', () => {
-    expect(() => buildIcs(invite({ attendee: { name: 'X', email: 'x@example.com\r\nSTATUS:CANCELLED' } }))).toThrow(
-      /not an email address/,
-    );
+    expect(() => buildIcs(invite({ attendee: { name: 'X', email: 'x@example.com\r\nSTATUS:CANCELLED' } }))).toThrow(/not an email address/);
   });
 
   it('refuses a URL that is not http(s)', () => {

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
-import {
-  SLOT_LIMIT,
-  generateSlots,
-  resolveSlotRange,
-  type BusyBooking,
-  type GenerateInput,
-  type Slot,
-  type SlotRules,
-} from '../../shared/booking/slots';
+import { SLOT_LIMIT, generateSlots, resolveSlotRange, type BusyBooking, type GenerateInput, type Slot, type SlotRules } from '../../shared/booking/slots';
 import type { Weekday } from '../../shared/time';
 
 const MINUTE = 60_000;
@@ -76,10 +68,7 @@ function thrown(fn: () => unknown): AppError {
 
 describe('generateSlots: weekly windows', () => {
   it('offers starts through each window of the weekday, and nothing on a weekday without windows', () => {
-    const list = slots(
-      { weeklyWindows: { ...NO_WINDOWS, mon: [['09:00', '11:00']] } },
-      { fromDay: '2026-03-02', toDay: '2026-03-03' },
-    );
+    const list = slots({ weeklyWindows: { ...NO_WINDOWS, mon: [['09:00', '11:00']] } }, { fromDay: '2026-03-02', toDay: '2026-03-03' });
     expect(startsUtc(list)).toEqual(['2026-03-02 09:00:00', '2026-03-02 09:30:00', '2026-03-02 10:00:00', '2026-03-02 10:30:00']);
   });
 
@@ -112,12 +101,7 @@ describe('generateSlots: weekly windows', () => {
       { timezone: 'Asia/Tokyo', weeklyWindows: EVERY_DAY(['08:00', '09:00']), daysOff: ['2026-03-03'] },
       { fromDay: '2026-03-01', toDay: '2026-03-03', requesterTz: 'UTC' },
     );
-    expect(startsUtc(list)).toEqual([
-      '2026-03-01 23:00:00',
-      '2026-03-01 23:30:00',
-      '2026-03-03 23:00:00',
-      '2026-03-03 23:30:00',
-    ]);
+    expect(startsUtc(list)).toEqual(['2026-03-01 23:00:00', '2026-03-01 23:30:00', '2026-03-03 23:00:00', '2026-03-03 23:30:00']);
   });
 });
 
@@ -217,7 +201,7 @@ describe('generateSlots: hosts, buffers and capacity', () => {
 
   it('agrees with a brute-force overlap check on many random bookings', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const hosts = [1, 2, 3];
     const base = at('2026-03-02T00:00:00Z');
     const busy: BusyBooking[] = Array.from({ length: 400 }, () => {
@@ -244,7 +228,7 @@ describe('generateSlots: hosts, buffers and capacity', () => {
     const actual = slots(scheduling, { ...range, busy });
 
     const expected = candidates.flatMap((candidate) => {
-      const start = at(candidate.start_utc.replace(' ', 'T') + 'Z');
+      const start = at(`${candidate.start_utc.replace(' ', 'T')}Z`);
       const from = start - 10 * MINUTE;
       const to = start + 50 * MINUTE;
       const free: number[] = [];
@@ -394,10 +378,7 @@ describe('generateSlots: time zones and DST', () => {
   });
 
   it('Australia/Adelaide (+10:30 in summer) puts 09:00 local on the previous UTC day', () => {
-    const list = slots(
-      { timezone: 'Australia/Adelaide', weeklyWindows: EVERY_DAY(['09:00', '09:30']) },
-      { fromDay: '2026-01-14', toDay: '2026-01-14' },
-    );
+    const list = slots({ timezone: 'Australia/Adelaide', weeklyWindows: EVERY_DAY(['09:00', '09:30']) }, { fromDay: '2026-01-14', toDay: '2026-01-14' });
     expect(wall(list)).toEqual(['2026-01-14 22:30:00 2026-01-15T09:00:00+10:30']);
   });
 
@@ -409,10 +390,7 @@ describe('generateSlots: time zones and DST', () => {
     // New York is on EDT from 8 March, Berlin on CET until 29 March: five hours apart, then six.
     expect(list[0]).toMatchObject({ start_utc: '2026-03-20 09:00:00', start: '2026-03-20T05:00:00-04:00', label: 'Fri 20 Mar, 05:00' });
     expect(list.at(-1)).toMatchObject({ start_utc: '2026-03-29 08:00:00', start: '2026-03-29T04:00:00-04:00', label: 'Sun 29 Mar, 04:00' });
-    const kathmandu = slots(
-      { timezone: 'Europe/Berlin', weeklyWindows: EVERY_DAY(['22:00', '22:30']) },
-      { requesterTz: 'Asia/Kathmandu' },
-    );
+    const kathmandu = slots({ timezone: 'Europe/Berlin', weeklyWindows: EVERY_DAY(['22:00', '22:30']) }, { requesterTz: 'Asia/Kathmandu' });
     expect(kathmandu).toMatchObject([{ start: '2026-03-03T02:45:00+05:45', label: 'Tue 3 Mar, 02:45' }]);
   });
 

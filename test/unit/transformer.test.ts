@@ -12,7 +12,18 @@ describe('tRPC transformer (superjson wire format with a plain-JSON fast path)',
   });
 
   it('hands every value JSON cannot keep to superjson, so it round-trips: Date, undefined, Map, Set, BigInt, NaN, -0, class instances', () => {
-    const values: unknown[] = [new Date('2030-06-01T18:30:00Z'), { a: undefined }, new Map([[1, 'x']]), new Set([1]), 10n, Number.NaN, -0, Number.POSITIVE_INFINITY, new URL('https://example.org/x'), [1, undefined]];
+    const values: unknown[] = [
+      new Date('2030-06-01T18:30:00Z'),
+      { a: undefined },
+      new Map([[1, 'x']]),
+      new Set([1]),
+      10n,
+      Number.NaN,
+      -0,
+      Number.POSITIVE_INFINITY,
+      new URL('https://example.org/x'),
+      [1, undefined],
+    ];
     for (const value of values) {
       expect(isPlainJson(value)).toBe(false);
       const sent = wire(value);

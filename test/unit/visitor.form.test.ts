@@ -49,7 +49,15 @@ describe('collectCustomFields', () => {
       formToken: 'signed',
       honeypot: '',
     });
-    expect(posted).toEqual({ email: 'ada@example.test', display_name: 'Ada', quantity: 2, svc_ts: 'signed', svc_hp: '', svc_cf_diet: 'vegan', svc_cf_topics: ['a'] });
+    expect(posted).toEqual({
+      email: 'ada@example.test',
+      display_name: 'Ada',
+      quantity: 2,
+      svc_ts: 'signed',
+      svc_hp: '',
+      svc_cf_diet: 'vegan',
+      svc_cf_topics: ['a'],
+    });
     // the exact function the sign-up route runs on the body before svc_rsvp_custom_fields
     expect(collectCustomInputs(posted)).toEqual({ diet: 'vegan', topics: ['a'] });
     expect(stripPrefix({ svc_cf_diet: 'vegan', email: 'x' })).toEqual({ diet: 'vegan' });
@@ -59,7 +67,13 @@ describe('collectCustomFields', () => {
 describe('collectValues (drafts)', () => {
   it('keeps every enabled named control except the excluded ones and buttons', () => {
     const values = collectValues(
-      [text('email', 'a@example.test'), text('svc_hp', 'bot'), text('svc_cf_diet', 'vegan'), { name: 'go', value: 'x', type: 'submit', disabled: false }, text('', 'unnamed')],
+      [
+        text('email', 'a@example.test'),
+        text('svc_hp', 'bot'),
+        text('svc_cf_diet', 'vegan'),
+        { name: 'go', value: 'x', type: 'submit', disabled: false },
+        text('', 'unnamed'),
+      ],
       (name) => name !== 'svc_hp',
     );
     expect(values).toEqual({ email: 'a@example.test', svc_cf_diet: 'vegan' });

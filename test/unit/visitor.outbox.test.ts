@@ -96,7 +96,11 @@ describe('visitor outbox', () => {
     const id = await enqueue(db, booking(), NOW);
     const report = await flushOutbox(db, transport);
     expect(report).toMatchObject({ sent: 0, failed: 1, waiting: 0 });
-    expect((await db.outbox.get(id))?.error).toEqual({ code: 'svc_booking_slot_unavailable', message: 'message for svc_booking_slot_unavailable', status: 409 });
+    expect((await db.outbox.get(id))?.error).toEqual({
+      code: 'svc_booking_slot_unavailable',
+      message: 'message for svc_booking_slot_unavailable',
+      status: 409,
+    });
     await flushOutbox(db, transport);
     expect(sent).toHaveLength(1);
   });

@@ -49,7 +49,13 @@ describe('add to calendar (.ics)', () => {
     expect(ics.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
     expect(ics.endsWith('END:VCALENDAR\r\n')).toBe(true);
     expect(icsText('a\nb\\c')).toBe('a\\nb\\\\c');
-    const long = buildIcs({ uid: 'u', startUtc: '2030-01-02 10:00:00', endUtc: '2030-01-02 11:00:00', title: 'x'.repeat(200), stampUtc: '2030-01-01 09:00:00' });
+    const long = buildIcs({
+      uid: 'u',
+      startUtc: '2030-01-02 10:00:00',
+      endUtc: '2030-01-02 11:00:00',
+      title: 'x'.repeat(200),
+      stampUtc: '2030-01-01 09:00:00',
+    });
     expect(long.split('\r\n').every((line) => new TextEncoder().encode(line).length <= 75)).toBe(true);
   });
 });

@@ -13,7 +13,12 @@ export function ArrivalsChart(props: { bars: Bar[]; label: string }): JSX.Elemen
   const last = () => props.bars.at(-1);
   return (
     <figure class="arrivals">
-      <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label={`${props.label}: ${total()} scans in the last ${props.bars.length * 5} minutes`}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`${props.label}: ${total()} scans in the last ${props.bars.length * 5} minutes`}
+      >
         <line x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} class="arrivals-axis" />
         <For each={rects()}>
           {(r) => (

@@ -85,7 +85,13 @@ export function SelectField<T extends string>(
 export function CheckboxField(props: BaseProps & { checked: boolean; onChange: (checked: boolean) => void }): JSX.Element {
   return (
     <div class="field field-check">
-      <input id={props.id} type="checkbox" checked={props.checked} aria-describedby={describedBy(props)} onChange={(e) => props.onChange(e.currentTarget.checked)} />
+      <input
+        id={props.id}
+        type="checkbox"
+        checked={props.checked}
+        aria-describedby={describedBy(props)}
+        onChange={(e) => props.onChange(e.currentTarget.checked)}
+      />
       <label for={props.id}>{props.label}</label>
       <Extras {...props} />
     </div>

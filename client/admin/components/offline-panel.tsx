@@ -74,14 +74,19 @@ export function OfflinePanel(props: { eventId: number; user: AdminUser }): JSX.E
                       {(k, i) => (
                         <>
                           {i() > 0 ? '; ' : ''}
-                          the server kept its {FIELD_LABELS[k.field]} {show(k.server)} (your offline edit: {show(k.mine)}) because it was changed on the server after you edited
+                          the server kept its {FIELD_LABELS[k.field]} {show(k.server)} (your offline edit: {show(k.mine)}) because it was changed on the server
+                          after you edited
                         </>
                       )}
                     </For>
-                    .
-                    <Show when={edit.sent.length > 0}> Saved: {edit.sent.map((f) => FIELD_LABELS[f]).join(', ')}.</Show>
+                    .<Show when={edit.sent.length > 0}> Saved: {edit.sent.map((f) => FIELD_LABELS[f]).join(', ')}.</Show>
                   </Show>{' '}
-                  <button type="button" class="button button-small button-quiet" onClick={() => void dismissAttention(edit.clientId)} aria-label={`Dismiss the notice about ${edit.label}`}>
+                  <button
+                    type="button"
+                    class="button button-small button-quiet"
+                    onClick={() => void dismissAttention(edit.clientId)}
+                    aria-label={`Dismiss the notice about ${edit.label}`}
+                  >
                     Dismiss
                   </button>
                 </li>

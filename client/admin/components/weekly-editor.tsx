@@ -38,7 +38,8 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
     <fieldset class="weekly-editor">
       <legend>Weekly availability ({props.timezone})</legend>
       <p class="field-hint">
-        {weeklyHours(props.value).toLocaleString(undefined, { maximumFractionDigits: 2 })} hours a week. Times are in the booking type's time zone; 24:00 is the end of the day.
+        {weeklyHours(props.value).toLocaleString(undefined, { maximumFractionDigits: 2 })} hours a week. Times are in the booking type's time zone; 24:00 is the
+        end of the day.
       </p>
       <p class="visually-hidden" role="status">
         {copied() ?? ''}
@@ -52,11 +53,7 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
                 <For each={props.value[day]}>
                   {(w) => {
                     const bar = () => windowBar(w);
-                    return (
-                      <Show when={bar()}>
-                        {(b) => <span class="day-bar-window" style={{ left: `${b().left}%`, width: `${b().width}%` }} />}
-                      </Show>
-                    );
+                    return <Show when={bar()}>{(b) => <span class="day-bar-window" style={{ left: `${b().left}%`, width: `${b().width}%` }} />}</Show>;
                   }}
                 </For>
               </div>
@@ -94,7 +91,11 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
                         onChange={(e) => props.onChange(updateWindow(props.value, day, i(), 1, e.currentTarget.value.trim()))}
                       />
                       <button type="button" class="button button-small button-quiet" onClick={() => props.onChange(removeWindow(props.value, day, i()))}>
-                        Remove<span class="visually-hidden"> {DAY_NAMES[day]} window {i() + 1}</span>
+                        Remove
+                        <span class="visually-hidden">
+                          {' '}
+                          {DAY_NAMES[day]} window {i() + 1}
+                        </span>
                       </button>
                     </li>
                   )}
@@ -111,7 +112,11 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
                 Add window<span class="visually-hidden"> on {DAY_NAMES[day]}</span>
               </button>
               <Show when={props.value[day].length > 0}>
-                <button type="button" class="button button-small button-quiet" onClick={() => copy(day, ['mon', 'tue', 'wed', 'thu', 'fri'], 'Monday to Friday')}>
+                <button
+                  type="button"
+                  class="button button-small button-quiet"
+                  onClick={() => copy(day, ['mon', 'tue', 'wed', 'thu', 'fri'], 'Monday to Friday')}
+                >
                   Copy to weekdays<span class="visually-hidden"> from {DAY_NAMES[day]}</span>
                 </button>
                 <button type="button" class="button button-small button-quiet" onClick={() => copy(day, WEEKDAY_KEYS, 'every day')}>

@@ -115,7 +115,11 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
         setVersion((v) => v + 1);
       });
       // the extended edition serializes the counts itself; conflicts always come from the check-in API
-      const stats = await attendeeCheckinStats(props.eventId, listing.items.map((a) => a.id), generation.signal);
+      const stats = await attendeeCheckinStats(
+        props.eventId,
+        listing.items.map((a) => a.id),
+        generation.signal,
+      );
       if (generation.signal.aborted) return;
       const entry = pages.get(page);
       if (entry) entry.stats = new Map(stats.map((s) => [s.attendeeId, s]));
@@ -237,7 +241,10 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       const { attendee: saved, queued } = await saveAttendee(before, patch);
       replaceRow(saved);
       setEditing(null);
-      setNotice({ ok: true, text: queued ? `Saved ${saved.displayName} offline: it will be sent when the server can be reached.` : `Saved ${saved.displayName}.` });
+      setNotice({
+        ok: true,
+        text: queued ? `Saved ${saved.displayName} offline: it will be sent when the server can be reached.` : `Saved ${saved.displayName}.`,
+      });
     } catch (err) {
       setNotice({ ok: false, text: `${before.displayName} was not saved: ${adminErrorMessage(err)}` });
     }
@@ -293,7 +300,8 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       <Show when={source() === 'cache' && asOf()}>
         {(at) => (
           <p class="notice notice-offline" role="status">
-            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. The list comes from this browser's copy; edits are queued and sent when the server can be reached.
+            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. The list comes from this browser's copy; edits are
+            queued and sent when the server can be reached.
           </p>
         )}
       </Show>
@@ -439,7 +447,12 @@ function AttendeeRow(props: {
             Edit
           </button>
           <Show when={props.deletable}>
-            <button type="button" class="button button-small button-quiet button-danger-text" onClick={props.onDelete} aria-label={`Delete ${props.row.displayName}`}>
+            <button
+              type="button"
+              class="button button-small button-quiet button-danger-text"
+              onClick={props.onDelete}
+              aria-label={`Delete ${props.row.displayName}`}
+            >
               Delete
             </button>
           </Show>

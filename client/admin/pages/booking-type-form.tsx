@@ -5,14 +5,7 @@ import { createConfirm } from '../components/confirm';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
 import { WeeklyEditor } from '../components/weekly-editor';
 import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, type AssignmentMode, type LocationMode } from '../constants';
-import {
-  createBookingType,
-  deleteBookingType,
-  getBookingType,
-  listSlots,
-  listUsers,
-  updateBookingType,
-} from '../data';
+import { createBookingType, deleteBookingType, getBookingType, listSlots, listUsers, updateBookingType } from '../data';
 import { adminErrorMessage } from '../errors';
 import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../weekly-windows';
@@ -38,7 +31,14 @@ export default function AdminBookingTypeFormPage(props: RouteProps): JSX.Element
           <Show
             when={type.state === 'ready'}
             fallback={
-              <Show when={type.error} fallback={<p class="status-text" aria-busy="true">Loading the booking type…</p>}>
+              <Show
+                when={type.error}
+                fallback={
+                  <p class="status-text" aria-busy="true">
+                    Loading the booking type…
+                  </p>
+                }
+              >
                 <div class="notice notice-error" role="alert">
                   <p>The booking type could not be loaded. {errorMessage(type.error)}</p>
                   <button type="button" class="button" onClick={() => void refetch()}>
@@ -167,11 +167,26 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
     <div class="editor-layout">
       <form class="form form-wide" onSubmit={(e) => (e.preventDefault(), void save())} aria-label="Booking type">
         <TextField id="bt-title" label="Title" value={title()} onInput={setTitle} required maxLength={190} />
-        <TextField id="bt-slug" label="Slug (optional)" value={slug()} onInput={setSlug} hint="Lowercase letters, digits and dashes; made from the title when empty." />
+        <TextField
+          id="bt-slug"
+          label="Slug (optional)"
+          value={slug()}
+          onInput={setSlug}
+          hint="Lowercase letters, digits and dashes; made from the title when empty."
+        />
         <TextArea id="bt-description" label="Description" value={description()} onInput={setDescription} />
         <div class="field-row">
           <TextField id="bt-duration" label="Duration (minutes)" type="number" min="5" max="1440" value={duration()} onInput={setDuration} required />
-          <TextField id="bt-interval" label="Slot interval (minutes)" type="number" min="5" max="1440" value={slotInterval()} onInput={setSlotInterval} hint="Empty = the duration." />
+          <TextField
+            id="bt-interval"
+            label="Slot interval (minutes)"
+            type="number"
+            min="5"
+            max="1440"
+            value={slotInterval()}
+            onInput={setSlotInterval}
+            hint="Empty = the duration."
+          />
         </div>
         <TextField id="bt-timezone" label="Time zone" value={timezone()} onInput={setTimezone} hint="IANA name; the weekly windows are in this zone." />
         <WeeklyEditor value={week()} onChange={setWeek} timezone={timezone()} />
@@ -198,7 +213,10 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
         <TextField id="bt-capacity" label="Seats per host per slot" type="number" min="1" max="1000" value={capacity()} onInput={setCapacity} />
         <fieldset class="field">
           <legend>Hosts</legend>
-          <Show when={users.state === 'ready'} fallback={<p class="status-text">{users.error ? `Users could not be loaded. ${errorMessage(users.error)}` : 'Loading users…'}</p>}>
+          <Show
+            when={users.state === 'ready'}
+            fallback={<p class="status-text">{users.error ? `Users could not be loaded. ${errorMessage(users.error)}` : 'Loading users…'}</p>}
+          >
             <Show when={hostChoices().length > 0} fallback={<p class="status-text">No hosts yet: add users with the host role under Settings & people.</p>}>
               <ul class="check-list">
                 <For each={hostChoices()}>
@@ -220,20 +238,26 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
             </Show>
           </Show>
         </fieldset>
-        <SelectField id="bt-assignment" label="Assignment" value={assignment()} options={ASSIGNMENT_MODES.map((m) => ({ value: m, label: ASSIGNMENT_LABELS[m] }))} onChange={setAssignment} />
+        <SelectField
+          id="bt-assignment"
+          label="Assignment"
+          value={assignment()}
+          options={ASSIGNMENT_MODES.map((m) => ({ value: m, label: ASSIGNMENT_LABELS[m] }))}
+          onChange={setAssignment}
+        />
         <CheckboxField id="bt-approval" label="Bookings need my approval" checked={approval()} onChange={setApproval} />
         <TextField id="bt-price" label="Price" inputMode="decimal" value={price()} onInput={setPrice} hint="0 = free; in the site currency." />
         <div class="field-row">
-          <SelectField id="bt-location-mode" label="Location" value={locationMode()} options={LOCATION_MODES.map((m) => ({ value: m, label: LOCATION_LABELS[m] }))} onChange={setLocationMode} />
+          <SelectField
+            id="bt-location-mode"
+            label="Location"
+            value={locationMode()}
+            options={LOCATION_MODES.map((m) => ({ value: m, label: LOCATION_LABELS[m] }))}
+            onChange={setLocationMode}
+          />
           <TextField id="bt-location-value" label="Address, link or number" value={locationValue()} onInput={setLocationValue} />
         </div>
-        <SelectField
-          id="bt-status"
-          label="Status"
-          value={status()}
-          options={PUBLISH_STATUS_OPTIONS}
-          onChange={setStatus}
-        />
+        <SelectField id="bt-status" label="Status" value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={state() === 'saving'}>
             {savedId() ? 'Save changes' : 'Create booking type'}
@@ -284,13 +308,29 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
           </button>
         </Show>
       </div>
-      <p class="field-hint">The next {PREVIEW_SLOTS} bookable slots as a visitor in {tz} sees them, after saving.</p>
+      <p class="field-hint">
+        The next {PREVIEW_SLOTS} bookable slots as a visitor in {tz} sees them, after saving.
+      </p>
       <Show when={props.status === 'draft' && props.typeId}>
         <p class="notice">Draft: visitors cannot book it yet. These are the slots they will see once it is published.</p>
       </Show>
       <Show when={props.typeId} fallback={<p class="status-text">Save the booking type to see its slots.</p>}>
-        <Show when={!slots.error} fallback={<p class="form-error" role="alert">The slots could not be loaded. {errorMessage(slots.error)}</p>}>
-          <Show when={ready(slots)} fallback={<p class="status-text" aria-busy="true">Loading slots…</p>}>
+        <Show
+          when={!slots.error}
+          fallback={
+            <p class="form-error" role="alert">
+              The slots could not be loaded. {errorMessage(slots.error)}
+            </p>
+          }
+        >
+          <Show
+            when={ready(slots)}
+            fallback={
+              <p class="status-text" aria-busy="true">
+                Loading slots…
+              </p>
+            }
+          >
             <Show when={byDay().length > 0} fallback={<p class="status-text">No bookable slots: check the windows, hosts, notice and days off.</p>}>
               <ul class="preview-days" aria-live="polite">
                 <For each={byDay()}>

@@ -32,7 +32,11 @@ const dayHeading = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'n
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 export default function AdminBookingsPage(): JSX.Element {
-  return <AdminFrame title="Bookings" area="booking">{() => <Bookings />}</AdminFrame>;
+  return (
+    <AdminFrame title="Bookings" area="booking">
+      {() => <Bookings />}
+    </AdminFrame>
+  );
 }
 
 function Bookings(): JSX.Element {
@@ -78,7 +82,11 @@ function Bookings(): JSX.Element {
   const actions = (b: BookingDto) => (
     <div class="cell-actions">
       <Show when={b.status === 'pending_approval'}>
-        <button type="button" class="button button-small" onClick={() => void act(`Approved the booking of ${b.customerName}.`, () => approveBooking(b.bookingId))}>
+        <button
+          type="button"
+          class="button button-small"
+          onClick={() => void act(`Approved the booking of ${b.customerName}.`, () => approveBooking(b.bookingId))}
+        >
           Approve<span class="visually-hidden"> {b.customerName}</span>
         </button>
         <button
@@ -148,7 +156,13 @@ function Bookings(): JSX.Element {
       <div class="segmented" role="group" aria-label="View">
         <For each={['list', 'day', 'week'] as View[]}>
           {(v) => (
-            <button type="button" class="button button-small" classList={{ 'button-quiet': view() !== v }} aria-pressed={view() === v} onClick={() => setView(v)}>
+            <button
+              type="button"
+              class="button button-small"
+              classList={{ 'button-quiet': view() !== v }}
+              aria-pressed={view() === v}
+              onClick={() => setView(v)}
+            >
               {v === 'list' ? 'List' : v === 'day' ? 'Day' : 'Week'}
             </button>
           )}
@@ -174,7 +188,16 @@ function Bookings(): JSX.Element {
           </button>
         </div>
       </Show>
-      <Show when={ready(bookings)} fallback={<Show when={bookings.state !== 'errored'}><p class="status-text" aria-busy="true">Loading bookings…</p></Show>}>
+      <Show
+        when={ready(bookings)}
+        fallback={
+          <Show when={bookings.state !== 'errored'}>
+            <p class="status-text" aria-busy="true">
+              Loading bookings…
+            </p>
+          </Show>
+        }
+      >
         {(listing) => (
           <>
             <p class="status-text">
@@ -304,7 +327,9 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
         <div class="field">
           <label for="nb-slot">Slot</label>
           <select id="nb-slot" onChange={(e) => setStart(e.currentTarget.value)} aria-describedby="nb-slot-hint">
-            <option value="">{!typeId() ? 'Choose a type first' : slots.loading ? 'Loading slots…' : (ready(slots)?.length ?? 0) === 0 ? 'No free slots' : 'Choose…'}</option>
+            <option value="">
+              {!typeId() ? 'Choose a type first' : slots.loading ? 'Loading slots…' : (ready(slots)?.length ?? 0) === 0 ? 'No free slots' : 'Choose…'}
+            </option>
             <For each={ready(slots) ?? []}>
               {(s) => (
                 <option value={s.start_utc} selected={s.start_utc === start()}>

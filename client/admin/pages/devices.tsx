@@ -11,7 +11,11 @@ import { adminErrorMessage } from '../errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 
 export default function AdminDevicesPage(): JSX.Element {
-  return <AdminFrame title="Door devices" area="devices">{() => <Devices />}</AdminFrame>;
+  return (
+    <AdminFrame title="Door devices" area="devices">
+      {() => <Devices />}
+    </AdminFrame>
+  );
 }
 
 function Devices(): JSX.Element {
@@ -61,7 +65,13 @@ function Devices(): JSX.Element {
       </Show>
       <section aria-labelledby="device-list-heading">
         <h2 id="device-list-heading">Devices</h2>
-        <AsyncView resource={devices} retry={() => void refetch()} what="Devices" isEmpty={(l) => l.length === 0} empty={<p class="status-text">No door devices yet.</p>}>
+        <AsyncView
+          resource={devices}
+          retry={() => void refetch()}
+          what="Devices"
+          isEmpty={(l) => l.length === 0}
+          empty={<p class="status-text">No door devices yet.</p>}
+        >
           {(list) => (
             <DataTable labelledBy="device-list-heading" columns={['Name', 'Events', 'Last seen', 'Not yet synced', 'State', 'Actions']} rows={list()}>
               {(d) => (

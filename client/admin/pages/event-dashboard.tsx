@@ -78,14 +78,17 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
     };
   };
   // a failed refresh keeps the last figures on screen with the reason; only a failed first load is an error page
-  const [live, { refetch }] = createResource(() => tick() + 1, async (_tick, info: { value: LiveData | undefined }) => {
-    try {
-      return { ...(await loadLive()), refreshError: null };
-    } catch (err) {
-      if (!info.value) throw err;
-      return { ...info.value, refreshError: adminErrorMessage(err) };
-    }
-  });
+  const [live, { refetch }] = createResource(
+    () => tick() + 1,
+    async (_tick, info: { value: LiveData | undefined }) => {
+      try {
+        return { ...(await loadLive()), refreshError: null };
+      } catch (err) {
+        if (!info.value) throw err;
+        return { ...info.value, refreshError: adminErrorMessage(err) };
+      }
+    },
+  );
   const confirm = createConfirm();
   const [publishError, setPublishError] = createSignal<string | null>(null);
 
@@ -119,38 +122,43 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
       <AsyncView resource={event} retry={() => void refetchEvent()} what="The event">
         {(ev) => {
           return (
-          <section class="event-head" aria-label="Event">
-            <h2>{ev().title}</h2>
-            <p class="muted">
-              <time datetime={isoDateTime(ev().startsUtc)}>{formatUtcDateTime(ev().startsUtc)}</time>
-              {ev().venue ? ` · ${ev().venue}` : ''} · <span class={`state state-${ev().status}`}>{ev().status === 'published' ? 'Published' : 'Draft'}</span> · capacity{' '}
-              {ev().capacity ?? 'unlimited'}
-              {ev().waitlist ? ', waitlist on' : ''}
-            </p>
-            <div class="button-row">
-              <A href={`/admin/events/${ev().id}/attendees`} class="button">
-                Attendees
-              </A>
-              <Show when={canEdit(props.user.role)}>
-                <A href={`/admin/events/${ev().id}/edit`} class="button button-quiet">
-                  Edit event
+            <section class="event-head" aria-label="Event">
+              <h2>{ev().title}</h2>
+              <p class="muted">
+                <time datetime={isoDateTime(ev().startsUtc)}>{formatUtcDateTime(ev().startsUtc)}</time>
+                {ev().venue ? ` · ${ev().venue}` : ''} · <span class={`state state-${ev().status}`}>{ev().status === 'published' ? 'Published' : 'Draft'}</span>{' '}
+                · capacity {ev().capacity ?? 'unlimited'}
+                {ev().waitlist ? ', waitlist on' : ''}
+              </p>
+              <div class="button-row">
+                <A href={`/admin/events/${ev().id}/attendees`} class="button">
+                  Attendees
                 </A>
-                <Show when={ev().status === 'draft'}>
-                  <button type="button" class="button button-quiet" onClick={() => void publish(ev())}>
-                    Publish
-                  </button>
+                <Show when={canEdit(props.user.role)}>
+                  <A href={`/admin/events/${ev().id}/edit`} class="button button-quiet">
+                    Edit event
+                  </A>
+                  <Show when={ev().status === 'draft'}>
+                    <button type="button" class="button button-quiet" onClick={() => void publish(ev())}>
+                      Publish
+                    </button>
+                  </Show>
                 </Show>
-              </Show>
-            </div>
-            <FormError message={publishError()} />
-          </section>
+              </div>
+              <FormError message={publishError()} />
+            </section>
           );
         }}
       </AsyncView>
 
       <AsyncView resource={live} retry={() => void refetch()} what="Check-in figures">
         {(data) => {
-          const bars = () => arrivalBars(data().arrivals.buckets, { bucketMinutes: data().arrivals.bucketMinutes, count: CHART_BARS, endMs: chartEndMs(data().arrivals.buckets, data().asOfMs, CHART_BARS * 5 * 60_000) });
+          const bars = () =>
+            arrivalBars(data().arrivals.buckets, {
+              bucketMinutes: data().arrivals.bucketMinutes,
+              count: CHART_BARS,
+              endMs: chartEndMs(data().arrivals.buckets, data().asOfMs, CHART_BARS * 5 * 60_000),
+            });
           return (
             <>
               <p class="status-text">
@@ -219,7 +227,14 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 canAnnul={canEdit(props.user.role)}
                 onAnnul={askAnnul}
               />
-              <CheckinTable id="recent" title="Latest check-ins" empty="No check-ins yet." rows={data().recent} canAnnul={canEdit(props.user.role)} onAnnul={askAnnul} />
+              <CheckinTable
+                id="recent"
+                title="Latest check-ins"
+                empty="No check-ins yet."
+                rows={data().recent}
+                canAnnul={canEdit(props.user.role)}
+                onAnnul={askAnnul}
+              />
             </>
           );
         }}
@@ -268,7 +283,11 @@ function CheckinTable(props: {
                 <td>
                   <Show when={!row.annulledUtc} fallback={<span class="muted">Annulled</span>}>
                     <Show when={props.canAnnul}>
-                      <button type="button" class="button button-small button-quiet" onClick={() => props.onAnnul(row, name() ?? `attendee #${row.attendeeId}`)}>
+                      <button
+                        type="button"
+                        class="button button-small button-quiet"
+                        onClick={() => props.onAnnul(row, name() ?? `attendee #${row.attendeeId}`)}
+                      >
                         Annul
                       </button>
                     </Show>

@@ -26,7 +26,14 @@ function EventLoader(props: { id: number | null }): JSX.Element {
     <Show
       when={event.state === 'ready'}
       fallback={
-        <Show when={event.error} fallback={<p class="status-text" aria-busy="true">Loading the event…</p>}>
+        <Show
+          when={event.error}
+          fallback={
+            <p class="status-text" aria-busy="true">
+              Loading the event…
+            </p>
+          }
+        >
           <div class="notice notice-error" role="alert">
             <p>The event could not be loaded. {errorMessage(event.error)}</p>
             <button type="button" class="button" onClick={() => void refetch()}>
@@ -116,7 +123,13 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
         <TextField id="event-starts" label="Starts" type="datetime-local" value={starts()} onInput={setStarts} required hint="In your time zone." />
         <TextField id="event-ends" label="Ends (optional)" type="datetime-local" value={ends()} onInput={setEnds} />
       </div>
-      <TextField id="event-timezone" label="Event time zone" value={timezone()} onInput={setTimezone} hint="IANA name, e.g. Europe/Berlin: the zone shown to visitors." />
+      <TextField
+        id="event-timezone"
+        label="Event time zone"
+        value={timezone()}
+        onInput={setTimezone}
+        hint="IANA name, e.g. Europe/Berlin: the zone shown to visitors."
+      />
       <TextField id="event-venue" label="Venue" value={venue()} onInput={setVenue} />
       <div class="field-row">
         <TextField id="event-capacity" label="Capacity (seats)" inputMode="numeric" value={capacity()} onInput={setCapacity} hint="Empty = unlimited." />
@@ -128,13 +141,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
         <TextField id="event-closes" label="Sign-up closes (optional)" type="datetime-local" value={closes()} onInput={setCloses} />
       </div>
       <TextField id="event-price" label="Price" inputMode="decimal" value={price()} onInput={setPrice} hint="0 = free." />
-      <SelectField
-        id="event-status"
-        label="Status"
-        value={status()}
-        options={PUBLISH_STATUS_OPTIONS}
-        onChange={setStatus}
-      />
+      <SelectField id="event-status" label="Status" value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
           {e ? 'Save changes' : 'Create event'}

@@ -9,7 +9,11 @@ import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A } from '../../router';
 
 export default function AdminEventsPage(): JSX.Element {
-  return <AdminFrame title="Events" area="events">{(user) => <EventList user={user} />}</AdminFrame>;
+  return (
+    <AdminFrame title="Events" area="events">
+      {(user) => <EventList user={user} />}
+    </AdminFrame>
+  );
 }
 
 function EventList(props: { user: AdminUser }): JSX.Element {
@@ -34,7 +38,8 @@ function EventList(props: { user: AdminUser }): JSX.Element {
       <Show when={offline()}>
         {(at) => (
           <p class="notice notice-offline" role="status">
-            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. Only the events kept offline in this browser are listed.
+            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. Only the events kept offline in this browser are
+            listed.
           </p>
         )}
       </Show>

@@ -16,7 +16,10 @@ export default function AdminOverviewPage(): JSX.Element {
       {(user) => (
         <>
           <Account user={user} />
-          <Show when={mayOpen(user.role, 'events')} fallback={<p class="lead">Your role has no administration pages yet. Hosts receive their bookings by email.</p>}>
+          <Show
+            when={mayOpen(user.role, 'events')}
+            fallback={<p class="lead">Your role has no administration pages yet. Hosts receive their bookings by email.</p>}
+          >
             <UpcomingEvents user={user} />
           </Show>
           <Show when={mayOpen(user.role, 'outbox')}>
@@ -77,7 +80,13 @@ function UpcomingEvents(props: { user: AdminUser }): JSX.Element {
         <h2 id="upcoming-heading">Today and upcoming</h2>
         <A href="/admin/events">All events</A>
       </div>
-      <AsyncView resource={events} retry={() => void refetch()} what="Events" isEmpty={(list) => list.length === 0} empty={<p class="status-text">No upcoming events.</p>}>
+      <AsyncView
+        resource={events}
+        retry={() => void refetch()}
+        what="Events"
+        isEmpty={(list) => list.length === 0}
+        empty={<p class="status-text">No upcoming events.</p>}
+      >
         {(list) => (
           <ul class="link-list">
             <For each={list()}>

@@ -42,9 +42,7 @@ export default function InvitePage(props: RouteProps): JSX.Element {
             </button>
           </div>
         </Match>
-        <Match when={ready(invite)}>
-          {(loaded) => <PasswordForm token={token()} invite={loaded()} />}
-        </Match>
+        <Match when={ready(invite)}>{(loaded) => <PasswordForm token={token()} invite={loaded()} />}</Match>
         <Match when={true}>
           <p class="status-text" aria-busy="true">
             Loading the invitation…
@@ -84,7 +82,14 @@ function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Elem
   return (
     <>
       <p class="lead">
-        <Show when={props.invite.hasPassword} fallback={<>Welcome, {who()}. You are invited as <strong>{ROLE_LABELS[props.invite.role]}</strong>. Choose a password to finish.</>}>
+        <Show
+          when={props.invite.hasPassword}
+          fallback={
+            <>
+              Welcome, {who()}. You are invited as <strong>{ROLE_LABELS[props.invite.role]}</strong>. Choose a password to finish.
+            </>
+          }
+        >
           Hello {who()}. Choose a new password for your account; your old one stops working.
         </Show>
       </p>

@@ -84,8 +84,24 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
   return (
     <form class="form form-wide" onSubmit={(e) => (e.preventDefault(), void save())}>
       <div class="field-row">
-        <TextField id="set-currency" label="Currency" value={currency()} onInput={setCurrency} maxLength={3} hint="ISO 4217 code, e.g. EUR. Amounts are relabelled, never converted." />
-        <TextField id="set-hold" label="Payment hold (hours)" type="number" min="1" max="720" value={hold()} onInput={setHold} hint="How long an unpaid booking keeps its slot." />
+        <TextField
+          id="set-currency"
+          label="Currency"
+          value={currency()}
+          onInput={setCurrency}
+          maxLength={3}
+          hint="ISO 4217 code, e.g. EUR. Amounts are relabelled, never converted."
+        />
+        <TextField
+          id="set-hold"
+          label="Payment hold (hours)"
+          type="number"
+          min="1"
+          max="720"
+          value={hold()}
+          onInput={setHold}
+          hint="How long an unpaid booking keeps its slot."
+        />
       </div>
       <fieldset class="field">
         <legend>Location labels</legend>
@@ -148,7 +164,12 @@ function Users(props: { me: AdminUser }): JSX.Element {
                   <label class="visually-hidden" for={`role-${u.id}`}>
                     Role of {who(u)}
                   </label>
-                  <select id={`role-${u.id}`} class="input-compact" disabled={u.id === props.me.id} onChange={(e) => void changeRole(u, e.currentTarget.value as Role)}>
+                  <select
+                    id={`role-${u.id}`}
+                    class="input-compact"
+                    disabled={u.id === props.me.id}
+                    onChange={(e) => void changeRole(u, e.currentTarget.value as Role)}
+                  >
                     <For each={ROLES}>
                       {(r) => (
                         <option value={r} selected={r === u.role}>
@@ -161,16 +182,17 @@ function Users(props: { me: AdminUser }): JSX.Element {
                 <td class="cell-events">
                   <span classList={{ muted: u.role !== 'staff' }}>{eventsSummary(u, titles())}</span>
                   <Show when={u.role === 'staff'}>
-                    <button type="button" class="button button-small button-quiet" onClick={() => setEventsFor(eventsFor() === u.id ? null : u.id)} aria-expanded={eventsFor() === u.id}>
+                    <button
+                      type="button"
+                      class="button button-small button-quiet"
+                      onClick={() => setEventsFor(eventsFor() === u.id ? null : u.id)}
+                      aria-expanded={eventsFor() === u.id}
+                    >
                       Change events<span class="visually-hidden"> of {who(u)}</span>
                     </button>
                   </Show>
                   <Show when={eventsFor() === u.id}>
-                    <EventsEditor
-                      user={u}
-                      events={ready(events)}
-                      onDone={(text) => (setEventsFor(null), setNotice({ ok: true, text }), void refetch())}
-                    />
+                    <EventsEditor user={u} events={ready(events)} onDone={(text) => (setEventsFor(null), setNotice({ ok: true, text }), void refetch())} />
                   </Show>
                 </td>
                 <td>
@@ -187,7 +209,12 @@ function Users(props: { me: AdminUser }): JSX.Element {
                   })()}
                 </td>
                 <td class="cell-actions">
-                  <button type="button" class="button button-small button-quiet" onClick={() => setResetFor(resetFor() === u.id ? null : u.id)} aria-expanded={resetFor() === u.id}>
+                  <button
+                    type="button"
+                    class="button button-small button-quiet"
+                    onClick={() => setResetFor(resetFor() === u.id ? null : u.id)}
+                    aria-expanded={resetFor() === u.id}
+                  >
                     {u.hasPassword ? 'Reset password' : 'Send invite link'}
                     <span class="visually-hidden"> of {who(u)}</span>
                   </button>
@@ -230,14 +257,22 @@ function EventsEditor(props: { user: UserDto; events: EventDto[] | undefined; on
     setError(null);
     try {
       await updateUser(props.user.id, { eventIds: value() });
-      props.onDone(`${props.user.displayName || props.user.email} now works on ${value() === null ? 'all events' : `${value()!.length} event${value()!.length === 1 ? '' : 's'}`}.`);
+      props.onDone(
+        `${props.user.displayName || props.user.email} now works on ${value() === null ? 'all events' : `${value()!.length} event${value()!.length === 1 ? '' : 's'}`}.`,
+      );
     } catch (err) {
       setError(adminErrorMessage(err));
     }
   };
   return (
     <form class="inline-form inline-form-stack" onSubmit={(e) => (e.preventDefault(), void submit())}>
-      <EventPicker id={`ev-${props.user.id}`} legend={`Events ${props.user.displayName || props.user.email} may work on`} events={props.events} value={value()} onChange={setValue} />
+      <EventPicker
+        id={`ev-${props.user.id}`}
+        legend={`Events ${props.user.displayName || props.user.email} may work on`}
+        events={props.events}
+        value={value()}
+        onChange={setValue}
+      />
       <button type="submit" class="button button-small">
         Save events
       </button>
@@ -280,7 +315,15 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
       <p class="field-hint">They choose their own password; the link works once, for 7 days. Or type one for them:</p>
       <form class="inline-form" onSubmit={(e) => (e.preventDefault(), void submit())}>
         <label for={`pw-${props.user.id}`}>New password</label>
-        <input id={`pw-${props.user.id}`} type="password" autocomplete="new-password" minLength={8} required value={password()} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <input
+          id={`pw-${props.user.id}`}
+          type="password"
+          autocomplete="new-password"
+          minLength={8}
+          required
+          value={password()}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
         <button type="submit" class="button button-small">
           Set password
         </button>
@@ -307,7 +350,13 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
     }
     setState('saving');
     setError(null);
-    const input = { email: email().trim(), displayName: name().trim(), role: role(), timezone: viewerTimeZone(), ...(role() === 'staff' ? { eventIds: eventIds() } : {}) };
+    const input = {
+      email: email().trim(),
+      displayName: name().trim(),
+      role: role(),
+      timezone: viewerTimeZone(),
+      ...(role() === 'staff' ? { eventIds: eventIds() } : {}),
+    };
     try {
       if (mode === 'invite') await inviteUser(input);
       else await createUser({ ...input, ...(password() ? { password: password() } : {}) });
@@ -383,9 +432,7 @@ function Tokens(): JSX.Element {
       <Show when={created()}>
         {(c) => (
           <div class="notice notice-ok token-once" role="status">
-            <p>
-              Token “{c().name}” — copy it now; it is shown only this once:
-            </p>
+            <p>Token “{c().name}” — copy it now; it is shown only this once:</p>
             <code class="token-value">{c().token}</code>
             <div class="button-row">
               <button type="button" class="button button-small" onClick={() => void navigator.clipboard?.writeText(c().token)}>

@@ -43,7 +43,13 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
       <Show
         when={scanner()}
         fallback={
-          <button type="button" class="button door-big-button" onClick={() => void open()} aria-disabled={opening() || props.disabled} disabled={props.disabled}>
+          <button
+            type="button"
+            class="button door-big-button"
+            onClick={() => void open()}
+            aria-disabled={opening() || props.disabled}
+            disabled={props.disabled}
+          >
             {opening() ? 'Opening camera…' : 'Scan with camera'}
           </button>
         }

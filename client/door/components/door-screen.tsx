@@ -90,7 +90,10 @@ export function DoorScreen(props: { device: DeviceRecord }): JSX.Element {
       </Show>
       <Show when={!download.loading() && !download.value()?.done && door.eventId() !== null}>
         <p class="notice" role="status" aria-live="polite">
-          <Show when={door.status().downloading} fallback="The attendee list for this event is not on this device yet. It downloads as soon as there is a network.">
+          <Show
+            when={door.status().downloading}
+            fallback="The attendee list for this event is not on this device yet. It downloads as soon as there is a network."
+          >
             {(d) => <>Downloading attendees… {d().count.toLocaleString()} so far.</>}
           </Show>
         </p>
@@ -124,7 +127,16 @@ function ManualEntry(props: { disabled: boolean }): JSX.Element {
     >
       <label for="door-code">Ticket code</label>
       <div class="door-inline">
-        <input id="door-code" name="code" autocomplete="off" autocapitalize="off" spellcheck={false} value={code()} onInput={(e) => setCode(e.currentTarget.value)} disabled={props.disabled} />
+        <input
+          id="door-code"
+          name="code"
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck={false}
+          value={code()}
+          onInput={(e) => setCode(e.currentTarget.value)}
+          disabled={props.disabled}
+        />
         <button type="submit" class="button" disabled={props.disabled}>
           Check in
         </button>
@@ -147,12 +159,22 @@ function NameSearch(props: { disabled: boolean }): JSX.Element {
   };
   return (
     <section class="door-form" aria-label="Name search">
-      <label for="door-search">
-        Find by name or email
-      </label>
-      <input id="door-search" type="search" autocomplete="off" value={query()} onInput={(e) => void search(e.currentTarget.value)} aria-describedby="door-search-hint" disabled={props.disabled} />
+      <label for="door-search">Find by name or email</label>
+      <input
+        id="door-search"
+        type="search"
+        autocomplete="off"
+        value={query()}
+        onInput={(e) => void search(e.currentTarget.value)}
+        aria-describedby="door-search-hint"
+        disabled={props.disabled}
+      />
       <p id="door-search-hint" class="muted door-hint" aria-live="polite">
-        {query().trim().length < 2 ? 'Type at least 2 letters. Works offline.' : results().length === 0 ? 'Nobody found on this device.' : `${results().length} found`}
+        {query().trim().length < 2
+          ? 'Type at least 2 letters. Works offline.'
+          : results().length === 0
+            ? 'Nobody found on this device.'
+            : `${results().length} found`}
       </p>
       <ul class="door-results">
         <For each={results()}>
@@ -252,8 +274,8 @@ function NeedsAttention(): JSX.Element {
             {(item, i) => (
               <li>
                 {item.kind === 'annul' ? 'Undo of ' : 'Scan of '}
-                <strong>{names.value()[i()]?.displayName || 'an unknown ticket'}</strong> was refused by the server:{' '}
-                {REASONS[item.reason ?? ''] ?? item.reason}. It is kept here and not sent again.
+                <strong>{names.value()[i()]?.displayName || 'an unknown ticket'}</strong> was refused by the server: {REASONS[item.reason ?? ''] ?? item.reason}
+                . It is kept here and not sent again.
               </li>
             )}
           </For>

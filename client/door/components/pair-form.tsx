@@ -1,4 +1,4 @@
-import { createSignal, onMount, Show, type JSX } from 'solid-js';
+import { createSignal, onMount, type JSX } from 'solid-js';
 import { doorState } from '../state';
 import { pairingCodeFrom } from '../scanner/input';
 import { trpcErrorCode } from '../../ui/trpc';
@@ -41,8 +41,8 @@ export function PairForm(props: { initialCode: string | null }): JSX.Element {
     <section aria-labelledby="pair-heading" class="door-pair">
       <h2 id="pair-heading">Pair this device</h2>
       <p>
-        An administrator creates a door device and shows a pairing code or QR code. Scan the QR code with this phone’s camera,
-        or type the code here. This needs a network once; after that the door works offline.
+        An administrator creates a door device and shows a pairing code or QR code. Scan the QR code with this phone’s camera, or type the code here. This needs
+        a network once; after that the door works offline.
       </p>
       <form
         class="form"

@@ -24,7 +24,11 @@ export function StatusBar(): JSX.Element {
   const tick = setInterval(() => setNow(Date.now()), 15_000);
   onCleanup(() => clearInterval(tick));
   // two live queries: a scan re-runs only the cheap local one, not the counts over the whole list
-  const cached = createLiveValue<EventCounts | null, number | null>((id) => (id === null ? Promise.resolve(null) : cachedEventCounts(door.db, id)), null, door.eventId);
+  const cached = createLiveValue<EventCounts | null, number | null>(
+    (id) => (id === null ? Promise.resolve(null) : cachedEventCounts(door.db, id)),
+    null,
+    door.eventId,
+  );
   const adjust = createLiveValue((id: number | null) => (id === null ? Promise.resolve(0) : localCheckedInAdjustment(door.db, id)), 0, door.eventId);
   const counts = () => {
     const c = cached.value();
@@ -66,9 +70,7 @@ export function StatusBar(): JSX.Element {
       <Show when={door.status().phase === 'error' && door.status().lastError}>
         {(message) => (
           <div class="notice notice-error door-sync-error" role="alert">
-            <p>
-              Sync problem: {message()} Scans are kept on this device and sent when it works again.
-            </p>
+            <p>Sync problem: {message()} Scans are kept on this device and sent when it works again.</p>
             <button type="button" class="button button-quiet" onClick={() => void door.engine.syncNow()}>
               Try again now
             </button>

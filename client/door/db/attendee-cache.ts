@@ -110,7 +110,9 @@ export async function dropUnfollowedEvents(db: DoorDb, deviceId: number, eventId
   await db.transaction('rw', [db.events, db.attendees, db.syncState], async () => {
     const gone = (await db.events.toCollection().primaryKeys()).filter((id) => !follow.has(id));
     const state = await readSyncState(db, deviceId);
-    const staleDownloads = Object.keys(state.downloads).map(Number).filter((id) => !follow.has(id));
+    const staleDownloads = Object.keys(state.downloads)
+      .map(Number)
+      .filter((id) => !follow.has(id));
     if (gone.length === 0 && staleDownloads.length === 0) return;
     await db.events.bulkDelete(gone);
     await db.attendees.where('eventId').anyOf(gone).delete();
@@ -166,7 +168,15 @@ export async function applyPushResults(db: DoorDb, results: PushItemResult[], no
       if (local.state === 'undone') {
         // undone while its push was in flight: the server has it now, so annul it there
         await db.checkins.update(r.clientId, { state: 'acked', ackedMs: nowMs, checkinId: r.checkinId, conflict, undo: 'queued' });
-        await db.outbox.add({ clientId: `annul:${r.clientId}`, kind: 'annul', status: 'queued', checkinId: r.checkinId, attempts: 0, createdMs: nowMs, reason: null });
+        await db.outbox.add({
+          clientId: `annul:${r.clientId}`,
+          kind: 'annul',
+          status: 'queued',
+          checkinId: r.checkinId,
+          attempts: 0,
+          createdMs: nowMs,
+          reason: null,
+        });
         outcome.annulQueued++;
       } else if (local.state === 'queued') {
         await db.checkins.update(r.clientId, { state: 'acked', ackedMs: nowMs, checkinId: r.checkinId, conflict });

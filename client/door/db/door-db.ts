@@ -134,7 +134,10 @@ const WORD_SPLIT = /[\s@._+\-,;:'"()]+/u;
 
 /** Lower-cased words of a name and an email, for prefix search (accents folded). */
 export function searchTerms(displayName: string, email: string): string[] {
-  const folded = `${displayName} ${email}`.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const folded = `${displayName} ${email}`
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   const words = new Set(folded.split(WORD_SPLIT).filter((w) => w.length > 0));
   const mail = email.toLowerCase();
   if (mail) words.add(mail);
@@ -142,7 +145,11 @@ export function searchTerms(displayName: string, email: string): string[] {
 }
 
 export function normalizeSearch(query: string): string {
-  return query.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().trim();
+  return query
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .trim();
 }
 
 export function attendeeFromTuple(t: AttendeeTuple): AttendeeRecord {

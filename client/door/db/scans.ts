@@ -44,7 +44,10 @@ export interface ScanLookup {
  * attendees): plain IndexedDB on Dexie's open connection, because Dexie's promise zones
  * doubled the time of these two reads in Chromium.
  */
-async function readScanRows(db: DoorDb, key: { codeHash: string } | { attendeeId: number }): Promise<{ attendee: AttendeeRecord | undefined; local: LocalCheckin[] }> {
+async function readScanRows(
+  db: DoorDb,
+  key: { codeHash: string } | { attendeeId: number },
+): Promise<{ attendee: AttendeeRecord | undefined; local: LocalCheckin[] }> {
   if (!db.isOpen()) await db.open();
   const idb = db.backendDB();
   return new Promise((resolve, reject) => {
@@ -156,7 +159,15 @@ export async function undoScan(db: DoorDb, clientId: string, nowMs = Date.now())
       return 'dropped';
     }
     await db.checkins.update(clientId, { undo: 'queued', undoAckedMs: null, reason: null });
-    await db.outbox.add({ clientId: `annul:${clientId}`, kind: 'annul', status: 'queued', checkinId: row.checkinId!, attempts: 0, createdMs: nowMs, reason: null });
+    await db.outbox.add({
+      clientId: `annul:${clientId}`,
+      kind: 'annul',
+      status: 'queued',
+      checkinId: row.checkinId!,
+      attempts: 0,
+      createdMs: nowMs,
+      reason: null,
+    });
     return 'queued';
   });
 }

@@ -64,9 +64,18 @@ async function startNative(container: HTMLElement, detector: NativeDetector, onC
 async function startHtml5Qrcode(container: HTMLElement, onCode: (text: string) => void): Promise<CameraScanner> {
   const { Html5Qrcode, Html5QrcodeSupportedFormats } = await import('html5-qrcode');
   if (!container.id) container.id = `camera-${Math.random().toString(36).slice(2)}`;
-  const scanner = new Html5Qrcode(container.id, { verbose: false, formatsToSupport: [Html5QrcodeSupportedFormats.QR_CODE], useBarCodeDetectorIfSupported: false });
+  const scanner = new Html5Qrcode(container.id, {
+    verbose: false,
+    formatsToSupport: [Html5QrcodeSupportedFormats.QR_CODE],
+    useBarCodeDetectorIfSupported: false,
+  });
   // html5-qrcode takes exactly one constraint key here; the resolution goes in videoConstraints
-  await scanner.start({ facingMode: 'environment' }, { fps: 12, videoConstraints: VIDEO_CONSTRAINTS }, (text) => onCode(text), () => {});
+  await scanner.start(
+    { facingMode: 'environment' },
+    { fps: 12, videoConstraints: VIDEO_CONSTRAINTS },
+    (text) => onCode(text),
+    () => {},
+  );
   return {
     kind: 'html5-qrcode',
     async stop() {

@@ -262,7 +262,13 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       if (error instanceof Revoked) {
         await db.device.update('self', { revokedMs: now() });
         clearTimeout(timer);
-        return setStatus({ phase: 'revoked', lastError: describeSyncError('svc_device_revoked'), lastErrorCode: 'svc_device_revoked', downloading: null, nextAttemptMs: null });
+        return setStatus({
+          phase: 'revoked',
+          lastError: describeSyncError('svc_device_revoked'),
+          lastErrorCode: 'svc_device_revoked',
+          downloading: null,
+          nextAttemptMs: null,
+        });
       }
       const code = transport.errorCode(error);
       const state = await readSyncState(db, device.deviceId);

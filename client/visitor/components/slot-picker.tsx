@@ -6,16 +6,7 @@
 import { createEffect, createMemo, createSignal, For, on, Show, type JSX } from 'solid-js';
 import { fetchMonthSlots, slotsCacheKey, type Slot } from '../booking';
 import { createCachedResource } from '../cache';
-import {
-  addMonths,
-  dayInWords,
-  dayInZone,
-  monthGrid,
-  monthInWords,
-  timeInZone,
-  timeZoneList,
-  weekdayNames,
-} from '../time';
+import { addMonths, dayInWords, dayInZone, monthGrid, monthInWords, timeInZone, timeZoneList, weekdayNames } from '../time';
 import { utcMs } from '../../../shared/time';
 import { AgeNote, ErrorState } from './states';
 
@@ -84,7 +75,13 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
   );
 
   // A new zone moves the calendar to the selected time's (or today's) month in that zone.
-  createEffect(on(() => props.tz, () => setMonth(startMonth()), { defer: true }));
+  createEffect(
+    on(
+      () => props.tz,
+      () => setMonth(startMonth()),
+      { defer: true },
+    ),
+  );
 
   const daySlots = () => (day() ? (byDay().get(day()!) ?? []) : []);
   const atFirstMonth = () => month().year * 12 + month().month <= thisMonth().year * 12 + thisMonth().month;

@@ -254,7 +254,9 @@ export default function BookPage(props: RouteProps): JSX.Element {
               <Show when={state() === 'done' && created()}>
                 {(b) => (
                   <div class="v-result" role="status">
-                    <h2>{b().status === 'pending_approval' ? 'Request sent' : b().status === 'pending_payment' ? 'Almost done: payment needed' : 'You’re booked'}</h2>
+                    <h2>
+                      {b().status === 'pending_approval' ? 'Request sent' : b().status === 'pending_payment' ? 'Almost done: payment needed' : 'You’re booked'}
+                    </h2>
                     <dl class="v-facts">
                       <dt>What</dt>
                       <dd>{t().title}</dd>
@@ -278,12 +280,9 @@ export default function BookPage(props: RouteProps): JSX.Element {
                     </dl>
                     <h3>What happens next</h3>
                     <p>
-                      {b().status === 'pending_approval'
-                        ? 'The host will look at your request. You will get an email when it is confirmed or declined. '
-                        : ''}
+                      {b().status === 'pending_approval' ? 'The host will look at your request. You will get an email when it is confirmed or declined. ' : ''}
                       An email to <strong>{String(submission()!.body.customerEmail)}</strong> is on its way with{' '}
-                      {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel
-                      this booking.
+                      {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel this booking.
                     </p>
                     <div class="v-actions">
                       <Show when={b().paymentUrl}>
@@ -335,11 +334,30 @@ export default function BookPage(props: RouteProps): JSX.Element {
                     </p>
                     <div class="field">
                       <label for="book-name">Your name</label>
-                      <input id="book-name" name="customerName" type="text" autocomplete="name" required maxlength={190} value={name()} onInput={(e) => setName(e.currentTarget.value)} />
+                      <input
+                        id="book-name"
+                        name="customerName"
+                        type="text"
+                        autocomplete="name"
+                        required
+                        maxlength={190}
+                        value={name()}
+                        onInput={(e) => setName(e.currentTarget.value)}
+                      />
                     </div>
                     <div class="field">
                       <label for="book-email">Email</label>
-                      <input id="book-email" name="customerEmail" type="email" inputmode="email" autocomplete="email" required maxlength={254} value={email()} onInput={(e) => setEmail(e.currentTarget.value)} />
+                      <input
+                        id="book-email"
+                        name="customerEmail"
+                        type="email"
+                        inputmode="email"
+                        autocomplete="email"
+                        required
+                        maxlength={254}
+                        value={email()}
+                        onInput={(e) => setEmail(e.currentTarget.value)}
+                      />
                     </div>
                     <Show when={maxSeats() > 1}>
                       <div class="field">

@@ -199,7 +199,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
                   <div class="v-result waiting" role="status">
                     <h3>{online() && !submission()?.queuedOffline ? 'Sending your sign-up…' : 'Saved on this phone'}</h3>
                     <Show when={!online() || submission()?.queuedOffline} fallback={<p>One moment.</p>}>
-                      <p>{online() ? 'Sending it now…' : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}</p>
+                      <p>
+                        {online()
+                          ? 'Sending it now…'
+                          : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}
+                      </p>
                     </Show>
                   </div>
                 </Show>
@@ -261,7 +265,17 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         </Show>
                         <div class="field">
                           <label for="signup-quantity">Seats</label>
-                          <input id="signup-quantity" name="quantity" type="number" inputmode="numeric" min="1" max={ev().maxPerSignup} value="1" required aria-describedby="signup-quantity-hint" />
+                          <input
+                            id="signup-quantity"
+                            name="quantity"
+                            type="number"
+                            inputmode="numeric"
+                            min="1"
+                            max={ev().maxPerSignup}
+                            value="1"
+                            required
+                            aria-describedby="signup-quantity-hint"
+                          />
                           <p id="signup-quantity-hint" class="v-hint">
                             Up to {ev().maxPerSignup} per sign-up.
                           </p>
@@ -276,9 +290,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         <button type="submit" class="button" aria-disabled={submitting()}>
                           {online() ? 'Sign up' : 'Sign up when back online'}
                         </button>
-                        <Show when={localError()}>
-                          {(message) => <SubmissionProblem id="signup-error" error={{ message: message() }} />}
-                        </Show>
+                        <Show when={localError()}>{(message) => <SubmissionProblem id="signup-error" error={{ message: message() }} />}</Show>
                         <Show when={!localError() && state() === 'failed' && submission()?.error}>
                           {(error) => <SubmissionProblem id="signup-error" error={error()} />}
                         </Show>

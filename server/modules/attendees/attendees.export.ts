@@ -22,7 +22,7 @@ export function csvCell(value: unknown): string {
 }
 
 export function csvLine(cells: unknown[]): string {
-  return cells.map(csvCell).join(',') + '\r\n';
+  return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
 /**

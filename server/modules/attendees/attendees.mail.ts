@@ -27,9 +27,7 @@ export async function buildConfirmationMail(publicUrl: string, event: EventRow, 
   const lines = [
     `Hello ${attendee.displayName},`,
     '',
-    waitlisted
-      ? `You are on the waitlist for ${event.title}. We will let you know if a seat becomes free.`
-      : `You are registered for ${event.title}.`,
+    waitlisted ? `You are on the waitlist for ${event.title}. We will let you know if a seat becomes free.` : `You are registered for ${event.title}.`,
     '',
     `When: ${formatStart(event)}`,
     ...(event.venue ? [`Where: ${event.venue}`] : []),
@@ -48,7 +46,14 @@ export async function buildConfirmationMail(publicUrl: string, event: EventRow, 
     `<p><a href="${escapeHtml(cancelUrl)}">Cancel my registration</a></p>`,
   ].join('\n');
   const qr = await QRCode.toBuffer(attendee.ticketCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 });
-  return { to: attendee.email, subject, text: lines.join('\n'), html, attachments: [{ filename: TICKET_ATTACHMENT, contentType: 'image/png', content: qr }], topic: `attendee:${attendee.id}` };
+  return {
+    to: attendee.email,
+    subject,
+    text: lines.join('\n'),
+    html,
+    attachments: [{ filename: TICKET_ATTACHMENT, contentType: 'image/png', content: qr }],
+    topic: `attendee:${attendee.id}`,
+  };
 }
 
 /**

@@ -73,7 +73,13 @@ export const attendeesOperations = {
     kind: 'mutation',
     input: ZCancelTokenParams,
     output: ZCancelResult,
-    rest: { method: 'post', path: '/attendees/cancel/:token', tags: ATTENDEES, describe: 'Cancelled', errors: { 404: 'Unknown token', 409: 'Already cancelled' } },
+    rest: {
+      method: 'post',
+      path: '/attendees/cancel/:token',
+      tags: ATTENDEES,
+      describe: 'Cancelled',
+      errors: { 404: 'Unknown token', 409: 'Already cancelled' },
+    },
     handler: ({ input, ctx }) => signupService(ctx).cancel(input.token),
   }),
   export: defineOperation({
@@ -83,7 +89,14 @@ export const attendeesOperations = {
     input: ZAttendeeExportQuery,
     // A download the admin app opens as a link.
     trpc: false,
-    rest: { method: 'get', path: '/attendees/export', tags: ATTENDEES, status: 200, produces: ['text/csv', 'application/json'], describe: 'CSV (RFC 4180, header row) or a JSON array' },
+    rest: {
+      method: 'get',
+      path: '/attendees/export',
+      tags: ATTENDEES,
+      status: 200,
+      produces: ['text/csv', 'application/json'],
+      describe: 'CSV (RFC 4180, header row) or a JSON array',
+    },
     async handler({ input, principal, ctx }) {
       const { eventId, stream } = await attendeesService(ctx).export(input, principal);
       return new Response(stream, {

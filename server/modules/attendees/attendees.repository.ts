@@ -68,19 +68,36 @@ export function attendeesRepository(db: Db) {
     },
     insert: async (row: NewAttendeeRecord) => (await db.insert(attendees).values(row).returning())[0]!,
     update: async (id: number, patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>) =>
-      (await db.update(attendees).set({ ...patch, updatedUtc: nowUtc }).where(eq(attendees.id, id)).returning())[0] ?? null,
+      (
+        await db
+          .update(attendees)
+          .set({ ...patch, updatedUtc: nowUtc })
+          .where(eq(attendees.id, id))
+          .returning()
+      )[0] ?? null,
     delete: async (id: number) => (await db.delete(attendees).where(eq(attendees.id, id)).returning({ id: attendees.id })).length > 0,
     list: async (filter: AttendeeFilter, limit: number, offset: number, order: AttendeeOrder = { sort: 'id', order: 'asc' }) => {
       const where = whereOf(filter);
       const [rows, [count]] = await Promise.all([
-        db.select().from(attendees).where(where).orderBy(...orderOf(order)).limit(limit).offset(offset),
+        db
+          .select()
+          .from(attendees)
+          .where(where)
+          .orderBy(...orderOf(order))
+          .limit(limit)
+          .offset(offset),
         db.select({ n: sql<number>`count(*)::int` }).from(attendees).where(where),
       ]);
       return { rows, total: count!.n };
     },
     /** One keyset page of an event's attendees after `afterId` (exports: constant memory at any size). */
     pageOfEvent: (eventId: number, afterId: number, limit: number) =>
-      db.select().from(attendees).where(and(eq(attendees.eventId, eventId), gt(attendees.id, afterId))).orderBy(asc(attendees.id)).limit(limit),
+      db
+        .select()
+        .from(attendees)
+        .where(and(eq(attendees.eventId, eventId), gt(attendees.id, afterId)))
+        .orderBy(asc(attendees.id))
+        .limit(limit),
   };
 }
 export type AttendeesRepository = ReturnType<typeof attendeesRepository>;

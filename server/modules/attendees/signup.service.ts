@@ -62,7 +62,8 @@ export function collectCustomInputs(raw: Record<string, unknown>): RawCustomFiel
   const out: RawCustomFieldInput = {};
   const params: Record<string, string> = {};
   const keys = Object.keys(raw).filter((k) => k.startsWith(CUSTOM_FIELD_PREFIX));
-  if (keys.length > MAX_CUSTOM_FIELDS) throw new AppError('svc_invalid_param', 'Too many extra fields.', { params: { [CUSTOM_FIELD_PREFIX]: `at most ${MAX_CUSTOM_FIELDS} extra fields` } });
+  if (keys.length > MAX_CUSTOM_FIELDS)
+    throw new AppError('svc_invalid_param', 'Too many extra fields.', { params: { [CUSTOM_FIELD_PREFIX]: `at most ${MAX_CUSTOM_FIELDS} extra fields` } });
   for (const name of keys) {
     const key = sanitizeKey(name.slice(CUSTOM_FIELD_PREFIX.length));
     if (!key) continue;

@@ -111,7 +111,9 @@ export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
     const found = await repo.existingUserIds(db, hosts);
     const missing = hosts.filter((id) => !found.has(id));
     if (missing.length > 0) {
-      throw new AppError('svc_invalid_param', `Unknown host user id(s): ${missing.join(', ')}`, { params: { hosts: `unknown user id(s): ${missing.join(', ')}` } });
+      throw new AppError('svc_invalid_param', `Unknown host user id(s): ${missing.join(', ')}`, {
+        params: { hosts: `unknown user id(s): ${missing.join(', ')}` },
+      });
     }
   }
 

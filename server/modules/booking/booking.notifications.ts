@@ -56,7 +56,16 @@ async function loadMailContext(ctx: AppContext, bookingId: number): Promise<Mail
 /** "Sat 21 Nov 2026, 09:00 (Europe/Berlin)" in the customer's zone. */
 function formatForCustomer(utc: string, tz: string): string {
   const date = new Date(utcMs(utc));
-  const text = new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone: tz,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(date);
   return `${text} (${tz})`;
 }
 
@@ -103,7 +112,15 @@ async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Boo
   await queueMail(ctx.db, {
     to: m.booking.customerEmail,
     subject,
-    text: [`Hello ${m.booking.customerName},`, '', 'Your booking is confirmed.', '', ...summaryLines(m), '', `Manage or cancel your booking: ${m.manageUrl}`].join('\n'),
+    text: [
+      `Hello ${m.booking.customerName},`,
+      '',
+      'Your booking is confirmed.',
+      '',
+      ...summaryLines(m),
+      '',
+      `Manage or cancel your booking: ${m.manageUrl}`,
+    ].join('\n'),
     attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: invite(ctx, m, 'REQUEST') }],
     topic: bookingMailTopic(m.booking.bookingId),
   });
@@ -112,7 +129,12 @@ async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Boo
 async function scheduleReminder(ctx: AppContext, booking: BookingRow): Promise<void> {
   const runAtMs = utcMs(booking.startUtc) - REMINDER_LEAD_MS;
   if (runAtMs <= Date.now()) return;
-  await enqueueJob(ctx.db, BOOKING_REMINDER_JOB, { bookingId: booking.bookingId, startUtc: booking.startUtc }, { runAtUtc: toUtcString(runAtMs), dedupeKey: reminderDedupeKey(booking.bookingId) });
+  await enqueueJob(
+    ctx.db,
+    BOOKING_REMINDER_JOB,
+    { bookingId: booking.bookingId, startUtc: booking.startUtc },
+    { runAtUtc: toUtcString(runAtMs), dedupeKey: reminderDedupeKey(booking.bookingId) },
+  );
 }
 
 async function clearReminders(ctx: AppContext, bookingId: number): Promise<void> {
@@ -134,7 +156,15 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
         await queueMail(ctx.db, {
           to: m.booking.customerEmail,
           subject: `Booking request received: ${m.type.title}`,
-          text: [`Hello ${m.booking.customerName},`, '', 'We received your booking request. You will get a confirmation once it is approved.', '', ...summaryLines(m), '', `See or cancel your request: ${m.manageUrl}`].join('\n'),
+          text: [
+            `Hello ${m.booking.customerName},`,
+            '',
+            'We received your booking request. You will get a confirmation once it is approved.',
+            '',
+            ...summaryLines(m),
+            '',
+            `See or cancel your request: ${m.manageUrl}`,
+          ].join('\n'),
           topic: bookingMailTopic(bookingId),
         });
       }

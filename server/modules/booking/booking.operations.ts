@@ -130,7 +130,13 @@ export const bookingOperations = {
     kind: 'mutation',
     input: ZToken.extend(ZRescheduleInput.shape),
     output: ZBookingHolderDto,
-    rest: { method: 'patch', path: '/bookings/:token/reschedule', tags: BOOKINGS, describe: 'The moved booking', errors: { 404: 'Unknown token', 409: 'svc_booking_slot_unavailable' } },
+    rest: {
+      method: 'patch',
+      path: '/bookings/:token/reschedule',
+      tags: BOOKINGS,
+      describe: 'The moved booking',
+      errors: { 404: 'Unknown token', 409: 'svc_booking_slot_unavailable' },
+    },
     handler: ({ input, ctx }) => bookingService(ctx).reschedule(input.token, input.startUtc),
   }),
   approve: defineOperation({
@@ -139,7 +145,13 @@ export const bookingOperations = {
     kind: 'mutation',
     input: ZIdParams,
     output: ZBookingDto,
-    rest: { method: 'post', path: '/bookings/:id/approve', tags: BOOKINGS, describe: 'The confirmed booking', errors: { 409: 'svc_booking_already_approved or svc_booking_invalid_state' } },
+    rest: {
+      method: 'post',
+      path: '/bookings/:id/approve',
+      tags: BOOKINGS,
+      describe: 'The confirmed booking',
+      errors: { 409: 'svc_booking_already_approved or svc_booking_invalid_state' },
+    },
     handler: ({ input, ctx }) => bookingService(ctx).approve(input.id),
   }),
   decline: defineOperation({
@@ -176,7 +188,14 @@ export const bookingOperations = {
     kind: 'mutation',
     input: ZIdParams.extend({ patch: ZAdminBookingPatch }),
     output: ZBookingDto,
-    rest: { method: 'patch', path: '/bookings/:id', tags: BOOKINGS, bodyKey: 'patch', describe: 'The cancelled booking', errors: { 400: 'Anything but status cancelled' } },
+    rest: {
+      method: 'patch',
+      path: '/bookings/:id',
+      tags: BOOKINGS,
+      bodyKey: 'patch',
+      describe: 'The cancelled booking',
+      errors: { 400: 'Anything but status cancelled' },
+    },
     handler: ({ input, ctx }) => bookingService(ctx).cancel(input.id),
   }),
 };

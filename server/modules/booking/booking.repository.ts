@@ -56,7 +56,13 @@ export const bookingRepository = {
   async listTypes(db: Db, opts: { publishedOnly: boolean; page: number; perPage: number }): Promise<{ items: BookingTypeRow[]; total: number }> {
     const where = opts.publishedOnly ? eq(bookingTypes.status, 'published') : undefined;
     const [items, [count]] = await Promise.all([
-      db.select().from(bookingTypes).where(where).orderBy(asc(bookingTypes.id)).limit(opts.perPage).offset((opts.page - 1) * opts.perPage),
+      db
+        .select()
+        .from(bookingTypes)
+        .where(where)
+        .orderBy(asc(bookingTypes.id))
+        .limit(opts.perPage)
+        .offset((opts.page - 1) * opts.perPage),
       db.select({ n: sql<number>`count(*)::int` }).from(bookingTypes).where(where),
     ]);
     return { items, total: count!.n };
@@ -114,7 +120,10 @@ export const bookingRepository = {
       sql`select string_agg(concat_ws(',', host_user_id, booking_type_id, date_part('epoch', start_utc)::int8,
                                       date_part('epoch', end_utc)::int8, quantity), ';' order by start_utc) as packed
           from svc_bookings
-          where host_user_id in (${sql.join(hostIds.map((id) => sql`${id}`), sql`, `)})
+          where host_user_id in (${sql.join(
+            hostIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
             and status in ${HOLDING}
             and start_utc < ${toUtc}::timestamp and end_utc > ${fromUtc}::timestamp
             ${excludeBookingId ? sql`and booking_id <> ${excludeBookingId}` : sql``}`,
@@ -207,11 +216,7 @@ export const bookingRepository = {
   },
 
   async moveBooking(tx: Db, id: number, startUtc: string, endUtc: string, rescheduledFrom: string): Promise<BookingRow | null> {
-    const [row] = await tx
-      .update(bookings)
-      .set({ startUtc, endUtc, rescheduledFrom, updatedUtc: nowUtc })
-      .where(eq(bookings.bookingId, id))
-      .returning();
+    const [row] = await tx.update(bookings).set({ startUtc, endUtc, rescheduledFrom, updatedUtc: nowUtc }).where(eq(bookings.bookingId, id)).returning();
     return row ?? null;
   },
 
@@ -223,7 +228,13 @@ export const bookingRepository = {
     if (f.toUtc) conditions.push(lt(bookings.startUtc, f.toUtc));
     const where = conditions.length ? and(...conditions) : undefined;
     const [items, [count]] = await Promise.all([
-      db.select().from(bookings).where(where).orderBy(desc(bookings.startUtc), desc(bookings.bookingId)).limit(f.perPage).offset((f.page - 1) * f.perPage),
+      db
+        .select()
+        .from(bookings)
+        .where(where)
+        .orderBy(desc(bookings.startUtc), desc(bookings.bookingId))
+        .limit(f.perPage)
+        .offset((f.page - 1) * f.perPage),
       db.select({ n: sql<number>`count(*)::int` }).from(bookings).where(where),
     ]);
     return { items, total: count!.n };

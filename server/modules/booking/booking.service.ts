@@ -50,9 +50,7 @@ export function bookingEmailBucket(email: string): string {
   return `booking:email:${sha256Hex(email.trim().toLowerCase())}`;
 }
 
-
 export type { BookingCreatedDto, BookingDto, BookingHolderDto };
-
 
 export function toBookingDto(row: BookingRow): BookingDto {
   return {
@@ -213,7 +211,9 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         // One booking's quantity must fit one host (docs/api.md#rest).
         // In the type's host order (its first host is "first" for fixed assignment), hosts a filter added last.
         const rank = (id: number) => (type.hosts.includes(id) ? type.hosts.indexOf(id) : type.hosts.length + id);
-        const candidates = [...new Set(slot.hosts)].filter((id) => real.has(id) && hostSeatsLeft(busy, id, type, startMs) >= input.quantity).sort((a, b) => rank(a) - rank(b));
+        const candidates = [...new Set(slot.hosts)]
+          .filter((id) => real.has(id) && hostSeatsLeft(busy, id, type, startMs) >= input.quantity)
+          .sort((a, b) => rank(a) - rank(b));
         if (candidates.length === 0) throw new AppError('svc_booking_no_host');
 
         let hostUserId: number;
@@ -429,7 +429,10 @@ export async function sweepPaymentHolds(ctx: AppContext, nowMs = Date.now(), rep
   const cutoff = toUtcString(nowMs - hours * 3_600_000);
   const released = await ctx.db.transaction(async (tx) => {
     const rows = await repo.abandonExpiredHolds(tx, cutoff);
-    await repo.bumpEpochs(tx, rows.map((r) => r.hostUserId));
+    await repo.bumpEpochs(
+      tx,
+      rows.map((r) => r.hostUserId),
+    );
     return rows;
   });
   for (const { bookingId } of released) await ctx.hooks.doAction('svc_booking_payment_abandoned', bookingId);

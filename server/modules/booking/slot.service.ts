@@ -125,7 +125,13 @@ export function slotService(ctx: AppContext, repo: BookingRepository = bookingRe
      * never cached, read through `db` (the booking's transaction).
      */
     async liveForDay(db: Db, type: BookingTypeRow, day: string, opts: { nowMs?: number; excludeBookingId?: number } = {}): Promise<Slot[]> {
-      const list = await compute(db, type, { fromDay: day, toDay: day, nowMs: opts.nowMs ?? Date.now(), requesterTz: 'UTC', excludeBookingId: opts.excludeBookingId });
+      const list = await compute(db, type, {
+        fromDay: day,
+        toDay: day,
+        nowMs: opts.nowMs ?? Date.now(),
+        requesterTz: 'UTC',
+        excludeBookingId: opts.excludeBookingId,
+      });
       return applyContractFilter(ctx.hooks, 'svc_booking_slots', list, type.id, day, day);
     },
   };

@@ -52,7 +52,10 @@ async function fireHeld(ctx: ActionsContext, ours: SQL | undefined, rows: Checke
     try {
       await ctx.hooks.doAction('svc_pro_attendee_checked_in', ...rows[i]!);
     } catch (err) {
-      await ctx.db.update(jobs).set({ payload: { rows: rows.slice(i) } }).where(ours);
+      await ctx.db
+        .update(jobs)
+        .set({ payload: { rows: rows.slice(i) } })
+        .where(ours);
       throw err;
     }
   }

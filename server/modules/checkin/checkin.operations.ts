@@ -101,7 +101,13 @@ export const checkinOperations = {
     kind: 'mutation',
     input: ZIdParams,
     output: ZCheckinDto,
-    rest: { method: 'post', path: '/checkins/:id/annul', tags: TAGS, describe: 'The annulled check-in', errors: { 404: 'No such check-in', 409: 'Already annulled' } },
+    rest: {
+      method: 'post',
+      path: '/checkins/:id/annul',
+      tags: TAGS,
+      describe: 'The annulled check-in',
+      errors: { 404: 'No such check-in', 409: 'Already annulled' },
+    },
     handler: ({ input, principal, ctx }) => checkinService(ctx).annul(input.id, principal),
   }),
 };

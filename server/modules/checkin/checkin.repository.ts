@@ -73,7 +73,11 @@ export function checkinRepository(db: Db, logger?: Logger) {
      */
     async insert(row: NewCheckin): Promise<number> {
       try {
-        const inserted = await db.insert(checkins).values(row).onConflictDoNothing({ target: [checkins.deviceId, checkins.clientId] }).returning({ id: checkins.id });
+        const inserted = await db
+          .insert(checkins)
+          .values(row)
+          .onConflictDoNothing({ target: [checkins.deviceId, checkins.clientId] })
+          .returning({ id: checkins.id });
         return inserted[0]?.id ?? 0;
       } catch (err) {
         logger?.error({ err, attendeeId: row.attendeeId, eventId: row.eventId }, 'check-in insert failed');
@@ -243,7 +247,10 @@ export function checkinRepository(db: Db, logger?: Logger) {
     /** Refused scans; a resent one (same device and clientId) is kept once. */
     async logRejected(entries: NewScanLogEntry[]): Promise<void> {
       if (entries.length === 0) return;
-      await db.insert(scanLog).values(entries).onConflictDoNothing({ target: [scanLog.deviceId, scanLog.clientId] });
+      await db
+        .insert(scanLog)
+        .values(entries)
+        .onConflictDoNothing({ target: [scanLog.deviceId, scanLog.clientId] });
     },
 
     /** Attendees matching the scanned code hashes or the ids the device sent (one index look-up per value). */

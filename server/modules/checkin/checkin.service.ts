@@ -144,7 +144,16 @@ export function checkinService(ctx: AppContext) {
           return {
             refused: null,
             jobId,
-            result: { checkinId, attendeeId: row.attendeeId, eventId: row.eventId, verdict, displayName: locked!.displayName, quantity: locked!.quantity, previous, duplicate: false },
+            result: {
+              checkinId,
+              attendeeId: row.attendeeId,
+              eventId: row.eventId,
+              verdict,
+              displayName: locked!.displayName,
+              quantity: locked!.quantity,
+              previous,
+              duplicate: false,
+            },
           };
         });
       } catch (err) {

@@ -6,7 +6,6 @@ import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
 import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
 import { devicesService } from './devices.service';
 
-
 // Compositions of the shared device shapes (shared/checkin.ts), answered only here.
 /** A paired device: its Bearer token (shown once) and the device. */
 const ZPairResult = z.object({ token: z.string(), device: ZDeviceDto });

@@ -17,28 +17,32 @@ export function devicesRepository(db: Db) {
      * every sync request authenticates, so this is on the push path.
      */
     findByTokenHashAndTouch: async (tokenHash: string) => {
-      const touch = db
-        .$with('touched')
-        .as(
-          db
-            .update(devices)
-            .set({ lastSeenUtc: nowUtc })
-            .where(
-              and(
-                eq(devices.tokenHash, tokenHash),
-                isNull(devices.revokedUtc),
-                or(isNull(devices.lastSeenUtc), sql`${devices.lastSeenUtc} < ${nowUtc} - interval '1 minute'`),
-              ),
-            )
-            .returning({ id: devices.id }),
-        );
+      const touch = db.$with('touched').as(
+        db
+          .update(devices)
+          .set({ lastSeenUtc: nowUtc })
+          .where(
+            and(
+              eq(devices.tokenHash, tokenHash),
+              isNull(devices.revokedUtc),
+              or(isNull(devices.lastSeenUtc), sql`${devices.lastSeenUtc} < ${nowUtc} - interval '1 minute'`),
+            ),
+          )
+          .returning({ id: devices.id }),
+      );
       return (await db.with(touch).select().from(devices).where(eq(devices.tokenHash, tokenHash)))[0] ?? null;
     },
     list: () => db.select().from(devices).orderBy(asc(devices.id)),
     update: async (id: number, patch: Partial<Pick<DeviceRecord, 'name' | 'eventIds'>>) =>
       (await db.update(devices).set(patch).where(eq(devices.id, id)).returning())[0] ?? null,
     setPairingCode: async (id: number, pairingCodeHash: string, pairingExpiresUtc: string) =>
-      (await db.update(devices).set({ pairingCodeHash, pairingExpiresUtc }).where(and(eq(devices.id, id), isNull(devices.revokedUtc))).returning())[0] ?? null,
+      (
+        await db
+          .update(devices)
+          .set({ pairingCodeHash, pairingExpiresUtc })
+          .where(and(eq(devices.id, id), isNull(devices.revokedUtc)))
+          .returning()
+      )[0] ?? null,
     /**
      * Single use, atomically: the code is cleared in the same statement that sets the token,
      * so two devices racing with one code cannot both win.

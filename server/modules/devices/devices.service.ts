@@ -69,7 +69,8 @@ export function devicesService(ctx: AppContext) {
   async function assertEventsExist(eventIds: number[]): Promise<void> {
     const found = new Set((await db.select({ id: events.id }).from(events).where(inArray(events.id, eventIds))).map((r) => r.id));
     const missing = eventIds.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new AppError('svc_invalid_param', 'Invalid parameter(s): eventIds', { params: { eventIds: `no such event: ${missing.join(', ')}` } });
+    if (missing.length > 0)
+      throw new AppError('svc_invalid_param', 'Invalid parameter(s): eventIds', { params: { eventIds: `no such event: ${missing.join(', ')}` } });
   }
 
   async function issuePairing(device: DeviceRecord, nowMs: number): Promise<DevicePairing> {

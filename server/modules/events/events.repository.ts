@@ -22,7 +22,13 @@ export function eventsRepository(db: Db) {
     },
     insert: async (row: NewEventRow) => (await db.insert(events).values(row).returning())[0]!,
     update: async (id: number, patch: Partial<NewEventRow>) =>
-      (await db.update(events).set({ ...patch, updatedUtc: nowUtc }).where(eq(events.id, id)).returning())[0] ?? null,
+      (
+        await db
+          .update(events)
+          .set({ ...patch, updatedUtc: nowUtc })
+          .where(eq(events.id, id))
+          .returning()
+      )[0] ?? null,
     delete: async (id: number) => (await db.delete(events).where(eq(events.id, id)).returning({ id: events.id })).length > 0,
   };
 }

@@ -20,7 +20,10 @@ export interface StoredSettings {
 
 export const settingsRepository = {
   async read(db: Db): Promise<StoredSettings> {
-    const rows = await db.select().from(settings).where(inArray(settings.key, Object.values(SETTING_KEYS)));
+    const rows = await db
+      .select()
+      .from(settings)
+      .where(inArray(settings.key, Object.values(SETTING_KEYS)));
     const byKey = new Map(rows.map((r) => [r.key, r.value]));
     return {
       currency: byKey.get(SETTING_KEYS.currency),

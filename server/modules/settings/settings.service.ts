@@ -11,7 +11,6 @@ import {
 } from '../../hooks';
 import { SETTING_KEYS, settingsRepository } from './settings.repository';
 
-
 /** Site settings (Settings > General): currency, location labels, payment hold window. */
 export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'>) {
   const { db, hooks } = ctx;

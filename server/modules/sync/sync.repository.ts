@@ -29,7 +29,6 @@ export interface EventState {
   capacity: number | null;
 }
 
-
 interface AttendeeRowState extends AttendeeCore {
   codeHash: string;
 }
@@ -41,9 +40,7 @@ interface CheckinState {
   lastDevice: string | null;
 }
 
-const ATTENDEE_COLUMNS = sql.raw(
-  `id, event_id as "eventId", display_name as "displayName", email, status, quantity, ticket_code_hash as "codeHash"`,
-);
+const ATTENDEE_COLUMNS = sql.raw(`id, event_id as "eventId", display_name as "displayName", email, status, quantity, ticket_code_hash as "codeHash"`);
 
 /**
  * Check-in count and latest check-in (time, device or user name) per attendee, for the
@@ -93,11 +90,19 @@ export function syncRepository(db: Db) {
             order by txid, id
             limit ${limit}`,
       ).then((rows) =>
-        rows.map((r) => ({ ...r, id: Number(r.id), entityId: Number(r.entityId), lastId: r.lastId === null ? null : Number(r.lastId), eventId: Number(r.eventId) })),
+        rows.map((r) => ({
+          ...r,
+          id: Number(r.id),
+          entityId: Number(r.entityId),
+          lastId: r.lastId === null ? null : Number(r.lastId),
+          eventId: Number(r.eventId),
+        })),
       ),
 
     /** The attendees of the check-ins in each logged range (by `index` of the range), one primary-key range scan each. */
-    async attendeesOfCheckinRanges(ranges: Array<{ index: number; eventId: number; firstId: number; lastId: number }>): Promise<Array<{ index: number; attendeeId: number }>> {
+    async attendeesOfCheckinRanges(
+      ranges: Array<{ index: number; eventId: number; firstId: number; lastId: number }>,
+    ): Promise<Array<{ index: number; attendeeId: number }>> {
       if (ranges.length === 0) return [];
       const rows = await queryRows<{ index: number; attendeeId: number }>(
         db,

@@ -6,15 +6,15 @@
  * decision (`checkinService.recordOfflineScans`); this module only carries the batch.
  */
 import { AppError } from '../../../shared/errors';
-import {
-  type DownloadInput,
-  type DownloadResult,
-  type ParsedPullInput,
-  type SlotSnapshot,
-  type PullResult,
-  type PushInput,
-  type PushResult,
-  type SyncEvent,
+import type {
+  DownloadInput,
+  DownloadResult,
+  ParsedPullInput,
+  SlotSnapshot,
+  PullResult,
+  PushInput,
+  PushResult,
+  SyncEvent,
 } from '../../../shared/checkin';
 import { toUtcDate, toUtcString } from '../../../shared/time';
 import { bookingTypeService } from '../booking/booking-type.service';
@@ -70,7 +70,16 @@ export function syncService(ctx: AppContext) {
   }
 
   function toSyncEvent(e: SyncEvent): SyncEvent {
-    return { id: e.id, title: e.title, startsUtc: e.startsUtc, endsUtc: e.endsUtc, timezone: e.timezone, venue: e.venue, status: e.status, capacity: e.capacity };
+    return {
+      id: e.id,
+      title: e.title,
+      startsUtc: e.startsUtc,
+      endsUtc: e.endsUtc,
+      timezone: e.timezone,
+      venue: e.venue,
+      status: e.status,
+      capacity: e.capacity,
+    };
   }
 
   // Booking types and slots are few and change with every booking anywhere, so pull answers

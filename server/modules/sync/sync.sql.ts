@@ -43,4 +43,3 @@ export const syncState = pgTable('svc_sync_state', {
   prunedTxid: xid8('pruned_txid').notNull().default(sql`'0'::xid8`),
   prunedId: bigint('pruned_id', { mode: 'number' }).notNull().default(0),
 });
-
