@@ -24,7 +24,7 @@ export async function fetchCurrentUser(): Promise<UserDto | null> {
 
 /** Only same-origin paths are followed after sign-in (no open redirect via `?next=`). */
 export function safeNextPath(next: string | null): string | null {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   return next;
 }
 

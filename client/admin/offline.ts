@@ -48,7 +48,7 @@ export async function flushEdits(db: AdminOfflineDb, transport: EditTransport, n
   const outcome: FlushOutcome = { sent: 0, attention: 0, offline: false };
   for (const edit of await queuedEdits(db)) {
     const current = await db.edits.get(edit.clientId);
-    if (!current || current.state !== 'queued') continue;
+    if (current?.state !== 'queued') continue;
     try {
       const server = await transport.get(edit.attendeeId);
       const { patch, kept, already } = reconcileEdit(current.changes, current.base, server);

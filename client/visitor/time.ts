@@ -14,7 +14,7 @@ export function detectTimeZone(): string {
 
 /** The zones this browser knows, with `extra` (the detected one, UTC) always included. */
 export function timeZoneList(extra: readonly string[] = []): string[] {
-  let zones: string[] = [];
+  let zones: string[];
   try {
     zones = Intl.supportedValuesOf('timeZone');
   } catch {

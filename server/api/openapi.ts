@@ -111,7 +111,7 @@ export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; ser
       if (route.bodyFormat === 'json-or-form') content['application/x-www-form-urlencoded'] = { schema };
       operation.requestBody = { required: true, content };
     }
-    (paths[path] ??= {})[route.method] = operation;
+    paths[path] = { ...paths[path], [route.method]: operation };
   }
   return {
     openapi: '3.1.0',

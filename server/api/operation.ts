@@ -93,7 +93,7 @@ export interface Operation<
 }
 
 // The registry is typed loosely so operations of every shape fit in one record.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds declarations of every shape
 export type AnyOperation = Operation<any, any, any, any, any>;
 export type OperationRecord = Record<string, AnyOperation>;
 

@@ -42,7 +42,18 @@ export function routeOf(op: AnyOperation): AnyRouteDef {
           ? mergeInput(params, query, body)
           : undefined;
       let answered = status;
-      const result: unknown = await op.handler({ input, principal, ip, c, ctx, reply: { status: (code) => void (answered = code) } });
+      const result: unknown = await op.handler({
+        input,
+        principal,
+        ip,
+        c,
+        ctx,
+        reply: {
+          status: (code) => {
+            answered = code;
+          },
+        },
+      });
       if (result instanceof Response) return result;
       if (rest.list) {
         const page = result as { items: unknown[]; total: number };

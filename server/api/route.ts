@@ -56,7 +56,7 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined
 }
 
 // The registry is typed loosely so routes of every shape fit in one list.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds declarations of every shape
 export type AnyRouteDef = RouteDef<any, any, any, any>;
 
 /** Declares a REST route; inference keeps params/query/body typed from the schemas. */

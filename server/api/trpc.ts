@@ -11,7 +11,7 @@ import type { AnyOperation, Operation, OperationRecord } from './operation';
 type InputOf<S> = S extends ZodType ? z.input<S> : void;
 type OutputOf<O> = O extends ZodType ? z.output<O> : void;
 type ProcedureOf<Op> =
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds declarations of every shape
   Op extends Operation<any, infer S, infer O, infer K, any>
     ? K extends 'query'
       ? TRPCQueryProcedure<{ input: InputOf<S>; output: OutputOf<O>; meta: object }>
@@ -19,7 +19,7 @@ type ProcedureOf<Op> =
     : never;
 
 /** The procedures of a record of operations, without the REST-only ones (`trpc: false`). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds declarations of every shape
 export type ProceduresOf<R extends OperationRecord> = { [K in keyof R as R[K] extends Operation<any, any, any, any, false> ? never : K]: ProcedureOf<R[K]> };
 
 function procedureOf(op: AnyOperation) {

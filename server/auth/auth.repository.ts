@@ -11,7 +11,13 @@ export type InviteRow = typeof userInvites.$inferSelect;
 export function authRepository(db: Db) {
   return {
     countUsers: async () => (await db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n,
-    findUserByEmail: async (email: string) => (await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`))[0] ?? null,
+    findUserByEmail: async (email: string) =>
+      (
+        await db
+          .select()
+          .from(users)
+          .where(sql`lower(${users.email}) = lower(${email})`)
+      )[0] ?? null,
     findUserById: async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0] ?? null,
     listUsers: (limit: number, offset: number) => db.select().from(users).orderBy(asc(users.id)).limit(limit).offset(offset),
     insertUser: async (row: { email: string; displayName: string; role: Role; timezone: string; passwordHash: string | null; eventIds?: number[] | null }) =>

@@ -25,7 +25,7 @@ export function withRowBatch<T>(ids: readonly number[], fn: () => Promise<T>): P
  */
 export function batchLoad<T>(key: string, id: number, load: (ids: readonly number[]) => Promise<T>): Promise<T> {
   const batch = storage.getStore();
-  if (!batch || !batch.members.has(id)) return load([id]);
+  if (!batch?.members.has(id)) return load([id]);
   let pending = batch.loads.get(key) as Promise<T> | undefined;
   if (!pending) {
     pending = load(batch.ids);

@@ -25,6 +25,8 @@ export const jobs = pgTable(
   },
   (t) => [
     index('svc_jobs_claim').on(t.state, t.runAtUtc),
-    uniqueIndex('svc_jobs_dedupe').on(t.dedupeKey).where(sql`${t.dedupeKey} is not null and ${t.state} in ('queued','running')`),
+    uniqueIndex('svc_jobs_dedupe')
+      .on(t.dedupeKey)
+      .where(sql`${t.dedupeKey} is not null and ${t.state} in ('queued','running')`),
   ],
 );

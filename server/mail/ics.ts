@@ -65,12 +65,15 @@ export function buildIcs(input: IcsInput): string {
 
 /** RFC 5545 §3.3.11 TEXT escaping; other control characters are not allowed in TEXT. */
 export function escapeText(value: string): string {
-  return value
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    .replace(/\r\n|\r|\n/g, '\\n')
-    .replace(/[\u0000-\u0008\u000A-\u001F\u007F]/g, '');
+  return (
+    value
+      .replace(/\\/g, '\\\\')
+      .replace(/;/g, '\\;')
+      .replace(/,/g, '\\,')
+      .replace(/\r\n|\r|\n/g, '\\n')
+      // eslint-disable-next-line no-control-regex -- control characters are what RFC 5545 text may not carry
+      .replace(/[\u0000-\u0008\u000A-\u001F\u007F]/g, '')
+  );
 }
 
 /**
@@ -106,6 +109,7 @@ function toIcsUtc(value: string, field: string): string {
 
 /** Parameter values may not contain DQUOTE or controls; quoting allows `:`, `;` and `,`. */
 function quoteParam(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what a parameter value may not carry
   return `"${value.replace(/[\u0000-\u001F\u007F"]/g, '')}"`;
 }
 

@@ -74,7 +74,10 @@ export async function listOutbox(
       .orderBy(desc(outbox.id))
       .limit(perPage)
       .offset((page - 1) * perPage),
-    db.select({ n: sql<number>`count(*)::int` }).from(outbox).where(where),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(outbox)
+      .where(where),
   ]);
   return {
     total: count!.n,
@@ -102,7 +105,7 @@ export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; fr
     const id = Number(payload.outboxId);
     const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
     // A message already delivered (a retried job) or withdrawn is not sent again.
-    if (!row || row.state !== 'queued') return;
+    if (row?.state !== 'queued') return;
     const info = await transport.sendMail({
       from: opts.from,
       to: row.toAddress,

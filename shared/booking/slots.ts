@@ -231,7 +231,7 @@ class HostAgenda {
 
     let taken = 0;
     let blocked = false;
-    for (let i = 0; i < active.length; ) {
+    for (let i = 0; i < active.length;) {
       const booking = active[i]!;
       if (booking.endMs <= fromMs) {
         active[i] = active[active.length - 1]!;
@@ -335,7 +335,8 @@ export function generateSlots(input: GenerateInput): Slot[] {
       for (const agenda of agendas) {
         const left = agenda.seatsLeft(start, blockedFrom, blockedTo, bookingTypeId, capacity);
         if (left > 0) {
-          (freeHosts ??= []).push(agenda.hostUserId);
+          freeHosts ??= [];
+          freeHosts.push(agenda.hostUserId);
           seats += left;
         }
       }

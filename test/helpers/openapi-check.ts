@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import { allRoutes } from '../../server/modules';
 import { buildOpenApi } from '../../server/api/openapi';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 interface DocumentedOperation {
   method: string;

@@ -130,7 +130,7 @@ describe('POST /bookings, checks before validation (contract order)', () => {
     filter('svc_booking_client_ip', () => ip, 10, 1);
     const nonce = await fetchNonce(srv.url);
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof submitBooking>> | undefined;
     for (let i = 0; i < 9; i++) {
       last = await submitBooking(srv.url, { customerEmail: uniqueEmail('ip') }, nonce);
       statuses.push(last.status);

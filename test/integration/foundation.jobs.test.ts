@@ -134,7 +134,9 @@ describe.runIf(TEST_DB_KIND === 'postgres')('jobs on PostgreSQL with several wor
       [b, 'b'],
     ] as const) {
       runner.register('t.many', async (p) => {
-        (ranBy[Number(p.n)] ??= []).push(name);
+        const n = Number(p.n);
+        ranBy[n] ??= [];
+        ranBy[n].push(name);
         await new Promise((r) => setImmediate(r));
       });
     }

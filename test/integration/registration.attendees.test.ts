@@ -17,7 +17,12 @@ function recordActions(names: string[]) {
     hooks.addAction(name, cb, 50, 3);
     return [name, cb] as const;
   });
-  return { calls, stop: () => callbacks.forEach(([name, cb]) => hooks.removeAction(name, cb, 50)) };
+  return {
+    calls,
+    stop: () => {
+      for (const [name, cb] of callbacks) hooks.removeAction(name, cb, 50);
+    },
+  };
 }
 
 async function withFilter<T>(name: string, cb: (...args: any[]) => unknown, acceptedArgs: number, run: () => Promise<T>, priority = 50): Promise<T> {

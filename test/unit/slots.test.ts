@@ -201,7 +201,10 @@ describe('generateSlots: hosts, buffers and capacity', () => {
 
   it('agrees with a brute-force overlap check on many random bookings', () => {
     let seed = 42;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
     const hosts = [1, 2, 3];
     const base = at('2026-03-02T00:00:00Z');
     const busy: BusyBooking[] = Array.from({ length: 400 }, () => {

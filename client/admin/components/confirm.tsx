@@ -1,6 +1,7 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
 import { FormError } from '../../ui/form-error';
+import { submitWith } from '../../ui/forms';
 
 export interface ConfirmRequest {
   /** The question, naming the item ("Delete Ada Lovelace (ada@example.org)?"). */
@@ -52,7 +53,7 @@ export function createConfirm(): { ask: (request: ConfirmRequest) => void; view:
       <dialog ref={dialog} class="confirm-dialog" aria-labelledby="confirm-title" onClose={() => setRequest(null)}>
         <Show when={request()}>
           {(current) => (
-            <form method="dialog" onSubmit={(e) => (e.preventDefault(), void confirm())}>
+            <form method="dialog" onSubmit={submitWith(confirm)}>
               <h2 id="confirm-title">{current().title}</h2>
               <Show when={current().detail}>
                 <p>{current().detail}</p>

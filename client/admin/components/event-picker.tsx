@@ -35,6 +35,7 @@ export function EventPicker(props: {
         <Show when={props.events} fallback={<p class="status-text">Loading events…</p>}>
           {(events) => (
             <Show when={events().length > 0} fallback={<p class="status-text">No events yet.</p>}>
+              {/* role=list: Safari drops the list role of a list styled without bullets */}
               <ul class="event-picker-list" role="list">
                 <For each={events()}>
                   {(event) => (

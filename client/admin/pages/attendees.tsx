@@ -148,7 +148,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
 
   const win = createMemo(() => visibleWindow({ scrollTop: scrollTop(), viewportHeight: viewport(), rowHeight: ROW_HEIGHT, total: total() ?? 0 }));
 
-  function loadVisible(): Promise<void[]> {
+  function loadVisible(): Promise<unknown> {
     const w = win();
     const wanted = total() === null ? [1] : pagesForRange(w.first, w.end, ATTENDEE_PAGE_SIZE);
     const generation = controller;

@@ -14,6 +14,7 @@ import type { BookingTypeDto, BookingTypeInput } from '../../../shared/booking';
 import type { Slot } from '../../../shared/booking/slots';
 import { parseUtcString } from '../../../shared/time';
 import { A, navigate, type RouteProps } from '../../router';
+import { submitWith } from '../../ui/forms';
 
 /** How many upcoming slots the preview lists. */
 const PREVIEW_SLOTS = 12;
@@ -165,7 +166,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
 
   return (
     <div class="editor-layout">
-      <form class="form form-wide" onSubmit={(e) => (e.preventDefault(), void save())} aria-label="Booking type">
+      <form class="form form-wide" onSubmit={submitWith(save)} aria-label="Booking type">
         <TextField id="bt-title" label="Title" value={title()} onInput={setTitle} required maxLength={190} />
         <TextField
           id="bt-slug"

@@ -25,6 +25,7 @@ import type { BookingStatus, BookingTypeDto } from '../../../shared/booking';
 import { parseUtcString } from '../../../shared/time';
 import { errorMessage } from '../../ui/errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { submitWith } from '../../ui/forms';
 
 type View = 'list' | CalendarView;
 
@@ -313,7 +314,7 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
     <section class="section" aria-labelledby="new-booking-heading">
       <h2 id="new-booking-heading">Enter a booking</h2>
       <p class="field-hint">Confirmed at once: no approval step and no payment hold. The customer gets the confirmation email.</p>
-      <form class="form form-wide" onSubmit={(e) => (e.preventDefault(), void submit())}>
+      <form class="form form-wide" onSubmit={submitWith(submit)}>
         <SelectField
           id="nb-type"
           label="Booking type"

@@ -9,6 +9,7 @@ import { SaveStatus, TextField } from '../components/fields';
 import { createDevice, listDevices, listEvents, newPairingCode, revokeDevice, type DeviceDto, type DevicePairing } from '../data';
 import { adminErrorMessage } from '../errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { submitWith } from '../../ui/forms';
 
 export default function AdminDevicesPage(): JSX.Element {
   return (
@@ -154,7 +155,7 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
   return (
     <section class="section" aria-labelledby="new-device-heading">
       <h2 id="new-device-heading">Add a door device</h2>
-      <form class="form form-wide" onSubmit={(e) => (e.preventDefault(), void submit())}>
+      <form class="form form-wide" onSubmit={submitWith(submit)}>
         <TextField id="nd-name" label="Device name" value={name()} onInput={setName} required hint="Where it stands, e.g. “North door”." />
         <fieldset class="field">
           <legend>Events it checks in</legend>

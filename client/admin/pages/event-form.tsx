@@ -6,6 +6,7 @@ import { adminErrorMessage } from '../errors';
 import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
+import { submitWith } from '../../ui/forms';
 
 /** `/admin/events/new` and `/admin/events/:id/edit`. */
 export default function AdminEventFormPage(props: RouteProps): JSX.Element {
@@ -94,7 +95,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
   const save = async (publish = false) => {
     if (state() === 'saving') return;
     setError(null);
-    let body;
+    let body: ReturnType<typeof build>;
     try {
       body = build();
       if (publish) body.status = 'published';
@@ -116,7 +117,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
   };
 
   return (
-    <form class="form form-wide" onSubmit={(ev) => (ev.preventDefault(), void save())}>
+    <form class="form form-wide" onSubmit={submitWith(save)}>
       <TextField id="event-title" label="Title" value={title()} onInput={setTitle} required maxLength={190} />
       <TextArea id="event-description" label="Description" value={description()} onInput={setDescription} />
       <div class="field-row">

@@ -30,6 +30,7 @@ import type { AdminUser } from '../session';
 import { accessState, eventsSummary } from '../users';
 import { formatUtcDateTime } from '../../ui/format';
 import { FormError } from '../../ui/form-error';
+import { submitWith } from '../../ui/forms';
 
 type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
@@ -82,7 +83,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
   };
 
   return (
-    <form class="form form-wide" onSubmit={(e) => (e.preventDefault(), void save())}>
+    <form class="form form-wide" onSubmit={submitWith(save)}>
       <div class="field-row">
         <TextField
           id="set-currency"
@@ -192,7 +193,15 @@ function Users(props: { me: AdminUser }): JSX.Element {
                     </button>
                   </Show>
                   <Show when={eventsFor() === u.id}>
-                    <EventsEditor user={u} events={ready(events)} onDone={(text) => (setEventsFor(null), setNotice({ ok: true, text }), void refetch())} />
+                    <EventsEditor
+                      user={u}
+                      events={ready(events)}
+                      onDone={(text) => {
+                        setEventsFor(null);
+                        setNotice({ ok: true, text });
+                        void refetch();
+                      }}
+                    />
                   </Show>
                 </td>
                 <td>
@@ -236,7 +245,14 @@ function Users(props: { me: AdminUser }): JSX.Element {
                     </button>
                   </Show>
                   <Show when={resetFor() === u.id}>
-                    <PasswordReset user={u} onDone={(text) => (setResetFor(null), setNotice({ ok: true, text }), void refetch())} />
+                    <PasswordReset
+                      user={u}
+                      onDone={(text) => {
+                        setResetFor(null);
+                        setNotice({ ok: true, text });
+                        void refetch();
+                      }}
+                    />
                   </Show>
                 </td>
               </tr>
@@ -244,7 +260,13 @@ function Users(props: { me: AdminUser }): JSX.Element {
           </DataTable>
         )}
       </AsyncView>
-      <NewUser events={ready(events)} onCreated={(text) => (setNotice({ ok: true, text }), void refetch())} />
+      <NewUser
+        events={ready(events)}
+        onCreated={(text) => {
+          setNotice({ ok: true, text });
+          void refetch();
+        }}
+      />
       {confirm.view()}
     </section>
   );
@@ -265,7 +287,7 @@ function EventsEditor(props: { user: UserDto; events: EventDto[] | undefined; on
     }
   };
   return (
-    <form class="inline-form inline-form-stack" onSubmit={(e) => (e.preventDefault(), void submit())}>
+    <form class="inline-form inline-form-stack" onSubmit={submitWith(submit)}>
       <EventPicker
         id={`ev-${props.user.id}`}
         legend={`Events ${props.user.displayName || props.user.email} may work on`}
@@ -313,7 +335,7 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
         Email a link<span class="visually-hidden"> to {who()}</span>
       </button>
       <p class="field-hint">They choose their own password; the link works once, for 7 days. Or type one for them:</p>
-      <form class="inline-form" onSubmit={(e) => (e.preventDefault(), void submit())}>
+      <form class="inline-form" onSubmit={submitWith(submit)}>
         <label for={`pw-${props.user.id}`}>New password</label>
         <input
           id={`pw-${props.user.id}`}
@@ -372,7 +394,7 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
     }
   };
   return (
-    <form class="form form-wide subform" onSubmit={(e) => (e.preventDefault(), void submit('invite'))} aria-labelledby="new-user-heading">
+    <form class="form form-wide subform" onSubmit={submitWith(() => submit('invite'))} aria-labelledby="new-user-heading">
       <h3 id="new-user-heading">Add a user</h3>
       <div class="field-row">
         <TextField id="nu-email" label="Email" type="email" value={email()} onInput={setEmail} required autocomplete="off" />
@@ -478,7 +500,7 @@ function Tokens(): JSX.Element {
           </DataTable>
         )}
       </AsyncView>
-      <form class="form form-wide subform" onSubmit={(e) => (e.preventDefault(), void submit())} aria-labelledby="new-token-heading">
+      <form class="form form-wide subform" onSubmit={submitWith(submit)} aria-labelledby="new-token-heading">
         <h3 id="new-token-heading">New token</h3>
         <div class="field-row">
           <TextField id="tk-name" label="Token name" value={name()} onInput={setName} required hint="What uses it, e.g. “CRM sync”." />

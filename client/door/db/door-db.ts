@@ -28,7 +28,7 @@ export interface DeviceRecord {
   revokedMs: number | null;
 }
 
-export interface EventRecord extends SyncEvent {}
+export type EventRecord = SyncEvent;
 
 /** An attendee as the server last told it (cache). */
 export interface AttendeeRecord extends AttendeeCore {

@@ -134,7 +134,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
   async function sendScans(items: Array<Extract<OutboxItem, { kind: 'scan' }>>): Promise<void> {
     const pending = Math.max(0, (await pendingCount(db)) - items.length);
-    let results;
+    let results: Awaited<ReturnType<DoorTransport['push']>>['results'];
     try {
       results = (await call(() => transport.push({ items: items.map((i) => i.item), pending }))).results;
     } catch (error) {

@@ -141,12 +141,28 @@ export default function ManagePage(props: RouteProps): JSX.Element {
             <Show when={mode() === 'view' && (b().canCancel || b().canReschedule)}>
               <div class="v-actions">
                 <Show when={b().canReschedule}>
-                  <button type="button" class="button" onClick={() => (setError(null), setMessage(null), setMode('reschedule'))}>
+                  <button
+                    type="button"
+                    class="button"
+                    onClick={() => {
+                      setError(null);
+                      setMessage(null);
+                      setMode('reschedule');
+                    }}
+                  >
                     Change the time
                   </button>
                 </Show>
                 <Show when={b().canCancel}>
-                  <button type="button" class="button button-quiet" onClick={() => (setError(null), setMessage(null), setMode('confirm-cancel'))}>
+                  <button
+                    type="button"
+                    class="button button-quiet"
+                    onClick={() => {
+                      setError(null);
+                      setMessage(null);
+                      setMode('confirm-cancel');
+                    }}
+                  >
                     Cancel this booking
                   </button>
                 </Show>
@@ -194,7 +210,14 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                   <button type="button" class="button" onClick={reschedule} aria-disabled={busy() || !slot()}>
                     {busy() ? 'Moving…' : slot() ? `Move to ${dateTimeInZone(slot()!.start_utc, zone())}` : 'Pick a new time above'}
                   </button>
-                  <button type="button" class="button button-quiet" onClick={() => (setSlot(null), setMode('view'))}>
+                  <button
+                    type="button"
+                    class="button button-quiet"
+                    onClick={() => {
+                      setSlot(null);
+                      setMode('view');
+                    }}
+                  >
                     Keep the current time
                   </button>
                 </div>

@@ -86,7 +86,10 @@ export function attendeesRepository(db: Db) {
           .orderBy(...orderOf(order))
           .limit(limit)
           .offset(offset),
-        db.select({ n: sql<number>`count(*)::int` }).from(attendees).where(where),
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(attendees)
+          .where(where),
       ]);
       return { rows, total: count!.n };
     },

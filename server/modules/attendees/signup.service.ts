@@ -50,11 +50,14 @@ export function sanitizeKey(key: string): string {
 
 /** Plain text only: tags removed, control characters and runs of whitespace collapsed. */
 export function sanitizeText(value: string): string {
-  return value
-    .replace(/<[^>]*>?/g, '')
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    value
+      .replace(/<[^>]*>?/g, '')
+      // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** The `svc_cf_<key>` inputs, prefix removed, keys and values sanitized (the filter's `raw`). */
@@ -177,7 +180,7 @@ export function signupService(ctx: AppContext) {
       const ticketCode = randomToken(TICKET_CODE_BYTES);
       const row = await db.transaction(async (tx) => {
         const locked = await eventsRepository(tx).lockById(event.id);
-        if (!locked || locked.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+        if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
         const repo = attendeesRepository(tx);
         let status: 'going' | 'waitlist' = 'going';
         if (locked.capacity !== null && (await repo.seatsTaken(locked.id)) + fields.quantity > locked.capacity) {

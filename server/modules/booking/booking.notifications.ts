@@ -220,7 +220,7 @@ export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
     const bookingId = Number(payload.bookingId);
     const m = await loadMailContext(ctx, bookingId);
     // A booking cancelled or moved since the job was queued gets no stale reminder.
-    if (!m || m.booking.status !== 'confirmed' || m.booking.startUtc !== payload.startUtc) return;
+    if (m?.booking.status !== 'confirmed' || m.booking.startUtc !== payload.startUtc) return;
     await queueMail(ctx.db, {
       to: m.booking.customerEmail,
       subject: `Reminder: ${m.type.title}`,

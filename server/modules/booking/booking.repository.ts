@@ -63,7 +63,10 @@ export const bookingRepository = {
         .orderBy(asc(bookingTypes.id))
         .limit(opts.perPage)
         .offset((opts.page - 1) * opts.perPage),
-      db.select({ n: sql<number>`count(*)::int` }).from(bookingTypes).where(where),
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(bookingTypes)
+        .where(where),
     ]);
     return { items, total: count!.n };
   },
@@ -235,7 +238,10 @@ export const bookingRepository = {
         .orderBy(desc(bookings.startUtc), desc(bookings.bookingId))
         .limit(f.perPage)
         .offset((f.page - 1) * f.perPage),
-      db.select({ n: sql<number>`count(*)::int` }).from(bookings).where(where),
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(bookings)
+        .where(where),
     ]);
     return { items, total: count!.n };
   },

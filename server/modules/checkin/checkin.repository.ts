@@ -229,7 +229,10 @@ export function checkinRepository(db: Db, logger?: Logger) {
       );
       const [rows, [count]] = await Promise.all([
         db.select().from(checkins).where(where).orderBy(desc(checkins.id)).limit(limit).offset(offset),
-        db.select({ n: sql<number>`count(*)::int` }).from(checkins).where(where),
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(checkins)
+          .where(where),
       ]);
       return { rows, total: count!.n };
     },

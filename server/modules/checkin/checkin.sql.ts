@@ -39,7 +39,9 @@ export const checkins = pgTable(
     unique('svc_checkins_device_client').on(t.deviceId, t.clientId).nullsNotDistinct(),
     index('svc_checkins_attendee').on(t.attendeeId, t.id),
     index('svc_checkins_event').on(t.eventId, t.id),
-    index('svc_checkins_event_conflict').on(t.eventId).where(sql`${t.conflict} is not null`),
+    index('svc_checkins_event_conflict')
+      .on(t.eventId)
+      .where(sql`${t.conflict} is not null`),
   ],
 );
 

@@ -28,7 +28,11 @@ export const devices = pgTable(
     revokedUtc: utcTimestamp('revoked_utc'),
   },
   (t) => [
-    uniqueIndex('svc_devices_token_hash').on(t.tokenHash).where(sql`${t.tokenHash} is not null`),
-    uniqueIndex('svc_devices_pairing_code_hash').on(t.pairingCodeHash).where(sql`${t.pairingCodeHash} is not null`),
+    uniqueIndex('svc_devices_token_hash')
+      .on(t.tokenHash)
+      .where(sql`${t.tokenHash} is not null`),
+    uniqueIndex('svc_devices_pairing_code_hash')
+      .on(t.pairingCodeHash)
+      .where(sql`${t.pairingCodeHash} is not null`),
   ],
 );

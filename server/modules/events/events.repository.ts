@@ -16,7 +16,10 @@ export function eventsRepository(db: Db) {
       const where = filter.status ? eq(events.status, filter.status) : undefined;
       const [rows, [count]] = await Promise.all([
         db.select().from(events).where(where).orderBy(asc(events.startsUtc), asc(events.id)).limit(limit).offset(offset),
-        db.select({ n: sql<number>`count(*)::int` }).from(events).where(where),
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(events)
+          .where(where),
       ]);
       return { rows, total: count!.n };
     },

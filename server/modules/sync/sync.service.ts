@@ -6,16 +6,7 @@
  * decision (`checkinService.recordOfflineScans`); this module only carries the batch.
  */
 import { AppError } from '../../../shared/errors';
-import type {
-  DownloadInput,
-  DownloadResult,
-  ParsedPullInput,
-  SlotSnapshot,
-  PullResult,
-  PushInput,
-  PushResult,
-  SyncEvent,
-} from '../../../shared/checkin';
+import type { DownloadInput, DownloadResult, ParsedPullInput, SlotSnapshot, PullResult, PushInput, PushResult, SyncEvent } from '../../../shared/checkin';
 import { toUtcDate, toUtcString } from '../../../shared/time';
 import { bookingTypeService } from '../booking/booking-type.service';
 import { slotService } from '../booking/slot.service';

@@ -14,7 +14,9 @@ export const changes = pgTable(
   'svc_changes',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
+    txid: xid8('txid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
     /**
      * `event`, `attendee`, or `checkins`: the check-ins one statement inserted for one event, as
      * the id range `entity_id`..`last_id` (pull answers their attendees, whose counts changed).
@@ -33,13 +35,17 @@ export const changes = pgTable(
     index('svc_changes_event_position').on(t.eventId, t.txid, t.id),
     index('svc_changes_created').on(t.createdUtc),
     // push tells a deleted attendee from an unknown code by its tombstone
-    index('svc_changes_tombstones').on(t.entityId).where(sql`${t.op} = 'delete'`),
+    index('svc_changes_tombstones')
+      .on(t.entityId)
+      .where(sql`${t.op} = 'delete'`),
   ],
 );
 
 /** Single-row state: how far the change log was pruned (cursors below it answer `reset`). */
 export const syncState = pgTable('svc_sync_state', {
   id: integer('id').primaryKey(),
-  prunedTxid: xid8('pruned_txid').notNull().default(sql`'0'::xid8`),
+  prunedTxid: xid8('pruned_txid')
+    .notNull()
+    .default(sql`'0'::xid8`),
   prunedId: bigint('pruned_id', { mode: 'number' }).notNull().default(0),
 });
