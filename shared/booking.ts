@@ -19,8 +19,6 @@ export const LOCATION_MODES = ['in_person', 'virtual', 'phone', 'custom'] as con
 /** Contract Limits: the booking cancel token is 64 characters (base64url from the CSPRNG). */
 export const CANCEL_TOKEN_RE = /^[A-Za-z0-9_-]{64}$/;
 
-export { ZTimeZone, ZUtcDateTime, ZUtcDay };
-
 const ZClock = z.string().regex(CLOCK_RE, 'must be HH:MM');
 const ZWindow = z.tuple([ZClock, ZClock]).refine(([from, to]) => from !== '24:00' && from < to, 'must end after it starts');
 const ZDayWindows = z.array(ZWindow).max(24).default([]);

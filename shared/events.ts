@@ -3,8 +3,6 @@ import { z } from 'zod';
 
 import { ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';
 
-export { ZUtcDateTime };
-
 export const ZEventStatus = z.enum(['draft', 'published']);
 
 const eventFields = {

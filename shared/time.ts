@@ -1,5 +1,4 @@
 /** UTC `Y-m-d H:i:s`, the contract's time format for stored and sent times. */
-export const UTC_DATETIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 export const UTC_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** A wall-clock time `HH:MM`, 00:00–23:59, or 24:00 for the end of a day. */
 export const CLOCK_RE = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;

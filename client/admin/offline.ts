@@ -96,7 +96,6 @@ interface Runtime {
 
 let runtime: Runtime | null = null;
 const listeners = new Set<() => void>();
-let generation = 0;
 
 /** Something in the offline store changed (a pull, an edit queued, sent or reconciled). */
 export function subscribeOffline(fn: () => void): () => void {
@@ -104,12 +103,7 @@ export function subscribeOffline(fn: () => void): () => void {
   return () => listeners.delete(fn);
 }
 
-export function offlineGeneration(): number {
-  return generation;
-}
-
 function changed(): void {
-  generation++;
   for (const fn of listeners) fn();
 }
 
@@ -197,13 +191,6 @@ export async function keepOffline(user: { id: number; email: string }, rest: Edi
   await rt.db.device.put({ key: 'self', deviceId: user.id, name: `admin:${user.email}`, token: '', eventIds: kept, pairedMs: now, revokedMs: null });
   changed();
   await rt.engine.syncNow();
-}
-
-/** Sends queued edits now (after an edit made online while the server was unreachable, say). */
-export async function flushNow(user: { id: number; email: string }, rest: EditTransport): Promise<void> {
-  const rt = offlineRuntime(user, rest);
-  const outcome = await withEditLock(() => flushEdits(rt.db, rest));
-  if (outcome && (outcome.sent > 0 || outcome.attention > 0)) changed();
 }
 
 export function notifyOfflineChange(): void {

@@ -79,8 +79,3 @@ export function procedure(access: Access) {
     }
   });
 }
-
-/** A procedure for signed-in callers of the given roles; `principal` is non-null inside. */
-export function authedProcedure(access: Exclude<Access, 'public'>) {
-  return procedure(access).use(({ ctx, next }) => next({ ctx: { ...ctx, principal: ctx.principal! } }));
-}

@@ -133,8 +133,6 @@ export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): P
   return c.body(JSON.stringify(result.body), status, headers);
 }
 
-export const ZId = z.coerce.number({ message: 'must be an integer id' }).int('must be an integer id').positive('must be a positive id').max(2_147_483_647);
-export const ZIdParams = z.object({ id: ZId });
 export const ZPagination = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   perPage: z.coerce.number().int().min(1).max(500).default(50),

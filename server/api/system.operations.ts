@@ -16,6 +16,7 @@ export const systemOperations = {
     summary: 'Liveness: 200 once the database answers, 503 otherwise',
     access: 'public',
     kind: 'query',
+    trpc: false,
     output: ZHealthDto,
     rest: { method: 'get', path: '/health', tags: SYSTEM, headers: NO_STORE, describe: 'Healthy', errors: { 503: 'Database unavailable' } },
     async handler({ ctx }) {

@@ -165,6 +165,7 @@ export const authOperations = {
     summary: 'Get a user',
     access: ADMIN_ONLY,
     kind: 'query',
+    trpc: false,
     input: ZIdParams,
     output: ZUserDto,
     rest: { method: 'get', path: '/users/:id', tags: USERS, describe: 'The user' },

@@ -17,8 +17,6 @@ export const SESSION_TTL_DAYS = 14;
 // Password guessing: 10 tries a minute per address, 20 an hour per account.
 const LOGIN_LIMITS = { perIp: { limit: 10, windowSeconds: 60 }, perEmail: { limit: 20, windowSeconds: 3600 } } as const;
 
-export { ZEmail, ZRole, ZTimeZone };
-
 export const ZLoginInput = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1024) });
 export type LoginInput = z.infer<typeof ZLoginInput>;
 

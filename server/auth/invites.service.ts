@@ -12,7 +12,7 @@ import type { Db } from '../db/client';
 import { cancelQueuedMail, queueMail } from '../mail/mailer';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { enforceRateLimit } from '../security/throttle';
-import { ZInvitePreview, type InvitePreview } from '../../shared/users';
+import type { InvitePreview } from '../../shared/users';
 import { authRepository } from './auth.repository';
 import { startSession, toUserDto, withInvites, ZCreateUserInput, type UserDto } from './auth.service';
 import type { Role } from './auth.sql';
@@ -35,8 +35,6 @@ export const ZInviteTokenParams = z.object({
 
 export const ZAcceptInviteInput = z.object({ password: z.string().min(8, 'must be at least 8 characters').max(1024) });
 export type AcceptInviteInput = z.infer<typeof ZAcceptInviteInput>;
-
-export { ZInvitePreview, type InvitePreview };
 
 // Invite links: setting a password is throttled like login; the preview a little more loosely.
 const INVITE_LIMITS = { accept: { limit: 10, windowSeconds: 60 }, preview: { limit: 30, windowSeconds: 60 } } as const;

@@ -127,9 +127,6 @@ export function openDoorDb(name = DOOR_DB_NAME): DoorDb {
   return db;
 }
 
-/** The tables a reset wipes: the server's state only, never the outbox or the local scans. */
-export const CACHE_TABLES = ['events', 'attendees'] as const;
-
 const WORD_SPLIT = /[\s@._+\-,;:'"()]+/u;
 
 /** Lower-cased words of a name and an email, for prefix search (accents folded). */

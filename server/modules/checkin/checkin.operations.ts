@@ -13,7 +13,6 @@ import {
   ZCheckinInput,
   ZCheckinListQuery,
   ZCheckinResult,
-  ZCheckinSource,
   ZCheckinStatsQuery,
 } from '../../../shared/checkin';
 import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
@@ -25,7 +24,7 @@ const TAGS = ['check-in'];
 
 export const checkinOperations = {
   // REST only: the REST body has no `source` (its rows say 'rest'); tRPC has `checkIn` below.
-  checkInRest: defineOperation({
+  checkIn: defineOperation({
     summary: 'Check an attendee in by ticketCode or attendeeId (every admitted scan is a new row; clientId makes it idempotent)',
     access: ADMIN_OR_STAFF,
     kind: 'mutation',
@@ -50,14 +49,6 @@ export const checkinOperations = {
       if (!created) reply.status(200);
       return result;
     },
-  }),
-  checkIn: defineOperation({
-    summary: 'Online check-in for the admin app and the door when it is online; the same rule as POST /checkins, with the source (default manual)',
-    access: ADMIN_OR_STAFF,
-    kind: 'mutation',
-    input: ZCheckinInput.and(z.object({ source: ZCheckinSource.default('manual') })),
-    output: ZCheckinResult,
-    handler: async ({ input: { source, ...input }, principal, ctx }) => (await checkinService(ctx).checkIn(input, principal, source)).result,
   }),
   counts: defineOperation({
     summary: 'Check-in counts of an event: attendees going, checked in (distinct), scans, conflicts',

@@ -70,6 +70,7 @@ export const devicesOperations = {
     summary: 'Rename a device or change its events',
     access: ADMIN_ONLY,
     kind: 'mutation',
+    trpc: false,
     input: ZIdParams.extend({ patch: ZUpdateDeviceInput }),
     output: ZDeviceDto,
     rest: { method: 'patch', path: '/devices/:id', tags: TAGS, bodyKey: 'patch', describe: 'The device', errors: { 404: 'No such device' } },

@@ -47,6 +47,7 @@ export const eventsOperations = {
     summary: 'Delete an event without attendees',
     access: ADMIN_ONLY,
     kind: 'mutation',
+    trpc: false,
     input: ZIdParams,
     rest: { method: 'delete', path: '/events/:id', tags: TAGS, describe: 'Deleted', errors: { 404: 'No such event', 409: 'The event has attendees' } },
     handler: ({ input, ctx }) => eventsService(ctx).delete(input.id),

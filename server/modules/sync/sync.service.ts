@@ -16,9 +16,6 @@ import { checkinService } from '../checkin/checkin.service';
 import { devicesRepository } from '../devices/devices.repository';
 import { syncRepository, type ChangePosition, type ChangeRow } from './sync.repository';
 
-/** Changes older than this are pruned; a cursor from before the pruned range answers `reset`. */
-export const DEFAULT_CHANGE_RETENTION_DAYS = 30;
-
 export function parseCursor(cursor: string): ChangePosition {
   const [txid, id] = cursor.split(':');
   return { txid: txid!, id: Number(id) };
