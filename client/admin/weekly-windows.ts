@@ -4,13 +4,10 @@
  * back into the docs/api.md#rest `weeklyWindows` shape. The page only renders it.
  */
 import type { WeeklyWindows } from '../../shared/booking';
+import { CLOCK_RE, WEEKDAYS, type Weekday } from '../../shared/time';
 
-export const WEEKDAY_KEYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAY_KEYS)[number];
 export type TimeWindow = [from: string, to: string];
 export type WeekModel = Record<Weekday, TimeWindow[]>;
-
-const CLOCK_RE = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
 export function emptyWeek(): WeekModel {
   return { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
@@ -19,7 +16,7 @@ export function emptyWeek(): WeekModel {
 /** A copy of the server's windows (absent days become empty). */
 export function weekFromWindows(windows: Partial<WeeklyWindows> | null | undefined): WeekModel {
   const week = emptyWeek();
-  for (const day of WEEKDAY_KEYS) week[day] = (windows?.[day] ?? []).map(([from, to]) => [from, to] as TimeWindow);
+  for (const day of WEEKDAYS) week[day] = (windows?.[day] ?? []).map(([from, to]) => [from, to] as TimeWindow);
   return week;
 }
 
@@ -70,7 +67,7 @@ export function copyDay(week: WeekModel, from: Weekday, to: readonly Weekday[]):
 /** Per day, the first problem in plain words (null when the day is fine). */
 export function validateWeek(week: WeekModel): Record<Weekday, string | null> {
   const errors = {} as Record<Weekday, string | null>;
-  for (const day of WEEKDAY_KEYS) errors[day] = validateDay(week[day]);
+  for (const day of WEEKDAYS) errors[day] = validateDay(week[day]);
   return errors;
 }
 
@@ -97,7 +94,7 @@ export function weekIsValid(week: WeekModel): boolean {
 /** The docs/api.md#rest shape, each day's windows sorted by start. */
 export function windowsFromWeek(week: WeekModel): WeeklyWindows {
   const out = emptyWeek();
-  for (const day of WEEKDAY_KEYS) out[day] = [...week[day]].sort((x, y) => clockToMinutes(x[0]) - clockToMinutes(y[0]));
+  for (const day of WEEKDAYS) out[day] = [...week[day]].sort((x, y) => clockToMinutes(x[0]) - clockToMinutes(y[0]));
   return out as WeeklyWindows;
 }
 
@@ -112,7 +109,7 @@ export function windowBar([from, to]: TimeWindow): { left: number; width: number
 /** Weekly open hours, for the summary line ("37.5 h a week"). */
 export function weeklyHours(week: WeekModel): number {
   let minutes = 0;
-  for (const day of WEEKDAY_KEYS) {
+  for (const day of WEEKDAYS) {
     for (const [from, to] of week[day]) {
       const span = clockToMinutes(to) - clockToMinutes(from);
       if (span > 0) minutes += span;

@@ -1,16 +1,6 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import {
-  addWindow,
-  copyDay,
-  removeWindow,
-  updateWindow,
-  validateWeek,
-  weeklyHours,
-  windowBar,
-  WEEKDAY_KEYS,
-  type Weekday,
-  type WeekModel,
-} from '../weekly-windows';
+import { addWindow, copyDay, removeWindow, updateWindow, validateWeek, weeklyHours, windowBar, type WeekModel } from '../weekly-windows';
+import { WEEKDAYS, type Weekday } from '../../../shared/time';
 
 const DAY_NAMES: Record<Weekday, string> = {
   mon: 'Monday',
@@ -44,7 +34,7 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
       <p class="visually-hidden" role="status">
         {copied() ?? ''}
       </p>
-      <For each={WEEKDAY_KEYS}>
+      <For each={WEEKDAYS}>
         {(day) => (
           <div class="week-day" role="group" aria-labelledby={`day-${day}`}>
             <div class="week-day-head">
@@ -119,7 +109,7 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
                 >
                   Copy to weekdays<span class="visually-hidden"> from {DAY_NAMES[day]}</span>
                 </button>
-                <button type="button" class="button button-small button-quiet" onClick={() => copy(day, WEEKDAY_KEYS, 'every day')}>
+                <button type="button" class="button button-small button-quiet" onClick={() => copy(day, WEEKDAYS, 'every day')}>
                   Copy to all<span class="visually-hidden"> from {DAY_NAMES[day]}</span>
                 </button>
               </Show>
