@@ -6,6 +6,9 @@
  * when the page becomes visible. Loaded only when an event is kept offline (Dexie and the sync
  * engine stay out of the admin chunks otherwise).
  */
+import { requestPersistentStorage } from '../offline/persistent-storage';
+import { onReconnect } from '../offline/reconnect';
+import { withTabLock } from '../offline/tab-lock';
 import { ApiError, NetworkError } from '../ui/errors';
 import type { AttendeeCore } from '../../shared/attendees';
 import type { DeviceDto } from '../../shared/checkin';
@@ -107,12 +110,6 @@ function changed(): void {
   for (const fn of listeners) fn();
 }
 
-function withEditLock<T>(fn: () => Promise<T>): Promise<T | null> {
-  const locks = (globalThis as { navigator?: Navigator }).navigator?.locks;
-  if (!locks) return fn();
-  return locks.request(EDIT_LOCK_NAME, { ifAvailable: true }, (lock) => (lock ? fn() : null)) as Promise<T | null>;
-}
-
 /** The signed-in admin's store and sync engine, started on first use. */
 export function offlineRuntime(user: { id: number; email: string }, rest: EditTransport): Runtime {
   if (runtime && runtime.userId === user.id) return runtime;
@@ -139,11 +136,7 @@ export function offlineRuntime(user: { id: number; email: string }, rest: EditTr
   const engine = createSyncEngine({
     db,
     transport,
-    withLock: (fn) => {
-      const locks = (globalThis as { navigator?: Navigator }).navigator?.locks;
-      if (!locks) return fn();
-      return locks.request(`svc-admin-sync-${user.id}`, { ifAvailable: true }, (lock) => (lock ? fn() : null)) as Promise<never>;
-    },
+    withLock: (fn) => withTabLock(`svc-admin-sync-${user.id}`, fn),
   });
   let lastSync: number | null = null;
   const unsubscribe = engine.subscribe((s) => {
@@ -154,15 +147,10 @@ export function offlineRuntime(user: { id: number; email: string }, rest: EditTr
   });
 
   const flush = async () => {
-    const outcome = await withEditLock(() => flushEdits(db, rest));
+    const outcome = await withTabLock(EDIT_LOCK_NAME, () => flushEdits(db, rest));
     if (outcome && (outcome.sent > 0 || outcome.attention > 0)) changed();
   };
-  const onOnline = () => void flush();
-  const onVisible = () => {
-    if (document.visibilityState === 'visible') void flush();
-  };
-  globalThis.addEventListener?.('online', onOnline);
-  globalThis.document?.addEventListener('visibilitychange', onVisible);
+  const stopReconnect = onReconnect(() => void flush());
   const stopEngine = engine.start();
   void flush();
 
@@ -173,8 +161,7 @@ export function offlineRuntime(user: { id: number; email: string }, rest: EditTr
     stop() {
       stopEngine();
       unsubscribe();
-      globalThis.removeEventListener?.('online', onOnline);
-      globalThis.document?.removeEventListener('visibilitychange', onVisible);
+      stopReconnect();
       db.close();
       runtime = null;
     },
@@ -185,6 +172,7 @@ export function offlineRuntime(user: { id: number; email: string }, rest: EditTr
 /** Keeps (or stops keeping) an event offline, and syncs at once. */
 export async function keepOffline(user: { id: number; email: string }, rest: EditTransport, eventId: number, keep: boolean): Promise<void> {
   const rt = offlineRuntime(user, rest);
+  if (keep) void requestPersistentStorage(); // an event kept offline must survive storage pressure
   const now = Date.now();
   await setKept(rt.db, eventId, keep, now);
   const kept = await keptEventIds(rt.db);

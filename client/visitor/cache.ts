@@ -3,8 +3,8 @@
  * network answer replaces it when it comes. Offline, the stored copy stays on screen and
  * says how old it is; with no copy the page shows the error.
  */
-import { createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js';
-import { liveQuery } from 'dexie';
+import { createEffect, createMemo, createSignal, on, type Accessor } from 'solid-js';
+import { createLiveValue } from '../offline/live';
 import { ApiError, errorMessage } from '../ui/errors';
 import { visitorDb, type VisitorDb } from './db';
 
@@ -112,17 +112,16 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
   };
 }
 
-/** A Dexie live query as a Solid signal; re-subscribes when `source()` changes. */
+/**
+ * A Dexie live query as a Solid signal (`createLiveValue`, undefined until the first answer);
+ * re-subscribes when `source()` changes. A failure is logged and the last value stays.
+ */
 export function createLiveQuery<K, T>(source: Accessor<K>, querier: (key: K) => Promise<T>): Accessor<T | undefined> {
-  const [value, setValue] = createSignal<T>();
-  createEffect(
-    on(source, (k) => {
-      const subscription = liveQuery(() => querier(k)).subscribe({
-        next: (v) => setValue(() => v),
-        error: (err: unknown) => console.warn('[svc] live query failed', err),
-      });
-      onCleanup(() => subscription.unsubscribe());
-    }),
-  );
-  return value;
+  const live = createLiveValue<T | undefined, K>(querier, undefined, source);
+  createEffect(() => {
+    const err = live.error();
+    if (err !== null) console.warn('[svc] live query failed', err);
+  });
+  // a memo: readers are told only when the value is another one (createLiveValue tells on every answer)
+  return createMemo(() => live.value());
 }

@@ -4,6 +4,8 @@
  * queued entry falls due (minimum fill time, throttle).
  */
 import type { inferRouterInputs } from '@trpc/server';
+import { createKick } from '../offline/kick';
+import { onReconnect } from '../offline/reconnect';
 import { ApiError, NetworkError } from '../ui/errors';
 import { call, rpc, type AppRouter } from '../ui/trpc';
 import { visitorDb, type Submission } from './db';
@@ -59,44 +61,30 @@ function paramsOf(value: unknown): Record<string, string> | undefined {
 }
 
 let started = false;
-let running: Promise<void> | null = null;
-let again = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** Runs a flush now (or right after the one in progress). */
-export function kickOutbox(): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
+/** One flush; a due entry sets the timer for the next kick. Never rejects. */
+async function flushRound(): Promise<void> {
+  try {
+    const report = await flushOutbox(visitorDb(), liveTransport);
+    if (report.waiting === 0) localStorage.removeItem(PENDING_FLAG);
+    else localStorage.setItem(PENDING_FLAG, '1');
+    clearTimeout(timer);
+    if (!report.offline && report.nextDueAt !== undefined) {
+      timer = setTimeout(() => void kickOutbox(), Math.max(50, report.nextDueAt - Date.now()));
+    }
+  } catch (error) {
+    // IndexedDB refused (private mode, quota): the page shows the entry as still waiting
+    console.warn('[svc] visitor outbox flush failed', error);
   }
-  running = (async () => {
-    do {
-      again = false;
-      try {
-        const report = await flushOutbox(visitorDb(), liveTransport);
-        if (report.waiting === 0) localStorage.removeItem(PENDING_FLAG);
-        else localStorage.setItem(PENDING_FLAG, '1');
-        clearTimeout(timer);
-        if (!report.offline && report.nextDueAt !== undefined) {
-          timer = setTimeout(() => void kickOutbox(), Math.max(50, report.nextDueAt - Date.now()));
-        }
-      } catch (error) {
-        // IndexedDB refused (private mode, quota): the page shows the entry as still waiting
-        console.warn('[svc] visitor outbox flush failed', error);
-      }
-    } while (again);
-  })().finally(() => {
-    running = null;
-  });
-  return running;
 }
+
+/** Runs a flush now (or right after the one in progress). */
+export const kickOutbox: () => Promise<void> = createKick(flushRound);
 
 export function startOutboxRunner(): void {
   if (started) return;
   started = true;
-  window.addEventListener('online', () => void kickOutbox());
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') void kickOutbox();
-  });
+  onReconnect(() => void kickOutbox());
   void kickOutbox();
 }

@@ -5,6 +5,7 @@
  * transport is a parameter so tests run it against a real server.
  */
 import { MAX_PUSH_BATCH } from '../../../shared/checkin-rules';
+import { createKick } from '../../offline/kick';
 import { onReconnect } from '../../offline/reconnect';
 import { withTabLock } from '../../offline/tab-lock';
 import {
@@ -98,8 +99,6 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   let status: SyncStatus = { phase: 'unpaired', lastSyncMs: null, lastError: null, lastErrorCode: null, nextAttemptMs: null, downloading: null };
   const listeners = new Set<(s: SyncStatus) => void>();
   let failures = 0;
-  let running: Promise<void> | null = null;
-  let rerun = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let started = false;
 
@@ -280,23 +279,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   }
 
   /** Runs a round now (or right after the one in progress); skipped when another tab holds the lock. */
-  function syncNow(): Promise<void> {
-    if (running) {
-      rerun = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          rerun = false;
-          await withLock(cycle);
-        } while (rerun);
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
+  const syncNow = createKick(() => withLock(cycle));
 
   let scanTimer: ReturnType<typeof setTimeout> | undefined;
 
