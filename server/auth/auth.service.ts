@@ -20,16 +20,23 @@ const LOGIN_LIMITS = { perIp: { limit: 10, windowSeconds: 60 }, perEmail: { limi
 export const ZLoginInput = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1024) });
 export type LoginInput = z.infer<typeof ZLoginInput>;
 
-export const ZCreateUserInput = z.object({
+/** A user's editable fields, without defaults (a PATCH leaves absent fields alone). */
+const ZUserFields = z.object({
   email: ZEmail,
-  displayName: z.string().trim().max(190).default(''),
+  displayName: z.string().trim().max(190),
   role: ZRole,
-  timezone: ZTimeZone.default('UTC'),
-  password: z.string().min(8, 'must be at least 8 characters').max(1024).optional(),
-  eventIds: z.array(z.number().int().positive()).max(1000).nullable().optional(),
+  timezone: ZTimeZone,
+  password: z.string().min(8, 'must be at least 8 characters').max(1024),
+  eventIds: z.array(z.number().int().positive()).max(1000).nullable(),
+});
+export const ZCreateUserInput = ZUserFields.extend({
+  displayName: ZUserFields.shape.displayName.default(''),
+  timezone: ZUserFields.shape.timezone.default('UTC'),
+  password: ZUserFields.shape.password.optional(),
+  eventIds: ZUserFields.shape.eventIds.optional(),
 });
 export type CreateUserInput = z.infer<typeof ZCreateUserInput>;
-export const ZUpdateUserInput = ZCreateUserInput.partial();
+export const ZUpdateUserInput = ZUserFields.partial();
 export type UpdateUserInput = z.infer<typeof ZUpdateUserInput>;
 
 export const ZCreateApiTokenInput = z.object({

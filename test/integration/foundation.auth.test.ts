@@ -126,6 +126,13 @@ describe('roles', () => {
     expect(res.status).toBe(401);
   });
 
+  it('PATCH /users/{id} changes only the fields sent: name and time zone survive a role change', async () => {
+    const created = await admin.api.post('/users', { email: 'patched@example.test', displayName: 'Pat Ched', role: 'host', timezone: 'Europe/Berlin' });
+    const res = await admin.api.patch(`/users/${created.body.id}`, { role: 'staff' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ role: 'staff', displayName: 'Pat Ched', timezone: 'Europe/Berlin' });
+  });
+
   it('an administrator gets 404 svc_not_found for an unknown user id', async () => {
     const res = await admin.api.get('/users/999999');
     expect(res.status).toBe(404);

@@ -1,10 +1,14 @@
 /**
  * Booking schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#rest shapes, camelCase).
  * Times are UTC `Y-m-d H:i:s`; days are UTC `Y-m-d`.
+ *
+ * The booking domain's shared code is one folder: this file (`shared/booking`) holds its zod
+ * schemas and inferred types; `slots.ts` (the slot generator) and `tz.ts` (zone arithmetic) are
+ * the pure logic server and PWA both run, kept free of zod for the hot path.
  */
-import { z } from './validation';
-import { ZTimeZone, ZUtcDateTime, ZUtcDay } from './schemas';
-import { CLOCK_RE } from './time';
+import { z } from '../validation';
+import { ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
+import { CLOCK_RE } from '../time';
 
 /** docs/api.md#errors: every status a booking row can hold. */
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
