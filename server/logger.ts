@@ -13,15 +13,66 @@ export function redactPath(pathWithQuery: string): string {
   return query === undefined ? masked : `${masked}?:redacted`;
 }
 
+/**
+ * Keys under which database errors carry a query's bound values (drizzle's `params`, PGlite's
+ * `params`, postgres.js's `parameters`/`args` in debug mode). A value is a row being written:
+ * password hashes, cancel tokens, ticket codes. They are never logged, at any depth of `cause`.
+ */
+const QUERY_VALUE_KEYS = new Set(['params', 'parameters', 'args', 'values']);
+
+/** drizzle puts the values in the message too (`Failed query: …\nparams: a,b`), and so in the stack. */
+function withoutParams(text: string): string {
+  const at = text.indexOf('\nparams: ');
+  if (at === -1) return text;
+  const frames = text.indexOf('\n    at ', at);
+  return `${text.slice(0, at)}\nparams: [redacted]${frames === -1 ? '' : text.slice(frames)}`;
+}
+
+function scrubError(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((v) => scrubError(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (QUERY_VALUE_KEYS.has(key)) continue;
+    out[key] = typeof v === 'string' && (key === 'message' || key === 'stack') ? withoutParams(v) : typeof v === 'object' ? scrubError(v, depth + 1) : v;
+  }
+  return out;
+}
+
+/** The one error serializer: pino's, without a failed query's values. */
+export function serializeError(err: unknown): unknown {
+  return scrubError(pino.stdSerializers.err(err as Error));
+}
+
+/** Secret fields, wherever a log entry carries a row or a payload (one level down or two). */
+const SECRET_FIELDS = [
+  'authorization',
+  'cookie',
+  'password',
+  'passwordHash',
+  'password_hash',
+  'token',
+  'tokenHash',
+  'token_hash',
+  'sessionToken',
+  'cancel_token',
+  'cancelToken',
+  'ticketCode',
+  'ticket_code',
+  'ticketCodeHash',
+  'ticket_code_hash',
+  'codeHash',
+  'pairingCode',
+  'pairing_code_hash',
+];
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
       base: undefined,
-      redact: {
-        paths: ['*.authorization', '*.cookie', '*.password', '*.token', '*.cancel_token', '*.cancelToken', '*.ticketCode', '*.ticket_code'],
-        censor: '[redacted]',
-      },
+      serializers: { err: serializeError },
+      redact: { paths: SECRET_FIELDS.flatMap((f) => [`*.${f}`, `*.*.${f}`]), censor: '[redacted]' },
     },
     destination,
   );
