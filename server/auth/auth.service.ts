@@ -5,7 +5,7 @@ import { toUtcString } from '../../shared/time';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { authRepository, type AuthRepository, type UserRow, type ApiTokenRow } from './auth.repository';
 import { hashPassword, verifyPassword } from './passwords';
-import { enforceRateLimit } from '../security/throttle';
+import { countRateLimits, hitRateLimit, secondsLeftInWindow } from '../security/throttle';
 import type { Principal } from './principal';
 import { ZEmail, ZTimeZone } from '../../shared/schemas';
 import { ZRole, type ApiTokenCreatedDto, type ApiTokenDto, type UserDto } from '../../shared/users';
@@ -15,7 +15,21 @@ export type { ApiTokenDto, UserDto };
 export const SESSION_TTL_DAYS = 14;
 
 // Password guessing: 10 tries a minute per address, 20 an hour per account.
-const LOGIN_LIMITS = { perIp: { limit: 10, windowSeconds: 60 }, perEmail: { limit: 20, windowSeconds: 3600 } } as const;
+/**
+ * Sign-in throttles count failed attempts only (OWASP: a correct password never counts, so
+ * nobody can lock an account by signing in, or by failing from elsewhere):
+ * - per address: 10 failures a minute, whatever the accounts (guessing from one machine);
+ * - per account and address: 5 failures in 15 minutes (guessing one account from one machine);
+ * - per account across addresses: past 20 failures an hour every attempt on the account is
+ *   slowed down (a distributed guess gets slow), but its owner can still sign in.
+ */
+const LOGIN_LIMITS = {
+  perIp: { limit: 10, windowSeconds: 60 },
+  perAccountAndIp: { limit: 5, windowSeconds: 15 * 60 },
+  perAccount: { limit: 20, windowSeconds: 3600 },
+} as const;
+/** The slow-down of an account past its hourly failures. */
+const LOGIN_SLOWDOWN_MS = 1500;
 
 export const ZLoginInput = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1024) });
 export type LoginInput = z.infer<typeof ZLoginInput>;
@@ -96,14 +110,28 @@ export function authService(ctx: AppContext) {
   const repo = authRepository(db);
 
   return {
-    /** Throttled per client IP (when known) and per email before the password is checked. */
+    /** Refused while the address or the account-and-address has too many recent failures (see LOGIN_LIMITS). */
     async login(input: LoginInput, opts: { ip?: string } = {}, nowMs = Date.now()): Promise<{ user: UserDto; sessionToken: string; expiresUtc: string }> {
-      if (opts.ip) await enforceRateLimit(db, `login:ip:${opts.ip}`, LOGIN_LIMITS.perIp);
-      await enforceRateLimit(db, `login:email:${input.email.toLowerCase()}`, LOGIN_LIMITS.perEmail);
+      const email = input.email.toLowerCase();
+      const buckets = [
+        { bucket: `login:fail:ip:${opts.ip ?? ''}`, rule: LOGIN_LIMITS.perIp },
+        { bucket: `login:fail:account-ip:${email}|${opts.ip ?? ''}`, rule: LOGIN_LIMITS.perAccountAndIp },
+        { bucket: `login:fail:account:${email}`, rule: LOGIN_LIMITS.perAccount },
+      ];
+      const [ipFailures, pairFailures, accountFailures] = await countRateLimits(db, buckets, nowMs);
+      for (const [i, failures] of [ipFailures!, pairFailures!].entries()) {
+        if (opts.ip && failures >= buckets[i]!.rule.limit) {
+          throw new AppError('svc_rate_limited', undefined, { retryAfter: secondsLeftInWindow(buckets[i]!.rule, nowMs) });
+        }
+      }
+      if (accountFailures! >= LOGIN_LIMITS.perAccount.limit) await new Promise((resolve) => setTimeout(resolve, LOGIN_SLOWDOWN_MS));
       const user = await repo.findUserByEmail(input.email);
       dummyHash ??= hashPassword(randomToken());
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
-      if (!user || !ok) throw new AppError('svc_unauthorized', 'Wrong email or password.');
+      if (!user || !ok) {
+        await Promise.all(buckets.map(({ bucket, rule }) => hitRateLimit(db, bucket, rule.limit, rule.windowSeconds, nowMs)));
+        throw new AppError('svc_unauthorized', 'Wrong email or password.');
+      }
       const { sessionToken, expiresUtc } = await startSession(repo, user.id, nowMs);
       return { user: toUserDto(user), sessionToken, expiresUtc };
     },

@@ -45,6 +45,23 @@ export async function enforceRateLimit(db: Db, bucket: string, rule: RateLimit, 
   if (!result.allowed) throw new AppError('svc_rate_limited', undefined, { retryAfter: result.retryAfterSeconds });
 }
 
+/** The hits counted so far in the current window of each bucket (0 for a bucket never hit). */
+export async function countRateLimits(db: Db, buckets: Array<{ bucket: string; rule: RateLimit }>, nowMs = Date.now()): Promise<number[]> {
+  const starts = buckets.map(({ rule }) => toUtcString(Math.floor(nowMs / (rule.windowSeconds * 1000)) * rule.windowSeconds * 1000));
+  const rows = await queryRows<{ bucket: string; start: string; hits: number }>(
+    db,
+    sql`select bucket, to_char(window_start_utc, 'YYYY-MM-DD HH24:MI:SS') as start, hits from ${rateLimits}
+        where (bucket, window_start_utc) in (select b, s::timestamp from jsonb_to_recordset(${JSON.stringify(buckets.map((b, i) => ({ b: b.bucket, s: starts[i] })))}::jsonb) as x(b text, s text))`,
+  );
+  return buckets.map((b, i) => Number(rows.find((r) => r.bucket === b.bucket && r.start === starts[i])?.hits ?? 0));
+}
+
+/** Seconds until the current window of `rule` ends (for Retry-After). */
+export function secondsLeftInWindow(rule: RateLimit, nowMs = Date.now()): number {
+  const windowMs = rule.windowSeconds * 1000;
+  return Math.max(1, Math.ceil((Math.floor(nowMs / windowMs) * windowMs + windowMs - nowMs) / 1000));
+}
+
 export const PRUNE_RATE_LIMITS_JOB = 'security.prune_rate_limits';
 
 /** Hourly: old throttle windows are dropped so the table stays small. */

@@ -181,3 +181,50 @@ describe('bad input', () => {
     await broken.close().catch(() => {});
   });
 });
+
+describe('sign-in throttles count failures only (no lock-out as a weapon)', () => {
+  const password = 'owner password 123';
+  const newAccount = async (email: string) => {
+    await admin.api.post('/users', { email, role: 'host', password });
+    return authService(srv.server.ctx);
+  };
+  const codeOf = (attempt: Promise<unknown>) =>
+    attempt.then(
+      () => 'ok',
+      (e: { code: string }) => e.code,
+    );
+
+  it('25 successful sign-ins in a row never lock the account', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push((await apiClient(srv.url).post('/auth/login', { email: srv.admin.email, password: srv.admin.password })).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+  });
+
+  it('5 failures on an account from one address refuse that address (429 with a retry time); its owner elsewhere still signs in', async () => {
+    const email = 'guessed@example.test';
+    const auth = await newAccount(email);
+    const nowMs = Date.UTC(2030, 0, 1, 12, 0, 5);
+    const attacker = { ip: '203.0.113.50' };
+    for (let i = 0; i < 5; i++) expect(await codeOf(auth.login({ email, password: `guess ${i}` }, attacker, nowMs))).toBe('svc_unauthorized');
+    const refused = await auth.login({ email, password }, attacker, nowMs).catch((e) => e);
+    expect(refused.code).toBe('svc_rate_limited');
+    expect(refused.data.retryAfter).toBeGreaterThan(0);
+    expect(await codeOf(auth.login({ email, password }, { ip: '198.51.100.7' }, nowMs))).toBe('ok');
+  });
+
+  it('10 failures a minute from one address refuse it, whichever accounts it tries', async () => {
+    const auth = authService(srv.server.ctx);
+    const nowMs = Date.UTC(2030, 0, 2, 12, 0, 5);
+    const ip = { ip: '203.0.113.60' };
+    for (let i = 0; i < 10; i++) expect(await codeOf(auth.login({ email: `nobody-${i}@example.test`, password: 'x' }, ip, nowMs))).toBe('svc_unauthorized');
+    expect(await codeOf(auth.login({ email: 'nobody-10@example.test', password: 'x' }, ip, nowMs))).toBe('svc_rate_limited');
+  });
+
+  it('failures spread over many addresses do not lock the owner out (past 20 an hour they are slowed, not refused)', async () => {
+    const email = 'spread@example.test';
+    const auth = await newAccount(email);
+    const nowMs = Date.UTC(2030, 0, 3, 12, 0, 5);
+    for (let i = 0; i < 21; i++) await codeOf(auth.login({ email, password: 'wrong' }, { ip: `198.18.0.${i + 1}` }, nowMs));
+    expect(await codeOf(auth.login({ email, password }, { ip: '198.51.100.8' }, nowMs))).toBe('ok');
+  });
+});
