@@ -33,10 +33,25 @@ export async function resolvePrincipal(c: Context, ctx: AppContext): Promise<Pri
 export function assertSameOrigin(c: Context, ctx: AppContext): void {
   const origin = c.req.header('origin');
   if (!origin) throw new AppError('svc_forbidden', 'Missing Origin header.');
+  if (!isOwnOrigin(c, ctx, origin)) throw new AppError('svc_forbidden', 'Cross-origin request refused.');
+}
+
+/**
+ * Any write a browser sends from another site is refused, signed in or not: a cross-site form
+ * could otherwise sign a victim into the attacker's account (login CSRF). Callers without a
+ * browser send no Origin and pass; the public sign-up, which other sites' forms post to on
+ * purpose, does not ask (its nonce and throttles guard it).
+ */
+export function assertNotCrossSite(c: Context, ctx: AppContext): void {
+  const origin = c.req.header('origin');
+  if (origin && !isOwnOrigin(c, ctx, origin)) throw new AppError('svc_forbidden', 'Cross-origin request refused.');
+}
+
+function isOwnOrigin(c: Context, ctx: AppContext, origin: string): boolean {
   const allowed = new Set([new URL(c.req.url).origin, new URL(ctx.env.publicUrl).origin]);
   const host = c.req.header('host');
   if (host) allowed.add(`${isSecure(c, ctx) ? 'https' : 'http'}://${host}`);
-  if (!allowed.has(origin)) throw new AppError('svc_forbidden', 'Cross-origin request refused.');
+  return allowed.has(origin);
 }
 
 export function isSecure(c: Context, ctx: AppContext): boolean {

@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   svc_rate_limited: { status: 429, trpc: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Please wait a moment and try again.' },
   /** Unknown route, id or token; also a draft event seen by the public. */
   svc_not_found: { status: 404, trpc: 'NOT_FOUND', message: 'Not found.' },
+  /** A body sent as anything but JSON where JSON is expected (a cross-site form posts text/plain). */
+  svc_unsupported_media_type: { status: 415, trpc: 'BAD_REQUEST', message: 'The request body must be JSON (Content-Type: application/json).' },
   /** Body too large for the route. */
   svc_payload_too_large: { status: 413, trpc: 'BAD_REQUEST', message: 'The request is too large.' },
   /** The chosen slot is not in the live slot list (contract: 409). */

@@ -5,7 +5,7 @@ import type { Context as HonoContext } from 'hono';
 import { AppError, trpcCodeFor } from '../../shared/errors';
 import { authorize, type Access, type Principal } from '../auth/principal';
 import type { AppContext } from '../context';
-import { assertSameOrigin, clientIp, resolvePrincipal } from '../http';
+import { assertNotCrossSite, assertSameOrigin, clientIp, resolvePrincipal } from '../http';
 import { invalidParams } from './route';
 
 export interface TrpcContext {
@@ -65,13 +65,14 @@ const errorMapping = t.middleware(async ({ ctx, next }) => {
 export const router = t.router;
 export const publicProcedure = t.procedure.use(errorMapping);
 
-/** A procedure behind the same authorization layer as REST; mutations by cookie pass the Origin check. */
+/** A procedure behind the same authorization layer as REST; mutations pass the same Origin checks. */
 export function procedure(access: Access) {
   return publicProcedure.use(async ({ ctx, type, next }) => {
     try {
       if (access !== 'public' && ctx.authError) throw ctx.authError;
       const principal = authorize(ctx.principal, access);
       if (principal?.via === 'session' && type === 'mutation') assertSameOrigin(ctx.c, ctx.ctx);
+      else if (type === 'mutation' && principal?.via !== 'token') assertNotCrossSite(ctx.c, ctx.ctx);
       return next({ ctx: { ...ctx, principal } });
     } catch (err) {
       if (err instanceof AppError) throw new TRPCError({ code: trpcCodeFor(err.code, err.status), message: err.message, cause: err });

@@ -4,7 +4,7 @@ import { z, type ZodType } from 'zod';
 import { AppError } from '../../shared/errors';
 import { authorize, type Access, type Principal } from '../auth/principal';
 import type { AppContext } from '../context';
-import { assertSameOrigin, clientIp, resolvePrincipal } from '../http';
+import { assertNotCrossSite, assertSameOrigin, clientIp, resolvePrincipal } from '../http';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -84,10 +84,14 @@ export function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, pre
   return result.data;
 }
 
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/;
+
 async function readBody(c: Context, format: 'json' | 'json-or-form'): Promise<unknown> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (format === 'json-or-form' && (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data'))) {
-    const form = await c.req.parseBody({ all: true });
+    const form = await c.req.parseBody({ all: true }).catch(() => {
+      throw new AppError('svc_invalid_json', 'The form body could not be read.');
+    });
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(form)) {
       if (value instanceof File || (Array.isArray(value) && value.some((v) => v instanceof File))) continue;
@@ -97,6 +101,8 @@ async function readBody(c: Context, format: 'json' | 'json-or-form'): Promise<un
   }
   const text = await c.req.text();
   if (text.trim() === '') return {};
+  // JSON only when sent as JSON: a cross-site form can post text/plain, never application/json
+  if (!JSON_TYPE.test(type)) throw new AppError('svc_unsupported_media_type');
   try {
     return JSON.parse(text);
   } catch {
@@ -111,6 +117,7 @@ export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): P
   const caller = def.access === 'public' ? await resolvePrincipal(c, ctx).catch(() => null) : await resolvePrincipal(c, ctx);
   const principal = authorize(caller, def.access);
   if (principal?.via === 'session' && def.method !== 'get') assertSameOrigin(c, ctx);
+  else if (def.method !== 'get' && principal?.via !== 'token' && def.bodyFormat !== 'json-or-form') assertNotCrossSite(c, ctx);
   const ip = clientIp(c);
   // The raw input (path, query and body fields as sent) for checks that run before validation;
   // an unreadable body counts as empty here and is answered by validation below.

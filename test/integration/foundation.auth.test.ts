@@ -228,3 +228,35 @@ describe('sign-in throttles count failures only (no lock-out as a weapon)', () =
     expect(await codeOf(auth.login({ email, password }, { ip: '198.51.100.8' }, nowMs))).toBe('ok');
   });
 });
+
+describe('login CSRF: a cross-site form cannot sign anyone in', () => {
+  const login = (headers: Record<string, string>) =>
+    fetch(`${srv.url}/svc/v1/auth/login`, { method: 'POST', headers, body: JSON.stringify({ email: srv.admin.email, password: srv.admin.password }) });
+
+  it('POST /auth/login from a foreign Origin is refused with 403 and sets no cookie, whatever its content type', async () => {
+    for (const type of ['text/plain', 'application/json']) {
+      const res = await login({ origin: 'http://evil.example', 'content-type': type });
+      expect(res.status, type).toBe(403);
+      expect((await res.json()).code).toBe('svc_forbidden');
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('a JSON body sent as text/plain is 415 svc_unsupported_media_type (what a plain HTML form can send)', async () => {
+    const res = await login({ 'content-type': 'text/plain' });
+    expect(res.status).toBe(415);
+    expect((await res.json()).code).toBe('svc_unsupported_media_type');
+    expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('our own pages sign in (same Origin), and the tRPC login refuses a foreign Origin too', async () => {
+    expect((await login({ origin: new URL(srv.url).origin, 'content-type': 'application/json' })).status).toBe(200);
+    const viaTrpc = await fetch(`${srv.url}/trpc/auth.login`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ json: { email: srv.admin.email, password: srv.admin.password } }),
+    });
+    expect(viaTrpc.status).toBe(403);
+    expect(viaTrpc.headers.get('set-cookie')).toBeNull();
+  });
+});
