@@ -26,7 +26,13 @@ export function staticHandler(root: string) {
   const absRoot = path.resolve(root);
   return async (c: Context): Promise<Response | null> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
-    const urlPath = decodeURIComponent(new URL(c.req.url).pathname);
+    let urlPath: string;
+    try {
+      urlPath = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      return null; // malformed percent-encoding names no file: 404
+    }
+    if (urlPath.includes('\u0000')) return null;
     const candidate = path.resolve(absRoot, `.${urlPath}`);
     if (!candidate.startsWith(absRoot + path.sep) && candidate !== absRoot) return null;
     const file = (await isFile(candidate)) ? candidate : path.extname(urlPath) ? null : path.join(absRoot, 'index.html');

@@ -77,8 +77,30 @@ export function invalidParams(error: z.ZodError, prefix?: string): AppError {
   return new AppError('svc_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, { status: 400, params });
 }
 
+/**
+ * The first field (dotted path) whose text holds a NUL character, or null. PostgreSQL refuses
+ * 0x00 in text, so such input is bad input named by its field, never a failed query.
+ */
+export function fieldWithNul(value: unknown, at = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? at || 'body' : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, v] of Object.entries(value)) {
+    if (key.includes('\u0000')) return at ? `${at}.${key.replaceAll('\u0000', '')}` : key.replaceAll('\u0000', '');
+    const found = fieldWithNul(v, at ? `${at}.${key}` : key);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Refuses input with a NUL character anywhere (400 svc_invalid_param naming the field). */
+export function assertNoNul(value: unknown): void {
+  const field = fieldWithNul(value);
+  if (field) throw new AppError('svc_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: 'must not contain a NUL character' } });
+}
+
 export function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, prefix?: string): T {
   if (!schema) return undefined as T;
+  assertNoNul(value);
   const result = schema.safeParse(value);
   if (!result.success) throw invalidParams(result.error, prefix);
   return result.data;

@@ -6,6 +6,7 @@
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z, ZodType } from 'zod';
 import { procedure, router } from './procedure';
+import { assertNoNul } from './route';
 import type { AnyOperation, Operation, OperationRecord } from './operation';
 
 type InputOf<S> = S extends ZodType ? z.input<S> : void;
@@ -23,7 +24,10 @@ type ProcedureOf<Op> =
 export type ProceduresOf<R extends OperationRecord> = { [K in keyof R as R[K] extends Operation<any, any, any, any, false> ? never : K]: ProcedureOf<R[K]> };
 
 function procedureOf(op: AnyOperation) {
-  let base = procedure(op.access);
+  let base = procedure(op.access).use(async ({ getRawInput, next }) => {
+    assertNoNul(await getRawInput());
+    return next();
+  });
   if (op.screen) {
     const screen = op.screen;
     base = base.use(async ({ ctx, getRawInput, next }) => {

@@ -1,0 +1,46 @@
+/**
+ * Bad input is a 4xx naming the problem, never a 500: a NUL character (PostgreSQL refuses 0x00
+ * in text) anywhere in a path, query, body or tRPC input, and malformed percent-encoding.
+ */
+import { describe, expect, it } from 'vitest';
+import { apiClient } from '../helpers/http';
+import { useTestServer } from '../helpers/test-server';
+
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' }, client: true });
+
+describe('a NUL character is 400 svc_invalid_param naming the field, on every transport', () => {
+  it('in a JSON body (the login email)', async () => {
+    const res = await apiClient(srv.url).post('/auth/login', { email: 'a\u0000@example.test', password: 'whatever' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'svc_invalid_param', data: { params: { email: 'must not contain a NUL character' } } });
+  });
+
+  it('in a path parameter (a cancel token) and in a query string (the attendee search)', async () => {
+    const byPath = await apiClient(srv.url).get('/attendees/cancel/abc%00def');
+    expect(byPath.status).toBe(400);
+    expect(byPath.body.data.params).toEqual({ token: 'must not contain a NUL character' });
+    const byQuery = await admin.api.get('/attendees?search=%00');
+    expect(byQuery.status).toBe(400);
+    expect(byQuery.body.data.params).toEqual({ search: 'must not contain a NUL character' });
+  });
+
+  it('in a nested field (settings labels) and in a tRPC input', async () => {
+    const nested = await admin.api.patch('/settings', { locationLabels: { phone: 'Ca\u0000ll' } });
+    expect(nested.status).toBe(400);
+    expect(nested.body.data.params).toEqual({ 'locationLabels.phone': 'must not contain a NUL character' });
+    const res = await fetch(`${srv.url}/trpc/booking.byToken?input=${encodeURIComponent(JSON.stringify({ json: { token: 'x\u0000y' } }))}`);
+    const body = await res.json();
+    expect(res.status).toBe(400);
+    expect(body.error.json.data).toMatchObject({ svcCode: 'svc_invalid_param', params: { token: 'must not contain a NUL character' } });
+  });
+});
+
+describe('malformed percent-encoding in a page path is 404, not 500', () => {
+  for (const path of ['/%zz', '/%', '/%E0%A4%A', '/%C0%AE%C0%AE/etc/passwd']) {
+    it(path, async () => {
+      const res = await fetch(`${srv.url}${path}`);
+      expect(res.status).toBe(404);
+      expect((await res.json()).code).toBe('svc_not_found');
+    });
+  }
+});
