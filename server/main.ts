@@ -1,5 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
+import type { Duplex } from 'node:stream';
+import { AppError } from '../shared/errors';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app';
@@ -36,6 +38,26 @@ export interface StartOptions {
   version?: string;
   /** Middleware around every REST answer (the tests' OpenAPI conformance check). */
   restMiddleware?: MiddlewareHandler[];
+}
+
+/**
+ * Requests Node refuses before any handler sees them still answer our error body: a request
+ * line or headers past the 16 KB limit is 431 `svc_request_too_large`; anything else Node
+ * cannot parse keeps its plain 400.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (err.code !== 'HPE_HEADER_OVERFLOW') {
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    return;
+  }
+  const body = JSON.stringify(new AppError('svc_request_too_large').toBody());
+  socket.end(
+    `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export async function startServer(env: Env, opts: StartOptions = {}): Promise<RunningServer> {
@@ -75,6 +97,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
     });
+    server.on('clientError', answerClientError);
     const port = (server.address() as AddressInfo).port;
     if (env.SVC_JOBS === 'on') jobs.start();
 

@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   svc_not_found: { status: 404, trpc: 'NOT_FOUND', message: 'Not found.' },
   /** A body sent as anything but JSON where JSON is expected (a cross-site form posts text/plain). */
   svc_unsupported_media_type: { status: 415, trpc: 'BAD_REQUEST', message: 'The request body must be JSON (Content-Type: application/json).' },
+  /** The request line (a huge query string) or the headers passed Node's 16 KB limit. */
+  svc_request_too_large: { status: 431, trpc: 'BAD_REQUEST', message: 'The request line or its headers are too large.' },
   /** Body too large for the route. */
   svc_payload_too_large: { status: 413, trpc: 'BAD_REQUEST', message: 'The request is too large.' },
   /** The chosen slot is not in the live slot list (contract: 409). */

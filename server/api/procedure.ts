@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { transformer } from '../../shared/transformer';
 import { ZodError } from 'zod';
 import type { Context as HonoContext } from 'hono';
-import { AppError, trpcCodeFor } from '../../shared/errors';
+import { AppError, trpcCodeFor, type KnownErrorCode } from '../../shared/errors';
 import { authorize, type Access, type Principal } from '../auth/principal';
 import type { AppContext } from '../context';
 import { assertNotCrossSite, assertSameOrigin, clientIp, resolvePrincipal } from '../http';
@@ -26,6 +26,15 @@ export async function createTrpcContext(c: HonoContext, ctx: AppContext): Promis
   }
 }
 
+const TRANSPORT_CODES: Partial<Record<TRPCError['code'], KnownErrorCode>> = {
+  PARSE_ERROR: 'svc_invalid_json',
+  BAD_REQUEST: 'svc_invalid_json',
+  NOT_FOUND: 'svc_not_found',
+  METHOD_NOT_SUPPORTED: 'svc_not_found',
+  UNSUPPORTED_MEDIA_TYPE: 'svc_unsupported_media_type',
+  PAYLOAD_TOO_LARGE: 'svc_payload_too_large',
+};
+
 const t = initTRPC.context<TrpcContext>().create({
   transformer,
   errorFormatter({ shape, error }) {
@@ -33,7 +42,9 @@ const t = initTRPC.context<TrpcContext>().create({
     const cause = error.cause;
     let app: AppError | null = cause instanceof AppError ? cause : null;
     if (!app && cause instanceof ZodError) app = invalidParams(cause);
-    if (!app && error.code === 'INTERNAL_SERVER_ERROR') app = new AppError('svc_internal');
+    // The transport's own refusals (unreadable JSON, an unknown procedure) answer in our words too,
+    // never the library's or the JSON parser's text.
+    if (!app) app = new AppError(TRANSPORT_CODES[error.code] ?? 'svc_internal');
     return {
       ...shape,
       message: app ? app.message : shape.message,

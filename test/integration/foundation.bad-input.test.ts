@@ -44,3 +44,25 @@ describe('malformed percent-encoding in a page path is 404, not 500', () => {
     });
   }
 });
+
+describe('transport refusals answer in our error shape', () => {
+  it("an unreadable tRPC body is svc_invalid_json with our message, not the JSON parser's text", async () => {
+    const res = await fetch(`${srv.url}/trpc/auth.login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    const body = await res.json();
+    expect(res.status).toBe(400);
+    expect(body.error.json.data.svcCode).toBe('svc_invalid_json');
+    expect(body.error.json.message).toBe('The request body could not be read.');
+  });
+
+  it('an unknown tRPC procedure is svc_not_found', async () => {
+    const res = await fetch(`${srv.url}/trpc/nothing.here`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.json.data.svcCode).toBe('svc_not_found');
+  });
+
+  it('a 100 KB query string is 431 svc_request_too_large with the error body', async () => {
+    const res = await fetch(`${srv.url}/svc/v1/events?search=${'x'.repeat(100_000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.json()).toMatchObject({ code: 'svc_request_too_large', data: { status: 431 } });
+  });
+});
