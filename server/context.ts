@@ -26,6 +26,8 @@ export interface AppContext {
   /** HMAC key for nonces and signed form tokens (shared by every instance). */
   secret: string;
   deviceTokens: DeviceTokens;
+  /** This instance's own address once it listens (the local payment provider delivers its webhooks here). */
+  selfUrl?: string;
   /** Bot check / spam scoring registered by plugins (none by default). */
   verifiers: VisitorVerifiers;
 }

@@ -26,6 +26,14 @@ const ZEnv = z.object({
   SVC_TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Days the sync change log is kept; a door device offline longer re-downloads its events. */
   SVC_SYNC_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Extended edition: who takes payments (docs/api.md#payments); `local` needs no network. */
+  SVC_PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+  STRIPE_SECRET_KEY: z.string().min(8).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
+  /** Another address for Stripe's API (a test double); the package's host/port/protocol options. */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Extended edition: the outside shop's Standard Webhooks secret (`whsec_…`); unset turns the bridge off. */
+  SVC_COMMERCE_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a whsec_ secret (base64 after the prefix)').optional(),
 });
 
 export type Env = z.infer<typeof ZEnv> & { dataDir: string; publicUrl: string; plugins: string[] };
@@ -43,6 +51,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  if (env.SVC_EDITION === 'extended' && env.SVC_PAYMENT_PROVIDER === 'stripe' && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
+    throw new EnvError('Invalid environment:\n  SVC_PAYMENT_PROVIDER: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
   return {
     ...env,
     dataDir: path.resolve(env.SVC_DATA_DIR),

@@ -99,6 +99,7 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     });
     server.on('clientError', answerClientError);
     const port = (server.address() as AddressInfo).port;
+    ctx.selfUrl = `http://${env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST}:${port}`;
     if (env.SVC_JOBS === 'on') jobs.start();
 
     let closing: Promise<void> | null = null;

@@ -1,5 +1,6 @@
 /** Attendee and sign-up schemas shared by the server (REST + tRPC) and the PWA. */
 import { z } from 'zod';
+import { ZOrderCreatedDto } from './payments';
 
 export const ATTENDEE_STATUSES = ['going', 'waitlist', 'cancelled'] as const;
 export const ZAttendeeStatus = z.enum(ATTENDEE_STATUSES);
@@ -28,7 +29,8 @@ export const ZSignupFields = z.object({
 });
 export type SignupFields = z.infer<typeof ZSignupFields>;
 
-export const ZSignupResult = z.object({ id: z.number().int(), status: ZAttendeeStatus });
+/** A free sign-up's answer; a paid event answers an order awaiting payment instead (docs/api.md#payments). */
+export const ZSignupResult = z.union([z.object({ id: z.number().int(), status: ZAttendeeStatus }), ZOrderCreatedDto]);
 export type SignupResult = z.infer<typeof ZSignupResult>;
 
 /** Admin PATCH /attendees/{id}: the contract's camelCase body. */

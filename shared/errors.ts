@@ -76,6 +76,12 @@ export const ERROR_CODES = {
   svc_pairing_code_invalid: { status: 400, trpc: 'BAD_REQUEST', message: 'This pairing code is not valid or has expired. Ask for a new one.' },
   /** A device token was revoked; its queued scans are not accepted. */
   svc_device_revoked: { status: 401, trpc: 'UNAUTHORIZED', message: 'This device was revoked.' },
+  /** A payment provider's or shop's webhook without a valid signature; nothing changed. */
+  svc_invalid_signature: { status: 400, trpc: 'BAD_REQUEST', message: 'The webhook signature is missing or does not match.' },
+  /** Pay or Cancel on a checkout that is already paid, cancelled or expired. */
+  svc_payment_closed: { status: 409, trpc: 'CONFLICT', message: 'This payment is no longer open.' },
+  /** An order change its status does not allow (refunding an unpaid order). */
+  svc_order_invalid_state: { status: 409, trpc: 'CONFLICT', message: 'This order cannot be changed in its current state.' },
   /** The database did not answer (health check). */
   svc_unavailable: { status: 503, trpc: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
   /** Anything unexpected; never carries a stack trace or SQL. */

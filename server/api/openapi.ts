@@ -110,6 +110,8 @@ export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; ser
       const content: Record<string, unknown> = { 'application/json': { schema } };
       if (route.bodyFormat === 'json-or-form') content['application/x-www-form-urlencoded'] = { schema };
       operation.requestBody = { required: true, content };
+    } else if (route.rawBody) {
+      operation.requestBody = { required: true, description: route.rawBody, content: { 'application/json': { schema: { type: 'object' } } } };
     }
     paths[path] = { ...paths[path], [route.method]: operation };
   }

@@ -61,6 +61,11 @@ export interface RestBinding {
   produces?: string[];
   /** A description of the success answer; defaults to the summary. */
   describe?: string;
+  /**
+   * The handler reads the body itself, byte for byte (a signature covers its exact bytes, so
+   * nothing parses it first): what the body is, for the document.
+   */
+  rawBody?: string;
 }
 
 type InputSchema = ZodType | undefined;

@@ -33,6 +33,7 @@ export function routeOf(op: AnyOperation): AnyRouteDef {
     query: parts.query,
     body: parts.body,
     bodyFormat: rest.bodyFormat,
+    rawBody: rest.rawBody,
     before: op.screen ? async ({ c, ctx, principal, ip, raw }) => op.screen!({ c, ctx, principal, ip, raw: await raw() }) : undefined,
     responses,
     async handler({ params, query, body, principal, ip, c, ctx }) {

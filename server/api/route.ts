@@ -48,6 +48,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined
   body?: ZodType<B>;
   /** `form` also accepts application/x-www-form-urlencoded and multipart bodies. */
   bodyFormat?: 'json' | 'json-or-form';
+  /** The handler reads the body raw (signed webhooks): its description, for the document. */
+  rawBody?: string;
   /** Runs after the access check and before input validation (nonce checks, throttles). */
   before?: (input: { c: Context; ctx: AppContext; principal: Principal | null; ip: string; raw: () => Promise<unknown> }) => Promise<Pre>;
   /** Documented answers, for the OpenAPI document. */

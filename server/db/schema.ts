@@ -9,3 +9,4 @@ export * from '../modules/booking/booking.sql';
 export * from '../modules/devices/devices.sql';
 export * from '../modules/checkin/checkin.sql';
 export * from '../modules/sync/sync.sql';
+export * from '../modules/payments/payments.sql';

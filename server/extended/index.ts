@@ -5,7 +5,9 @@
 import type { Hooks } from '../hooks';
 import type { PluginContext } from '../plugins/load';
 import { registerCheckinSerialization } from './checkin-serialization';
+import { registerPaymentPath } from './payments';
 
 export default function extendedEdition(hooks: Hooks, ctx: PluginContext): void {
   registerCheckinSerialization(hooks, ctx);
+  registerPaymentPath(hooks, ctx);
 }

@@ -26,3 +26,9 @@ export const PRIORITY_BOOKING_CANCELLED_EMAIL = 10;
 export const PRIORITY_BOOKING_APPROVED_EMAIL = 10;
 /** svc_booking_rescheduled: updated invite and reminder moved (default priority, like the other booking mails). */
 export const PRIORITY_BOOKING_RESCHEDULED_EMAIL = 10;
+
+// Extended edition: payments
+/** docs/api.md#payments: svc_booking_awaiting_payment and svc_booking_payment_url answer at 10. */
+export const PRIORITY_PAYMENT_PATH = 10;
+/** svc_booking_paid: the confirmation mail (with invite and reminder) follows the payment, like an approval. */
+export const PRIORITY_BOOKING_PAID_EMAIL = 10;

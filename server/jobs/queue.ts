@@ -89,6 +89,8 @@ export class JobRunner {
   private running = false;
   private inFlight: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  /** Only a polling runner (SVC_JOBS=on) runs work on a kick; an API-only instance leaves it to the others. */
+  private started = false;
 
   constructor(
     private readonly db: Db,
@@ -126,6 +128,7 @@ export class JobRunner {
 
   start(): void {
     this.stopped = false;
+    this.started = true;
     const tick = () => {
       if (this.stopped) return;
       this.kick();
@@ -135,10 +138,22 @@ export class JobRunner {
     tick();
   }
 
-  /** Runs a pass now unless one is under way (used after a request queued work). */
+  /** Runs a pass now unless one is under way or this runner does not poll (used after a request queued work). */
   kick(): void {
-    if (this.running || this.stopped) return;
+    if (this.running || this.stopped || !this.started) return;
     this.inFlight = this.runDue().catch((err) => this.logger.error({ err }, 'job pass failed'));
+  }
+
+  /**
+   * Waits for the pass under way (a kick), then runs every due job until none is left, including
+   * the jobs those jobs queue: the point where everything queued so far has run (tests, shutdown).
+   */
+  async idle(nowMs?: number): Promise<void> {
+    for (;;) {
+      await this.inFlight;
+      if (this.running) continue;
+      if ((await this.runDue(nowMs)) === 0 && !this.running) return;
+    }
   }
 
   /** Stops polling and waits for the jobs in flight to finish. */

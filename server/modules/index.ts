@@ -18,6 +18,8 @@ import { devicesOperations } from './devices/devices.operations';
 import { syncOperations } from './sync/sync.operations';
 import { registerSyncJobs } from './sync/sync.jobs';
 import { registerCheckinJobs } from './checkin/checkin.actions';
+import { paymentsOperations } from './payments/payments.operations';
+import { registerPaymentJobs } from './payments/payments.jobs';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -33,6 +35,7 @@ export const domainOperations = {
   settings: settingsOperations,
   devices: devicesOperations,
   sync: syncOperations,
+  payments: paymentsOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */
@@ -55,6 +58,7 @@ export const modules: SvcModule[] = [
   { name: 'booking', registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
   { name: 'checkin', registerJobs: registerCheckinJobs },
   { name: 'sync', registerJobs: registerSyncJobs },
+  { name: 'payments', registerJobs: registerPaymentJobs },
 ];
 
 /** The REST routes of every operation with a REST binding. */

@@ -65,7 +65,8 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
     'svc_rsvp_submitted',
     async (attendeeId: number) => {
       const attendee = await attendeesRepository(ctx.db).findById(attendeeId);
-      if (!attendee) return;
+      // A ticket of a paid order came with the order's one email, every ticket in it (docs/api.md#payments).
+      if (!attendee || attendee.orderId !== null) return;
       const event = await eventsRepository(ctx.db).findById(attendee.eventId);
       if (!event) return;
       const message = await buildConfirmationMail(ctx.env.publicUrl, event, attendee);

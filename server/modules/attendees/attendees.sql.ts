@@ -26,6 +26,8 @@ export const attendees = pgTable(
     ticketCode: text('ticket_code').notNull(),
     /** SHA-256 hex of ticket_code: door devices look scans up by it (docs/api.md#sync). */
     ticketCodeHash: text('ticket_code_hash').notNull(),
+    /** The paid order this ticket came from (one row per ticket); null for free sign-ups. */
+    orderId: integer('order_id'),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
     updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),
   },
@@ -37,5 +39,6 @@ export const attendees = pgTable(
     index('svc_attendees_updated').on(t.updatedUtc),
     uniqueIndex('svc_attendees_cancel_token').on(t.cancelToken),
     uniqueIndex('svc_attendees_ticket_code_hash').on(t.ticketCodeHash),
+    index('svc_attendees_order').on(t.orderId),
   ],
 );

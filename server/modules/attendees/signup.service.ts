@@ -12,7 +12,11 @@ import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../securit
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
-import { attendeesRepository } from './attendees.repository';
+import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
+import { settingsService } from '../settings/settings.service';
+import { ordersService } from '../payments/orders.service';
+import { openPayment, paymentsEnabled } from '../payments/payments.service';
+import { paymentsRepository } from '../payments/payments.repository';
 
 /** docs/api.md#errors: minimum fill time of the sign-up form. */
 export const MIN_FILL_MS = 3_000;
@@ -39,6 +43,17 @@ export interface SignupRequest {
   /** The request headers (the bot check sees them without the caller's credentials). */
   headers: Record<string, string>;
   nowMs?: number;
+}
+
+/** A new ticket's secrets: its own cancel token and ticket code (never returned by REST). */
+export function newTicketSecrets(): { cancelToken: string; ticketCode: string; ticketCodeHash: string } {
+  const ticketCode = randomToken(TICKET_CODE_BYTES);
+  return { cancelToken: newCancelToken(), ticketCode, ticketCodeHash: sha256Hex(ticketCode) };
+}
+
+/** `svc_rsvp_submitted`'s data: exactly the contract's payload keys, from the row itself (read by id on paid paths). */
+export function submittedPayload(row: AttendeeRecord) {
+  return { event_id: row.eventId, email: row.email, display_name: row.displayName, quantity: row.quantity, cancel_token: row.cancelToken };
 }
 
 const formTokenPurpose = (eventId: number) => `signup-form|${eventId}`;
@@ -176,18 +191,33 @@ export function signupService(ctx: AppContext) {
       if (answers instanceof AppError) throw answers;
 
       // 9. Seats decided under the event row's lock: concurrent sign-ups queue on it and never oversell.
-      const cancelToken = newCancelToken();
-      const ticketCode = randomToken(TICKET_CODE_BYTES);
-      const row = await db.transaction(async (tx) => {
+      // Unpaid orders hold seats too (docs/api.md#payments).
+      const paid = paymentsEnabled(ctx) && event.priceCents > 0;
+      const currency = paid ? await settingsService(ctx).currency() : '';
+      const { cancelToken, ticketCode, ticketCodeHash } = newTicketSecrets();
+      const decided = await db.transaction(async (tx) => {
         const locked = await eventsRepository(tx).lockById(event.id);
         if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
         const repo = attendeesRepository(tx);
         let status: 'going' | 'waitlist' = 'going';
-        if (locked.capacity !== null && (await repo.seatsTaken(locked.id)) + fields.quantity > locked.capacity) {
+        const taken = locked.capacity === null ? 0 : (await repo.seatsTaken(locked.id)) + (await paymentsRepository.seatsHeld(tx, locked.id));
+        if (locked.capacity !== null && taken + fields.quantity > locked.capacity) {
           if (!locked.waitlist) throw new AppError('svc_event_full');
           status = 'waitlist';
         }
-        return repo.insert({
+        // A paid event: the seats are held by an order until it is paid; the tickets come with the payment.
+        if (paid && status === 'going') {
+          const order = await ordersService(ctx).hold(tx, { event: locked, email: fields.email, name: fields.display_name, quantity: fields.quantity, currency, customFields: encodeCustomFields(answers) });
+          const payment = await openPayment(ctx, tx, {
+            orderId: order.id,
+            amountCents: order.amountCents,
+            currency,
+            description: `${locked.title}: ${fields.quantity} ${fields.quantity === 1 ? 'ticket' : 'tickets'}`,
+            customerEmail: fields.email,
+          });
+          return { order: { orderId: order.id, status: 'pending_payment' as const, paymentUrl: payment.url } };
+        }
+        const row = await repo.insert({
           eventId: locked.id,
           email: fields.email,
           displayName: fields.display_name,
@@ -196,18 +226,15 @@ export function signupService(ctx: AppContext) {
           customFields: encodeCustomFields(answers),
           cancelToken,
           ticketCode,
-          ticketCodeHash: sha256Hex(ticketCode),
+          ticketCodeHash,
         });
+        return { row };
       });
+      if (decided.order) return decided.order;
+      const row = decided.row!;
 
       // 10. After commit, exactly the contract's payload keys.
-      await hooks.doAction('svc_rsvp_submitted', row.id, {
-        event_id: row.eventId,
-        email: row.email,
-        display_name: row.displayName,
-        quantity: row.quantity,
-        cancel_token: row.cancelToken,
-      });
+      await hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row));
       return { id: row.id, status: row.status === 'waitlist' ? 'waitlist' : 'going' };
     },
 

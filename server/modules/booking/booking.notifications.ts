@@ -13,6 +13,7 @@ import {
   PRIORITY_BOOKING_APPROVED_EMAIL,
   PRIORITY_BOOKING_CANCELLED_EMAIL,
   PRIORITY_BOOKING_EMAIL,
+  PRIORITY_BOOKING_PAID_EMAIL,
   PRIORITY_BOOKING_RESCHEDULED_EMAIL,
 } from '../../hooks/priorities';
 import type { BookingReadBackFailed, BookingRowStrings } from '../../hooks/types';
@@ -182,6 +183,18 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
       await scheduleReminder(ctx, m.booking);
     },
     PRIORITY_BOOKING_APPROVED_EMAIL,
+  );
+
+  // docs/api.md#payments: a paid booking's confirmation goes out when the payment lands.
+  hooks.addAction(
+    'svc_booking_paid',
+    async (bookingId: number) => {
+      const m = await loadMailContext(ctx, bookingId);
+      if (!m) return;
+      await queueConfirmation(ctx, m);
+      await scheduleReminder(ctx, m.booking);
+    },
+    PRIORITY_BOOKING_PAID_EMAIL,
   );
 
   hooks.addAction(

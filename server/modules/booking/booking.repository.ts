@@ -218,6 +218,20 @@ export const bookingRepository = {
     return row ?? null;
   },
 
+  /** A held booking's payment landed: pending_payment → confirmed, payment_status paid; null when it was not held. */
+  async markPaid(tx: Db, id: number): Promise<BookingRow | null> {
+    const [row] = await tx
+      .update(bookings)
+      .set({ status: 'confirmed', paymentStatus: 'paid', updatedUtc: nowUtc })
+      .where(and(eq(bookings.bookingId, id), eq(bookings.status, 'pending_payment')))
+      .returning();
+    return row ?? null;
+  },
+
+  async setPaymentStatus(tx: Db, id: number, paymentStatus: string): Promise<void> {
+    await tx.update(bookings).set({ paymentStatus, updatedUtc: nowUtc }).where(eq(bookings.bookingId, id));
+  },
+
   async moveBooking(tx: Db, id: number, startUtc: string, endUtc: string, rescheduledFrom: string): Promise<BookingRow | null> {
     const [row] = await tx.update(bookings).set({ startUtc, endUtc, rescheduledFrom, updatedUtc: nowUtc }).where(eq(bookings.bookingId, id)).returning();
     return row ?? null;

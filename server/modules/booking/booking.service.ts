@@ -279,6 +279,45 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     cancel,
 
     /**
+     * A payment for a held booking landed (docs/api.md#payments): pending_payment → confirmed
+     * (payment_status paid), then `svc_booking_paid` and `svc_booking_confirmed`. `alsoInTx`
+     * records the payment in the same transaction. 'already' for a booking already paid (a
+     * repeated delivery: nothing fires), 'released' when its hold was released first (the
+     * caller refunds; the booking is never confirmed).
+     */
+    async settlePayment(bookingId: number, alsoInTx: (tx: Db, outcome: 'confirmed' | 'already' | 'released') => Promise<void>): Promise<'confirmed' | 'already' | 'released'> {
+      const outcome = await ctx.db.transaction(async (tx) => {
+        const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
+        let result: 'confirmed' | 'already' | 'released';
+        if (current?.status === 'pending_payment') result = (await repo.markPaid(tx, bookingId)) ? 'confirmed' : 'released';
+        else result = current?.paymentStatus === 'paid' ? 'already' : 'released';
+        await alsoInTx(tx, result);
+        return result;
+      });
+      if (outcome === 'confirmed') {
+        await hooks.doAction('svc_booking_paid', bookingId);
+        await hooks.doAction('svc_booking_confirmed', bookingId);
+      }
+      return outcome;
+    },
+
+    /**
+     * The visitor gave up paying (or the provider says the checkout failed): the hold is
+     * released at once, as the sweeper would — `abandoned`, `svc_booking_payment_abandoned`,
+     * no `svc_booking_cancelled`, no mail. false when the booking was not held any more.
+     */
+    async releaseHold(bookingId: number, alsoInTx: (tx: Db) => Promise<void>): Promise<boolean> {
+      const released = await ctx.db.transaction(async (tx) => {
+        const row = await repo.updateStatus(tx, bookingId, ['pending_payment'], 'abandoned');
+        if (row) await repo.bumpEpochs(tx, [row.hostUserId]);
+        await alsoInTx(tx);
+        return row !== null;
+      });
+      if (released) await hooks.doAction('svc_booking_payment_abandoned', bookingId);
+      return released;
+    },
+
+    /**
      * POST /bookings checks before validation, in the contract's order: nonce, then
      * `svc_booking_client_ip`, then the per-IP and per-email throttles, then the bot check
      * and spam scoring.

@@ -1,0 +1,113 @@
+/**
+ * The commerce bridge (docs/api.md#payments): an outside shop's order webhook, signed with
+ * Standard Webhooks and `SVC_COMMERCE_SECRET`. paid → one ticket row per seat of every line, as
+ * a paid order; refunded or cancelled → every row of it cancelled. Idempotent on (order id,
+ * status): a repeat changes nothing and answers 200.
+ */
+import { AppError } from '../../../shared/errors';
+import { ZCommerceOrderInput, type CommerceOrderInput, type OrderDto } from '../../../shared/payments';
+import type { AppContext } from '../../context';
+import { invalidParams } from '../../api/route';
+import { verifyStandardWebhook } from '../../security/standard-webhooks';
+import { settingsService } from '../settings/settings.service';
+import { eventsRepository } from '../events/events.repository';
+import type { AttendeeRecord } from '../attendees/attendees.repository';
+import { ordersService, toOrderDto } from './orders.service';
+import { paymentsRepository as repo, type OrderRow } from './payments.repository';
+import { requireExtended } from './payments.service';
+
+export interface CommerceResult {
+  /** applied: this call changed the order; unchanged: a repeat, or a status the order has passed. */
+  result: 'applied' | 'unchanged';
+  order: OrderDto;
+}
+
+export function commerceService(ctx: AppContext) {
+  const orders = ordersService(ctx);
+
+  function parse(rawBody: string): CommerceOrderInput {
+    let json: unknown;
+    try {
+      json = JSON.parse(rawBody);
+    } catch {
+      throw new AppError('svc_invalid_json', 'The request body is not valid JSON.');
+    }
+    const parsed = ZCommerceOrderInput.safeParse(json);
+    if (!parsed.success) throw invalidParams(parsed.error);
+    return parsed.data;
+  }
+
+  async function answer(order: OrderRow, result: CommerceResult['result']): Promise<CommerceResult> {
+    const event = await eventsRepository(ctx.db).findById(order.eventId);
+    return { result, order: toOrderDto({ ...order, eventTitle: event?.title ?? '' }, null) };
+  }
+
+  return {
+    async receive(rawBody: string, headers: Record<string, string>): Promise<CommerceResult> {
+      requireExtended(ctx);
+      const secret = ctx.env.SVC_COMMERCE_SECRET;
+      if (!secret) throw new AppError('svc_not_found');
+      verifyStandardWebhook(secret, rawBody, headers);
+      const input = parse(rawBody);
+      const externalId = String(input.id);
+      const lines = [...input.lines].sort((a, b) => a.eventId - b.eventId);
+      for (const [i, line] of lines.entries()) {
+        if (!(await eventsRepository(ctx.db).findById(line.eventId))) {
+          throw new AppError('svc_invalid_param', `Invalid parameter(s): lines.${i}.eventId`, { params: { [`lines.${i}.eventId`]: 'no such event' } });
+        }
+      }
+      const currency = await settingsService(ctx).currency();
+
+      if (input.status === 'paid') {
+        let issued: AttendeeRecord[] = [];
+        const order = await ctx.db.transaction(async (tx) => {
+          // The shop's id is unique: a concurrent repeat waits here and then sees the order.
+          const existing = await repo.findCommerceOrder(tx, externalId, { forUpdate: true });
+          if (existing) return { row: existing, applied: false };
+          const row = await repo.insertOrder(tx, {
+            eventId: lines[0]!.eventId,
+            lines,
+            email: input.email,
+            name: input.name,
+            quantity: lines.reduce((n, l) => n + l.quantity, 0),
+            amountCents: 0,
+            currency,
+            status: 'paid',
+            source: 'commerce',
+            externalId,
+            paidUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
+          });
+          issued = await orders.issueTickets(tx, row);
+          return { row, applied: true };
+        });
+        await orders.announceTickets(issued);
+        return answer(order.row, order.applied ? 'applied' : 'unchanged');
+      }
+
+      // refunded or cancelled
+      const existing = await repo.findCommerceOrder(ctx.db, externalId);
+      if (!existing) {
+        // A reversal before (or instead of) its payment: remembered, so a late "paid" issues nothing.
+        const row = await ctx.db.transaction(async (tx) => {
+          const again = await repo.findCommerceOrder(tx, externalId, { forUpdate: true });
+          if (again) return again;
+          return repo.insertOrder(tx, {
+            eventId: lines[0]!.eventId,
+            lines,
+            email: input.email,
+            name: input.name,
+            quantity: lines.reduce((n, l) => n + l.quantity, 0),
+            amountCents: 0,
+            currency,
+            status: input.status,
+            source: 'commerce',
+            externalId,
+          });
+        });
+        return answer(row, 'unchanged');
+      }
+      const reversed = await orders.reverse(existing.id, input.status, async () => {});
+      return answer((await repo.findOrder(ctx.db, existing.id))!, reversed ? 'applied' : 'unchanged');
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/** One email for a paid order, with every ticket's QR code and its own cancel link (docs/api.md#payments). */
+import QRCode from 'qrcode';
+import { utcMs } from '../../../shared/time';
+import type { MailMessage } from '../../mail/mailer';
+import type { AttendeeRecord } from '../attendees/attendees.repository';
+import type { EventRow } from '../events/events.repository';
+import type { OrderRow } from './payments.repository';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function formatStart(event: EventRow): string {
+  const local = new Intl.DateTimeFormat('en-GB', { timeZone: event.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(utcMs(event.startsUtc)));
+  return `${local} (${event.timezone})`;
+}
+
+export function formatAmount(amountCents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amountCents / 100);
+  } catch {
+    return `${(amountCents / 100).toFixed(2)} ${currency}`;
+  }
+}
+
+/** `ticket-1.png`, `ticket-2.png`…: one QR per ticket, in the order the tickets are listed. */
+export const ticketAttachmentName = (n: number) => `ticket-${n}.png`;
+
+export async function buildOrderMail(publicUrl: string, order: OrderRow, eventsById: Map<number, EventRow>, tickets: AttendeeRecord[]): Promise<MailMessage> {
+  const titles = [...new Set(tickets.map((t) => eventsById.get(t.eventId)?.title ?? ''))];
+  const subject = `Your ${tickets.length === 1 ? 'ticket' : `${tickets.length} tickets`}: ${titles.join(', ')}`;
+  const text: string[] = [`Hello ${order.name},`, '', `Thank you for your order #${order.id}. Here ${tickets.length === 1 ? 'is your ticket' : `are your ${tickets.length} tickets`}.`, ''];
+  const html: string[] = [`<p>Hello ${escapeHtml(order.name)},</p>`, `<p>Thank you for your order #${order.id}.</p>`];
+  if (order.amountCents > 0) {
+    text.push(`Paid: ${formatAmount(order.amountCents, order.currency)}`, '');
+    html.push(`<p>Paid: ${escapeHtml(formatAmount(order.amountCents, order.currency))}</p>`);
+  }
+  const attachments: NonNullable<MailMessage['attachments']> = [];
+  for (const [i, ticket] of tickets.entries()) {
+    const event = eventsById.get(ticket.eventId)!;
+    const n = i + 1;
+    const cancelUrl = `${publicUrl}/cancel/${ticket.cancelToken}`;
+    text.push(
+      `Ticket ${n} of ${tickets.length}: ${event.title}`,
+      `When: ${formatStart(event)}`,
+      ...(event.venue ? [`Where: ${event.venue}`] : []),
+      `Ticket code: ${ticket.ticketCode} (QR code attached as ${ticketAttachmentName(n)})`,
+      `Cannot use this ticket? Cancel it: ${cancelUrl}`,
+      '',
+    );
+    html.push(
+      `<h3>Ticket ${n} of ${tickets.length}: ${escapeHtml(event.title)}</h3>`,
+      `<p>When: ${escapeHtml(formatStart(event))}${event.venue ? `<br>Where: ${escapeHtml(event.venue)}` : ''}<br>Ticket code: <code>${escapeHtml(ticket.ticketCode)}</code></p>`,
+      `<p><a href="${escapeHtml(cancelUrl)}">Cancel this ticket</a></p>`,
+    );
+    const qr = await QRCode.toBuffer(ticket.ticketCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 });
+    attachments.push({ filename: ticketAttachmentName(n), contentType: 'image/png', content: qr });
+  }
+  text.push('Show each QR code at the door, or give its code.');
+  html.push('<p>Show each QR code at the door, or give its code.</p>');
+  return { to: order.email, subject, text: text.join('\n'), html: html.join('\n'), attachments, topic: `order:${order.id}` };
+}

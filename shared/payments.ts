@@ -1,0 +1,116 @@
+/** Payment, order and commerce schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#payments). */
+import { z } from 'zod';
+
+export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
+export const ZPaymentProvider = z.enum(PAYMENT_PROVIDERS);
+
+/** open: waiting for the visitor; paid; cancelled (the visitor gave up); expired (the hold ran out); refunding → refunded. */
+export const PAYMENT_STATUSES = ['open', 'paid', 'cancelled', 'expired', 'refunding', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const ZPaymentStatus = z.enum(PAYMENT_STATUSES);
+
+export const ORDER_STATUSES = ['pending_payment', 'paid', 'refunded', 'expired', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const ZOrderStatus = z.enum(ORDER_STATUSES);
+
+/** checkout: a paid sign-up through the payment provider; commerce: an outside shop's order. */
+export const ORDER_SOURCES = ['checkout', 'commerce'] as const;
+export type OrderSource = (typeof ORDER_SOURCES)[number];
+
+export const ZOrderLine = z.object({ eventId: z.number().int().positive().max(2_147_483_647), quantity: z.number().int().min(1).max(1000) });
+export type OrderLine = z.infer<typeof ZOrderLine>;
+
+/** A paid sign-up's answer (201): the seats are held until `holdUntilUtc` while the visitor pays. */
+export const ZOrderCreatedDto = z.object({
+  orderId: z.number().int(),
+  status: z.literal('pending_payment'),
+  paymentUrl: z.string(),
+});
+export type OrderCreatedDto = z.infer<typeof ZOrderCreatedDto>;
+
+/** What the checkout page shows (public: the unguessable payment id is the capability). */
+export const ZCheckoutDto = z.object({
+  id: z.string(),
+  provider: ZPaymentProvider,
+  amountCents: z.number().int(),
+  currency: z.string(),
+  description: z.string(),
+  status: ZPaymentStatus,
+  /** booking or order: what this payment settles. */
+  kind: z.enum(['booking', 'order']),
+  /** The booking's or order's own state, so the page can say "confirmed" once the payment is processed. */
+  settled: z.boolean(),
+  /** When an unpaid hold is released (UTC `Y-m-d H:i:s`). */
+  holdUntilUtc: z.string(),
+  /** The provider's hosted page (Stripe), once it exists; null for the local page. */
+  checkoutUrl: z.string().nullable(),
+});
+export type CheckoutDto = z.infer<typeof ZCheckoutDto>;
+
+/** `GET /payments/local/{sessionId}` (docs/api.md#payments). */
+export const ZLocalSessionDto = z.object({
+  amountCents: z.number().int(),
+  currency: z.string(),
+  description: z.string(),
+  status: ZPaymentStatus,
+});
+
+export const ZOrderDto = z.object({
+  id: z.number().int(),
+  eventId: z.number().int(),
+  eventTitle: z.string(),
+  lines: z.array(ZOrderLine),
+  email: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  amountCents: z.number().int(),
+  currency: z.string(),
+  status: ZOrderStatus,
+  source: z.enum(ORDER_SOURCES),
+  externalId: z.string().nullable(),
+  provider: ZPaymentProvider.nullable(),
+  paymentStatus: ZPaymentStatus.nullable(),
+  createdUtc: z.string(),
+  paidUtc: z.string().nullable(),
+});
+export type OrderDto = z.infer<typeof ZOrderDto>;
+
+export const ZOrderTicketDto = z.object({
+  attendeeId: z.number().int(),
+  eventId: z.number().int(),
+  displayName: z.string(),
+  email: z.string(),
+  status: z.string(),
+});
+export const ZOrderDetailDto = ZOrderDto.extend({ tickets: z.array(ZOrderTicketDto) });
+export type OrderDetailDto = z.infer<typeof ZOrderDetailDto>;
+
+export const ZOrderListQuery = z.object({
+  eventId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  status: ZOrderStatus.optional(),
+  search: z.string().trim().max(190).optional(),
+});
+
+/** Settings › Payments (admin): what is configured, never a secret. */
+export const ZPaymentStatusDto = z.object({
+  edition: z.enum(['free', 'extended']),
+  provider: ZPaymentProvider.nullable(),
+  /** Where the provider must send its webhooks. */
+  webhookUrl: z.string().nullable(),
+  /** Stripe: both keys set; local: always. */
+  configured: z.boolean(),
+  commerceBridge: z.object({ enabled: z.boolean(), url: z.string() }),
+  holdHours: z.number().int(),
+  currency: z.string(),
+});
+export type PaymentStatusDto = z.infer<typeof ZPaymentStatusDto>;
+
+/** The commerce bridge's body (docs/api.md#payments). */
+export const ZCommerceOrderInput = z.object({
+  id: z.union([z.string().trim().min(1).max(190), z.number().int().nonnegative()]),
+  status: z.enum(['paid', 'refunded', 'cancelled']),
+  email: z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' })),
+  name: z.string().trim().min(1).max(190),
+  lines: z.array(ZOrderLine).min(1).max(50),
+});
+export type CommerceOrderInput = z.infer<typeof ZCommerceOrderInput>;
