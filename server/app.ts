@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../shared/errors';
 import type { AppContext } from './context';
 import { redactPath } from './logger';
+import { setSecurityHeaders } from './http';
 import { allRoutes } from './modules';
 import { buildOpenApi } from './api/openapi';
 import { runRoute } from './api/route';
@@ -31,6 +32,7 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     const requestId = randomUUID();
     c.header('x-request-id', requestId);
     await next();
+    setSecurityHeaders(c, ctx);
     log.info(
       {
         requestId,

@@ -69,3 +69,40 @@ export function clientIp(c: Context): string {
     return '';
   }
 }
+
+/**
+ * The Content-Security-Policy of every answer (docs/api.md#auth): scripts only from our origin
+ * (the built PWA has no inline script), no framing, no plugins; inline style attributes stay
+ * allowed (the camera library positions its overlay with them); images may be data:/blob: URLs
+ * (QR codes drawn in the page).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob: mediastream:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Security headers on every answer. Referrer-Policy `no-referrer`: cancel and manage links carry
+ * their token in the path, and a referrer would hand it to any site they link to. The camera is
+ * allowed to our own pages only (the door scanner). HSTS only when the request came over TLS.
+ */
+export function setSecurityHeaders(c: Context, ctx: AppContext): void {
+  c.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  c.header('referrer-policy', 'no-referrer');
+  c.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()');
+  c.header('x-frame-options', 'DENY');
+  c.header('x-content-type-options', 'nosniff');
+  c.header('cross-origin-opener-policy', 'same-origin');
+  if (isSecure(c, ctx)) c.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+}

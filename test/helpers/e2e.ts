@@ -3,6 +3,7 @@
  * optional signed-in administrator, pages that are closed after each test and whose uncaught
  * errors fail it, and axe-core.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, expect } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page, ViewportSize } from 'playwright-core';
@@ -93,6 +94,10 @@ export function useE2e(opts: E2eOptions = {}): E2e {
     track(page) {
       if (!contexts.includes(page.context())) contexts.push(page.context());
       page.on('pageerror', (error) => pageErrors.push(error.message));
+      // Every page runs under the server's Content-Security-Policy: anything it refuses fails the test.
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`CSP: ${message.text()}`);
+      });
       return page;
     },
   };
@@ -110,7 +115,8 @@ interface AxeViolation {
 
 /** axe-core on the current page: its serious and critical violations, one readable line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  // Evaluated through the DevTools protocol, not a <script> tag: the page's CSP allows no inline script.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE_PATH, 'utf8'));
   const violations = await page.evaluate(async () => {
     const result = await (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: AxeViolation[] }> } }).axe.run(document);
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
