@@ -53,6 +53,8 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
 
   const routes = allRoutes();
   const rest = new Hono();
+  // JSON answers over 1 KB and streamed exports are gzipped on the fly (built assets come precompressed).
+  rest.use('*', compress());
   rest.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(new AppError('svc_payload_too_large')) }));
   for (const middleware of opts.restMiddleware ?? []) rest.use('*', middleware);
   rest.get('/openapi.json', (c) => c.json(buildOpenApi(routes, { version: opts.version ?? '0.0.0', serverUrl: ctx.env.publicUrl })));

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,4 +76,32 @@ export function buildClient(outDir: string, opts: { configFile?: string } = {}):
     env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+  precompress(outDir);
+}
+
+/** What is worth compressing: text. Images and fonts are compressed already. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|json|webmanifest|svg|txt|ico|wasm)$/;
+/** Below this a compressed copy saves less than its headers cost. */
+const MIN_COMPRESS_BYTES = 512;
+
+/**
+ * Writes `.br` (brotli, best quality) and `.gz` (gzip -9) beside every compressible built file,
+ * kept only when smaller: the static handler serves them by Accept-Encoding at no CPU cost per
+ * request (docs/api.md#overview).
+ */
+export function precompress(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      precompress(file);
+      continue;
+    }
+    if (!COMPRESSIBLE.test(entry.name)) continue;
+    const raw = readFileSync(file);
+    if (raw.length < MIN_COMPRESS_BYTES) continue;
+    const br = brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+    const gz = gzipSync(raw, { level: 9 });
+    if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+    if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
+  }
 }

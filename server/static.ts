@@ -19,7 +19,8 @@ const TYPES: Record<string, string> = {
 
 /**
  * Serves the built PWA. Hashed files under /assets are cached for a year; the shell,
- * the manifest and the service worker are revalidated so an update is seen at once.
+ * the manifest and the service worker are revalidated so an update is seen at once. A client
+ * that accepts brotli or gzip gets the copy the build precompressed.
  * Any other GET of a page path answers index.html (client-side routes).
  */
 export function staticHandler(root: string) {
@@ -37,17 +38,40 @@ export function staticHandler(root: string) {
     if (!candidate.startsWith(absRoot + path.sep) && candidate !== absRoot) return null;
     const file = (await isFile(candidate)) ? candidate : path.extname(urlPath) ? null : path.join(absRoot, 'index.html');
     if (!file || !(await isFile(file))) return null;
-    const body = await readFile(file);
+    const encoding = await precompressedFor(file, c.req.header('accept-encoding'));
+    const body = await readFile(encoding ? `${file}${ENCODINGS[encoding]}` : file);
     const immutable = urlPath.startsWith('/assets/');
-    return new Response(c.req.method === 'HEAD' ? null : body, {
-      status: 200,
-      headers: {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        'x-content-type-options': 'nosniff',
-      },
-    });
+    const headers: Record<string, string> = {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-length': String(body.length),
+      vary: 'Accept-Encoding',
+    };
+    if (encoding) headers['content-encoding'] = encoding;
+    return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
   };
+}
+
+/** The build writes these beside each compressible file (server/build-client.ts), brotli preferred. */
+const ENCODINGS = { br: '.br', gzip: '.gz' } as const;
+type Encoding = keyof typeof ENCODINGS;
+
+/** The precompressed copy the client accepts (q > 0), if the build made one. */
+async function precompressedFor(file: string, acceptEncoding: string | undefined): Promise<Encoding | null> {
+  if (!acceptEncoding) return null;
+  const accepted = new Map(
+    acceptEncoding.split(',').map((part) => {
+      const [name, ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+      return [name!.trim(), q === undefined ? 1 : Number(q)] as const;
+    }),
+  );
+  for (const encoding of Object.keys(ENCODINGS) as Encoding[]) {
+    const q = accepted.get(encoding) ?? accepted.get('*') ?? 0;
+    if (q > 0 && (await isFile(`${file}${ENCODINGS[encoding]}`))) return encoding;
+  }
+  return null;
 }
 
 async function isFile(p: string): Promise<boolean> {

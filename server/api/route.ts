@@ -161,7 +161,10 @@ export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): P
   const headers: Record<string, string> = { ...result.headers };
   if (status === (204 as number) || result.body === undefined) return c.body(null, status, headers);
   headers['content-type'] = 'application/json; charset=utf-8';
-  return c.body(JSON.stringify(result.body), status, headers);
+  const text = JSON.stringify(result.body);
+  // The length lets the compression step leave small answers alone.
+  headers['content-length'] = String(Buffer.byteLength(text));
+  return c.body(text, status, headers);
 }
 
 export const ZPagination = z.object({
