@@ -99,7 +99,9 @@ export function precompress(dir: string): void {
     if (!COMPRESSIBLE.test(entry.name)) continue;
     const raw = readFileSync(file);
     if (raw.length < MIN_COMPRESS_BYTES) continue;
-    const br = brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+    const br = brotliCompressSync(raw, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+    });
     const gz = gzipSync(raw, { level: 9 });
     if (br.length < raw.length) writeFileSync(`${file}.br`, br);
     if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);

@@ -12,7 +12,10 @@ import { createEvent } from '../helpers/registration';
 const { server: srv, admin } = useTestServer({ client: true, env: { SVC_JOBS: 'off' } });
 
 /** A raw GET (fetch would decode the body and hide the encoding). */
-function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(`${srv.url}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
