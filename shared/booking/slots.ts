@@ -12,8 +12,10 @@
  *   hour the host is offered both real hours (the same wall time twice, with two offsets).
  * - Range: UTC starts in [fromDay 00:00:00, toDay 23:59:59], ≥ now + minNotice and
  *   ≤ now + maxAdvanceDays × 24 h; `maxAdvanceDays` ≤ 0 means no advance limit.
- * - Buffers widen the candidate only: a host is busy when a booking overlaps
- *   [start − bufferBefore, end + bufferAfter).
+ * - Buffers on both sides: every booking occupies its host from its start − its own type's
+ *   buffer before to its end + its own type's buffer after, and a candidate needs
+ *   [start − bufferBefore, end + bufferAfter) of its own type free of those spans. So the
+ *   answer does not depend on which of two bookings came first.
  * - `label` is English (en-GB order, "Sun 29 Mar, 09:30") in the requester's zone.
  * - At most {@link MAX_SLOT_RANGE_DAYS} days after the first possible start are scanned.
  */
@@ -47,7 +49,14 @@ export interface BusyBooking {
   startMs: number;
   endMs: number;
   quantity: number;
+  /** The booking's own type's buffers: it occupies [startMs − before, endMs + after). Default 0. */
+  bufferBeforeMs?: number;
+  bufferAfterMs?: number;
 }
+
+/** Where a booking's occupation of its host begins and ends (its own buffers included). */
+export const occupiedFrom = (b: BusyBooking): number => b.startMs - (b.bufferBeforeMs ?? 0);
+export const occupiedTo = (b: BusyBooking): number => b.endMs + (b.bufferAfterMs ?? 0);
 
 export interface GenerateInput {
   rules: SlotRules;
@@ -194,8 +203,9 @@ function compileRules(rules: SlotRules): CompiledRules {
 
 /**
  * One host's bookings, swept in step with the ascending candidates: `pending` are sorted by
- * start and enter `active` once they start before the candidate's end; `active` drops those
- * that ended before the candidate's start. Each booking is added and dropped once.
+ * the start of their occupation and enter `active` once it begins before the candidate's
+ * blocked span ends; `active` drops those whose occupation ended before the span begins. Each
+ * booking is added and dropped once.
  */
 class HostAgenda {
   private readonly pending: BusyBooking[] = [];
@@ -212,8 +222,8 @@ class HostAgenda {
     const pending = this.pending;
     // Callers usually pass rows ordered by start already; sorting them again is the costliest step.
     for (let i = 1; i < pending.length; i++) {
-      if (pending[i]!.startMs < pending[i - 1]!.startMs) {
-        pending.sort((a, b) => a.startMs - b.startMs);
+      if (occupiedFrom(pending[i]!) < occupiedFrom(pending[i - 1]!)) {
+        pending.sort((a, b) => occupiedFrom(a) - occupiedFrom(b));
         return;
       }
     }
@@ -227,13 +237,13 @@ class HostAgenda {
   seatsLeft(startMs: number, fromMs: number, toMs: number, bookingTypeId: number, capacity: number): number {
     const pending = this.pending;
     const active = this.active;
-    while (this.next < pending.length && pending[this.next]!.startMs < toMs) active.push(pending[this.next++]!);
+    while (this.next < pending.length && occupiedFrom(pending[this.next]!) < toMs) active.push(pending[this.next++]!);
 
     let taken = 0;
     let blocked = false;
     for (let i = 0; i < active.length;) {
       const booking = active[i]!;
-      if (booking.endMs <= fromMs) {
+      if (occupiedTo(booking) <= fromMs) {
         active[i] = active[active.length - 1]!;
         active.pop();
         continue;

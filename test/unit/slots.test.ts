@@ -151,6 +151,42 @@ describe('generateSlots: hosts, buffers and capacity', () => {
     expect(startsUtc(free)).toEqual(['2026-03-02 10:00:00']);
   });
 
+  it("a booking's own buffer after blocks the start right after it, whichever of the two was booked first", () => {
+    const typeBufferAfter30 = { weeklyWindows: EVERY_DAY(['10:00', '11:00']), bufferAfterMinutes: 30 };
+    // 10:00 booked first: 10:30 falls inside its buffer after
+    const tenBooked = [booking(1, '2026-03-02T10:00:00Z', '2026-03-02T10:30:00Z', { bookingTypeId: TYPE_ID, bufferAfterMs: 30 * MINUTE })];
+    expect(startsUtc(slots(typeBufferAfter30, { busy: tenBooked }))).toEqual([]);
+    // 10:30 booked first: 10:00's own buffer after reaches into it
+    const halfPastBooked = [booking(1, '2026-03-02T10:30:00Z', '2026-03-02T11:00:00Z', { bookingTypeId: TYPE_ID, bufferAfterMs: 30 * MINUTE })];
+    expect(startsUtc(slots(typeBufferAfter30, { busy: halfPastBooked }))).toEqual([]);
+  });
+
+  it("a booking's own buffer before blocks the start right before it, whichever of the two was booked first", () => {
+    const typeBufferBefore30 = { weeklyWindows: EVERY_DAY(['10:00', '11:00']), bufferBeforeMinutes: 30 };
+    const halfPastBooked = [booking(1, '2026-03-02T10:30:00Z', '2026-03-02T11:00:00Z', { bookingTypeId: TYPE_ID, bufferBeforeMs: 30 * MINUTE })];
+    expect(startsUtc(slots(typeBufferBefore30, { busy: halfPastBooked }))).toEqual([]);
+    const tenBooked = [booking(1, '2026-03-02T10:00:00Z', '2026-03-02T10:30:00Z', { bookingTypeId: TYPE_ID, bufferBeforeMs: 30 * MINUTE })];
+    expect(startsUtc(slots(typeBufferBefore30, { busy: tenBooked }))).toEqual([]);
+  });
+
+  it('two types with different buffers: each booking keeps its own, the candidate adds its own', () => {
+    // another type's booking 10:00–10:30 with 15 minutes after occupies the host until 10:45
+    const other = [booking(1, '2026-03-02T10:00:00Z', '2026-03-02T10:30:00Z', { bufferAfterMs: 15 * MINUTE })];
+    const quarterHours = { durationMinutes: 30, slotIntervalMinutes: 15, weeklyWindows: EVERY_DAY(['10:00', '12:00']) };
+    expect(startsUtc(slots(quarterHours, { busy: other }))).toEqual([
+      '2026-03-02 10:45:00',
+      '2026-03-02 11:00:00',
+      '2026-03-02 11:15:00',
+      '2026-03-02 11:30:00',
+    ]);
+    // and this type's own 10-minute buffer before pushes its first start to 10:55 → the 11:00 step
+    expect(startsUtc(slots({ ...quarterHours, bufferBeforeMinutes: 10 }, { busy: other }))).toEqual([
+      '2026-03-02 11:00:00',
+      '2026-03-02 11:15:00',
+      '2026-03-02 11:30:00',
+    ]);
+  });
+
   it('lets back-to-back bookings through without buffers', () => {
     const busy = [booking(1, '2026-03-02T09:30:00Z', '2026-03-02T10:00:00Z'), booking(1, '2026-03-02T10:30:00Z', '2026-03-02T11:00:00Z')];
     expect(startsUtc(slots(tenOClock, { busy }))).toEqual(['2026-03-02 10:00:00']);
@@ -215,6 +251,9 @@ describe('generateSlots: hosts, buffers and capacity', () => {
         startMs,
         endMs: startMs + (1 + Math.floor(random() * 8)) * 15 * MINUTE,
         quantity: 1 + Math.floor(random() * 2),
+        // each booking's own type's buffers
+        bufferBeforeMs: Math.floor(random() * 3) * 10 * MINUTE,
+        bufferAfterMs: Math.floor(random() * 3) * 10 * MINUTE,
       };
     });
     const scheduling = {
@@ -237,7 +276,7 @@ describe('generateSlots: hosts, buffers and capacity', () => {
       const free: number[] = [];
       let seats = 0;
       for (const host of hosts) {
-        const mine = busy.filter((b) => b.hostUserId === host && b.startMs < to && b.endMs > from);
+        const mine = busy.filter((b) => b.hostUserId === host && b.startMs - b.bufferBeforeMs! < to && b.endMs + b.bufferAfterMs! > from);
         const group = mine.filter((b) => b.bookingTypeId === TYPE_ID && b.startMs === start);
         if (group.length !== mine.length) continue;
         const left = 2 - group.reduce((sum, b) => sum + b.quantity, 0);

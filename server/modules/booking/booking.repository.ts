@@ -111,7 +111,8 @@ export const bookingRepository = {
   },
 
   /**
-   * Slot-holding bookings of these hosts (any type) that overlap [fromUtc, toUtc), ordered by
+   * Slot-holding bookings of these hosts (any type) whose occupation (their own type's buffers
+   * included) overlaps [fromUtc, toUtc), ordered by
    * start. Packed into one text value: row-by-row transfer of a few thousand rows costs PGlite
    * about 5× more than one aggregated string (see test/bench/booking.bench.ts).
    */
@@ -120,21 +121,34 @@ export const bookingRepository = {
     const [row] = await queryRows<{ packed: string | null }>(
       db,
       // concat_ws and date_part (a double, not extract's numeric) are the cheapest spelling on PGlite.
-      sql`select string_agg(concat_ws(',', host_user_id, booking_type_id, date_part('epoch', start_utc)::int8,
-                                      date_part('epoch', end_utc)::int8, quantity), ';' order by start_utc) as packed
-          from svc_bookings
-          where host_user_id in (${sql.join(
+      // A booking occupies its host with its own type's buffers (at most a day each): the index
+      // narrows by start and end a day wide, then the exact spans decide.
+      sql`select string_agg(concat_ws(',', b.host_user_id, b.booking_type_id, date_part('epoch', b.start_utc)::int8,
+                                      date_part('epoch', b.end_utc)::int8, b.quantity,
+                                      t.buffer_before_minutes, t.buffer_after_minutes), ';' order by b.start_utc) as packed
+          from svc_bookings b join svc_booking_types t on t.id = b.booking_type_id
+          where b.host_user_id in (${sql.join(
             hostIds.map((id) => sql`${id}`),
             sql`, `,
           )})
-            and status in ${HOLDING}
-            and start_utc < ${toUtc}::timestamp and end_utc > ${fromUtc}::timestamp
-            ${excludeBookingId ? sql`and booking_id <> ${excludeBookingId}` : sql``}`,
+            and b.status in ${HOLDING}
+            and b.start_utc < ${toUtc}::timestamp + interval '1 day' and b.end_utc > ${fromUtc}::timestamp - interval '1 day'
+            and b.start_utc - make_interval(mins => t.buffer_before_minutes) < ${toUtc}::timestamp
+            and b.end_utc + make_interval(mins => t.buffer_after_minutes) > ${fromUtc}::timestamp
+            ${excludeBookingId ? sql`and b.booking_id <> ${excludeBookingId}` : sql``}`,
     );
     if (!row?.packed) return [];
     return row.packed.split(';').map((entry) => {
-      const [h, t, s, e, q] = entry.split(',');
-      return { hostUserId: Number(h), bookingTypeId: Number(t), startMs: Number(s) * 1000, endMs: Number(e) * 1000, quantity: Number(q) };
+      const [h, t, s, e, q, bb, ba] = entry.split(',');
+      return {
+        hostUserId: Number(h),
+        bookingTypeId: Number(t),
+        startMs: Number(s) * 1000,
+        endMs: Number(e) * 1000,
+        quantity: Number(q),
+        bufferBeforeMs: Number(bb) * 60_000,
+        bufferAfterMs: Number(ba) * 60_000,
+      };
     });
   },
 

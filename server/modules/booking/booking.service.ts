@@ -21,7 +21,7 @@ import {
   type BookingHolderDto,
   type CreateBookingInput,
 } from '../../../shared/booking';
-import type { BusyBooking } from '../../../shared/booking/slots';
+import { occupiedFrom, occupiedTo, type BusyBooking } from '../../../shared/booking/slots';
 import { parseUtcString, toUtcString, utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -92,15 +92,16 @@ function redact(row: BookingRowStrings | null): RedactedBookingRow {
 
 /**
  * Seats `hostId` has left at `startMs` (docs/api.md#rest capacity rule, as the generator applies it):
- * any booking overlapping [start − bufferBefore, end + bufferAfter) blocks the host, except
- * bookings of this type at this same start, which take seats instead.
+ * any booking whose occupation (its own buffers included) overlaps [start − bufferBefore,
+ * end + bufferAfter) blocks the host, except bookings of this type at this same start, which
+ * take seats instead.
  */
 export function hostSeatsLeft(busy: BusyBooking[], hostId: number, type: BookingTypeRow, startMs: number): number {
   const from = startMs - type.bufferBeforeMinutes * MINUTE_MS;
   const to = startMs + (type.durationMinutes + type.bufferAfterMinutes) * MINUTE_MS;
   let taken = 0;
   for (const b of busy) {
-    if (b.hostUserId !== hostId || b.endMs <= from || b.startMs >= to) continue;
+    if (b.hostUserId !== hostId || occupiedTo(b) <= from || occupiedFrom(b) >= to) continue;
     if (b.bookingTypeId === type.id && b.startMs === startMs) taken += b.quantity;
     else return 0;
   }
@@ -285,7 +286,10 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
      * repeated delivery: nothing fires), 'released' when its hold was released first (the
      * caller refunds; the booking is never confirmed).
      */
-    async settlePayment(bookingId: number, alsoInTx: (tx: Db, outcome: 'confirmed' | 'already' | 'released') => Promise<void>): Promise<'confirmed' | 'already' | 'released'> {
+    async settlePayment(
+      bookingId: number,
+      alsoInTx: (tx: Db, outcome: 'confirmed' | 'already' | 'released') => Promise<void>,
+    ): Promise<'confirmed' | 'already' | 'released'> {
       const outcome = await ctx.db.transaction(async (tx) => {
         const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
         let result: 'confirmed' | 'already' | 'released';
