@@ -60,7 +60,7 @@ export type AttendeeListQuery = z.infer<typeof ZAttendeeListQuery>;
 
 export const ZAttendeeExportQuery = z.object({
   eventId: z.coerce.number().int().positive().max(2_147_483_647),
-  format: z.enum(['csv', 'json']).default('csv'),
+  format: z.enum(['csv', 'json', 'xlsx']).default('csv'),
 });
 export type AttendeeExportQuery = z.infer<typeof ZAttendeeExportQuery>;
 

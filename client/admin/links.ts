@@ -4,7 +4,7 @@
  */
 export const API_PREFIX = '/svc/v1';
 
-export type ExportFormat = 'csv' | 'json';
+export type ExportFormat = 'csv' | 'json' | 'xlsx';
 
 /** The export route as a plain link: the browser downloads it with the session cookie. */
 export function attendeeExportUrl(eventId: number, format: ExportFormat): string {

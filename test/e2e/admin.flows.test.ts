@@ -4,6 +4,7 @@
  * 1,500-row virtual table and find the change in the list and the export, enter and cancel
  * a booking, create and revoke a door device, and what door staff may see (docs/api.md#auth).
  */
+import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { queryRows } from '../../server/db/client';
@@ -122,6 +123,13 @@ describe('admin app', () => {
     const jsonHref = await page.getByRole('link', { name: 'Export JSON' }).getAttribute('href');
     const json = (await (await page.request.get(new URL(jsonHref!, e2e.server.url).href)).json()) as Array<{ displayName: string }>;
     expect(json.find((a) => a.displayName === 'Grace Hopper')).toBeTruthy();
+    const xlsxHref = await page.getByRole('link', { name: 'Export Excel' }).getAttribute('href');
+    const xlsx = await page.request.get(new URL(xlsxHref!, e2e.server.url).href);
+    expect(xlsx.headers()['content-type']).toContain('spreadsheetml');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await xlsx.body()) as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+    expect(workbook.getWorksheet('Attendees')!.rowCount).toBe(1501);
+    expect(JSON.stringify(workbook.getWorksheet('Attendees')!.getSheetValues())).toContain('Grace Hopper');
 
     // a search after reload finds the saved name (the server has it, not just the page)
     await page.reload();

@@ -5,6 +5,7 @@ import { apiClient } from '../helpers/http';
 import { startSmtpServer } from '../helpers/smtp';
 import { attendeeRows, createEvent, resetThrottles, signUp } from '../helpers/registration';
 import { queryRows } from '../../server/db/client';
+import ExcelJS from 'exceljs';
 import { csvCell } from '../../server/modules/attendees/attendees.export';
 
 /** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF records. */
@@ -70,6 +71,44 @@ describe('exports', () => {
       "'\rCarriage",
     ]);
     expect((res.body as string).split('\r\n')[2]).toMatch(/"Comma, ""Quoted""$/m);
+  });
+
+  it('CSV starts with a UTF-8 byte order mark, so Excel reads accents and emoji right', async () => {
+    const res = await fetch(`${srv.url}/svc/v1/attendees/export?eventId=${event.id}&format=csv`, { headers: { cookie: admin.cookie } });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(3, 5))).toBe('id');
+  });
+
+  it('XLSX: the same header and rows as the CSV, formula starts neutralised, numbers as numbers, no secret', async () => {
+    const res = await fetch(`${srv.url}/svc/v1/attendees/export?eventId=${event.id}&format=xlsx`, { headers: { cookie: admin.cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers.get('content-disposition')).toContain(`attendees-event-${event.id}.xlsx`);
+    const workbook = new ExcelJS.Workbook();
+    // exceljs's typings predate Buffer's generic parameter
+    await workbook.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+    const sheet = workbook.getWorksheet('Attendees')!;
+    const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
+    const csv = parseCsv((await admin.api.get(`/attendees/export?eventId=${event.id}&format=csv`)).body as string);
+    expect(values(1)).toEqual(csv[0]);
+    expect(sheet.rowCount).toBe(csv.length);
+    for (let n = 2; n <= sheet.rowCount; n++) {
+      const row = values(n);
+      expect(typeof row[0]).toBe('number');
+      // empty cells are holes in exceljs's row array
+      // XML turns a bare carriage return into a line feed; everything else is as in the CSV
+      const expected = csv[n - 1]!.map((cell) => cell.replace(/\r/g, '\n'));
+      expect(Array.from({ length: csv[0]!.length }, (_, i) => (row[i] === undefined || row[i] === null ? '' : String(row[i])))).toEqual(expected);
+    }
+    expect(values(2)[3]).toBe('Plain Name');
+    expect(values(4)[3]).toBe(`'=HYPERLINK("http://evil")`);
+    const rows = await attendeeRows(srv, event.id);
+    const text = JSON.stringify(sheet.getSheetValues());
+    for (const row of rows) {
+      expect(text).not.toContain(row.cancel_token);
+      expect(text).not.toContain(row.ticket_code);
+    }
   });
 
   it('csvCell neutralises each formula start and serialises objects as JSON', () => {

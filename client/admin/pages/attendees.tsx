@@ -291,6 +291,9 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
           <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'csv')} download="">
             Export CSV
           </a>
+          <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'xlsx')} download="">
+            Export Excel
+          </a>
           <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'json')} download="">
             Export JSON
           </a>

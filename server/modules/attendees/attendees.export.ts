@@ -1,4 +1,6 @@
-/** CSV and JSON exports, streamed page by page so memory stays flat at any event size. */
+/** CSV, XLSX and JSON exports, streamed page by page so memory stays flat at any event size. */
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
 import type { Hooks } from '../../hooks';
 import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
@@ -44,7 +46,62 @@ function columnsOf(firstPage: Record<string, unknown>[]): string[] {
   return columns;
 }
 
-export function exportAttendeesStream(deps: { db: Db; hooks: Hooks; logger: Logger }, eventId: number, format: 'csv' | 'json'): ReadableStream<Uint8Array> {
+/** Excel on Windows reads a CSV as UTF-8 only when it starts with a byte order mark. */
+export const UTF8_BOM = '\uFEFF';
+
+/** A cell of the spreadsheet: numbers and booleans as such, objects as JSON, formula starts neutralised like the CSV's. */
+function xlsxCell(value: unknown): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** How much of the zip may wait for the reader before the writer pauses. */
+const XLSX_BUFFER_LIMIT = 1024 * 1024;
+
+/**
+ * The XLSX export: exceljs's streaming writer (no shared strings, rows committed page by page),
+ * paused whenever the reader falls behind, so memory stays flat like the CSV's.
+ */
+function exportXlsxStream(deps: { db: Db; hooks: Hooks; logger: Logger }, eventId: number): ReadableStream<Uint8Array> {
+  const repo = attendeesRepository(deps.db);
+  const out = new PassThrough({ highWaterMark: XLSX_BUFFER_LIMIT });
+  const produce = async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+    const sheet = workbook.addWorksheet('Attendees');
+    let afterId = 0;
+    let columns: string[] | null = null;
+    for (;;) {
+      const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE);
+      const items = rows.length ? await serializeAttendees(deps.hooks, rows) : [];
+      if (columns === null) {
+        columns = columnsOf(items);
+        sheet.addRow(columns).commit();
+      }
+      for (const item of items) sheet.addRow(columns.map((c) => xlsxCell(item[c]))).commit();
+      if (rows.length < EXPORT_PAGE_SIZE) break;
+      afterId = rows[rows.length - 1]!.id;
+      // The zip writer stops at a full buffer (pipe back-pressure); the next page waits until it drains.
+      if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve).once('close', resolve));
+      if (out.destroyed) return;
+    }
+    sheet.commit();
+    await workbook.commit();
+  };
+  produce().catch((err: unknown) => {
+    deps.logger.error({ err, eventId }, 'attendee export failed');
+    out.destroy(err as Error);
+  });
+  return Readable.toWeb(out) as ReadableStream<Uint8Array>;
+}
+
+export function exportAttendeesStream(
+  deps: { db: Db; hooks: Hooks; logger: Logger },
+  eventId: number,
+  format: 'csv' | 'json' | 'xlsx',
+): ReadableStream<Uint8Array> {
+  if (format === 'xlsx') return exportXlsxStream(deps, eventId);
   const repo = attendeesRepository(deps.db);
   const encoder = new TextEncoder();
   let afterId = 0;
@@ -69,7 +126,7 @@ export function exportAttendeesStream(deps: { db: Db; hooks: Hooks; logger: Logg
           if (format === 'csv') {
             if (columns === null) {
               columns = columnsOf(items ?? []);
-              chunk += csvLine(columns);
+              chunk += UTF8_BOM + csvLine(columns);
             }
             for (const item of items ?? []) chunk += csvLine(columns.map((c) => item[c]));
           } else {

@@ -17,6 +17,8 @@ import { attendeesService } from './attendees.service';
 import { signupService } from './signup.service';
 
 const SIGN_UP = ['sign-up'];
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8', xlsx: XLSX_TYPE } as const;
 const ATTENDEES = ['attendees'];
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -83,7 +85,7 @@ export const attendeesOperations = {
     handler: ({ input, ctx }) => signupService(ctx).cancel(input.token),
   }),
   export: defineOperation({
-    summary: 'Export an event’s attendees as CSV or JSON (streamed, same serialization as the list)',
+    summary: 'Export an event’s attendees as CSV, XLSX or JSON (streamed, same serialization as the list)',
     access: ADMIN_OR_STAFF,
     kind: 'query',
     input: ZAttendeeExportQuery,
@@ -94,15 +96,15 @@ export const attendeesOperations = {
       path: '/attendees/export',
       tags: ATTENDEES,
       status: 200,
-      produces: ['text/csv', 'application/json'],
-      describe: 'CSV (RFC 4180, header row) or a JSON array',
+      produces: ['text/csv', 'application/json', XLSX_TYPE],
+      describe: 'CSV (RFC 4180, UTF-8 with a byte order mark, header row), an XLSX workbook or a JSON array',
     },
     async handler({ input, principal, ctx }) {
       const { eventId, stream } = await attendeesService(ctx).export(input, principal);
       return new Response(stream, {
         status: 200,
         headers: {
-          'content-type': input.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+          'content-type': EXPORT_TYPES[input.format],
           'content-disposition': `attachment; filename="attendees-event-${eventId}.${input.format}"`,
           'cache-control': 'no-store',
         },
