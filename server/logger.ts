@@ -21,7 +21,7 @@ export function redactPath(pathWithQuery: string): string {
 const QUERY_VALUE_KEYS = new Set(['params', 'parameters', 'args', 'values']);
 
 /** drizzle puts the values in the message too (`Failed query: …\nparams: a,b`), and so in the stack. */
-function withoutParams(text: string): string {
+export function withoutParams(text: string): string {
   const at = text.indexOf('\nparams: ');
   if (at === -1) return text;
   const frames = text.indexOf('\n    at ', at);

@@ -4,6 +4,7 @@ import { CLIENT_DIST, ensureClientBuilt, ROOT } from './build-client';
 import { EnvError, loadEnv } from './env';
 import { PluginError } from './plugins/load';
 import { startServer } from './main';
+import { withoutParams } from './logger';
 
 // `npm start`: build the PWA when needed, start the server, stop gracefully on signals.
 async function main(): Promise<void> {
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof EnvError || err instanceof PluginError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`svc failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // A failed query's message carries its values (a password hash on the first start): never print them.
+  else process.stderr.write(`svc failed to start: ${withoutParams(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
@@ -105,6 +106,9 @@ function toApiTokenDto(t: ApiTokenRow): ApiTokenDto {
 // "no such user" and "wrong password" alike.
 let dummyHash: Promise<string> | undefined;
 
+/** Any constant: keeps the first-start lock apart from the other advisory locks. */
+const FIRST_ADMIN_LOCK_KEY = 1_400_000_007;
+
 export function authService(ctx: AppContext) {
   const { db, deviceTokens } = ctx;
   const repo = authRepository(db);
@@ -181,17 +185,24 @@ export function authService(ctx: AppContext) {
      * First start on an empty database: one administrator from SVC_ADMIN_EMAIL /
      * SVC_ADMIN_PASSWORD, or with a generated password that is returned to be printed once.
      */
+    /**
+     * The first start on an empty database creates the administrator once, however many
+     * instances start together: the count and the insert run under one transaction-scoped
+     * advisory lock, so the second instance waits, then finds the user and goes on.
+     */
     async ensureFirstAdministrator(email: string, password?: string): Promise<{ email: string; generatedPassword?: string } | null> {
       if ((await repo.countUsers()) > 0) return null;
       const generated = password ? undefined : randomToken(12);
-      await repo.insertUser({
-        email,
-        displayName: 'Administrator',
-        role: 'administrator',
-        timezone: 'UTC',
-        passwordHash: await hashPassword(password ?? generated!),
+      // Hashed before the lock: argon2 takes a while, and the lock should not.
+      const passwordHash = await hashPassword(password ?? generated!);
+      const created = await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK_KEY})`);
+        const txRepo = authRepository(tx);
+        if ((await txRepo.countUsers()) > 0) return false;
+        await txRepo.insertUser({ email, displayName: 'Administrator', role: 'administrator', timezone: 'UTC', passwordHash });
+        return true;
       });
-      return { email, generatedPassword: generated };
+      return created ? { email, generatedPassword: generated } : null;
     },
 
     async listUsers(page: number, perPage: number): Promise<{ items: UserDto[]; total: number }> {
