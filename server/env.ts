@@ -26,6 +26,8 @@ const ZEnv = z.object({
   SVC_TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Days the sync change log is kept; a door device offline longer re-downloads its events. */
   SVC_SYNC_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Days sent mail stays in the outbox (failed mail stays until an administrator looks). */
+  SVC_OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Extended edition: who takes payments (docs/api.md#payments); `local` needs no network. */
   SVC_PAYMENT_PROVIDER: z.enum(['local', 'stripe']).default('local'),
   STRIPE_SECRET_KEY: z.string().min(8).optional(),
@@ -33,7 +35,10 @@ const ZEnv = z.object({
   /** Another address for Stripe's API (a test double); the package's host/port/protocol options. */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Extended edition: the outside shop's Standard Webhooks secret (`whsec_…`); unset turns the bridge off. */
-  SVC_COMMERCE_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a whsec_ secret (base64 after the prefix)').optional(),
+  SVC_COMMERCE_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a whsec_ secret (base64 after the prefix)')
+    .optional(),
 });
 
 export type Env = z.infer<typeof ZEnv> & { dataDir: string; publicUrl: string; plugins: string[] };

@@ -1,11 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client';
 import { nowUtc } from '../db/columns';
 import { enqueueJob, type JobRunner } from '../jobs/queue';
 import type { OutboxItem } from '../../shared/mail';
+import { toUtcString } from '../../shared/time';
 import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
 
 export interface MailAttachment {
@@ -93,6 +94,32 @@ export async function listOutbox(
       sentUtc: r.sentUtc,
     })),
   };
+}
+
+export const PRUNE_OUTBOX_JOB = 'mail.prune_outbox';
+/** Sent mail is kept this long by default (SVC_OUTBOX_RETENTION_DAYS), then dropped; failed mail is kept. */
+export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
+
+/** Drops mail sent, saved or withdrawn more than `keepDays` ago; answers how many. Failed and queued mail stay. */
+export async function pruneOutbox(db: Db, keepDays: number, nowMs = Date.now()): Promise<number> {
+  const rows = await db
+    .delete(outbox)
+    .where(
+      and(
+        inArray(outbox.state, ['sent', 'saved', 'cancelled']),
+        sql`coalesce(${outbox.sentUtc}, ${outbox.createdUtc}) < ${toUtcString(nowMs - keepDays * 86_400_000)}::timestamp`,
+      ),
+    )
+    .returning({ id: outbox.id });
+  return rows.length;
+}
+
+/** Hourly, on whichever instance claims it: the outbox keeps what is pending, failed or recent. */
+export function registerOutboxPruning(runner: JobRunner, db: Db, keepDays: number): void {
+  runner.every(PRUNE_OUTBOX_JOB, 3_600_000, async (_payload, job) => {
+    const dropped = await pruneOutbox(db, keepDays);
+    if (dropped) job.logger.info({ dropped }, 'old mail pruned from the outbox');
+  });
 }
 
 /** Delivers outbox rows: over SMTP when SMTP_URL is set, else as .eml files under the data dir. */

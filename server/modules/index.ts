@@ -6,6 +6,7 @@ import type { OperationRecord } from '../api/operation';
 import { routesOf } from '../api/rest';
 import { systemOperations } from '../api/system.operations';
 import { registerThrottleJobs } from '../security/throttle';
+import { registerOutboxPruning } from '../mail/mailer';
 import { authOperations } from '../auth/auth.operations';
 import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
@@ -52,6 +53,7 @@ export const modules: SvcModule[] = [
     registerJobs: (runner, ctx) => {
       registerThrottleJobs(runner, ctx.db);
       registerQueueJobs(runner, ctx.db);
+      registerOutboxPruning(runner, ctx.db, ctx.env.SVC_OUTBOX_RETENTION_DAYS);
     },
   },
   { name: 'attendees', registerListeners: registerConfirmationMail },

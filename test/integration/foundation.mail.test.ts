@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { queueMail } from '../../server/mail/mailer';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../server/db/client';
+import { DEFAULT_OUTBOX_RETENTION_DAYS, pruneOutbox, queueMail } from '../../server/mail/mailer';
+import { toUtcString } from '../../shared/time';
 import { useTestServer } from '../helpers/test-server';
 import { loginAs, apiClient } from '../helpers/http';
 import { startSmtpServer } from '../helpers/smtp';
@@ -73,5 +76,34 @@ describe('mail deduplication', () => {
     const admin = await loginAs(srv.url, srv.admin.email, srv.admin.password);
     const outbox = await admin.api.get('/outbox');
     expect(outbox.body.map((m: { subject: string }) => m.subject)).toEqual(['One']);
+  });
+});
+
+describe('the outbox prunes itself', () => {
+  const { server: srv } = useTestServer({ env: { SVC_JOBS: 'off' }, login: false });
+
+  it('drops mail sent, saved or withdrawn more than the retention ago; keeps failed, queued and recent mail', async () => {
+    const { db } = srv.server.ctx;
+    const day = 86_400_000;
+    const ids: Record<string, number> = {};
+    for (const [name, state, ageDays] of [
+      ['oldSent', 'sent', 31],
+      ['oldSaved', 'saved', 40],
+      ['oldCancelled', 'cancelled', 31],
+      ['oldFailed', 'failed', 90],
+      ['oldQueued', 'queued', 31],
+      ['recentSent', 'sent', 29],
+    ] as const) {
+      const [row] = await queryRows<{ id: number }>(
+        db,
+        sql`insert into svc_outbox (to_address, subject, text, state, created_utc, sent_utc)
+            values ('prune@example.test', ${name}, 'x', ${state}, ${toUtcString(Date.now() - ageDays * day)}, ${state === 'queued' ? null : toUtcString(Date.now() - ageDays * day)})
+            returning id`,
+      );
+      ids[name] = row!.id;
+    }
+    expect(await pruneOutbox(db, DEFAULT_OUTBOX_RETENTION_DAYS)).toBe(3);
+    const left = await queryRows<{ subject: string }>(db, sql`select subject from svc_outbox where to_address = 'prune@example.test' order by id`);
+    expect(left.map((r) => r.subject)).toEqual(['oldFailed', 'oldQueued', 'recentSent']);
   });
 });
