@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { queryRows, type Db } from '../db/client';
+import { jsonInts, queryRows, type Db } from '../db/client';
 import { nowUtc } from '../db/columns';
 import { jobs } from './jobs.sql';
 import { toUtcString } from '../../shared/time';
@@ -74,8 +74,19 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-/** How long a claim holds a job; a job whose holder died is claimable again after it. */
-export const LEASE_SECONDS = 300;
+/**
+ * How long a claim holds a job; a job whose holder died is claimable again after it. Short, so
+ * another instance takes a dead one's work within seconds: a live runner renews the lease of
+ * every job it holds every third of it (a heartbeat), however long a job runs.
+ */
+export const LEASE_SECONDS = 30;
+/**
+ * The lease of work a request holds itself after its commit (check-in actions it fires at once):
+ * no heartbeat runs for it, so it is long enough for any listener.
+ */
+export const HELD_LEASE_SECONDS = 300;
+/** Jobs claimed at a time: few, so a crash strands few and they go back within one lease. */
+const DEFAULT_BATCH_SIZE = 5;
 
 /**
  * Runs queued jobs. Claims with FOR UPDATE SKIP LOCKED so any number of instances can
@@ -89,6 +100,8 @@ export class JobRunner {
   private running = false;
   private inFlight: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  /** Jobs this runner holds now (id → attempts of its claim): their leases are renewed until they finish. */
+  private readonly held = new Map<number, number>();
   /** Only a polling runner (SVC_JOBS=on) runs work on a kick; an API-only instance leaves it to the others. */
   private started = false;
 
@@ -168,19 +181,44 @@ export class JobRunner {
     if (this.running) return 0;
     this.running = true;
     let count = 0;
+    const heartbeat = setInterval(
+      () => void this.heartbeat().catch((err) => this.logger.warn({ err }, 'job lease renewal failed')),
+      (LEASE_SECONDS * 1000) / 3,
+    );
+    heartbeat.unref();
     try {
       for (;;) {
         const batch = await this.claim(nowMs);
         if (batch.length === 0) break;
+        for (const job of batch) this.held.set(job.id, job.attempts);
         for (const job of batch) {
-          await this.runOne(job);
+          try {
+            await this.runOne(job);
+          } finally {
+            this.held.delete(job.id);
+          }
           count++;
         }
       }
     } finally {
+      clearInterval(heartbeat);
+      this.held.clear();
       this.running = false;
     }
     return count;
+  }
+
+  /** Renews the lease of every job this runner holds (its own claims only); answers how many. */
+  async heartbeat(): Promise<number> {
+    if (this.held.size === 0) return 0;
+    const ids = [...this.held.keys()];
+    const rows = await queryRows<{ id: number; attempts: number }>(
+      this.db,
+      sql`update ${jobs} set locked_until_utc = ${nowUtc} + make_interval(secs => ${LEASE_SECONDS})
+          where state = 'running' and id in ${jsonInts(ids)}
+          returning id, attempts`,
+    );
+    return rows.filter((r) => this.held.get(r.id) === r.attempts).length;
   }
 
   private async claim(nowMs?: number): Promise<ClaimedJob[]> {
@@ -193,7 +231,7 @@ export class JobRunner {
             select id from ${jobs}
             where (state = 'queued' and run_at_utc <= ${now}) or (state = 'running' and locked_until_utc < ${now})
             order by run_at_utc, id
-            limit ${this.opts.batchSize ?? 20}
+            limit ${this.opts.batchSize ?? DEFAULT_BATCH_SIZE}
             for update skip locked)
           returning id, type, payload, attempts, max_attempts`,
     );

@@ -32,11 +32,12 @@ export function verifyStandardWebhook(secret: string, rawBody: string, headers: 
   const id = headers['webhook-id'];
   if (!id || !headers['webhook-timestamp'] || !headers['webhook-signature']) throw new AppError('svc_invalid_signature');
   try {
-    new Webhook(secret).verify(rawBody, {
-      'webhook-id': id,
-      'webhook-timestamp': headers['webhook-timestamp'],
-      'webhook-signature': headers['webhook-signature'],
-    });
+    // jsonParse off: a well-signed body that is not JSON is the caller's svc_invalid_json, not a bad signature.
+    new Webhook(secret).verify(
+      rawBody,
+      { 'webhook-id': id, 'webhook-timestamp': headers['webhook-timestamp'], 'webhook-signature': headers['webhook-signature'] },
+      { jsonParse: false },
+    );
   } catch {
     throw new AppError('svc_invalid_signature');
   }

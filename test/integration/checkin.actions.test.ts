@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
-import { LEASE_SECONDS } from '../../server/jobs/queue';
+import { HELD_LEASE_SECONDS } from '../../server/jobs/queue';
 import { CHECKIN_ACTIONS_JOB } from '../../server/modules/checkin/checkin.actions';
 import { checkinRepository, type NewCheckin } from '../../server/modules/checkin/checkin.repository';
 import { createAttendee, createEvent, pairedDoor, scan, type TestAttendee } from '../helpers/checkin';
@@ -57,7 +57,7 @@ describe('held check-in actions', () => {
     const ids = results.map((r) => (r as { checkinId: number }).checkinId);
     expect(fired).toEqual(people.map((p, i) => [ids[i], p.id, event.id]));
     expect(await heldJobs()).toEqual([]);
-    await runJobsAfter(LEASE_SECONDS + 1);
+    await runJobsAfter(HELD_LEASE_SECONDS + 1);
     expect(fired).toHaveLength(3);
   });
 
@@ -80,12 +80,12 @@ describe('held check-in actions', () => {
     const expected = stored.inserted.map((r, i) => [r.id, people[i]!.id, event.id]);
     expect(await heldJobs()).toEqual([{ id: stored.jobId, state: 'running', rows: expected }]);
 
-    await runJobsAfter(LEASE_SECONDS - 30);
+    await runJobsAfter(HELD_LEASE_SECONDS - 30);
     expect(fired).toEqual([]);
-    await runJobsAfter(LEASE_SECONDS + 1);
+    await runJobsAfter(HELD_LEASE_SECONDS + 1);
     expect(fired).toEqual(expected);
     expect(await heldJobs()).toEqual([]);
-    await runJobsAfter(2 * LEASE_SECONDS);
+    await runJobsAfter(2 * HELD_LEASE_SECONDS);
     expect(fired).toEqual(expected);
   });
 

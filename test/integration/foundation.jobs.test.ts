@@ -4,7 +4,7 @@ import pino from 'pino';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { jobs } from '../../server/jobs/jobs.sql';
-import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, pruneFinishedJobs } from '../../server/jobs/queue';
+import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, LEASE_SECONDS, pruneFinishedJobs } from '../../server/jobs/queue';
 import { toUtcString } from '../../shared/time';
 import { openTestDatabase, TEST_DB_KIND } from '../helpers/db';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -115,6 +115,40 @@ describe('durable jobs', () => {
     expect(await pruneFinishedJobs(database.db, KEEP_FINISHED_JOBS_DAYS, now)).toBe(1);
     const left = await database.db.select({ type: jobs.type }).from(jobs).orderBy(jobs.id);
     expect(left.map((j) => j.type)).toEqual(['t.recent', 't.failed', 't.queued', 't.running']);
+  });
+
+  it('a dead runner’s job is taken over once its 30-second lease has run out, not before', async () => {
+    expect(LEASE_SECONDS).toBeLessThanOrEqual(30);
+    // What a runner killed right after its claim leaves behind: the job running under a fresh lease.
+    await database.db.insert(jobs).values({
+      type: 't.takeover',
+      payload: {},
+      state: 'running',
+      attempts: 1,
+      lockedUntilUtc: sql`date_trunc('second', now() at time zone 'utc') + make_interval(secs => ${LEASE_SECONDS})` as never,
+    });
+    const ran: string[] = [];
+    const other = new JobRunner(database.db, silent);
+    other.register('t.takeover', async () => void ran.push('other'));
+    expect(await other.runDue(Date.now() + (LEASE_SECONDS - 5) * 1000)).toBe(0);
+    expect(await other.runDue(Date.now() + (LEASE_SECONDS + 2) * 1000)).toBe(1);
+    expect(ran).toEqual(['other']);
+  });
+
+  it('a live runner renews the lease of the jobs it holds (heartbeat), so a long job is not taken over', async () => {
+    await enqueueJob(database.db, 't.long', {});
+    const leases: string[] = [];
+    const runner = new JobRunner(database.db, silent, { batchSize: 1 });
+    runner.register('t.long', async () => {
+      const read = async () => (await database.db.select({ until: jobs.lockedUntilUtc }).from(jobs).where(eq(jobs.type, 't.long')))[0]!.until!;
+      leases.push(await read());
+      expect(await runner.heartbeat()).toBe(1);
+      leases.push(await read());
+    });
+    expect(await runner.runDue()).toBe(1);
+    expect(leases).toHaveLength(2);
+    expect(leases[1]! >= leases[0]!).toBe(true);
+    expect(await runner.heartbeat()).toBe(0); // nothing held once it finished
   });
 
   it('the same dedupe key is queued once while pending', async () => {

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type Database } from '../../server/db/client';
 import { Hooks } from '../../server/hooks';
-import { JobRunner, LEASE_SECONDS } from '../../server/jobs/queue';
+import { JobRunner, HELD_LEASE_SECONDS } from '../../server/jobs/queue';
 import { registerCheckinJobs } from '../../server/modules/checkin/checkin.actions';
 import { createAttendee, createEvent, pairedDoor, scan, trpcClient } from '../helpers/checkin';
 import { createScratchPostgres, TEST_DB_KIND } from '../helpers/db';
@@ -73,9 +73,9 @@ describe('a server killed between a push’s commit and its actions', () => {
       registerCheckinJobs(runner, { db, hooks, logger: silent });
       await runner.runDue();
       expect(fired).toEqual([]);
-      await runner.runDue(Date.now() + (LEASE_SECONDS + 1) * 1000);
+      await runner.runDue(Date.now() + (HELD_LEASE_SECONDS + 1) * 1000);
       expect(fired).toEqual(rows.map((r) => [r.id, r.attendee_id, event.id]));
-      await runner.runDue(Date.now() + 2 * LEASE_SECONDS * 1000);
+      await runner.runDue(Date.now() + 2 * HELD_LEASE_SECONDS * 1000);
       expect(fired).toHaveLength(rows.length);
     } finally {
       for (const p of procs) p.child.kill('SIGKILL');

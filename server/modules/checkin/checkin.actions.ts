@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import type { Hooks } from '../../hooks';
 import { jobs } from '../../jobs/jobs.sql';
-import { backoffSeconds, LEASE_SECONDS, type JobRunner } from '../../jobs/queue';
+import { backoffSeconds, HELD_LEASE_SECONDS, type JobRunner } from '../../jobs/queue';
 
 export const CHECKIN_ACTIONS_JOB = 'checkin.actions';
 
@@ -36,7 +36,7 @@ interface ActionsContext {
  */
 export function holdActionsSql(rows: SQL, when: SQL = sql`true`): SQL {
   return sql`insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
-    select ${CHECKIN_ACTIONS_JOB}, jsonb_build_object('rows', ${rows}), 'running', 0, ${nowUtc} + make_interval(secs => ${LEASE_SECONDS})
+    select ${CHECKIN_ACTIONS_JOB}, jsonb_build_object('rows', ${rows}), 'running', 0, ${nowUtc} + make_interval(secs => ${HELD_LEASE_SECONDS})
     where ${when}
     returning id`;
 }
