@@ -99,7 +99,9 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
     });
     server.on('clientError', answerClientError);
     const port = (server.address() as AddressInfo).port;
-    ctx.selfUrl = `http://${env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST}:${port}`;
+    // This instance as it can reach itself: the loopback for a wildcard address, brackets for IPv6.
+    const selfHost = env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST === '::' ? '[::1]' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+    ctx.selfUrl = `http://${selfHost}:${port}`;
     if (env.SVC_JOBS === 'on') jobs.start();
 
     let closing: Promise<void> | null = null;

@@ -109,7 +109,11 @@ export type PaymentStatusDto = z.infer<typeof ZPaymentStatusDto>;
 export const ZCommerceOrderInput = z.object({
   id: z.union([z.string().trim().min(1).max(190), z.number().int().nonnegative()]),
   status: z.enum(['paid', 'refunded', 'cancelled']),
-  email: z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' })),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .pipe(z.email({ message: 'must be a valid email address' })),
   name: z.string().trim().min(1).max(190),
   lines: z.array(ZOrderLine).min(1).max(50),
 });

@@ -25,7 +25,9 @@ export function registerPaymentPath(hooks: Hooks, ctx: PluginContext): void {
       if (!booking || !type || booking.status !== 'pending_payment') return '';
       const currency = await settingsService({ db: ctx.db, hooks }).currency();
       const amountCents = type.priceCents * booking.quantity;
-      const when = new Intl.DateTimeFormat('en-GB', { timeZone: booking.customerTz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(`${booking.startUtc.replace(' ', 'T')}Z`));
+      const when = new Intl.DateTimeFormat('en-GB', { timeZone: booking.customerTz, dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(`${booking.startUtc.replace(' ', 'T')}Z`),
+      );
       const opened = await ctx.db.transaction((tx) =>
         openPayment({ env: ctx.config }, tx, {
           bookingId,

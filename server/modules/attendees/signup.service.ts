@@ -207,7 +207,14 @@ export function signupService(ctx: AppContext) {
         }
         // A paid event: the seats are held by an order until it is paid; the tickets come with the payment.
         if (paid && status === 'going') {
-          const order = await ordersService(ctx).hold(tx, { event: locked, email: fields.email, name: fields.display_name, quantity: fields.quantity, currency, customFields: encodeCustomFields(answers) });
+          const order = await ordersService(ctx).hold(tx, {
+            event: locked,
+            email: fields.email,
+            name: fields.display_name,
+            quantity: fields.quantity,
+            currency,
+            customFields: encodeCustomFields(answers),
+          });
           const payment = await openPayment(ctx, tx, {
             orderId: order.id,
             amountCents: order.amountCents,

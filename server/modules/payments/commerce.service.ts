@@ -50,21 +50,20 @@ export function commerceService(ctx: AppContext) {
       verifyStandardWebhook(secret, rawBody, headers);
       const input = parse(rawBody);
       const externalId = String(input.id);
-      const lines = [...input.lines].sort((a, b) => a.eventId - b.eventId);
-      for (const [i, line] of lines.entries()) {
+      // The error names the line where the shop sent it, so look before sorting.
+      for (const [i, line] of input.lines.entries()) {
         if (!(await eventsRepository(ctx.db).findById(line.eventId))) {
           throw new AppError('svc_invalid_param', `Invalid parameter(s): lines.${i}.eventId`, { params: { [`lines.${i}.eventId`]: 'no such event' } });
         }
       }
+      const lines = [...input.lines].sort((a, b) => a.eventId - b.eventId);
       const currency = await settingsService(ctx).currency();
 
       if (input.status === 'paid') {
         let issued: AttendeeRecord[] = [];
         const order = await ctx.db.transaction(async (tx) => {
-          // The shop's id is unique: a concurrent repeat waits here and then sees the order.
-          const existing = await repo.findCommerceOrder(tx, externalId, { forUpdate: true });
-          if (existing) return { row: existing, applied: false };
-          const row = await repo.insertOrder(tx, {
+          // The shop's id is unique: a concurrent repeat's insert waits for this one, then stores nothing.
+          const row = await repo.insertCommerceOrder(tx, {
             eventId: lines[0]!.eventId,
             lines,
             email: input.email,
@@ -77,6 +76,7 @@ export function commerceService(ctx: AppContext) {
             externalId,
             paidUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
           });
+          if (!row) return { row: (await repo.findCommerceOrder(tx, externalId))!, applied: false };
           issued = await orders.issueTickets(tx, row);
           return { row, applied: true };
         });
@@ -85,26 +85,24 @@ export function commerceService(ctx: AppContext) {
       }
 
       // refunded or cancelled
-      const existing = await repo.findCommerceOrder(ctx.db, externalId);
+      let existing = await repo.findCommerceOrder(ctx.db, externalId);
       if (!existing) {
         // A reversal before (or instead of) its payment: remembered, so a late "paid" issues nothing.
-        const row = await ctx.db.transaction(async (tx) => {
-          const again = await repo.findCommerceOrder(tx, externalId, { forUpdate: true });
-          if (again) return again;
-          return repo.insertOrder(tx, {
-            eventId: lines[0]!.eventId,
-            lines,
-            email: input.email,
-            name: input.name,
-            quantity: lines.reduce((n, l) => n + l.quantity, 0),
-            amountCents: 0,
-            currency,
-            status: input.status,
-            source: 'commerce',
-            externalId,
-          });
+        const remembered = await repo.insertCommerceOrder(ctx.db, {
+          eventId: lines[0]!.eventId,
+          lines,
+          email: input.email,
+          name: input.name,
+          quantity: lines.reduce((n, l) => n + l.quantity, 0),
+          amountCents: 0,
+          currency,
+          status: input.status,
+          source: 'commerce',
+          externalId,
         });
-        return answer(row, 'unchanged');
+        if (remembered) return answer(remembered, 'unchanged');
+        // A concurrent delivery stored the order first: this reversal applies to it.
+        existing = (await repo.findCommerceOrder(ctx.db, externalId))!;
       }
       const reversed = await orders.reverse(existing.id, input.status, async () => {});
       return answer((await repo.findOrder(ctx.db, existing.id))!, reversed ? 'applied' : 'unchanged');

@@ -27,7 +27,12 @@ export const ticketAttachmentName = (n: number) => `ticket-${n}.png`;
 export async function buildOrderMail(publicUrl: string, order: OrderRow, eventsById: Map<number, EventRow>, tickets: AttendeeRecord[]): Promise<MailMessage> {
   const titles = [...new Set(tickets.map((t) => eventsById.get(t.eventId)?.title ?? ''))];
   const subject = `Your ${tickets.length === 1 ? 'ticket' : `${tickets.length} tickets`}: ${titles.join(', ')}`;
-  const text: string[] = [`Hello ${order.name},`, '', `Thank you for your order #${order.id}. Here ${tickets.length === 1 ? 'is your ticket' : `are your ${tickets.length} tickets`}.`, ''];
+  const text: string[] = [
+    `Hello ${order.name},`,
+    '',
+    `Thank you for your order #${order.id}. Here ${tickets.length === 1 ? 'is your ticket' : `are your ${tickets.length} tickets`}.`,
+    '',
+  ];
   const html: string[] = [`<p>Hello ${escapeHtml(order.name)},</p>`, `<p>Thank you for your order #${order.id}.</p>`];
   if (order.amountCents > 0) {
     text.push(`Paid: ${formatAmount(order.amountCents, order.currency)}`, '');

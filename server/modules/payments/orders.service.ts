@@ -101,7 +101,10 @@ export function ordersService(ctx: AppContext) {
      * A paid sign-up, inside the sign-up's transaction after its capacity check (the event row
      * is locked): the order holds `quantity` seats until it is paid or its hold runs out.
      */
-    async hold(tx: Db, input: { event: EventRow; email: string; name: string; quantity: number; currency: string; customFields: string | null }): Promise<OrderRow> {
+    async hold(
+      tx: Db,
+      input: { event: EventRow; email: string; name: string; quantity: number; currency: string; customFields: string | null },
+    ): Promise<OrderRow> {
       const line: OrderLine = { eventId: input.event.id, quantity: input.quantity };
       return repo.insertOrder(tx, {
         eventId: input.event.id,
@@ -154,7 +157,11 @@ export function ordersService(ctx: AppContext) {
      * `svc_rsvp_cancelled` once per row (it may run with no one signed in). false when the
      * order was not paid (nothing changes, nothing fires).
      */
-    async reverse(orderId: number, status: Extract<OrderStatus, 'refunded' | 'cancelled'>, alsoInTx: (tx: Db, order: OrderRow) => Promise<void>): Promise<boolean> {
+    async reverse(
+      orderId: number,
+      status: Extract<OrderStatus, 'refunded' | 'cancelled'>,
+      alsoInTx: (tx: Db, order: OrderRow) => Promise<void>,
+    ): Promise<boolean> {
       const cancelled = await ctx.db.transaction(async (tx) => {
         const order = await repo.findOrder(tx, orderId, { forUpdate: true });
         if (order?.status !== 'paid') return null;
@@ -172,7 +179,13 @@ export function ordersService(ctx: AppContext) {
     announceTickets,
     announceCancelled,
 
-    async list(query: { eventId?: number; status?: OrderStatus; search?: string; page: number; perPage: number }): Promise<{ items: OrderDto[]; total: number }> {
+    async list(query: {
+      eventId?: number;
+      status?: OrderStatus;
+      search?: string;
+      page: number;
+      perPage: number;
+    }): Promise<{ items: OrderDto[]; total: number }> {
       const { items, total } = await repo.listOrders(ctx.db, query);
       const paymentsByOrder = await repo.paymentsOfOrders(
         ctx.db,

@@ -39,7 +39,11 @@ export const paymentsRepository = {
   },
 
   /** The payment a provider event is about: by our reference, else the checkout id, else the captured payment's id. */
-  async findPaymentFor(db: Db, provider: string, ref: { reference?: string | null; sessionId?: string | null; paymentRef?: string | null }): Promise<PaymentRow | null> {
+  async findPaymentFor(
+    db: Db,
+    provider: string,
+    ref: { reference?: string | null; sessionId?: string | null; paymentRef?: string | null },
+  ): Promise<PaymentRow | null> {
     const tries: SQL[] = [];
     if (ref.reference) tries.push(eq(payments.id, ref.reference));
     if (ref.sessionId) tries.push(eq(payments.providerSessionId, ref.sessionId));
@@ -128,6 +132,12 @@ export const paymentsRepository = {
     return row ?? null;
   },
 
+  /** Stores a shop order once: null when its id is stored already (the unique index decides, also under concurrency). */
+  async insertCommerceOrder(db: Db, values: OrderInsert): Promise<OrderRow | null> {
+    const [row] = await db.insert(orders).values(values).onConflictDoNothing().returning();
+    return row ?? null;
+  },
+
   async findCommerceOrder(db: Db, externalId: string, opts: { forUpdate?: boolean } = {}): Promise<OrderRow | null> {
     const query = db
       .select()
@@ -169,7 +179,9 @@ export const paymentsRepository = {
     const where = and(
       f.eventId !== undefined ? sql`${orders.lines} @> ${JSON.stringify([{ eventId: f.eventId }])}::jsonb` : undefined,
       f.status ? eq(orders.status, f.status) : undefined,
-      f.search ? sql`(${orders.email} ilike ${likePattern(f.search)} or ${orders.name} ilike ${likePattern(f.search)} or ${orders.externalId} ilike ${likePattern(f.search)})` : undefined,
+      f.search
+        ? sql`(${orders.email} ilike ${likePattern(f.search)} or ${orders.name} ilike ${likePattern(f.search)} or ${orders.externalId} ilike ${likePattern(f.search)})`
+        : undefined,
     );
     const [rows, [count]] = await Promise.all([
       db

@@ -55,7 +55,9 @@ async function buildProvider(ctx: Pick<AppContext, 'env' | 'secret'>): Promise<P
   return createStripeProvider({
     secretKey: env.STRIPE_SECRET_KEY!,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
-    ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'https:' ? 'https' : 'http' } : {}),
+    ...(api
+      ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'https:' ? 'https' : 'http' }
+      : {}),
   });
 }
 
@@ -98,13 +100,15 @@ export function paymentsService(ctx: AppContext) {
     let settled = false;
     if (payment.bookingId !== null) settled = (await bookingRepository.findBooking(ctx.db, payment.bookingId))?.status === 'confirmed';
     else if (payment.orderId !== null) settled = (await repo.findOrder(ctx.db, payment.orderId))?.status === 'paid';
+    // An open payment whose hold the sweeper released is over, whatever its row says until the next sweep.
+    const status = payment.status === 'open' && !settled && !(await holdAlive(payment)) ? 'expired' : payment.status;
     return {
       id: payment.id,
       provider: payment.provider,
       amountCents: payment.amountCents,
       currency: payment.currency,
       description: payment.description,
-      status: payment.status,
+      status,
       kind: payment.bookingId !== null ? 'booking' : 'order',
       settled,
       holdUntilUtc: toUtcString(utcMs(payment.createdUtc) + hours * 3_600_000),
@@ -120,7 +124,8 @@ export function paymentsService(ctx: AppContext) {
 
   /** Releases the hold behind an open payment and closes the payment as `status`, in one transaction. */
   async function release(payment: PaymentRow, status: PaymentStatus): Promise<void> {
-    const close = (tx: Db) => repo.closeOpenPayments(tx, payment.bookingId !== null ? { bookingIds: [payment.bookingId] } : { orderIds: [payment.orderId!] }, status);
+    const close = (tx: Db) =>
+      repo.closeOpenPayments(tx, payment.bookingId !== null ? { bookingIds: [payment.bookingId] } : { orderIds: [payment.orderId!] }, status);
     if (payment.bookingId !== null) await bookings.releaseHold(payment.bookingId, close);
     else await orders.releaseHold(payment.orderId!, close);
   }
@@ -150,7 +155,9 @@ export function paymentsService(ctx: AppContext) {
       payment.bookingId !== null
         ? await bookings.settlePayment(payment.bookingId, (tx, o) => record(tx, o))
         : await orders.settlePayment(payment.orderId!, (tx, o) => record(tx, o));
-    if (outcome === 'released') ctx.logger.warn({ paymentId: payment.id, bookingId: payment.bookingId, orderId: payment.orderId }, 'payment landed after its hold was released: refunding it');
+    // The payment id is the visitor's capability: the log names what it paid for instead.
+    if (outcome === 'released')
+      ctx.logger.warn({ bookingId: payment.bookingId, orderId: payment.orderId }, 'payment landed after its hold was released: refunding it');
     return outcome === 'released' ? 'refunded_late' : outcome;
   }
 
@@ -278,9 +285,14 @@ export function paymentsService(ctx: AppContext) {
       const payment = await repo.findPayment(ctx.db, paymentId);
       if (payment?.status !== 'refunding') return;
       const provider = await paymentProvider(ctx);
-      const { refundId } = await provider.refund({ reference: payment.id, sessionId: payment.providerSessionId ?? payment.id, paymentRef: payment.paymentRef, amountCents: payment.amountCents });
+      const { refundId } = await provider.refund({
+        reference: payment.id,
+        sessionId: payment.providerSessionId ?? payment.id,
+        paymentRef: payment.paymentRef,
+        amountCents: payment.amountCents,
+      });
       await repo.updatePayment(ctx.db, payment.id, { status: 'refunded', refundRef: refundId });
-      ctx.logger.info({ paymentId: payment.id, bookingId: payment.bookingId, orderId: payment.orderId }, 'payment refunded');
+      ctx.logger.info({ bookingId: payment.bookingId, orderId: payment.orderId }, 'payment refunded');
     },
 
     /** The local provider delivers its signed webhook to this server's own endpoint (a job). */
@@ -305,7 +317,8 @@ export function paymentsService(ctx: AppContext) {
       requireExtended(ctx);
       const order = await repo.findOrder(ctx.db, orderId);
       if (!order) throw new AppError('svc_not_found', 'No such order.');
-      if (order.source === 'commerce') throw new AppError('svc_order_invalid_state', 'This order came from the shop: refund it there, and the shop reverses it here.');
+      if (order.source === 'commerce')
+        throw new AppError('svc_order_invalid_state', 'This order came from the shop: refund it there, and the shop reverses it here.');
       if (order.status !== 'paid') throw new AppError('svc_order_invalid_state', 'Only a paid order can be refunded.');
       await orders.reverse(orderId, 'refunded', async (tx) => {
         const payment = await repo.latestPaymentOf(tx, { orderId });
