@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ICAL from 'ical.js';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import type { StoredAttachment } from '../../server/mail/outbox.sql';
+import { inviteUid } from '../../server/modules/booking/booking.notifications';
 import { useTestServer } from '../helpers/test-server';
 import { apiClient } from '../helpers/http';
 import { bookingBody, createType, disableIpThrottle, futureStart, submitBooking, uniqueEmail } from '../helpers/booking';
@@ -64,7 +68,7 @@ describe('confirmation email', () => {
     expect(mail!.subject).toBe('Booking confirmed: Tax advice');
     expect(mail!.text).toContain(`${PUBLIC_URL}/manage/${b.token}`);
     expect(mail!.text).toContain('Where: In person: 12 Main St');
-    expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([['invite.ics', 'text/calendar']]);
+    expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([['invite.ics', 'text/calendar; charset=utf-8; method=REQUEST']]);
     const ics = icsOf(mail!);
     const compact = (utc: string) => `${utc.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
     expect(ics).toContain('METHOD:REQUEST');
@@ -166,5 +170,49 @@ describe('reschedule', () => {
     const mails = await mailsTo(b.email);
     expect(mails.map((m) => m.subject)).toEqual(['Booking confirmed: Consultation', 'Booking moved: Consultation']);
     expect(icsOf(mails[1]!)).toContain(`DTSTART:${futureStart(9, 15).replace(/[-:]/g, '').replace(' ', 'T')}Z`);
+  });
+});
+
+describe('invites other tools read right', () => {
+  /** The VEVENT of a mail's invite, as ical.js (the parser of several calendar apps) reads it. */
+  function eventOf(mail: OutboxRow) {
+    const calendar = new ICAL.Component(ICAL.parse(Buffer.from(mail.attachments[0]!.content, 'base64').toString('utf8')));
+    const event = calendar.getFirstSubcomponent('vevent')!;
+    return {
+      method: calendar.getFirstPropertyValue('method'),
+      uid: String(event.getFirstPropertyValue('uid')),
+      sequence: Number(event.getFirstPropertyValue('sequence')),
+      start: (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
+      attendee: event.getFirstProperty('attendee')!.getParameter('cn'),
+    };
+  }
+
+  it('SEQUENCE grows with every change, even two reschedules within one second; the UID stays, and is unique per installation', async () => {
+    const b = await book({}, futureStart(10, 9));
+    const moves = [futureStart(11, 9), futureStart(12, 9)];
+    for (const start of moves) expect((await anon().patch(`/bookings/${b.token}/reschedule`, { startUtc: start })).status).toBe(200);
+    expect((await anon().delete(`/bookings/${b.token}`)).status).toBeLessThan(300);
+    const events = (await mailsTo(b.email)).map(eventOf);
+    expect(events.map((e) => e.method)).toEqual(['REQUEST', 'REQUEST', 'REQUEST', 'CANCEL']);
+    expect(events.map((e) => e.sequence)).toEqual([0, 1, 2, 3]);
+    expect(new Set(events.map((e) => e.uid)).size).toBe(1);
+    expect(events[2]!.start).toBe(`${moves[1]!.replace(' ', 'T')}.000Z`);
+    const { secret } = srv.server.ctx;
+    expect(events[0]!.uid).toBe(inviteUid({ secret, env: srv.server.ctx.env }, b.id));
+    expect(inviteUid({ secret: `${secret}-another-installation`, env: srv.server.ctx.env }, b.id)).not.toBe(events[0]!.uid);
+  });
+
+  it('an accented name survives: the part says charset=utf-8 and its iTIP method (RFC 6047)', async () => {
+    const type = await createType(admin.api, { hosts: [host] });
+    const email = uniqueEmail('accent');
+    const res = await submitBooking(srv.url, bookingBody(type.id, futureStart(13, 9), { customerEmail: email, customerName: 'Zoë Ångström' }));
+    expect(res.status).toBe(201);
+    const [mail] = await mailsTo(email);
+    expect(mail!.attachments[0]!.contentType).toBe('text/calendar; charset=utf-8; method=REQUEST');
+    expect(eventOf(mail!).attendee).toBe('Zoë Ångström');
+    // the mail job writes the message as sent; its calendar part carries the same parameters
+    await srv.server.ctx.jobs.runDue();
+    const eml = readFileSync(path.join(srv.dataDir, 'mail', `${mail!.id}.eml`), 'utf8');
+    expect(eml).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
   });
 });

@@ -3,6 +3,7 @@
  * `invite.ics`, "request received", the withheld confirmation on approval, the cancellation
  * email, and reminders as jobs. They only queue work (outbox + jobs); nothing is sent here.
  */
+import { createHash } from 'node:crypto';
 import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
 import { cancelQueuedMail, queueMail } from '../../mail/mailer';
 import { buildIcs, type IcsMethod } from '../../mail/ics';
@@ -79,13 +80,10 @@ function organizerOf(ctx: AppContext, m: MailContext): { name: string; email: st
 
 function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
   const { booking, type } = m;
-  const stampMs = Date.now();
-  // SEQUENCE must grow with every update of one UID: seconds since the booking was made do.
-  const sequence = Math.max(0, Math.floor((stampMs - utcMs(booking.createdUtc)) / 1000));
   return buildIcs({
     method,
-    uid: `booking-${booking.bookingId}@${new URL(ctx.env.publicUrl).hostname}`,
-    stampUtc: toUtcString(stampMs),
+    uid: inviteUid(ctx, booking.bookingId),
+    stampUtc: toUtcString(Date.now()),
     startUtc: booking.startUtc,
     endUtc: booking.endUtc,
     summary: type.title,
@@ -94,9 +92,23 @@ function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
     url: m.manageUrl,
     organizer: organizerOf(ctx, m),
     attendee: { name: booking.customerName, email: booking.customerEmail },
-    sequence,
+    // Raised by every change of the booking, so two updates within one second still order right.
+    sequence: booking.revision,
   });
 }
+
+/**
+ * One UID per booking and installation: `booking-{id}-{installation}@{host}`, where the
+ * installation part comes from the server secret, so two svc installations on one host name (or
+ * a database restored elsewhere) never reuse each other's UIDs.
+ */
+export function inviteUid(ctx: Pick<AppContext, 'secret' | 'env'>, bookingId: number): string {
+  const installation = createHash('sha256').update(`invite-uid|${ctx.secret}`).digest('hex').slice(0, 12);
+  return `booking-${bookingId}-${installation}@${new URL(ctx.env.publicUrl).hostname}`;
+}
+
+/** RFC 6047 §2.4: the part says its iTIP method and charset, so mail clients and parsers read it right. */
+const inviteType = (method: IcsMethod) => `text/calendar; charset=utf-8; method=${method}`;
 
 function summaryLines(m: MailContext): string[] {
   const { booking, type } = m;
@@ -122,7 +134,7 @@ async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Boo
       '',
       `Manage or cancel your booking: ${m.manageUrl}`,
     ].join('\n'),
-    attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: invite(ctx, m, 'REQUEST') }],
+    attachments: [{ filename: 'invite.ics', contentType: inviteType('REQUEST'), content: invite(ctx, m, 'REQUEST') }],
     topic: bookingMailTopic(m.booking.bookingId),
   });
 }
@@ -206,7 +218,7 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
         to: m.booking.customerEmail,
         subject: `Booking cancelled: ${m.type.title}`,
         text: [`Hello ${m.booking.customerName},`, '', 'Your booking has been cancelled.', '', ...summaryLines(m)].join('\n'),
-        attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: invite(ctx, m, 'CANCEL') }],
+        attachments: [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }],
         topic: bookingMailTopic(bookingId),
       });
       await clearReminders(ctx, bookingId);

@@ -226,7 +226,7 @@ export const bookingRepository = {
   async updateStatus(tx: Db, id: number, from: BookingStatus[], to: BookingStatus): Promise<BookingRow | null> {
     const [row] = await tx
       .update(bookings)
-      .set({ status: to, updatedUtc: nowUtc })
+      .set({ status: to, revision: sql`${bookings.revision} + 1`, updatedUtc: nowUtc })
       .where(and(eq(bookings.bookingId, id), inArray(bookings.status, from)))
       .returning();
     return row ?? null;
@@ -236,7 +236,7 @@ export const bookingRepository = {
   async markPaid(tx: Db, id: number): Promise<BookingRow | null> {
     const [row] = await tx
       .update(bookings)
-      .set({ status: 'confirmed', paymentStatus: 'paid', updatedUtc: nowUtc })
+      .set({ status: 'confirmed', paymentStatus: 'paid', revision: sql`${bookings.revision} + 1`, updatedUtc: nowUtc })
       .where(and(eq(bookings.bookingId, id), eq(bookings.status, 'pending_payment')))
       .returning();
     return row ?? null;
@@ -247,7 +247,11 @@ export const bookingRepository = {
   },
 
   async moveBooking(tx: Db, id: number, startUtc: string, endUtc: string, rescheduledFrom: string): Promise<BookingRow | null> {
-    const [row] = await tx.update(bookings).set({ startUtc, endUtc, rescheduledFrom, updatedUtc: nowUtc }).where(eq(bookings.bookingId, id)).returning();
+    const [row] = await tx
+      .update(bookings)
+      .set({ startUtc, endUtc, rescheduledFrom, revision: sql`${bookings.revision} + 1`, updatedUtc: nowUtc })
+      .where(eq(bookings.bookingId, id))
+      .returning();
     return row ?? null;
   },
 
@@ -278,7 +282,7 @@ export const bookingRepository = {
   async abandonExpiredHolds(tx: Db, cutoffUtc: string): Promise<Array<{ bookingId: number; hostUserId: number }>> {
     return tx
       .update(bookings)
-      .set({ status: 'abandoned', updatedUtc: nowUtc })
+      .set({ status: 'abandoned', revision: sql`${bookings.revision} + 1`, updatedUtc: nowUtc })
       .where(and(eq(bookings.status, 'pending_payment'), lt(bookings.createdUtc, cutoffUtc)))
       .returning({ bookingId: bookings.bookingId, hostUserId: bookings.hostUserId });
   },

@@ -65,6 +65,8 @@ export const bookings = pgTable(
     customFields: text('custom_fields'),
     rescheduledFrom: utcTimestamp('rescheduled_from'),
     cancelToken: text('cancel_token').notNull(),
+    /** Raised on every change of status or time: the invite's SEQUENCE, so each update outranks the last. */
+    revision: integer('revision').notNull().default(0),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
     updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),
   },

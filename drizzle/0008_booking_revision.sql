@@ -1,0 +1,1 @@
+ALTER TABLE "svc_bookings" ADD COLUMN "revision" integer DEFAULT 0 NOT NULL;
