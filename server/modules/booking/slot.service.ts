@@ -18,22 +18,77 @@ import { bookingRepository, type BookingRepository, type BookingTypeRow } from '
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-const MAX_CACHE_ENTRIES = 1000;
 const FIRST_CHUNK_DAYS = 7;
+/** The display cache's budget: bounded by bytes, not entries (a 30-day list is ~350 KB). */
+export const SLOT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 interface CacheEntry {
   version: number;
   epoch: number;
   expiresMs: number;
   slots: GeneratedSlot[];
+  bytes: number;
 }
 
-const caches = new WeakMap<AppContext, Map<string, CacheEntry>>();
+/** What a slot list costs in the heap, roughly: its strings (2 bytes a character), the host ids and the objects around them. */
+export function slotListBytes(slots: GeneratedSlot[]): number {
+  let bytes = 64;
+  for (const s of slots) bytes += 2 * (s.start_utc.length + s.end_utc.length + s.start.length + s.label.length) + 8 * s.hosts.length + 160;
+  return bytes;
+}
 
-function cacheOf(ctx: AppContext): Map<string, CacheEntry> {
+/**
+ * Least recently used first out, bounded by bytes; an entry found expired on read is dropped
+ * then and there. One per server (AppContext).
+ */
+export class SlotCache {
+  private readonly entries = new Map<string, CacheEntry>();
+  private total = 0;
+
+  constructor(private readonly maxBytes = SLOT_CACHE_MAX_BYTES) {}
+
+  get(key: string, nowMs: number): CacheEntry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.delete(key);
+    if (entry.expiresMs <= nowMs) return undefined;
+    this.entries.set(key, entry);
+    this.total += entry.bytes;
+    return entry;
+  }
+
+  set(key: string, entry: Omit<CacheEntry, 'bytes'>): void {
+    this.delete(key);
+    const bytes = slotListBytes(entry.slots);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { ...entry, bytes });
+    this.total += bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.total <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.total -= old.bytes;
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.total -= entry.bytes;
+  }
+
+  /** For the metrics endpoint and tests. */
+  stats(): { entries: number; bytes: number; maxBytes: number } {
+    return { entries: this.entries.size, bytes: this.total, maxBytes: this.maxBytes };
+  }
+}
+
+const caches = new WeakMap<AppContext, SlotCache>();
+
+export function slotCacheOf(ctx: AppContext): SlotCache {
   let cache = caches.get(ctx);
   if (!cache) {
-    cache = new Map();
+    cache = new SlotCache();
     caches.set(ctx, cache);
   }
   return cache;
@@ -98,18 +153,16 @@ export function slotService(ctx: AppContext, repo: BookingRepository = bookingRe
       const ttl = await applyContractFilter(ctx.hooks, 'svc_slot_cache_ttl', DEFAULT_SLOT_CACHE_TTL_SECONDS);
       let list: GeneratedSlot[];
       if (ttl > 0) {
-        const cache = cacheOf(ctx);
+        const cache = slotCacheOf(ctx);
         const key = `${type.id}|${fromDay}|${toDay}|${requesterTz}`;
         const epoch = await repo.epochSum(ctx.db, type.hosts);
-        const hit = cache.get(key);
-        if (hit && hit.version === type.version && hit.epoch === epoch && hit.expiresMs > nowMs) {
+        const hit = cache.get(key, nowMs);
+        if (hit && hit.version === type.version && hit.epoch === epoch) {
           // Time has moved on since the set was made: drop starts now inside the notice period.
           const earliest = toUtcString(nowMs + type.minNoticeMinutes * MINUTE_MS);
           list = hit.slots.filter((s) => s.start_utc >= earliest);
         } else {
           list = await compute(ctx.db, type, { fromDay, toDay, nowMs, requesterTz });
-          cache.delete(key);
-          if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
           cache.set(key, { version: type.version, epoch, expiresMs: nowMs + ttl * 1000, slots: list });
         }
       } else {
