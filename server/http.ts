@@ -74,7 +74,7 @@ export function clientIp(c: Context): string {
  * The Content-Security-Policy of every answer (docs/api.md#auth): scripts only from our origin
  * (the built PWA has no inline script), no framing, no plugins; inline style attributes stay
  * allowed (the camera library positions its overlay with them); images may be data:/blob: URLs
- * (QR codes drawn in the page).
+ * (QR codes drawn in the page), and a page may read a blob it made itself (the calendar file it offers).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -82,7 +82,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob: mediastream:",
-  "connect-src 'self'",
+  "connect-src 'self' blob:",
   "worker-src 'self'",
   "manifest-src 'self'",
   "font-src 'self'",

@@ -4,6 +4,7 @@
  */
 import type { AttendeeSortKey, AttendeeStatus } from '../../shared/attendees';
 import type { BookingStatus } from '../../shared/booking';
+import type { OrderStatus, PaymentStatus } from '../../shared/payments';
 import { ROLES, type Role } from '../../shared/users';
 
 export { ROLES, type Role };
@@ -19,6 +20,8 @@ export const ATTENDEE_SORT_KEYS = ['id', 'displayName', 'email', 'status', 'quan
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
 export const ASSIGNMENT_MODES = ['fixed', 'round_robin', 'collective', 'weighted', 'priority'] as const;
 export const LOCATION_MODES = ['in_person', 'virtual', 'phone', 'custom'] as const;
+export const ORDER_STATUSES = ['pending_payment', 'paid', 'refunded', 'expired', 'cancelled'] as const;
+export const PAYMENT_STATUSES = ['open', 'paid', 'cancelled', 'expired', 'refunding', 'refunded'] as const;
 
 export type LocationMode = (typeof LOCATION_MODES)[number];
 export type AssignmentMode = (typeof ASSIGNMENT_MODES)[number];
@@ -27,7 +30,9 @@ export const LISTS_MATCH_SHARED: [
   Exact<typeof ATTENDEE_STATUSES, AttendeeStatus>,
   Exact<typeof ATTENDEE_SORT_KEYS, AttendeeSortKey>,
   Exact<typeof BOOKING_STATUSES, BookingStatus>,
-] = [true, true, true];
+  Exact<typeof ORDER_STATUSES, OrderStatus>,
+  Exact<typeof PAYMENT_STATUSES, PaymentStatus>,
+] = [true, true, true, true, true];
 
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   confirmed: 'Confirmed',
@@ -35,6 +40,31 @@ export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   pending_payment: 'Awaiting payment',
   cancelled: 'Cancelled',
   abandoned: 'Abandoned (hold released)',
+};
+
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  pending_payment: 'Awaiting payment',
+  paid: 'Paid',
+  refunded: 'Refunded',
+  expired: 'Expired (hold released)',
+  cancelled: 'Cancelled',
+};
+
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  open: 'Open',
+  paid: 'Paid',
+  cancelled: 'Cancelled by the visitor',
+  expired: 'Expired',
+  refunding: 'Refund under way',
+  refunded: 'Refunded',
+};
+
+/** A booking's `paymentStatus` (null: free, nothing to pay). */
+export const BOOKING_PAYMENT_LABELS: Record<string, string> = {
+  pending: 'Payment pending',
+  paid: 'Paid',
+  refunded: 'Refunded',
+  on_site: 'Pay on site',
 };
 
 export const ASSIGNMENT_LABELS: Record<AssignmentMode, string> = {

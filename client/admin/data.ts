@@ -26,6 +26,7 @@ import type {
 import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, CreateDeviceInput, DeviceDto, DevicePairing, SyncEvent } from '../../shared/checkin';
 import type { EventDto, UpdateEventInput } from '../../shared/events';
 import type { OutboxItem } from '../../shared/mail';
+import type { OrderDetailDto, OrderDto, OrderStatus, PaymentStatusDto } from '../../shared/payments';
 import type { ApiTokenDto, UserDto } from '../../shared/users';
 import { forgetKept, keptFor, rememberKept, rememberUser } from './offline-flag';
 import type { CachedAttendee, QueuedEdit } from './offline-db';
@@ -34,6 +35,7 @@ import { adminUser, type AdminUser } from './session';
 
 export type { ApiTokenDto, BookingDto, SettingsDto, UserDto };
 export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing, EventDto, OutboxItem };
+export type { OrderDetailDto, OrderDto, PaymentStatusDto };
 
 /** What each operation takes, as the server declares it (for inputs `shared/` has no type of). */
 type Inputs = inferRouterInputs<AppRouter>;
@@ -366,3 +368,18 @@ export const createToken = (input: Inputs['auth']['createToken']) => call(rpc().
 export const revokeToken = (id: number) => call(rpc().auth.revokeToken.mutate({ id }));
 
 export const listOutbox = async (page = 1): Promise<Listing<OutboxItem>> => fromServer(await call(rpc().system.outbox.query({ page, perPage: 100 })));
+
+// ---- payments and orders (extended edition; `status` answers in the free edition too) -----
+
+export const getPaymentStatus = (): Promise<PaymentStatusDto> => call(rpc().payments.status.query());
+
+export interface OrderFilter {
+  eventId?: number;
+  status?: OrderStatus;
+  search?: string;
+}
+
+export const listOrders = async (filter: OrderFilter, page = 1, perPage = 50): Promise<Listing<OrderDto>> =>
+  fromServer(await call(rpc().payments.orders.query({ ...filter, page, perPage })));
+export const getOrder = (id: number): Promise<OrderDetailDto> => call(rpc().payments.order.query({ id }));
+export const refundOrder = (id: number): Promise<OrderDetailDto> => call(rpc().payments.refundOrder.mutate({ id }));

@@ -14,6 +14,8 @@ export const adminRoutes: RouteDefinition[] = [
   { path: '/admin/booking-types', component: lazy(() => import('../admin/pages/booking-types')) },
   { path: '/admin/booking-types/:id', component: lazy(() => import('../admin/pages/booking-type-form')) },
   { path: '/admin/bookings', component: lazy(() => import('../admin/pages/bookings')) },
+  { path: '/admin/orders', component: lazy(() => import('../admin/pages/orders')) },
+  { path: '/admin/orders/:id', component: lazy(() => import('../admin/pages/order')) },
   { path: '/admin/devices', component: lazy(() => import('../admin/pages/devices')) },
   { path: '/admin/settings', component: lazy(() => import('../admin/pages/settings')) },
 ];

@@ -14,3 +14,12 @@ export function isoDateTime(value: string | null | undefined): string | undefine
   if (!value) return undefined;
   return parseUtcString(value)?.toISOString();
 }
+
+/** Cents in an ISO 4217 currency, in the viewer's locale (`€45.00`); an unknown code is printed after the number. */
+export function formatMoney(cents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
+  }
+}

@@ -3,6 +3,7 @@
  * (Intl), from the contract's UTC `Y-m-d H:i:s` strings.
  */
 import { toUtcDate, utcMs } from '../../shared/time';
+import { formatMoney } from '../ui/format';
 
 export function detectTimeZone(): string {
   try {
@@ -111,10 +112,4 @@ export function formatAge(fetchedAt: number, now = Date.now()): string {
 }
 
 /** Cents in the site currency (contract "Currency": an ISO 4217 code; relabelled, never converted). */
-export function formatPrice(cents: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
-  } catch {
-    return `${(cents / 100).toFixed(2)} ${currency}`;
-  }
-}
+export const formatPrice = formatMoney;

@@ -1,15 +1,19 @@
 /**
  * axe-core on every admin page, with real data on it, at laptop and phone width: no
- * serious or critical violation (UX "Everywhere"). Dialogs are checked open.
+ * serious or critical violation (UX "Everywhere"). Dialogs are checked open. The server runs the
+ * extended edition, so its pages (Orders) and sections (Settings › Payments) are checked too.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createHost } from '../helpers/booking';
 import { createAttendee, createEvent } from '../helpers/checkin';
 import { LAPTOP, PHONE, seriousViolations, useE2e } from '../helpers/e2e';
+import { apiClient } from '../helpers/http';
+import { createEvent as createPublishedEvent, signUp } from '../helpers/registration';
 
-const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
+const e2e = useE2e({ env: { SVC_JOBS: 'off', SVC_EDITION: 'extended' }, login: true });
 let eventId: number;
 let typeId: number;
+let orderId: number;
 
 beforeAll(async () => {
   const db = e2e.db();
@@ -38,6 +42,14 @@ beforeAll(async () => {
     customerEmail: 'sam@example.test',
     customerTz: 'UTC',
   });
+  // a paid order of 2 tickets (local provider: Pay, then the jobs deliver and process its webhook)
+  const concert = await createPublishedEvent(e2e.admin.api, { title: 'Paid concert', priceCents: 1500, capacity: 50 });
+  const held = await signUp(e2e.server, concert.id, { quantity: 2, email: 'olivia@example.test', display_name: 'Olivia Order' });
+  expect(held.status).toBe(201);
+  orderId = held.body.orderId;
+  const paymentId = String(held.body.paymentUrl).split('/pay/')[1]!;
+  expect((await apiClient(e2e.server.url).post(`/payments/local/${paymentId}/pay`, {})).status).toBe(202);
+  await e2e.server.server.ctx.jobs.idle();
 });
 
 const pages = (): Array<{ path: string; ready: string }> => [
@@ -51,8 +63,10 @@ const pages = (): Array<{ path: string; ready: string }> => [
   { path: '/admin/booking-types/new', ready: 'text=Create booking type' },
   { path: `/admin/booking-types/${typeId}`, ready: '.preview-slot' },
   { path: '/admin/bookings', ready: 'text=Sam' },
+  { path: '/admin/orders', ready: 'text=Olivia Order' },
+  { path: `/admin/orders/${orderId}`, ready: 'text=Attendee #' },
   { path: '/admin/devices', ready: 'text=Main door' },
-  { path: '/admin/settings', ready: 'text=API tokens' },
+  { path: '/admin/settings', ready: 'text=Webhook URL' },
 ];
 
 describe('admin pages pass axe-core (no serious or critical violation)', () => {
@@ -77,6 +91,11 @@ describe('admin pages pass axe-core (no serious or critical violation)', () => {
       await page.getByRole('dialog').waitFor();
       const dialogViolations = await seriousViolations(page);
       if (dialogViolations.length > 0) found['attendee delete dialog'] = dialogViolations;
+      await page.goto(new URL(`/admin/orders/${orderId}`, e2e.server.url).href);
+      await page.getByRole('button', { name: /^Refund/ }).click();
+      await page.getByRole('dialog').waitFor();
+      const refundViolations = await seriousViolations(page);
+      if (refundViolations.length > 0) found['order refund dialog'] = refundViolations;
       expect(found).toEqual({});
       expect(e2e.pageErrors).toEqual([]);
     });

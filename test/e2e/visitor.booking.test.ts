@@ -65,7 +65,7 @@ describe('visitor booking', () => {
     const page = await e2e.openPage(`/book/${type.id}`);
     await page.getByRole('heading', { level: 1, name: 'Haircut' }).waitFor();
     expect(await page.getByLabel('Your timezone').inputValue()).toBe(TZ);
-    await page.getByText('Paid on site — nothing is charged when you book.').waitFor();
+    await page.getByText('Nothing is charged when you book.').waitFor();
     await page.locator('dd', { hasText: 'In person' }).waitFor();
     expect(await page.locator('main').innerText()).toContain('25.00');
 

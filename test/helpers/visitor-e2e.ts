@@ -1,6 +1,8 @@
 /** Shared bits of the visitor e2e tests: axe-core, outbox links, a phone-sized profile. */
 import { expect } from 'vitest';
 import type { BrowserContextOptions, Page, Request, Response } from 'playwright-core';
+import { dayInZone } from '../../client/visitor/time';
+import { parseUtcString } from '../../shared/time';
 import { PHONE, seriousViolations } from './e2e';
 import type { TestServer } from './server';
 import { loginAs } from './http';
@@ -64,4 +66,15 @@ export function storedDraft(page: Page, key: string): Promise<Record<string, unk
       }),
     key,
   );
+}
+
+/** On the booking page: shows the slot's month and day in the calendar (in `tz`) and presses its button. */
+export async function pickSlot(page: Page, startUtc: string, tz: string): Promise<void> {
+  const day = dayInZone(parseUtcString(startUtc)!, tz);
+  for (let i = 0; i < 3 && (await page.locator(`[data-day="${day}"]`).count()) === 0; i += 1) {
+    await page.getByRole('button', { name: 'Next month' }).click();
+  }
+  await page.locator(`[data-day="${day}"]`).click();
+  await page.locator(`[data-start="${startUtc}"]`).click();
+  expect(await page.locator(`[data-start="${startUtc}"]`).getAttribute('aria-pressed')).toBe('true');
 }

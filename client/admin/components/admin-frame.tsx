@@ -3,16 +3,19 @@ import { errorMessage } from '../../ui/errors';
 import { loginPath } from '../auth';
 import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../session';
 import { startOffline } from '../data';
+import { edition, loadPaymentStatus } from '../edition';
 import { Page } from '../../ui/page';
 import { ready } from './async-view';
 import { A, location, navigate } from '../../router';
 import '../../styles/admin.css';
 
-const NAV: Array<{ href: string; label: string; area: AdminArea }> = [
+/** `extended`: only when the server runs the extended edition (`payments.status`). */
+const NAV: Array<{ href: string; label: string; area: AdminArea; extended?: boolean }> = [
   { href: '/admin', label: 'Overview', area: 'overview' },
   { href: '/admin/events', label: 'Events', area: 'events' },
   { href: '/admin/booking-types', label: 'Booking types', area: 'booking' },
   { href: '/admin/bookings', label: 'Bookings', area: 'booking' },
+  { href: '/admin/orders', label: 'Orders', area: 'orders', extended: true },
   { href: '/admin/devices', label: 'Door devices', area: 'devices' },
   { href: '/admin/settings', label: 'Settings & people', area: 'settings' },
 ];
@@ -27,6 +30,8 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
     if (!current) navigate(loginPath(location().pathname + location().search), { replace: true });
     // keeps the events this admin keeps offline in sync, and sends queued edits (decision 012)
     else void startOffline(current).catch(() => undefined);
+    // the edition decides which pages the navigation offers (offline: the last one seen)
+    if (current && mayOpen(current.role, 'orders')) void loadPaymentStatus().catch(() => undefined);
     return current;
   });
 
@@ -35,7 +40,9 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
       <Show when={ready(user)}>
         {(current) => (
           <nav class="admin-nav" aria-label="Administration">
-            <For each={NAV.filter((item) => mayOpen(current().role, item.area))}>{(item) => <A href={item.href}>{item.label}</A>}</For>
+            <For each={NAV.filter((item) => mayOpen(current().role, item.area) && (!item.extended || edition() === 'extended'))}>
+              {(item) => <A href={item.href}>{item.label}</A>}
+            </For>
           </nav>
         )}
       </Show>

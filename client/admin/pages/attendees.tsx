@@ -22,7 +22,7 @@ import { canEdit, type AdminUser } from '../session';
 import { pageOfRow, pagesForRange, visibleWindow } from '../virtual-window';
 import type { AttendeeSortKey, AttendeeStatus } from '../../../shared/attendees';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
-import { A, type RouteProps } from '../../router';
+import { A, searchParams, type RouteProps } from '../../router';
 
 /** Rows per request (docs/api.md#rest allows 500; 250 paints the first screen sooner). */
 export const ATTENDEE_PAGE_SIZE = 250;
@@ -62,8 +62,9 @@ export default function AdminAttendeesPage(props: RouteProps): JSX.Element {
 function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element {
   const editable = canEdit(props.user.role);
   const [event] = createResource(() => props.eventId, getEventOrCached);
-  const [searchText, setSearchText] = createSignal('');
-  const [search, setSearch] = createSignal('');
+  // `?search=` opens the list on one person (an order's ticket links here)
+  const [searchText, setSearchText] = createSignal(searchParams().get('search') ?? '');
+  const [search, setSearch] = createSignal(searchText().trim());
   const [status, setStatus] = createSignal<AttendeeStatus | ''>('');
   const [sort, setSort] = createSignal<AttendeeSortKey>('id');
   const [order, setOrder] = createSignal<'asc' | 'desc'>('asc');

@@ -6,7 +6,7 @@ import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { SaveStatus, SelectField, TextField } from '../components/fields';
 import { calendarDays, groupByLocalDay, shiftAnchor, utcDayRange, type CalendarView } from '../calendar';
-import { BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
+import { BOOKING_PAYMENT_LABELS, BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
 import {
   approveBooking,
   cancelBooking,
@@ -28,6 +28,9 @@ import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
 
 type View = 'list' | CalendarView;
+
+/** A booking's payment state in words; null for a free booking (nothing to pay). */
+const paymentLabel = (b: BookingDto): string | null => (b.paymentStatus ? (BOOKING_PAYMENT_LABELS[b.paymentStatus] ?? b.paymentStatus) : null);
 
 const dayHeading = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
@@ -207,7 +210,7 @@ function Bookings(): JSX.Element {
             </p>
             <Show when={view() === 'list'}>
               <Show when={listing().items.length > 0} fallback={<p class="status-text">No bookings match.</p>}>
-                <DataTable label="Bookings" columns={['Start', 'Customer', 'Type', 'Host', 'Status', 'Actions']} rows={listing().items}>
+                <DataTable label="Bookings" columns={['Start', 'Customer', 'Type', 'Host', 'Status', 'Payment', 'Actions']} rows={listing().items}>
                   {(b) => (
                     <tr>
                       <td>
@@ -221,6 +224,11 @@ function Bookings(): JSX.Element {
                       <td>{hostName(b.hostUserId)}</td>
                       <td>
                         <span class={`state state-${b.status}`}>{BOOKING_STATUS_LABELS[b.status]}</span>
+                      </td>
+                      <td>
+                        <Show when={paymentLabel(b)} fallback={<span class="muted">Free</span>}>
+                          {(label) => <span class={`state state-pay-${b.paymentStatus}`}>{label()}</span>}
+                        </Show>
                       </td>
                       <td>{actions(b)}</td>
                     </tr>
@@ -245,6 +253,7 @@ function Bookings(): JSX.Element {
                                 {b.customerName}
                                 <div class="muted">
                                   {typeTitle(b.bookingTypeId)} · {hostName(b.hostUserId)} · {BOOKING_STATUS_LABELS[b.status]}
+                                  {paymentLabel(b) ? ` · ${paymentLabel(b)}` : ''}
                                 </div>
                                 {actions(b)}
                               </li>

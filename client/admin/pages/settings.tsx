@@ -21,9 +21,11 @@ import {
   updateSettings,
   updateUser,
   type EventDto,
+  type PaymentStatusDto,
   type SettingsDto,
   type UserDto,
 } from '../data';
+import { loadPaymentStatus } from '../edition';
 import { adminErrorMessage } from '../errors';
 import { viewerTimeZone } from '../forms';
 import type { AdminUser } from '../session';
@@ -40,6 +42,7 @@ export default function AdminSettingsPage(): JSX.Element {
       {(me) => (
         <>
           <SiteSettings />
+          <PaymentsSettings />
           <Users me={me} />
           <Tokens />
         </>
@@ -125,6 +128,120 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
       </div>
       <SaveStatus state={state()} error={error()} />
     </form>
+  );
+}
+
+/** Settings › Payments: what the server is set up with (environment variables), never a secret. */
+function PaymentsSettings(): JSX.Element {
+  const [status, { refetch }] = createResource(loadPaymentStatus);
+  return (
+    <section class="section" aria-labelledby="payments-heading">
+      <h2 id="payments-heading">Payments</h2>
+      <AsyncView resource={status} retry={() => void refetch()} what="Payment settings">
+        {(s) => <PaymentsFacts status={s()} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+const PROVIDER_LABELS: Record<string, string> = {
+  local: 'Built-in (svc’s own checkout page, no outside service)',
+  stripe: 'Stripe',
+};
+
+function PaymentsFacts(props: { status: PaymentStatusDto }): JSX.Element {
+  const s = () => props.status;
+  return (
+    <Show
+      when={s().edition === 'extended'}
+      fallback={
+        <>
+          <dl class="facts">
+            <dt>Edition</dt>
+            <dd>Free</dd>
+          </dl>
+          <p class="field-hint">
+            Online payments and orders come with the extended edition (<code>SVC_EDITION=extended</code>). In the free edition, priced booking types are paid on
+            site.
+          </p>
+        </>
+      }
+    >
+      <dl class="facts">
+        <dt>Edition</dt>
+        <dd>Extended</dd>
+        <dt>Provider</dt>
+        <dd>{PROVIDER_LABELS[s().provider ?? ''] ?? s().provider ?? '—'}</dd>
+        <dt>Configured</dt>
+        <dd>{s().configured ? '✓ Yes' : <span class="save-failed">✗ No: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET</span>}</dd>
+        <dt>Payment hold</dt>
+        <dd>
+          {s().holdHours} hour{s().holdHours === 1 ? '' : 's'}
+        </dd>
+        <dt>Currency</dt>
+        <dd>{s().currency}</dd>
+        <dt>Shop bridge</dt>
+        <dd>{s().commerceBridge.enabled ? '✓ On' : 'Off (set SVC_COMMERCE_SECRET to turn it on)'}</dd>
+      </dl>
+      <Show when={s().webhookUrl}>
+        {(url) => (
+          <CopyField
+            id="pay-webhook"
+            label="Webhook URL"
+            value={url()}
+            hint={
+              s().provider === 'local'
+                ? 'The built-in provider delivers its events to this address itself; nothing to set up.'
+                : 'Give this address to Stripe as the webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired and charge.refunded.'
+            }
+          />
+        )}
+      </Show>
+      <Show when={s().commerceBridge.enabled}>
+        <CopyField id="pay-commerce" label="Shop webhook URL" value={s().commerceBridge.url} hint="Where the shop sends its signed order webhooks." />
+      </Show>
+    </Show>
+  );
+}
+
+/** A read-only address with a Copy button (selects the text where the clipboard is not available). */
+function CopyField(props: { id: string; label: string; value: string; hint?: string }): JSX.Element {
+  const [copied, setCopied] = createSignal<string | null>(null);
+  let input: HTMLInputElement | undefined;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.value);
+      setCopied('✓ Copied');
+    } catch {
+      input?.select();
+      setCopied('Selected: press Ctrl+C (⌘C) to copy.');
+    }
+  };
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <div class="copy-field">
+        <input
+          id={props.id}
+          type="text"
+          readOnly
+          value={props.value}
+          aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" class="button button-small" onClick={() => void copy()}>
+          Copy<span class="visually-hidden"> {props.label}</span>
+        </button>
+      </div>
+      <Show when={props.hint}>
+        <p id={`${props.id}-hint`} class="field-hint">
+          {props.hint}
+        </p>
+      </Show>
+      <p class="save-status save-ok" role="status">
+        {copied() ?? ''}
+      </p>
+    </div>
   );
 }
 

@@ -16,12 +16,14 @@ import { isValidTimeZone, toUtcString } from '../../../shared/time';
 import { isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { createCachedResource, createLiveQuery } from '../cache';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
+import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
 import { visitorDb } from '../db';
 import { clearDraft, draftSaver, loadDraft } from '../drafts';
 import { buildIcs } from '../ics';
 import { prefetchNonce, storedNonce } from '../nonce';
 import { enqueue } from '../outbox';
+import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type BookingSubmissionBody } from '../runner';
 import { dateTimeInZone, detectTimeZone, formatPrice, timeInZone } from '../time';
 import '../../styles/visitor.css';
@@ -49,6 +51,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
   const [localError, setLocalError] = createSignal<string | null>(null);
   const [submitting, setSubmitting] = createSignal(false);
   let picker: SlotPickerHandle | undefined;
+  /** The booking this page just queued: when its answer asks for payment, the checkout opens. */
+  let awaitingAnswer: number | null = null;
 
   const submissionId = () => {
     const raw = Number(searchParams().get('submission'));
@@ -106,6 +110,12 @@ export default function BookPage(props: RouteProps): JSX.Element {
         if (st === 'done') {
           setSlot(null);
           void clearDraft(db, draftKey);
+          const paymentUrl = created()?.paymentUrl;
+          // only for the booking made on this page now: coming back later (Back, reload) shows the link instead
+          if (paymentUrl && awaitingAnswer !== null && awaitingAnswer === submissionId()) {
+            awaitingAnswer = null;
+            goToCheckout(paymentUrl, `/book/${typeId}`);
+          }
         }
       },
     ),
@@ -157,6 +167,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
       });
       localStorage.setItem(PENDING_FLAG, '1');
       setNotice(null);
+      awaitingAnswer = id;
       navigate(`/book/${typeId}?submission=${id}`, { replace: true });
       void kickOutbox();
     } catch {
@@ -193,8 +204,22 @@ export default function BookPage(props: RouteProps): JSX.Element {
     }),
   );
 
+  // a booking waiting for its payment: where that payment stands now (paid or released meanwhile?)
+  const payment = createPaymentCheckout(() => (state() === 'done' && created()?.status === 'pending_payment' ? created()?.paymentUrl : null));
+  const heading = (b: BookingCreatedDto) => {
+    if (b.status === 'pending_approval') return 'Request sent';
+    if (b.status !== 'pending_payment') return 'You’re booked';
+    const paid = payment.state();
+    return paid === 'paid' ? 'You’re booked' : paid === 'released' || paid === 'refunded' ? 'Booking released' : 'Almost done: payment needed';
+  };
+
   const showPicker = () => state() === undefined || state() === 'failed';
   const maxSeats = () => Math.max(1, type.value()?.capacity ?? 1);
+  /** What the chosen seats cost, for the button (the visitor sees the price before acting). */
+  const total = () => {
+    const t = type.value();
+    return t && t.priceCents > 0 ? ` · ${formatPrice(t.priceCents * quantity(), t.currency)}` : '';
+  };
 
   return (
     <Page title={type.value()?.title ?? 'Book'}>
@@ -229,8 +254,14 @@ export default function BookPage(props: RouteProps): JSX.Element {
                   {t().priceCents > 0 ? (
                     <>
                       {formatPrice(t().priceCents, t().currency)}
+                      {maxSeats() > 1 ? ' per seat' : ''}
                       <br />
-                      <span class="muted">Paid on site — nothing is charged when you book.</span>
+                      {/* an approval type is always paid on site; otherwise the edition decides, which this page cannot see */}
+                      <span class="muted">
+                        {t().requiresApproval
+                          ? 'Paid on site — nothing is charged when you book.'
+                          : 'Nothing is charged when you book. If it is paid online, the payment page comes next; otherwise you pay on site.'}
+                      </span>
                     </>
                   ) : (
                     'Free'
@@ -253,10 +284,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
 
               <Show when={state() === 'done' && created()}>
                 {(b) => (
-                  <div class="v-result" role="status">
-                    <h2>
-                      {b().status === 'pending_approval' ? 'Request sent' : b().status === 'pending_payment' ? 'Almost done: payment needed' : 'You’re booked'}
-                    </h2>
+                  <div class="v-result" classList={{ waiting: heading(b()) === 'Almost done: payment needed' }} role="status">
+                    <h2>{heading(b())}</h2>
                     <dl class="v-facts">
                       <dt>What</dt>
                       <dd>{t().title}</dd>
@@ -279,18 +308,23 @@ export default function BookPage(props: RouteProps): JSX.Element {
                       </Show>
                     </dl>
                     <h3>What happens next</h3>
-                    <p>
-                      {b().status === 'pending_approval' ? 'The host will look at your request. You will get an email when it is confirmed or declined. ' : ''}
-                      An email to <strong>{String(submission()!.body.customerEmail)}</strong> is on its way with{' '}
-                      {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel this booking.
-                    </p>
+                    <Show
+                      when={b().status === 'pending_payment' && b().paymentUrl}
+                      fallback={
+                        <p>
+                          {b().status === 'pending_approval'
+                            ? 'The host will look at your request. You will get an email when it is confirmed or declined. '
+                            : ''}
+                          An email to <strong>{String(submission()!.body.customerEmail)}</strong> is on its way with{' '}
+                          {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel this
+                          booking.
+                        </p>
+                      }
+                    >
+                      {(url) => <PaymentPending paymentUrl={url()} kind="booking" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />}
+                    </Show>
                     <div class="v-actions">
-                      <Show when={b().paymentUrl}>
-                        <a class="button" href={b().paymentUrl}>
-                          Pay now
-                        </a>
-                      </Show>
-                      <Show when={icsUrl()}>
+                      <Show when={icsUrl() && (b().status !== 'pending_payment' || payment.state() === 'paid')}>
                         <a class="button" href={icsUrl()!} download="booking.ics">
                           Add to calendar
                         </a>
@@ -381,7 +415,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                       <p class="v-hint">You are offline. Your booking will be saved on this phone and sent when you’re back online.</p>
                     </Show>
                     <button type="submit" class="button" aria-disabled={submitting()}>
-                      {submitting() ? 'Checking the time…' : online() ? 'Book this time' : 'Book when back online'}
+                      {submitting() ? 'Checking the time…' : `${online() ? 'Book this time' : 'Book when back online'}${total()}`}
                     </button>
                     <Show when={localError()}>{(message) => <SubmissionProblem id="book-error" error={{ message: message() }} />}</Show>
                     <Show when={!localError() && state() === 'failed' && !isSlotTaken(submission()?.error?.code) && submission()?.error}>

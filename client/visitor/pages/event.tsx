@@ -12,12 +12,14 @@ import { call, rpc } from '../../ui/trpc';
 import type { SignupResult } from '../../../shared/attendees';
 import { utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery } from '../cache';
+import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
 import { visitorDb } from '../db';
 import { clearDraft, draftSaver, loadDraft } from '../drafts';
 import { applyValues, buildSignupBody, collectCustomFields, collectValues, formEntries, HONEYPOT_FIELD, parseQuantity, type FieldValues } from '../form-fields';
 import { prefetchNonce, storedNonce } from '../nonce';
 import { enqueue } from '../outbox';
+import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type SignupSubmissionBody } from '../runner';
 import { dateTimeInZone, detectTimeZone } from '../time';
 import '../../styles/visitor.css';
@@ -47,8 +49,15 @@ export default function EventPage(props: RouteProps): JSX.Element {
     return Number.isInteger(raw) && raw > 0 ? raw : null;
   };
   const submission = createLiveQuery(submissionId, (id) => (id === null ? Promise.resolve(undefined) : db.outbox.get(id)));
+  /** A paid sign-up's answer: the seats are held in an order until its checkout is paid. */
+  const paymentUrl = (): string | null => {
+    const answer = submission()?.state === 'done' ? (submission()?.result as SignupResult | undefined) : undefined;
+    return answer && 'paymentUrl' in answer ? answer.paymentUrl : null;
+  };
   const [localError, setLocalError] = createSignal<string | null>(null);
   const [submitting, setSubmitting] = createSignal(false);
+  /** The sign-up this page just queued: when its answer asks for payment, the checkout opens. */
+  let awaitingAnswer: number | null = null;
 
   let formEl: HTMLFormElement | undefined;
   let values: FieldValues = {};
@@ -74,11 +83,17 @@ export default function EventPage(props: RouteProps): JSX.Element {
     }),
   );
 
-  // A sign-up that went through: the draft has done its job.
+  // A sign-up that went through: the draft has done its job; a paid one goes on to the checkout.
   createEffect(() => {
     if (submission()?.state === 'done') {
       values = {};
       void clearDraft(db, draftKey);
+      const url = paymentUrl();
+      // only for the sign-up made on this page now: coming back later (Back, reload) shows the link instead
+      if (url && awaitingAnswer !== null && awaitingAnswer === submissionId()) {
+        awaitingAnswer = null;
+        goToCheckout(url, `/events/${eventId}`);
+      }
     }
   });
 
@@ -138,6 +153,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         queuedOffline: !online(),
       });
       localStorage.setItem(PENDING_FLAG, '1');
+      awaitingAnswer = id;
       navigate(`/events/${eventId}?submission=${id}`, { replace: true });
       void kickOutbox();
     } catch {
@@ -152,6 +168,9 @@ export default function EventPage(props: RouteProps): JSX.Element {
   const showForm = () => state() === undefined || state() === 'failed';
   const result = () => submission()?.result as SignupResult | undefined;
   const email = () => String(submission()?.body.email ?? '');
+  const seats = () => Number(submission()?.body.quantity ?? 1) || 1;
+  // a paid sign-up: where its payment stands now (paid or released meanwhile?)
+  const payment = createPaymentCheckout(paymentUrl);
 
   return (
     <Page title={event.value()?.title ?? 'Event'}>
@@ -208,7 +227,32 @@ export default function EventPage(props: RouteProps): JSX.Element {
                   </div>
                 </Show>
 
-                <Show when={state() === 'done'}>
+                <Show when={state() === 'done' && paymentUrl()}>
+                  {(url) => (
+                    <div class="v-result" classList={{ waiting: payment.state() === undefined || payment.state() === 'pending' }} role="status">
+                      <h3>
+                        {payment.state() === 'paid'
+                          ? 'You’re going!'
+                          : payment.state() === 'released' || payment.state() === 'refunded'
+                            ? 'Seats released'
+                            : 'Almost done: payment needed'}
+                      </h3>
+                      <Show when={payment.state() === undefined || payment.state() === 'pending'}>
+                        <p>
+                          {seats() === 1 ? 'Your seat is' : `Your ${seats()} seats are`} held for <strong>{email()}</strong> until you pay.
+                        </p>
+                      </Show>
+                      <PaymentPending paymentUrl={url()} kind="order" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />
+                      <Show when={payment.state() === 'released' || payment.state() === 'refunded'}>
+                        <button type="button" class="button button-quiet" onClick={again}>
+                          Sign up again
+                        </button>
+                      </Show>
+                    </div>
+                  )}
+                </Show>
+
+                <Show when={state() === 'done' && !paymentUrl()}>
                   <div class="v-result" role="status">
                     <h3>{result()?.status === 'waitlist' ? 'You’re on the waitlist' : 'You’re going!'}</h3>
                     <p>

@@ -1,0 +1,36 @@
+import { createResource, Match, Switch, type JSX } from 'solid-js';
+import { edition, loadPaymentStatus } from '../edition';
+import { errorMessage } from '../../ui/errors';
+
+/**
+ * A page of the extended edition: its content once the server says it runs that edition, a plain
+ * note in the free edition (where the operations answer 404), never an error flashed meanwhile.
+ */
+export function ExtendedOnly(props: { what: string; children: JSX.Element }): JSX.Element {
+  const [status, { refetch }] = createResource(loadPaymentStatus);
+  return (
+    <Switch
+      fallback={
+        <p class="status-text" aria-busy="true">
+          Loading…
+        </p>
+      }
+    >
+      <Match when={edition() === 'extended'}>{props.children}</Match>
+      <Match when={edition() === 'free'}>
+        <p class="notice" role="status">
+          {props.what} come with the extended edition (<code>SVC_EDITION=extended</code>), where priced events and booking types are paid online. This server
+          runs the free edition.
+        </p>
+      </Match>
+      <Match when={status.state === 'errored'}>
+        <div class="notice notice-error" role="alert">
+          <p>Could not ask the server which edition it runs. {errorMessage(status.error)}</p>
+          <button type="button" class="button" onClick={() => void refetch()}>
+            Try again
+          </button>
+        </div>
+      </Match>
+    </Switch>
+  );
+}
