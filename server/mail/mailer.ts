@@ -27,27 +27,48 @@ export interface MailMessage {
 
 export const MAIL_SEND_JOB = 'mail.send';
 
+export interface QueueMailOptions {
+  sendAtUtc?: string;
+  /** While a job of this key is queued, nothing is written. */
+  dedupeKey?: string;
+  /** Ever: a mail with this key is written once, however often its cause is replayed (crash recovery). */
+  onceKey?: string;
+}
+
 /**
- * Writes a message to the outbox and queues its delivery. Pass the transaction that
- * causes the mail: it is sent only if that transaction commits. With a dedupe key that is
- * already queued, nothing is written and null comes back (no outbox row without a job).
+ * Writes a message to the outbox and queues its delivery, both in one transaction (a savepoint
+ * inside the caller's). Pass the transaction that causes the mail: it is sent only if that
+ * transaction commits. With a dedupe key that is already queued, or a once key already used,
+ * nothing is written and null comes back (never an outbox row without its job).
  */
-export async function queueMail(db: Db, message: MailMessage, opts: { sendAtUtc?: string; dedupeKey?: string } = {}): Promise<number | null> {
+export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOptions = {}): Promise<number | null> {
   const attachments: StoredAttachment[] = (message.attachments ?? []).map((a) => ({
     filename: a.filename,
     contentType: a.contentType,
     content: Buffer.isBuffer(a.content) ? a.content.toString('base64') : Buffer.from(a.content, 'utf8').toString('base64'),
   }));
-  const [row] = await db
-    .insert(outbox)
-    .values({ toAddress: message.to, subject: message.subject, text: message.text, html: message.html ?? null, attachments, topic: message.topic ?? null })
-    .returning({ id: outbox.id });
-  const jobId = await enqueueJob(db, MAIL_SEND_JOB, { outboxId: row!.id }, { runAtUtc: opts.sendAtUtc, dedupeKey: opts.dedupeKey });
-  if (jobId === null) {
-    await db.delete(outbox).where(eq(outbox.id, row!.id));
-    return null;
-  }
-  return row!.id;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(outbox)
+      .values({
+        toAddress: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+        attachments,
+        topic: message.topic ?? null,
+        onceKey: opts.onceKey ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: outbox.id });
+    if (!row) return null;
+    const jobId = await enqueueJob(tx, MAIL_SEND_JOB, { outboxId: row.id }, { runAtUtc: opts.sendAtUtc, dedupeKey: opts.dedupeKey });
+    if (jobId === null) {
+      await tx.delete(outbox).where(eq(outbox.id, row.id));
+      return null;
+    }
+    return row.id;
+  });
 }
 
 /** Withdraws queued, unsent mail of a topic (e.g. a cancelled booking's reminders). */

@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../db/columns';
 
 import type { OutboxState } from '../../shared/mail';
@@ -26,8 +27,15 @@ export const outbox = pgTable(
     /** What the mail is about, e.g. `booking:12`, so reminders can be cleared. */
     topic: text('topic'),
     error: text('error'),
+    /** A mail that must go out once whatever retries its cause: a second queueing with the key writes nothing. */
+    onceKey: text('once_key'),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
     sentUtc: utcTimestamp('sent_utc'),
   },
-  (t) => [index('svc_outbox_topic').on(t.topic)],
+  (t) => [
+    index('svc_outbox_topic').on(t.topic),
+    uniqueIndex('svc_outbox_once_key')
+      .on(t.onceKey)
+      .where(sql`${t.onceKey} is not null`),
+  ],
 );

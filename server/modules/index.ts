@@ -11,6 +11,7 @@ import { authOperations } from '../auth/auth.operations';
 import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
 import { registerConfirmationMail } from './attendees/attendees.mail';
+import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmitted } from './attendees/signup.service';
 import { bookingOperations } from './booking/booking.operations';
 import { settingsOperations } from './settings/settings.operations';
 import { registerBookingJobs, registerBookingListeners } from './booking/booking.notifications';
@@ -56,7 +57,12 @@ export const modules: SvcModule[] = [
       registerOutboxPruning(runner, ctx.db, ctx.env.SVC_OUTBOX_RETENTION_DAYS);
     },
   },
-  { name: 'attendees', registerListeners: registerConfirmationMail },
+  {
+    name: 'attendees',
+    registerListeners: registerConfirmationMail,
+    // Sign-ups whose request died between commit and svc_rsvp_submitted (server/jobs/announcements.ts).
+    registerJobs: (runner, ctx) => runner.register(ANNOUNCE_RSVP_SUBMITTED_JOB, (payload) => announceSubmitted(ctx, (payload.attendeeIds as number[]) ?? [])),
+  },
   { name: 'booking', registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
   { name: 'checkin', registerJobs: registerCheckinJobs },
   { name: 'sync', registerJobs: registerSyncJobs },

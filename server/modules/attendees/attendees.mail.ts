@@ -70,7 +70,8 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       const event = await eventsRepository(ctx.db).findById(attendee.eventId);
       if (!event) return;
       const message = await buildConfirmationMail(ctx.env.publicUrl, event, attendee);
-      await queueMail(ctx.db, message, { dedupeKey: `attendee-confirmation:${attendee.id}` });
+      // Once ever: a replayed announcement (crash recovery) does not mail the ticket twice.
+      await queueMail(ctx.db, message, { onceKey: `attendee-confirmation:${attendee.id}` });
     },
     PRIORITY_FREE_CONFIRMATION_EMAIL,
     1,

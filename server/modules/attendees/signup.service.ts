@@ -8,6 +8,7 @@ import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type RawCustomFieldInput } from '../../hooks';
 import { invalidParams } from '../../api/route';
+import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
@@ -54,6 +55,20 @@ export function newTicketSecrets(): { cancelToken: string; ticketCode: string; t
 /** `svc_rsvp_submitted`'s data: exactly the contract's payload keys, from the row itself (read by id on paid paths). */
 export function submittedPayload(row: AttendeeRecord) {
   return { event_id: row.eventId, email: row.email, display_name: row.displayName, quantity: row.quantity, cancel_token: row.cancelToken };
+}
+
+/** The held job behind svc_rsvp_submitted (server/jobs/announcements.ts): one per sign-up, or per paid order's tickets. */
+export const ANNOUNCE_RSVP_SUBMITTED_JOB = 'announce.rsvp_submitted';
+
+/**
+ * A job's side of svc_rsvp_submitted: the writer died after its commit, so the action runs now,
+ * once per row, each with its own data read by id.
+ */
+export async function announceSubmitted(ctx: Pick<AppContext, 'db' | 'hooks'>, attendeeIds: number[]): Promise<void> {
+  for (const id of attendeeIds) {
+    const row = await attendeesRepository(ctx.db).findById(id);
+    if (row) await ctx.hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row));
+  }
 }
 
 const formTokenPurpose = (eventId: number) => `signup-form|${eventId}`;
@@ -235,13 +250,14 @@ export function signupService(ctx: AppContext) {
           ticketCode,
           ticketCodeHash,
         });
-        return { row };
+        // svc_rsvp_submitted (and the ticket mail its listener queues) held in this transaction: a crash cannot lose it.
+        return { row, announcement: await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: [row.id] }) };
       });
       if (decided.order) return decided.order;
       const row = decided.row!;
 
       // 10. After commit, exactly the contract's payload keys.
-      await hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row));
+      await announce(db, ctx.logger, decided.announcement!, () => hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row)));
       return { id: row.id, status: row.status === 'waitlist' ? 'waitlist' : 'going' };
     },
 

@@ -21,7 +21,8 @@ import type { BookingReadBackFailed, BookingRowStrings } from '../../hooks/types
 import { settingsService } from '../settings/settings.service';
 import { describeLocation } from './booking-type.service';
 import { bookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
-import { sweepPaymentHolds } from './booking.service';
+import { ANNOUNCE_BOOKING_CREATED_JOB, bookingService, sweepPaymentHolds } from './booking.service';
+import type { BookingStatus } from '../../../shared/booking';
 
 export const BOOKING_REMINDER_JOB = 'booking.reminder';
 export const PAYMENT_HOLD_SWEEP_JOB = 'booking.payment_hold_sweep';
@@ -122,22 +123,32 @@ function summaryLines(m: MailContext): string[] {
 }
 
 async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Booking confirmed: ${m.type.title}`): Promise<void> {
-  await queueMail(ctx.db, {
-    to: m.booking.customerEmail,
-    subject,
-    text: [
-      `Hello ${m.booking.customerName},`,
-      '',
-      'Your booking is confirmed.',
-      '',
-      ...summaryLines(m),
-      '',
-      `Manage or cancel your booking: ${m.manageUrl}`,
-    ].join('\n'),
-    attachments: [{ filename: 'invite.ics', contentType: inviteType('REQUEST'), content: invite(ctx, m, 'REQUEST') }],
-    topic: bookingMailTopic(m.booking.bookingId),
-  });
+  await queueMail(
+    ctx.db,
+    {
+      to: m.booking.customerEmail,
+      subject,
+      text: [
+        `Hello ${m.booking.customerName},`,
+        '',
+        'Your booking is confirmed.',
+        '',
+        ...summaryLines(m),
+        '',
+        `Manage or cancel your booking: ${m.manageUrl}`,
+      ].join('\n'),
+      attachments: [{ filename: 'invite.ics', contentType: inviteType('REQUEST'), content: invite(ctx, m, 'REQUEST') }],
+      topic: bookingMailTopic(m.booking.bookingId),
+    },
+    { onceKey: onceKey(m, 'confirmation') },
+  );
 }
+
+/**
+ * One mail of a kind per revision of the booking: a replayed announcement (a crash after the
+ * listener ran, before its job was dropped) writes nothing twice.
+ */
+const onceKey = (m: MailContext, kind: string) => `${bookingMailTopic(m.booking.bookingId)}:${kind}:r${m.booking.revision}`;
 
 async function scheduleReminder(ctx: AppContext, booking: BookingRow): Promise<void> {
   const runAtMs = utcMs(booking.startUtc) - REMINDER_LEAD_MS;
@@ -166,20 +177,24 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
         await queueConfirmation(ctx, m);
         await scheduleReminder(ctx, m.booking);
       } else if (status === 'pending_approval') {
-        await queueMail(ctx.db, {
-          to: m.booking.customerEmail,
-          subject: `Booking request received: ${m.type.title}`,
-          text: [
-            `Hello ${m.booking.customerName},`,
-            '',
-            'We received your booking request. You will get a confirmation once it is approved.',
-            '',
-            ...summaryLines(m),
-            '',
-            `See or cancel your request: ${m.manageUrl}`,
-          ].join('\n'),
-          topic: bookingMailTopic(bookingId),
-        });
+        await queueMail(
+          ctx.db,
+          {
+            to: m.booking.customerEmail,
+            subject: `Booking request received: ${m.type.title}`,
+            text: [
+              `Hello ${m.booking.customerName},`,
+              '',
+              'We received your booking request. You will get a confirmation once it is approved.',
+              '',
+              ...summaryLines(m),
+              '',
+              `See or cancel your request: ${m.manageUrl}`,
+            ].join('\n'),
+            topic: bookingMailTopic(bookingId),
+          },
+          { onceKey: onceKey(m, 'requested') },
+        );
       }
     },
     PRIORITY_BOOKING_EMAIL,
@@ -214,13 +229,17 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
     async (bookingId: number) => {
       const m = await loadMailContext(ctx, bookingId);
       if (!m) return;
-      await queueMail(ctx.db, {
-        to: m.booking.customerEmail,
-        subject: `Booking cancelled: ${m.type.title}`,
-        text: [`Hello ${m.booking.customerName},`, '', 'Your booking has been cancelled.', '', ...summaryLines(m)].join('\n'),
-        attachments: [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }],
-        topic: bookingMailTopic(bookingId),
-      });
+      await queueMail(
+        ctx.db,
+        {
+          to: m.booking.customerEmail,
+          subject: `Booking cancelled: ${m.type.title}`,
+          text: [`Hello ${m.booking.customerName},`, '', 'Your booking has been cancelled.', '', ...summaryLines(m)].join('\n'),
+          attachments: [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }],
+          topic: bookingMailTopic(bookingId),
+        },
+        { onceKey: onceKey(m, 'cancelled') },
+      );
       await clearReminders(ctx, bookingId);
     },
     PRIORITY_BOOKING_CANCELLED_EMAIL,
@@ -241,6 +260,12 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
 }
 
 export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
+  // A request that died between its commit and its actions: they run here, once its lease ran out.
+  runner.register(ANNOUNCE_BOOKING_CREATED_JOB, async (payload, job) => {
+    await bookingService(ctx).announceCreated(Number(payload.bookingId), payload.status as BookingStatus);
+    job.logger.warn({ bookingId: payload.bookingId }, 'announced a booking whose request died after its commit');
+  });
+
   runner.register(BOOKING_REMINDER_JOB, async (payload) => {
     const bookingId = Number(payload.bookingId);
     const m = await loadMailContext(ctx, bookingId);

@@ -28,6 +28,7 @@ import type { Db } from '../../db/client';
 import { applyContractFilter, encodeCustomFields } from '../../hooks';
 import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '../../hooks/types';
 import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
+import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { settingsService } from '../settings/settings.service';
@@ -40,6 +41,8 @@ const MINUTE_MS = 60_000;
 /** Contract Limits: booking submissions per IP (key: md5 of the IP) and per email. */
 export const BOOKING_IP_LIMIT = { limit: 8, windowSeconds: 60 } as const;
 export const BOOKING_EMAIL_LIMIT = { limit: 5, windowSeconds: 3600 } as const;
+/** The held job behind a new booking's actions (server/jobs/announcements.ts). */
+export const ANNOUNCE_BOOKING_CREATED_JOB = 'announce.booking_created';
 
 /** Throttle bucket of an IP: the contract keys the per-IP limit by the md5 of the IP. */
 export function bookingIpBucket(ip: string): string {
@@ -193,7 +196,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     const config = toBookingTypeConfig(type);
 
     let lockSet = [...type.hosts];
-    let decided: { bookingId: number; status: BookingStatus; hostUserId: number } | null = null;
+    let decided: { bookingId: number; status: BookingStatus; hostUserId: number; announcement: number } | null = null;
     // A filter may offer hosts outside the type; they are locked too, by starting over with them.
     for (let attempt = 0; attempt < 3 && !decided; attempt++) {
       decided = await ctx.db.transaction(async (tx) => {
@@ -248,19 +251,32 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
           cancelToken: newCancelToken(),
         });
         await repo.bumpEpochs(tx, [hostUserId]);
-        return { bookingId, status, hostUserId };
+        // The actions after commit, held in this transaction: a crash before they run delays them, never loses them.
+        const announcement = await holdAnnouncement(tx, ANNOUNCE_BOOKING_CREATED_JOB, { bookingId, status });
+        return { bookingId, status, hostUserId, announcement };
       });
     }
     if (!decided) throw new AppError('svc_booking_slot_unavailable');
 
     const { bookingId, status, hostUserId } = decided;
+    const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId };
+    const paymentUrl = await announce(ctx.db, ctx.logger, decided.announcement, () => announceCreated(bookingId, status));
+    if (paymentUrl) result.paymentUrl = paymentUrl;
+    return result;
+  }
+
+  /**
+   * The contract's actions after a booking is written: read-back, `svc_booking_created`, then
+   * confirmed, requested or payment pending (with the payment URL filter, whose URL it answers).
+   * Run by the request after commit, or by a job if the request died first.
+   */
+  async function announceCreated(bookingId: number, status: BookingStatus): Promise<string | undefined> {
     const row = await repo.readBackRow(ctx.db, bookingId).catch((err: unknown) => {
       ctx.logger.warn({ err, bookingId }, 'booking read-back failed');
       return null;
     });
     // Contract: data is the full persisted row, or an empty array when the read-back failed.
     await hooks.doAction('svc_booking_created', bookingId, row ?? {});
-    const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId };
     if (status === 'confirmed') {
       await hooks.doAction('svc_booking_confirmed', bookingId);
     } else if (status === 'pending_approval') {
@@ -269,15 +285,16 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
       await hooks.doAction('svc_booking_payment_pending', bookingId);
       const url = await applyContractFilter(hooks, 'svc_booking_payment_url', '', bookingId, redact(row));
       // Contract: an empty URL means the payment path is misconfigured.
-      if (url) result.paymentUrl = url;
-      else ctx.logger.warn({ bookingId }, 'svc_booking_payment_url answered no URL for a booking awaiting payment');
+      if (url) return url;
+      ctx.logger.warn({ bookingId }, 'svc_booking_payment_url answered no URL for a booking awaiting payment');
     }
-    return result;
+    return undefined;
   }
 
   return {
     create,
     cancel,
+    announceCreated,
 
     /**
      * A payment for a held booking landed (docs/api.md#payments): pending_payment → confirmed

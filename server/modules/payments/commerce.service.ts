@@ -13,6 +13,8 @@ import { settingsService } from '../settings/settings.service';
 import { eventsRepository } from '../events/events.repository';
 import type { AttendeeRecord } from '../attendees/attendees.repository';
 import { ordersService, toOrderDto } from './orders.service';
+import { announce, holdAnnouncement } from '../../jobs/announcements';
+import { ANNOUNCE_RSVP_SUBMITTED_JOB } from '../attendees/signup.service';
 import { paymentsRepository as repo, type OrderRow } from './payments.repository';
 import { requireExtended } from './payments.service';
 
@@ -76,11 +78,12 @@ export function commerceService(ctx: AppContext) {
             externalId,
             paidUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
           });
-          if (!row) return { row: (await repo.findCommerceOrder(tx, externalId))!, applied: false };
+          if (!row) return { row: (await repo.findCommerceOrder(tx, externalId))!, applied: false, announcement: null };
           issued = await orders.issueTickets(tx, row);
-          return { row, applied: true };
+          const announcement = await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: issued.map((r) => r.id) });
+          return { row, applied: true, announcement };
         });
-        await orders.announceTickets(issued);
+        if (order.announcement !== null) await announce(ctx.db, ctx.logger, order.announcement, () => orders.announceTickets(issued));
         return answer(order.row, order.applied ? 'applied' : 'unchanged');
       }
 

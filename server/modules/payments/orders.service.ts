@@ -11,7 +11,8 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { queueMail } from '../../mail/mailer';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
-import { newTicketSecrets, submittedPayload } from '../attendees/signup.service';
+import { ANNOUNCE_RSVP_SUBMITTED_JOB, newTicketSecrets, submittedPayload } from '../attendees/signup.service';
+import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { buildOrderMail } from './orders.mail';
 import { paymentsRepository as repo, type OrderRow, type PaymentRow } from './payments.repository';
@@ -125,19 +126,21 @@ export function ordersService(ctx: AppContext) {
      * repeated delivery; 'released' when the hold ran out first (the caller refunds).
      */
     async settlePayment(orderId: number, alsoInTx: (tx: Db, outcome: SettleOutcome) => Promise<void>): Promise<SettleOutcome> {
-      const { outcome, rows } = await ctx.db.transaction(async (tx) => {
+      const { outcome, rows, announcement } = await ctx.db.transaction(async (tx) => {
         const order = await repo.findOrder(tx, orderId, { forUpdate: true });
         let result: SettleOutcome = 'released';
         let issued: AttendeeRecord[] = [];
+        let held: number | null = null;
         if (order?.status === 'pending_payment') {
           const paid = (await repo.setOrderStatus(tx, order.id, 'paid', { paid: true }))!;
           issued = await issueTickets(tx, paid);
+          held = await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: issued.map((r) => r.id) });
           result = 'fulfilled';
         } else if (order && (order.status === 'paid' || order.status === 'refunded')) result = 'already';
         await alsoInTx(tx, result);
-        return { outcome: result, rows: issued };
+        return { outcome: result, rows: issued, announcement: held };
       });
-      await announceTickets(rows);
+      if (announcement !== null) await announce(ctx.db, ctx.logger, announcement, () => announceTickets(rows));
       return outcome;
     },
 

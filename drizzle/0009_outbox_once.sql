@@ -1,0 +1,2 @@
+ALTER TABLE "svc_outbox" ADD COLUMN "once_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "svc_outbox_once_key" ON "svc_outbox" USING btree ("once_key") WHERE "svc_outbox"."once_key" is not null;
