@@ -81,6 +81,17 @@ export async function cancelQueuedMail(db: Db, topic: string): Promise<number> {
   return rows.length;
 }
 
+/**
+ * Cancel and manage tokens, invite tokens and ticket codes are long opaque runs (24 characters
+ * and more); the outbox view shows them masked, so an administrator's screen or an API token
+ * never reads a visitor's capability. The mail itself (SMTP, the .eml file) keeps them.
+ */
+const SECRET_RUN = /[A-Za-z0-9_-]{24,}/g;
+export const MASK = '••••••';
+export function maskSecrets(text: string): string {
+  return text.replace(SECRET_RUN, MASK);
+}
+
 export async function listOutbox(
   db: Db,
   page: number,
@@ -107,8 +118,8 @@ export async function listOutbox(
       id: r.id,
       to: r.toAddress,
       subject: r.subject,
-      text: r.text,
-      html: r.html,
+      text: maskSecrets(r.text),
+      html: r.html === null ? null : maskSecrets(r.html),
       attachments: r.attachments.map(({ filename, contentType }) => ({ filename, contentType })),
       state: r.state,
       createdUtc: r.createdUtc,

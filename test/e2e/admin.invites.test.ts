@@ -9,14 +9,13 @@ import { describe, expect, test } from 'vitest';
 import { createEvent } from '../helpers/checkin';
 import { PHONE, seriousViolations, useE2e } from '../helpers/e2e';
 import { loginAs } from '../helpers/http';
+import { storedMails } from '../helpers/mail';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
 
-/** The path of the newest invite link mailed to `email`, read from GET /svc/v1/outbox. */
+/** The path of the newest invite link mailed to `email`, as the outbox table holds it. */
 async function inviteLinkPath(email: string): Promise<string> {
-  const res = await e2e.admin.api.get('/outbox?perPage=500');
-  expect(res.status).toBe(200);
-  const mail = (res.body as Array<{ id: number; to: string; text: string }>).filter((m) => m.to === email).sort((a, b) => b.id - a.id)[0];
+  const [mail] = await storedMails(e2e.db(), email);
   expect(mail, `an invite mail to ${email}`).toBeDefined();
   const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]+/.exec(mail!.text)?.[0];
   expect(link, mail!.text).toBeDefined();

@@ -11,6 +11,7 @@ import { queryRows } from '../../server/db/client';
 import { createLogger } from '../../server/logger';
 import { apiClient, loginAs } from '../helpers/http';
 import { useTestServer } from '../helpers/test-server';
+import { storedMails } from '../helpers/mail';
 
 const PUBLIC_URL = 'https://svc.example.test';
 const logLines: string[] = [];
@@ -21,7 +22,7 @@ const sink = new Writable({
   },
 });
 
-const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: createLogger('debug', sink) });
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: createLogger('debug', sink) });
 let anon: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
@@ -39,9 +40,7 @@ const newEmail = () => `invitee-${++seq}-${Date.now()}@example.test`;
 
 /** The invite links mailed to `email`, newest first. */
 async function linksFor(email: string): Promise<string[]> {
-  const res = await admin.api.get('/outbox?perPage=500');
-  expect(res.status).toBe(200);
-  const mails = (res.body as Array<{ id: number; to: string; text: string }>).filter((m) => m.to === email).sort((a, b) => b.id - a.id);
+  const mails = await storedMails(db(), email);
   return mails.map((m) => {
     const match = new RegExp(`${PUBLIC_URL}/invite/([A-Za-z0-9_-]+)`).exec(m.text);
     expect(match, `a link in: ${m.text}`).not.toBeNull();
@@ -165,7 +164,7 @@ describe('the public invite link', () => {
     expect(res.body).toMatchObject({ id: user.id, hasPassword: false, inviteExpiresUtc: expect.any(String) });
     const [second] = await linksFor(email);
     expect(second).not.toBe(first);
-    const mails = (await admin.api.get('/outbox?perPage=500')).body as Array<{ to: string; state: string; text: string }>;
+    const mails = await storedMails(db());
     expect(mails.find((m) => m.to === email && m.text.includes(first))?.state).toBe('cancelled');
     expect((await anon.get(`/auth/invites/${first}`)).status).toBe(404);
     expect((await anon.post(`/auth/invites/${second!}`, { password: 'a brand new password' })).status).toBe(200);

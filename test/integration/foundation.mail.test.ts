@@ -107,3 +107,26 @@ describe('the outbox prunes itself', () => {
     expect(left.map((r) => r.subject)).toEqual(['oldFailed', 'oldQueued', 'recentSent']);
   });
 });
+
+describe('the outbox view masks secrets', () => {
+  const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
+
+  it('GET /outbox shows no cancel token, manage token or ticket code; the stored mail keeps them for delivery', async () => {
+    const token = `${'c'.repeat(20)}T0kenWithMixedCase_-${'x'.repeat(24)}`;
+    const code = 'AbCdEfGhIjKlMnOpQrStUvWx';
+    await queueMail(srv.server.ctx.db, {
+      to: 'masked@example.test',
+      subject: 'Your ticket',
+      text: `Cancel: https://svc.example.test/cancel/${token}\nTicket code: ${code}`,
+      html: `<a href="https://svc.example.test/manage/${token}">Manage</a> <code>${code}</code>`,
+    });
+    const res = await admin.api.get('/outbox?to=masked@example.test');
+    expect(res.status).toBe(200);
+    const shown = JSON.stringify(res.body);
+    expect(shown).not.toContain(token);
+    expect(shown).not.toContain(code);
+    expect(res.body[0].text).toBe('Cancel: https://svc.example.test/cancel/••••••\nTicket code: ••••••');
+    const [stored] = await queryRows<{ text: string }>(srv.server.ctx.db, sql`select text from svc_outbox where to_address = 'masked@example.test'`);
+    expect(stored!.text).toContain(token);
+  });
+});
