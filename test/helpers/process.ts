@@ -41,3 +41,8 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, ready = /First 
     throw e;
   }
 }
+
+/** The environment of a server process on `databaseUrl`: any free port on the loopback, quiet logs, jobs off unless `extra` says otherwise. */
+export function serverProcessEnv(databaseUrl: string, dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, SVC_JOBS: 'off', ...extra };
+}

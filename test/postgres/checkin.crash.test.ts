@@ -17,7 +17,7 @@ import { registerCheckinJobs } from '../../server/modules/checkin/checkin.action
 import { createAttendee, createEvent, pairedDoor, scan, trpcClient } from '../helpers/checkin';
 import { createScratchPostgres, TEST_DB_KIND } from '../helpers/db';
 import { loginAs } from '../helpers/http';
-import { startServerProcess, type ServerProcess } from '../helpers/process';
+import { serverProcessEnv, startServerProcess, type ServerProcess } from '../helpers/process';
 
 const silent = pino({ level: 'silent' });
 const admin = { email: 'admin@example.test', password: 'correct horse battery staple' };
@@ -27,17 +27,7 @@ describe('a server killed between a push’s commit and its actions', () => {
     expect(TEST_DB_KIND, 'this file needs PostgreSQL (TEST_DATABASE_URL)').toBe('postgres');
     const scratch = await createScratchPostgres();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-crash-'));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: scratch.url,
-      SVC_ADMIN_EMAIL: admin.email,
-      SVC_ADMIN_PASSWORD: admin.password,
-      SVC_JOBS: 'off',
-    };
+    const env = serverProcessEnv(scratch.url, dataDir, { SVC_ADMIN_EMAIL: admin.email, SVC_ADMIN_PASSWORD: admin.password });
     const procs: ServerProcess[] = [];
     let database: Database | undefined;
     try {

@@ -14,7 +14,7 @@ import { signValue } from '../../server/security/nonce';
 import { createScratchPostgres, TEST_DB_KIND } from '../helpers/db';
 import { apiClient, loginAs } from '../helpers/http';
 import { ALL_DAY, futureStart } from '../helpers/booking';
-import { startServerProcess, type ServerProcess } from '../helpers/process';
+import { serverProcessEnv, startServerProcess, type ServerProcess } from '../helpers/process';
 
 const admin = { email: 'admin@example.test', password: 'correct horse battery staple' };
 const SECRET = 'durability-test-secret-0123456789abcdef';
@@ -33,18 +33,7 @@ describe('a confirmation is never lost', () => {
       expect(TEST_DB_KIND, 'this file needs PostgreSQL (TEST_DATABASE_URL)').toBe('postgres');
       const scratch = await createScratchPostgres();
       const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-durable-'));
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SVC_DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: scratch.url,
-        SVC_ADMIN_EMAIL: admin.email,
-        SVC_ADMIN_PASSWORD: admin.password,
-        SVC_SECRET: SECRET,
-        SVC_JOBS: 'off',
-      };
+      const env = serverProcessEnv(scratch.url, dataDir, { SVC_ADMIN_EMAIL: admin.email, SVC_ADMIN_PASSWORD: admin.password, SVC_SECRET: SECRET });
       const procs: ServerProcess[] = [];
       let database: Database | undefined;
       try {

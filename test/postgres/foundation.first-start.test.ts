@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '../../server/db/client';
 import { createScratchPostgres, TEST_DB_KIND } from '../helpers/db';
+import { serverProcessEnv } from '../helpers/process';
 
 const ROUNDS = 10;
 
@@ -44,16 +45,7 @@ describe('first start on an empty database', () => {
     for (let round = 1; round <= ROUNDS; round++) {
       const scratch = await createScratchPostgres();
       const dirs = [mkdtempSync(path.join(tmpdir(), 'svc-first-a-')), mkdtempSync(path.join(tmpdir(), 'svc-first-b-'))];
-      const env = (dataDir: string): NodeJS.ProcessEnv => ({
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SVC_DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: scratch.url,
-        SVC_ADMIN_EMAIL: 'first@example.test',
-        SVC_JOBS: 'off',
-      });
+      const env = (dataDir: string) => serverProcessEnv(scratch.url, dataDir, { SVC_ADMIN_EMAIL: 'first@example.test' });
       const started = await Promise.allSettled(dirs.map((dir) => start(env(dir))));
       try {
         const failures = started.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason));

@@ -3,16 +3,7 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { generateSlots, type Slot } from '../../shared/booking/slots';
 import { SlotCache, slotListBytes } from '../../server/modules/booking/slot.service';
-
-const ALL_DAY = {
-  mon: [['00:00', '24:00']],
-  tue: [['00:00', '24:00']],
-  wed: [['00:00', '24:00']],
-  thu: [['00:00', '24:00']],
-  fri: [['00:00', '24:00']],
-  sat: [['00:00', '24:00']],
-  sun: [['00:00', '24:00']],
-} as never;
+import { ALL_DAY } from '../helpers/booking';
 
 /** A real 750-slot list (30 days of 15-minute slots, three hosts), as the display path caches it. */
 function bigList(fromDay = '2026-03-02'): Slot[] {
@@ -21,7 +12,7 @@ function bigList(fromDay = '2026-03-02'): Slot[] {
       durationMinutes: 15,
       slotIntervalMinutes: 15,
       timezone: 'Europe/Berlin',
-      weeklyWindows: ALL_DAY,
+      weeklyWindows: ALL_DAY as never,
       daysOff: [],
       minNoticeMinutes: 0,
       maxAdvanceDays: 0,

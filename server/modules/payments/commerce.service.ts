@@ -5,7 +5,8 @@
  * status): a repeat changes nothing and answers 200.
  */
 import { AppError } from '../../../shared/errors';
-import { ZCommerceOrderInput, type CommerceOrderInput, type OrderDto } from '../../../shared/payments';
+import { ZCommerceOrderInput, type CommerceOrderInput, type OrderDto, type OrderStatus } from '../../../shared/payments';
+import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import { invalidParams } from '../../api/route';
 import { verifyStandardWebhook } from '../../security/standard-webhooks';
@@ -60,24 +61,25 @@ export function commerceService(ctx: AppContext) {
       }
       const lines = [...input.lines].sort((a, b) => a.eventId - b.eventId);
       const currency = await settingsService(ctx).currency();
+      // The shop's order as we keep it (the money is the shop's: no amount here).
+      const orderValues = (status: OrderStatus) => ({
+        eventId: lines[0]!.eventId,
+        lines,
+        email: input.email,
+        name: input.name,
+        quantity: lines.reduce((n, l) => n + l.quantity, 0),
+        amountCents: 0,
+        currency,
+        status,
+        source: 'commerce' as const,
+        externalId,
+      });
 
       if (input.status === 'paid') {
         let issued: AttendeeRecord[] = [];
         const order = await ctx.db.transaction(async (tx) => {
           // The shop's id is unique: a concurrent repeat's insert waits for this one, then stores nothing.
-          const row = await repo.insertCommerceOrder(tx, {
-            eventId: lines[0]!.eventId,
-            lines,
-            email: input.email,
-            name: input.name,
-            quantity: lines.reduce((n, l) => n + l.quantity, 0),
-            amountCents: 0,
-            currency,
-            status: 'paid',
-            source: 'commerce',
-            externalId,
-            paidUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
-          });
+          const row = await repo.insertCommerceOrder(tx, { ...orderValues('paid'), paidUtc: toUtcString(Date.now()) });
           if (!row) return { row: (await repo.findCommerceOrder(tx, externalId))!, applied: false, announcement: null };
           issued = await orders.issueTickets(tx, row);
           const announcement = await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: issued.map((r) => r.id) });
@@ -91,18 +93,7 @@ export function commerceService(ctx: AppContext) {
       let existing = await repo.findCommerceOrder(ctx.db, externalId);
       if (!existing) {
         // A reversal before (or instead of) its payment: remembered, so a late "paid" issues nothing.
-        const remembered = await repo.insertCommerceOrder(ctx.db, {
-          eventId: lines[0]!.eventId,
-          lines,
-          email: input.email,
-          name: input.name,
-          quantity: lines.reduce((n, l) => n + l.quantity, 0),
-          amountCents: 0,
-          currency,
-          status: input.status,
-          source: 'commerce',
-          externalId,
-        });
+        const remembered = await repo.insertCommerceOrder(ctx.db, orderValues(input.status));
         if (remembered) return answer(remembered, 'unchanged');
         // A concurrent delivery stored the order first: this reversal applies to it.
         existing = (await repo.findCommerceOrder(ctx.db, externalId))!;
