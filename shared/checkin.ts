@@ -152,6 +152,8 @@ export const ZCheckinStatsQuery = z.object({
     .max(MAX_STATS_ATTENDEES * 11)
     .regex(/^\d{1,10}(,\d{1,10})*$/, 'must be comma-separated attendee ids')
     .transform((v) => [...new Set(v.split(',').map(Number))])
+    // ten digits pass the pattern but not PostgreSQL's integer (a 500 before this check)
+    .refine((ids) => ids.every((id) => id <= 2_147_483_647), 'must be comma-separated attendee ids')
     .refine((ids) => ids.length <= MAX_STATS_ATTENDEES, `must name at most ${MAX_STATS_ATTENDEES} attendees`),
 });
 export type CheckinStatsQuery = z.infer<typeof ZCheckinStatsQuery>;
@@ -184,8 +186,17 @@ export type Arrivals = z.infer<typeof ZArrivals>;
 
 // ---- sync.pull / sync.download ----------------------------------------------------------
 
+const MAX_XID8 = BigInt('18446744073709551615');
 /** An opaque position in the change log: `<txid>:<id>` (see docs/decisions/009-checkin-sync.md). */
-export const ZSyncCursor = z.string().regex(/^\d{1,20}:\d{1,20}$/, 'must be a sync cursor');
+export const ZSyncCursor = z
+  .string()
+  .regex(/^\d{1,20}:\d{1,20}$/, 'must be a sync cursor')
+  // within the columns' ranges (xid8, and an id the server reads as a safe integer): past them the
+  // change-log query failed, a 500
+  .refine((v) => {
+    const [txid, id] = v.split(':') as [string, string];
+    return BigInt(txid) <= MAX_XID8 && BigInt(id) <= BigInt(Number.MAX_SAFE_INTEGER);
+  }, 'must be a sync cursor');
 
 /** Column order of an attendee tuple in pull and download answers (no per-row keys). */
 export const ATTENDEE_TUPLE_COLUMNS = [

@@ -83,8 +83,11 @@ describe('GET /checkins/stats', () => {
     expect(res.body).toEqual([]);
   });
 
-  it('malformed ids are 400; more than 500 ids are 400', async () => {
+  it('malformed ids are 400 (an id past the integer range too, not a 500); more than 500 ids are 400', async () => {
     expect((await admin.api.get('/checkins/stats?eventId=1&attendeeIds=1,x')).status).toBe(400);
+    const huge = await admin.api.get('/checkins/stats?eventId=1&attendeeIds=1,3000000000');
+    expect(huge.status).toBe(400);
+    expect(huge.body.data.params).toEqual({ attendeeIds: 'must be comma-separated attendee ids' });
     const many = Array.from({ length: 501 }, (_, i) => i + 1).join(',');
     expect((await admin.api.get(`/checkins/stats?eventId=1&attendeeIds=${many}`)).status).toBe(400);
   });

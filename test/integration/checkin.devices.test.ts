@@ -151,6 +151,15 @@ describe('device list for administrators', () => {
     expect(res.body).toMatchObject({ name: 'Renamed', eventIds: [e1.id, e2.id] });
     expect((await apiClient(srv.url, { bearer: device.token }).get(`/checkins/counts?eventId=${e2.id}`)).status).toBe(200);
   });
+
+  it('PATCH with an empty body changes nothing and answers the device (was a 500)', async () => {
+    const event = await createEvent(db());
+    const device = await pairDevice(srv.url, admin.api, [event.id]);
+    const res = await admin.api.patch(`/devices/${device.id}`, {});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: device.id, name: 'Door A', eventIds: [event.id] });
+    expect((await admin.api.patch('/devices/999999', {})).status).toBe(404);
+  });
 });
 
 describe('pairing throttle', () => {

@@ -54,6 +54,20 @@ describe('transport refusals answer in our error shape', () => {
     expect(body.error.json.message).toBe('The request body could not be read.');
   });
 
+  it('a body nested 5,000 deep is 400 svc_invalid_param, not a stack overflow (500), on REST and tRPC', async () => {
+    const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+    const rest = await admin.api.post('/events', deep);
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: 'svc_invalid_param', data: { status: 400 } });
+    const res = await fetch(`${srv.url}/trpc/events.create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: admin.cookie, origin: srv.url },
+      body: `{"json":${deep}}`,
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.json.data.svcCode).toBe('svc_invalid_param');
+  });
+
   it('an unknown tRPC procedure is svc_not_found', async () => {
     const res = await fetch(`${srv.url}/trpc/nothing.here`);
     expect(res.status).toBe(404);

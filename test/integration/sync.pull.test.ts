@@ -146,6 +146,15 @@ describe('sync.pull', () => {
     expect(pulled.attendees).toEqual([]);
   });
 
+  it('a cursor past the change log’s ranges is 400 svc_invalid_param, not a failed query (500); the largest valid one is answered', async () => {
+    const event = await createEvent(db());
+    const d = await door([event.id]);
+    for (const cursor of ['99999999999999999999:0', '18446744073709551616:0', '1:9223372036854775808', '1:99999999999999999999']) {
+      expect(await trpcErrorCode(d.client.sync.pull.query({ cursor, eventIds: [event.id] }))).toBe('svc_invalid_param');
+    }
+    expect(live(await d.client.sync.pull.query({ cursor: '18446744073709551615:9007199254740991', eventIds: [event.id] })).attendees).toEqual([]);
+  });
+
   it('a cursor older than the retained history answers reset; a fresh download cursor works again', async () => {
     const event = await createEvent(db());
     await createAttendee(db(), event.id);

@@ -107,7 +107,9 @@ export function devicesService(ctx: AppContext) {
         patch.eventIds = [...new Set(patch.eventIds)];
         await assertEventsExist(patch.eventIds);
       }
-      const row = await repo.update(id, patch);
+      // an empty patch changes nothing (an UPDATE without columns is an error, not a no-op)
+      const changes = Object.values(patch).some((v) => v !== undefined);
+      const row = changes ? await repo.update(id, patch) : await repo.findById(id);
       if (!row) throw new AppError('svc_not_found', 'No such device.');
       return toDeviceDto(row);
     },
