@@ -2,6 +2,10 @@
 import { z } from 'zod';
 
 import { ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';
+import { ZCustomFieldDefinition } from './custom-fields';
+
+/** An outgoing-webhook target (team chat): http(s) only; the server checks the address again (docs/api.md#webhooks). '' = none. */
+export const ZWebhookTarget = z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2000)]);
 
 export const ZEventStatus = z.enum(['draft', 'published']);
 
@@ -20,6 +24,13 @@ const eventFields = {
   waitlist: z.boolean(),
   status: ZEventStatus,
   priceCents: z.number().int().min(0).max(100_000_000),
+  /** Extended edition: the event's own sign-up questions, keys unique (docs/api.md#custom-fields). */
+  fields: z
+    .array(ZCustomFieldDefinition)
+    .max(30)
+    .refine((list) => new Set(list.map((f) => f.key)).size === list.length, 'field keys must be unique'),
+  /** Extended edition: Slack-compatible incoming webhook for arrivals; '' uses Settings' default. */
+  chatWebhookUrl: ZWebhookTarget,
 };
 
 export const ZCreateEventInput = z.object({
@@ -35,6 +46,8 @@ export const ZCreateEventInput = z.object({
   waitlist: eventFields.waitlist.default(true),
   status: eventFields.status.default('draft'),
   priceCents: eventFields.priceCents.default(0),
+  fields: eventFields.fields.default([]),
+  chatWebhookUrl: eventFields.chatWebhookUrl.default(''),
 });
 export type CreateEventInput = z.infer<typeof ZCreateEventInput>;
 
@@ -56,6 +69,15 @@ export const ZEventDto = z.object({
   waitlist: z.boolean(),
   status: ZEventStatus,
   priceCents: z.number().int(),
+  /** Extended edition: the sign-up questions (public: the visitor's form renders and checks them, offline too). */
+  fields: z.array(ZCustomFieldDefinition).optional(),
+  /** Extended edition, administrators only. */
+  chatWebhookUrl: z.string().optional(),
+  /** Extended edition, administrators only: set on a publicly proposed event (docs/api.md#event-submission). */
+  submission: z
+    .object({ status: z.enum(['submitted', 'rejected']), submitterName: z.string(), submitterEmail: z.string() })
+    .nullable()
+    .optional(),
   createdUtc: z.string(),
   updatedUtc: z.string(),
 });

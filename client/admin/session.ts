@@ -50,11 +50,12 @@ export async function signOut(): Promise<void> {
 }
 
 /** Areas of the admin app. */
-export type AdminArea = 'overview' | 'events' | 'manage-events' | 'attendees' | 'dashboard' | 'booking' | 'orders' | 'settings' | 'devices' | 'outbox';
+export type AdminArea =
+  'overview' | 'events' | 'manage-events' | 'attendees' | 'dashboard' | 'booking' | 'orders' | 'integrations' | 'settings' | 'devices' | 'outbox';
 
 /** docs/api.md#auth: staff check in and read attendees of their events; hosts and staff never see users, settings, outbox. */
 const AREAS_BY_ROLE: Record<Role, readonly AdminArea[]> = {
-  administrator: ['overview', 'events', 'manage-events', 'attendees', 'dashboard', 'booking', 'orders', 'settings', 'devices', 'outbox'],
+  administrator: ['overview', 'events', 'manage-events', 'attendees', 'dashboard', 'booking', 'orders', 'integrations', 'settings', 'devices', 'outbox'],
   staff: ['overview', 'events', 'attendees', 'dashboard'],
   host: ['overview'],
 };

@@ -16,6 +16,10 @@ export const adminRoutes: RouteDefinition[] = [
   { path: '/admin/bookings', component: lazy(() => import('../admin/pages/bookings')) },
   { path: '/admin/orders', component: lazy(() => import('../admin/pages/orders')) },
   { path: '/admin/orders/:id', component: lazy(() => import('../admin/pages/order')) },
+  { path: '/admin/submissions', component: lazy(() => import('../admin/pages/submissions')) },
+  { path: '/admin/resources', component: lazy(() => import('../admin/pages/resources')) },
+  { path: '/admin/webhooks', component: lazy(() => import('../admin/pages/webhooks')) },
+  { path: '/admin/webhooks/:id', component: lazy(() => import('../admin/pages/webhook')) },
   { path: '/admin/devices', component: lazy(() => import('../admin/pages/devices')) },
   { path: '/admin/settings', component: lazy(() => import('../admin/pages/settings')) },
 ];

@@ -5,6 +5,7 @@ import type { RouteDefinition } from '../router';
 export const visitorRoutes: RouteDefinition[] = [
   { path: '/', component: lazy(() => import('../ui/home')) },
   { path: '/events', component: lazy(() => import('../visitor/pages/events')) },
+  { path: '/events/submit', component: lazy(() => import('../visitor/pages/submit')) },
   { path: '/events/:id', component: lazy(() => import('../visitor/pages/event')) },
   { path: '/book/:id', component: lazy(() => import('../visitor/pages/book')) },
   { path: '/cancel/:token', component: lazy(() => import('../visitor/pages/cancel')) },

@@ -10,3 +10,7 @@ export * from '../modules/devices/devices.sql';
 export * from '../modules/checkin/checkin.sql';
 export * from '../modules/sync/sync.sql';
 export * from '../modules/payments/payments.sql';
+export * from '../modules/webhooks/webhooks.sql';
+export * from '../modules/timeline/timeline.sql';
+export * from '../modules/resources/resources.sql';
+export * from '../modules/chat/chat.sql';

@@ -6,8 +6,22 @@ import type { Hooks } from '../hooks';
 import type { PluginContext } from '../plugins/load';
 import { registerCheckinSerialization } from './checkin-serialization';
 import { registerPaymentPath } from './payments';
+import { registerTimeline } from './timeline';
+import { registerWebhooks } from './webhooks';
+import { registerMailingBridge } from './mailing-bridge';
+import { registerChat } from './chat';
+import { registerResources } from './resources';
+import { registerCustomFields } from './custom-fields';
 
 export default function extendedEdition(hooks: Hooks, ctx: PluginContext): void {
   registerCheckinSerialization(hooks, ctx);
   registerPaymentPath(hooks, ctx);
+  // Equal priorities run in registration order: the timeline (10) and then, at 20, the mailing
+  // bridge before the webhook dispatcher; the team chat at 30.
+  registerTimeline(hooks, ctx);
+  registerMailingBridge(hooks, ctx);
+  registerWebhooks(hooks, ctx);
+  registerChat(hooks, ctx);
+  registerResources(hooks, ctx);
+  registerCustomFields(hooks, ctx);
 }

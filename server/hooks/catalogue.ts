@@ -30,6 +30,10 @@ export interface HookCatalogue {
   svc_pro_attendee_checked_in: CheckedInArgs;
   /** The extended edition's mailing bridge re-emits every check-in under this name. */
   svc_mp_checked_in: CheckedInArgs;
+  /** svc's own (not the contract's): a paid sign-up's order was paid and its tickets issued, after commit and after svc_rsvp_submitted. */
+  svc_order_paid: [orderId: number];
+  /** svc's own: a paid order was refunded (its rows cancelled), after commit and after svc_rsvp_cancelled. */
+  svc_order_refunded: [orderId: number];
 
   // Actions: bookings
   svc_booking_created: [bookingId: number, data: BookingRowStrings | BookingReadBackFailed];
@@ -109,6 +113,8 @@ export const HOOK_KINDS: {
   svc_rsvp_cancelled: 'action',
   svc_pro_attendee_checked_in: 'action',
   svc_mp_checked_in: 'action',
+  svc_order_paid: 'action',
+  svc_order_refunded: 'action',
   svc_booking_created: 'action',
   svc_booking_confirmed: 'action',
   svc_booking_requested: 'action',

@@ -32,3 +32,17 @@ export const PRIORITY_BOOKING_RESCHEDULED_EMAIL = 10;
 export const PRIORITY_PAYMENT_PATH = 10;
 /** svc_booking_paid: the confirmation mail (with invite and reminder) follows the payment, like an approval. */
 export const PRIORITY_BOOKING_PAID_EMAIL = 10;
+
+// Extended edition: integrations (docs/api.md#webhooks and after)
+/** Contract: the timeline writes at 10 of status change, check-in and (wipe) delete; svc's other timeline writers follow it. */
+export const PRIORITY_TIMELINE = 10;
+/** Contract: the webhook dispatcher listens at 20 on status change, delete and check-in; the rest of the catalogue at 20 too. */
+export const PRIORITY_WEBHOOKS = 20;
+/** Contract: the mailing bridge re-emits svc_pro_attendee_checked_in as svc_mp_checked_in at 20. */
+export const PRIORITY_MAILING_BRIDGE = 20;
+/** Contract: the team-chat notification listens at 30 of svc_pro_attendee_checked_in. */
+export const PRIORITY_TEAM_CHAT = 30;
+/** Contract: the custom-field validator runs at 10 of svc_rsvp_custom_fields (and renders through svc_rsvp_form_fields). */
+export const PRIORITY_CUSTOM_FIELDS = 10;
+/** Contract: the shared-resource conflict callback sits at 10 of svc_booking_slots, 4 args. */
+export const PRIORITY_SHARED_RESOURCES = 10;

@@ -22,6 +22,12 @@ import { registerSyncJobs } from './sync/sync.jobs';
 import { registerCheckinJobs } from './checkin/checkin.actions';
 import { paymentsOperations } from './payments/payments.operations';
 import { registerPaymentJobs } from './payments/payments.jobs';
+import { webhooksOperations } from './webhooks/webhooks.operations';
+import { registerWebhookJobs } from './webhooks/webhooks.jobs';
+import { timelineOperations } from './timeline/timeline.operations';
+import { resourcesOperations } from './resources/resources.operations';
+import { submissionsOperations } from './submissions/submissions.operations';
+import { registerChatJobs } from './chat/chat.jobs';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -30,6 +36,8 @@ import { registerPaymentJobs } from './payments/payments.jobs';
 export const domainOperations = {
   system: systemOperations,
   auth: authOperations,
+  // before events: /events/submissions must match ahead of /events/:id
+  submissions: submissionsOperations,
   events: eventsOperations,
   attendees: attendeesOperations,
   booking: bookingOperations,
@@ -38,6 +46,9 @@ export const domainOperations = {
   devices: devicesOperations,
   sync: syncOperations,
   payments: paymentsOperations,
+  webhooks: webhooksOperations,
+  timeline: timelineOperations,
+  resources: resourcesOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */
@@ -67,6 +78,8 @@ export const modules: SvcModule[] = [
   { name: 'checkin', registerJobs: registerCheckinJobs },
   { name: 'sync', registerJobs: registerSyncJobs },
   { name: 'payments', registerJobs: registerPaymentJobs },
+  { name: 'webhooks', registerJobs: registerWebhookJobs },
+  { name: 'chat', registerJobs: registerChatJobs },
 ];
 
 /** The REST routes of every operation with a REST binding. */

@@ -16,6 +16,9 @@ const NAV: Array<{ href: string; label: string; area: AdminArea; extended?: bool
   { href: '/admin/booking-types', label: 'Booking types', area: 'booking' },
   { href: '/admin/bookings', label: 'Bookings', area: 'booking' },
   { href: '/admin/orders', label: 'Orders', area: 'orders', extended: true },
+  { href: '/admin/submissions', label: 'Submissions', area: 'manage-events', extended: true },
+  { href: '/admin/resources', label: 'Resources', area: 'booking', extended: true },
+  { href: '/admin/webhooks', label: 'Webhooks', area: 'integrations', extended: true },
   { href: '/admin/devices', label: 'Door devices', area: 'devices' },
   { href: '/admin/settings', label: 'Settings & people', area: 'settings' },
 ];

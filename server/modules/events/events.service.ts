@@ -4,8 +4,12 @@ import type { CreateEventInput, EventDto, EventListQuery, UpdateEventInput } fro
 import type { Principal } from '../../auth/principal';
 import { eventsRepository, type EventRow } from './events.repository';
 
-export function toEventDto(e: EventRow): EventDto {
-  return {
+/**
+ * The public's view of an event. The extended edition adds the sign-up questions, and for
+ * administrators (`admin`) the chat URL and a submission's submitter.
+ */
+export function toEventDto(e: EventRow, view: { admin?: boolean; extended?: boolean } = {}): EventDto {
+  const dto: EventDto = {
     id: e.id,
     title: e.title,
     description: e.description,
@@ -23,6 +27,14 @@ export function toEventDto(e: EventRow): EventDto {
     createdUtc: e.createdUtc,
     updatedUtc: e.updatedUtc,
   };
+  if (!view.extended) return dto;
+  dto.fields = e.fields;
+  if (!view.admin) return dto;
+  return {
+    ...dto,
+    chatWebhookUrl: e.chatWebhookUrl,
+    submission: e.submissionStatus ? { status: e.submissionStatus, submitterName: e.submitterName ?? '', submitterEmail: e.submitterEmail ?? '' } : null,
+  };
 }
 
 const canSeeDrafts = (principal: Principal | null) => principal?.role === 'administrator';
@@ -39,24 +51,26 @@ function assertCoherent(e: Pick<EventRow, 'startsUtc' | 'endsUtc' | 'signupOpens
 
 export function eventsService(ctx: AppContext) {
   const { db } = ctx;
+  const extended = ctx.env.SVC_EDITION === 'extended';
   const repo = eventsRepository(db);
   return {
     async list(query: EventListQuery, principal: Principal | null): Promise<{ items: EventDto[]; total: number }> {
       const status = canSeeDrafts(principal) ? query.status : 'published';
       const { rows, total } = await repo.list({ status }, query.perPage, (query.page - 1) * query.perPage);
-      return { items: rows.map(toEventDto), total };
+      const admin = canSeeDrafts(principal);
+      return { items: rows.map((row) => toEventDto(row, { admin, extended })), total };
     },
 
     /** A draft is 404 to everyone but administrators (docs/api.md#rest). */
     async get(id: number, principal: Principal | null): Promise<EventDto> {
       const row = await repo.findById(id);
       if (!row || (row.status !== 'published' && !canSeeDrafts(principal))) throw new AppError('svc_not_found', 'No such event.');
-      return toEventDto(row);
+      return toEventDto(row, { admin: canSeeDrafts(principal), extended });
     },
 
     async create(input: CreateEventInput): Promise<EventDto> {
       assertCoherent(input);
-      return toEventDto(await repo.insert(input));
+      return toEventDto(await repo.insert(input), { admin: true, extended });
     },
 
     async update(id: number, input: UpdateEventInput): Promise<EventDto> {
@@ -65,7 +79,7 @@ export function eventsService(ctx: AppContext) {
       assertCoherent({ ...current, ...input });
       const row = await repo.update(id, input);
       if (!row) throw new AppError('svc_not_found', 'No such event.');
-      return toEventDto(row);
+      return toEventDto(row, { admin: true, extended });
     },
 
     /** Refused while attendees exist: deleting them is an explicit admin act that fires svc_attendee_deleted. */

@@ -1,8 +1,12 @@
-import { boolean, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import type { CustomFieldDefinition } from '../../../shared/custom-fields';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 
 export const EVENT_STATUSES = ['draft', 'published'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
+/** A publicly proposed event (docs/api.md#event-submission): a draft awaiting review, or refused. */
+export const SUBMISSION_STATUSES = ['submitted', 'rejected'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
 /** Events people sign up for (docs/api.md#rest "Event"). */
 export const events = pgTable(
@@ -23,8 +27,20 @@ export const events = pgTable(
     waitlist: boolean('waitlist').notNull().default(true),
     status: text('status').$type<EventStatus>().notNull().default('draft'),
     priceCents: integer('price_cents').notNull().default(0),
+    /** Extended edition: the event's own sign-up questions (docs/api.md#custom-fields). */
+    fields: jsonb('fields').$type<CustomFieldDefinition[]>().notNull().default([]),
+    /** Extended edition: Slack-compatible incoming webhook for arrivals; '' uses the settings default. */
+    chatWebhookUrl: text('chat_webhook_url').notNull().default(''),
+    /** Extended edition: set on a publicly submitted event (null: made by staff). */
+    submissionStatus: text('submission_status').$type<SubmissionStatus>(),
+    submitterName: text('submitter_name'),
+    submitterEmail: text('submitter_email'),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
     updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),
   },
-  (t) => [index('svc_events_starts').on(t.startsUtc), index('svc_events_updated').on(t.updatedUtc)],
+  (t) => [
+    index('svc_events_starts').on(t.startsUtc),
+    index('svc_events_updated').on(t.updatedUtc),
+    index('svc_events_submission').on(t.submissionStatus, t.id),
+  ],
 );

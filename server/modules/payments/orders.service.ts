@@ -141,6 +141,7 @@ export function ordersService(ctx: AppContext) {
         return { outcome: result, rows: issued, announcement: held };
       });
       if (announcement !== null) await announce(ctx.db, ctx.logger, announcement, () => announceTickets(rows));
+      if (outcome === 'fulfilled') await hooks.doAction('svc_order_paid', orderId);
       return outcome;
     },
 
@@ -175,6 +176,7 @@ export function ordersService(ctx: AppContext) {
       });
       if (!cancelled) return false;
       await announceCancelled(cancelled);
+      if (status === 'refunded') await hooks.doAction('svc_order_refunded', orderId);
       return true;
     },
 
