@@ -34,6 +34,8 @@ const ZEnv = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
   /** Another address for Stripe's API (a test double); the package's host/port/protocol options. */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Extended edition: let webhooks and team chat reach loopback, private and link-local addresses (docs/api.md#webhooks). */
+  SVC_WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   /** Extended edition: the outside shop's Standard Webhooks secret (`whsec_…`); unset turns the bridge off. */
   SVC_COMMERCE_SECRET: z
     .string()
