@@ -24,9 +24,11 @@ export type CheckinSource = (typeof CHECKIN_SOURCES)[number];
  * - `cancelled_before_scan`: cancelled on the server, last changed before the scan time;
  * - `cancelled`: cancelled on the server, possibly after the scan (the row changed later);
  * - `waitlist`: on the waitlist on the server;
- * - `deleted`: the attendee row no longer exists (proven by the change log's tombstone).
+ * - `deleted`: the attendee row no longer exists (proven by the change log's tombstone);
+ * - `again_elsewhere`: the door admitted a first entry while another door had already admitted
+ *   the same ticket earlier (two doors apart, offline); the later of the two first entries is flagged.
  */
-export const CONFLICTS = ['cancelled_before_scan', 'cancelled', 'waitlist', 'deleted'] as const;
+export const CONFLICTS = ['cancelled_before_scan', 'cancelled', 'waitlist', 'deleted', 'again_elsewhere'] as const;
 export type Conflict = (typeof CONFLICTS)[number];
 
 /** What the verdict rule needs to know about an attendee. */

@@ -100,7 +100,7 @@ export const ZCheckinCounts = z.object({
   attendeesGoing: z.number().int(),
   /** Seats of those rows. */
   seatsGoing: z.number().int(),
-  /** Distinct attendees with at least one check-in not annulled. */
+  /** Going attendees (the same set as attendeesGoing) with at least one check-in not annulled. */
   checkedIn: z.number().int(),
   /** Check-in rows not annulled (re-scans included). */
   scans: z.number().int(),

@@ -129,7 +129,60 @@ describe('sync.push', () => {
       expect(results[0]).toMatchObject({ status: 'inserted', conflict: 'deleted' });
       expect((await rowsOf(event.id))[0]).toMatchObject({ attendee_id: gone.id, conflict: 'deleted' });
       const counts = await admin.api.get(`/checkins/counts?eventId=${event.id}`);
-      expect(counts.body).toMatchObject({ scans: 1, conflicts: 1 });
+      // "checked in / going" counts one set of people: a deleted attendee is on neither side
+      expect(counts.body).toMatchObject({ scans: 1, conflicts: 1, checkedIn: 0, attendeesGoing: 0 });
+    });
+
+    describe('two doors admitting one ticket while apart → again_elsewhere on the later first entry, whichever door syncs first', () => {
+      const twoDoorsOneTicket = async () => {
+        const event = await createEvent(db());
+        const guest = await createAttendee(db(), event.id);
+        const [north, south] = [await door([event.id], 'North door'), await door([event.id], 'South door')];
+        // North admitted at 19:00, South at 19:03, both offline and both judging it a first entry
+        return {
+          event,
+          guest,
+          north,
+          south,
+          northScan: scan(guest, { scannedUtc: '2030-06-01 19:00:00' }),
+          southScan: scan(guest, { scannedUtc: '2030-06-01 19:03:00' }),
+        };
+      };
+
+      it('the earlier door syncs first: the later door’s scan is answered and stored again_elsewhere', async () => {
+        const { event, north, south, northScan, southScan } = await twoDoorsOneTicket();
+        expect((await north.client.sync.push.mutate({ items: [northScan] })).results[0]).toMatchObject({ status: 'inserted', conflict: null });
+        expect((await south.client.sync.push.mutate({ items: [southScan] })).results[0]).toMatchObject({ status: 'inserted', conflict: 'again_elsewhere' });
+        expect((await rowsOf(event.id)).map((r) => [r.device_id, r.conflict])).toEqual([
+          [north.id, null],
+          [south.id, 'again_elsewhere'],
+        ]);
+        const counts = await admin.api.get(`/checkins/counts?eventId=${event.id}`);
+        expect(counts.body).toMatchObject({ scans: 2, conflicts: 1, checkedIn: 1, attendeesGoing: 1 });
+        const listed = await admin.api.get(`/checkins?eventId=${event.id}&conflicts=true`);
+        expect(listed.body.map((c: { conflict: string }) => c.conflict)).toEqual(['again_elsewhere']);
+      });
+
+      it('the later door syncs first: its stored scan is flagged when the earlier one arrives', async () => {
+        const { event, north, south, northScan, southScan } = await twoDoorsOneTicket();
+        expect((await south.client.sync.push.mutate({ items: [southScan] })).results[0]).toMatchObject({ status: 'inserted', conflict: null });
+        expect((await north.client.sync.push.mutate({ items: [northScan] })).results[0]).toMatchObject({ status: 'inserted', conflict: null });
+        expect((await rowsOf(event.id)).map((r) => [r.device_id, r.conflict])).toEqual([
+          [south.id, 'again_elsewhere'],
+          [north.id, null],
+        ]);
+      });
+
+      it('not a conflict: a re-scan the door judged again, a second scan on the same door, or an earlier check-in that was annulled', async () => {
+        const { event, guest, north, south, northScan } = await twoDoorsOneTicket();
+        await north.client.sync.push.mutate({ items: [northScan, scan(guest, { scannedUtc: '2030-06-01 19:05:00' })] });
+        const again = await south.client.sync.push.mutate({ items: [scan(guest, { scannedUtc: '2030-06-01 19:10:00', verdictOnDevice: 'again' })] });
+        expect(again.results[0]).toMatchObject({ status: 'inserted', conflict: null });
+        await db().execute(sql`update svc_checkins set annulled_utc = '2030-06-01 19:11:00' where event_id = ${event.id} and device_id = ${north.id}`);
+        const afterUndo = await south.client.sync.push.mutate({ items: [scan(guest, { scannedUtc: '2030-06-01 19:12:00' })] });
+        expect(afterUndo.results[0]).toMatchObject({ status: 'inserted', conflict: null });
+        expect((await rowsOf(event.id)).every((r) => r.conflict === null)).toBe(true);
+      });
     });
   });
 

@@ -45,6 +45,7 @@ const CONFLICT_TEXT: Record<string, string> = {
   cancelled: 'Cancelled on the server',
   waitlist: 'On the waitlist',
   deleted: 'Attendee deleted',
+  again_elsewhere: 'Let in at two doors',
 };
 
 export default function AdminEventDashboardPage(props: RouteProps): JSX.Element {
@@ -224,6 +225,7 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 title="Conflicts to review"
                 empty="No conflicts."
                 rows={data().conflicts}
+                devices={data().devices}
                 canAnnul={canEdit(props.user.role)}
                 onAnnul={askAnnul}
               />
@@ -232,6 +234,7 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 title="Latest check-ins"
                 empty="No check-ins yet."
                 rows={data().recent}
+                devices={data().devices}
                 canAnnul={canEdit(props.user.role)}
                 onAnnul={askAnnul}
               />
@@ -257,11 +260,19 @@ function attendeeName(id: number): Promise<string> {
   return name;
 }
 
+/** Which door (or signed-in person) made a check-in: two rows of one attendee must not look alike. */
+function deviceLabel(row: CheckinDto, devices: DeviceDto[] | null): string {
+  if (row.deviceId === null) return row.source === 'rest' ? 'Online' : 'Signed-in staff';
+  return devices?.find((d) => d.id === row.deviceId)?.name ?? `Device #${row.deviceId}`;
+}
+
 function CheckinTable(props: {
   id: string;
   title: string;
   empty: string;
   rows: CheckinDto[];
+  /** Door devices by id (administrators); staff see the device's number. */
+  devices: DeviceDto[] | null;
   canAnnul: boolean;
   onAnnul: (checkin: CheckinDto, name: string) => void;
 }): JSX.Element {
@@ -269,7 +280,7 @@ function CheckinTable(props: {
     <section class="section" aria-labelledby={`${props.id}-heading`}>
       <h2 id={`${props.id}-heading`}>{props.title}</h2>
       <Show when={props.rows.length > 0} fallback={<p class="status-text">{props.empty}</p>}>
-        <DataTable labelledBy={`${props.id}-heading`} columns={['Attendee', 'Scanned', 'Source', 'Conflict', 'Action']} rows={props.rows}>
+        <DataTable labelledBy={`${props.id}-heading`} columns={['Attendee', 'Scanned', 'Device', 'Source', 'Conflict', 'Action']} rows={props.rows}>
           {(row) => {
             const [name] = createResource(() => row.attendeeId, attendeeName);
             return (
@@ -278,6 +289,7 @@ function CheckinTable(props: {
                 <td>
                   <time datetime={isoDateTime(row.scannedUtc)}>{formatUtcDateTime(row.scannedUtc)}</time>
                 </td>
+                <td>{deviceLabel(row, props.devices)}</td>
                 <td>{row.source}</td>
                 <td>{row.conflict ? <span class="flag-conflict">⚠ {CONFLICT_TEXT[row.conflict] ?? row.conflict}</span> : <span class="muted">None</span>}</td>
                 <td>

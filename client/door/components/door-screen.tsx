@@ -31,6 +31,7 @@ const CONFLICTS: Record<string, string> = {
   cancelled: 'is cancelled (possibly after the scan)',
   waitlist: 'is on the waitlist on the server',
   deleted: 'was deleted on the server',
+  again_elsewhere: 'was also let in at another door (the same ticket twice) — check who holds it',
 };
 
 /** The paired door: status, event choice, camera, code entry, name search, recent scans, problems. */

@@ -18,6 +18,11 @@ export interface NewCheckin {
   clientId: string;
   source: string;
   conflict: string | null;
+  /**
+   * The door judged it a first entry (`ok`) while offline: an earlier stored row of the same
+   * attendee from another door, that was its own first entry, is then flagged `again_elsewhere`.
+   */
+  admittedFirst?: boolean;
 }
 
 export interface NewScanLogEntry {
@@ -58,7 +63,9 @@ export interface AttendeeCheckinStats {
  * (half the bytes of keyed objects, and cheaper for PostgreSQL to take apart).
  */
 function checkinJson(rows: NewCheckin[]): string {
-  return JSON.stringify(rows.map((r) => [r.attendeeId, r.eventId, r.scannedUtc, r.deviceId, r.userId, r.clientId, r.source, r.conflict]));
+  return JSON.stringify(
+    rows.map((r) => [r.attendeeId, r.eventId, r.scannedUtc, r.deviceId, r.userId, r.clientId, r.source, r.conflict, r.admittedFirst === true]),
+  );
 }
 
 const sameDevice = (column: typeof checkins.deviceId | typeof scanLog.deviceId, deviceId: number | null): SQL =>
@@ -101,7 +108,20 @@ export function checkinRepository(db: Db, logger?: Logger) {
                 select (r->>0)::int, (r->>1)::int, (r->>2)::timestamp, (r->>3)::int, (r->>4)::int, (r->>5)::uuid, r->>6, r->>7
                 from jsonb_array_elements(${checkinJson(rows)}::jsonb) as r
                 on conflict on constraint svc_checkins_device_client do nothing
-                returning id, client_id, attendee_id, event_id),
+                returning id, client_id, attendee_id, event_id, scanned_utc, device_id),
+              -- Two doors admitted one ticket while apart, the other door's scan later than this
+              -- one: that scan, if it was the attendee's first entry, is flagged too (the other
+              -- order is caught before the insert). The subquery sees the table without this batch.
+              elsewhere as (
+                update ${checkins} c set conflict = 'again_elsewhere'
+                from (select ins.attendee_id, min(ins.scanned_utc) as scanned_utc, min(ins.device_id) as device_id
+                      from ins join jsonb_array_elements(${checkinJson(rows)}::jsonb) as r on (r->>5)::uuid = ins.client_id
+                      where (r->>8)::boolean and ins.device_id is not null
+                      group by ins.attendee_id) n
+                where c.attendee_id = n.attendee_id and c.annulled_utc is null and c.conflict is null
+                  and c.device_id is not null and c.device_id <> n.device_id and c.scanned_utc > n.scanned_utc
+                  and not exists (select 1 from ${checkins} e where e.attendee_id = c.attendee_id and e.annulled_utc is null and e.scanned_utc < c.scanned_utc)
+                returning c.id),
               held as (${holdActionsSql(sql`(select jsonb_agg(jsonb_build_array(id, attendee_id, event_id) order by id) from ins)`, sql`exists (select 1 from ins)`)})
               select ins.id, ins.client_id::text as "clientId", (select id from held) as "jobId" from ins`,
         );
@@ -211,7 +231,9 @@ export function checkinRepository(db: Db, logger?: Logger) {
         sql`select
               (select count(*)::int from svc_attendees where event_id = ${eventId} and status in ('going', '')) as "attendeesGoing",
               (select coalesce(sum(quantity), 0)::int from svc_attendees where event_id = ${eventId} and status in ('going', '')) as "seatsGoing",
-              count(distinct attendee_id) filter (where annulled_utc is null)::int as "checkedIn",
+              -- the same people on both sides of "checked in / going": going attendees with a check-in
+              (select count(*)::int from svc_attendees a where a.event_id = ${eventId} and a.status in ('going', '')
+                 and exists (select 1 from ${checkins} c where c.attendee_id = a.id and c.annulled_utc is null)) as "checkedIn",
               count(*) filter (where annulled_utc is null)::int as scans,
               count(*) filter (where annulled_utc is null and conflict is not null)::int as conflicts,
               count(*) filter (where annulled_utc is not null)::int as annulled,
@@ -265,6 +287,23 @@ export function checkinRepository(db: Db, logger?: Logger) {
       if (codeHashes.length === 0 && ids.length === 0) return [];
       // a union, not an OR: each side stays an index look-up
       return queryRows<AttendeeForPush>(db, ids.length === 0 ? byHash : codeHashes.length === 0 ? byId : sql`${byHash} union ${byId}`);
+    },
+
+    /**
+     * Per attendee, the earliest check-in (not annulled) made on a door other than `deviceId`:
+     * an offline first entry after it means two doors admitted one ticket while apart.
+     */
+    async earliestElsewhere(attendeeIds: number[], deviceId: number): Promise<Map<number, string>> {
+      const found = new Map<number, string>();
+      if (attendeeIds.length === 0) return found;
+      const rows = await queryRows<{ attendeeId: number; scannedUtc: string }>(
+        db,
+        sql`select attendee_id as "attendeeId", ${utcText(sql`min(scanned_utc)`)} as "scannedUtc" from ${checkins}
+            where attendee_id in ${jsonInts(attendeeIds)} and annulled_utc is null and device_id is not null and device_id <> ${deviceId}
+            group by attendee_id`,
+      );
+      for (const r of rows) found.set(r.attendeeId, r.scannedUtc);
+      return found;
     },
 
     /** Deleted attendees among these ids, per the change log's tombstones (id → event). */
