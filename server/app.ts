@@ -1,4 +1,5 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
@@ -13,6 +14,7 @@ import { runRoute } from './api/route';
 import { staticHandler } from './static';
 import { appRouter } from './api/router';
 import { createTrpcContext } from './api/procedure';
+import { observeRequest } from './metrics';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -21,6 +23,19 @@ function errorResponse(err: AppError): Response {
   const retryAfter = err.data.retryAfter;
   if (err.code === 'svc_rate_limited' && typeof retryAfter === 'number') headers.set('Retry-After', String(retryAfter));
   return new Response(JSON.stringify(err.toBody()), { status: err.status, headers });
+}
+
+/**
+ * The metrics label of a request: its route template (`/svc/v1/events/:id`), a tRPC procedure's
+ * name, or `static` — never the raw path, so ids and tokens stay out and the label set stays small.
+ */
+function routeLabel(c: Context): string {
+  const template = routePath(c, -1);
+  if (template.startsWith('/trpc/')) {
+    const name = new URL(c.req.url).pathname.slice('/trpc/'.length);
+    return /^[A-Za-z.,]{1,200}$/.test(name) ? `/trpc/${name}` : '/trpc/*';
+  }
+  return template === '*' || template === '/*' ? 'static' : template;
 }
 
 export function createApp(ctx: AppContext, opts: { staticDir?: string; version?: string; restMiddleware?: MiddlewareHandler[] } = {}): Hono {
@@ -33,6 +48,7 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     c.header('x-request-id', requestId);
     await next();
     setSecurityHeaders(c, ctx);
+    observeRequest(ctx, c.req.method, routeLabel(c), c.res.status, (performance.now() - started) / 1000);
     log.info(
       {
         requestId,

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { ZOutboxItem } from '../../shared/mail';
-import { ZHealthDto, ZNonceDto } from '../../shared/system';
+import { ZHealthDto, ZNonceDto, ZReadinessDto } from '../../shared/system';
+import { exposition, queueFigures } from '../metrics';
 import { ADMIN_ONLY } from '../auth/principal';
 import { listOutbox } from '../mail/mailer';
 import { createNonce, PUBLIC_FORM_NONCE_ACTION } from '../security/nonce';
@@ -22,6 +23,42 @@ export const systemOperations = {
     async handler({ ctx }) {
       if (!(await ctx.database.ping())) throw new AppError('svc_unavailable', 'The database does not answer.');
       return { ok: true as const };
+    },
+  }),
+  ready: defineOperation({
+    summary: 'Readiness: the database answers (else 503), with the job queue’s lag and depth and mail waiting to be sent',
+    access: 'public',
+    kind: 'query',
+    trpc: false,
+    output: ZReadinessDto,
+    rest: { method: 'get', path: '/ready', tags: SYSTEM, headers: NO_STORE, describe: 'Ready to serve', errors: { 503: 'Database unavailable' } },
+    async handler({ ctx }) {
+      if (!(await ctx.database.ping())) throw new AppError('svc_unavailable', 'The database does not answer.');
+      const q = await queueFigures(ctx);
+      return {
+        ok: true as const,
+        database: true as const,
+        jobs: { due: q.due, lagSeconds: Math.round(q.lagSeconds), failed: q.failed, running: ctx.env.SVC_JOBS !== 'off' },
+        outboxPending: q.outboxPending,
+      };
+    },
+  }),
+  metrics: defineOperation({
+    summary: 'Prometheus metrics (text exposition format): requests and latency per route, job queue depth and lag, outbox, slot cache, sync push rows',
+    access: ADMIN_ONLY,
+    kind: 'query',
+    trpc: false,
+    rest: {
+      method: 'get',
+      path: '/metrics',
+      tags: SYSTEM,
+      headers: NO_STORE,
+      produces: ['text/plain'],
+      describe: 'The metrics (scrape with an administrator’s API token)',
+    },
+    async handler({ ctx }) {
+      const { body, contentType } = await exposition(ctx);
+      return new Response(body, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
     },
   }),
   nonce: defineOperation({

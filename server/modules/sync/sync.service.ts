@@ -5,6 +5,7 @@
  * What a pushed scan becomes (stored, conflict, refused, duplicate) is the check-in module's
  * decision (`checkinService.recordOfflineScans`); this module only carries the batch.
  */
+import { metricsOf } from '../../metrics';
 import { AppError } from '../../../shared/errors';
 import type { DownloadInput, DownloadResult, ParsedPullInput, SlotSnapshot, PullResult, PushInput, PushResult, SyncEvent } from '../../../shared/checkin';
 import { toUtcDate, toUtcString } from '../../../shared/time';
@@ -108,6 +109,8 @@ export function syncService(ctx: AppContext) {
      */
     async push(input: PushInput, principal: Principal): Promise<PushResult> {
       const [results] = await Promise.all([checkinService(ctx).recordOfflineScans(input.items, principal), reportPending(principal, input.pending)]);
+      const counted = metricsOf(ctx).syncPushRows;
+      for (const r of results) counted.inc({ result: r.status });
       return { results };
     },
 
