@@ -6,7 +6,8 @@ import { AppError } from '../../shared/errors';
  * (e.g. a challenge check or a spam-scoring client) through `ctx.verifiers`.
  */
 export interface VisitorCheck {
-  kind: 'signup' | 'booking';
+  /** `submission`: a proposed event (extended edition, docs/api.md#event-submission). */
+  kind: 'signup' | 'booking' | 'submission';
   /** The value of svc_rsvp_client_ip / svc_booking_client_ip ('' when the operator turned it off). */
   ip: string;
   email: string;

@@ -20,6 +20,11 @@ export default function EventsPage(): JSX.Element {
     () => 'booking-types',
     async () => (await call(rpc().booking.types.query({ perPage: 100 }))).items,
   );
+  // Proposals are an extended-edition feature: their form route answers 404 in the free edition.
+  const proposals = createCachedResource(
+    () => 'submissions-open',
+    async () => Boolean(await call(rpc().submissions.form.query())),
+  );
   onMount(startOutboxRunner);
 
   return (
@@ -54,6 +59,11 @@ export default function EventsPage(): JSX.Element {
               )}
             </For>
           </ul>
+        </Show>
+        <Show when={proposals.value()}>
+          <p class="v-hint">
+            Know of an event that belongs here? <A href="/events/submit">Propose an event</A>
+          </p>
         </Show>
       </section>
 
