@@ -39,6 +39,8 @@ export interface JobContext {
   logger: Logger;
   attempt: number;
   jobId: number;
+  /** The pass's clock: `runDue(nowMs)`'s, or the wall clock when the job started (tests move time with it). */
+  nowMs: number;
 }
 export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void>;
 
@@ -125,7 +127,8 @@ export class JobRunner {
     this.recurring.set(type, intervalMs);
     this.register(type, async (payload, ctx) => {
       await handler(payload, ctx);
-      await this.queueBucket(type, intervalMs, Date.now() + intervalMs);
+      // the pass's clock: a run at a moved clock (runDue(nowMs)) queues the bucket after that, not one already due
+      await this.queueBucket(type, intervalMs, ctx.nowMs + intervalMs);
     });
   }
 
@@ -193,7 +196,7 @@ export class JobRunner {
         for (const job of batch) this.held.set(job.id, job.attempts);
         for (const job of batch) {
           try {
-            await this.runOne(job);
+            await this.runOne(job, nowMs);
           } finally {
             this.held.delete(job.id);
           }
@@ -237,12 +240,12 @@ export class JobRunner {
     );
   }
 
-  private async runOne(job: ClaimedJob): Promise<void> {
+  private async runOne(job: ClaimedJob, nowMs?: number): Promise<void> {
     const handler = this.handlers.get(job.type);
     const log = this.logger.child({ jobId: job.id, jobType: job.type, attempt: job.attempts });
     try {
       if (!handler) throw new Error(`No handler for job type "${job.type}"`);
-      await handler(job.payload, { db: this.db, logger: log, attempt: job.attempts, jobId: job.id });
+      await handler(job.payload, { db: this.db, logger: log, attempt: job.attempts, jobId: job.id, nowMs: nowMs ?? Date.now() });
       // Only the claim that ran it may finish it: a job re-claimed after a lapsed lease has other attempts.
       await this.db
         .update(jobs)

@@ -28,6 +28,7 @@ import { timelineOperations } from './timeline/timeline.operations';
 import { resourcesOperations } from './resources/resources.operations';
 import { submissionsOperations } from './submissions/submissions.operations';
 import { registerChatJobs } from './chat/chat.jobs';
+import { chatOperations } from './chat/chat.operations';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -49,6 +50,7 @@ export const domainOperations = {
   webhooks: webhooksOperations,
   timeline: timelineOperations,
   resources: resourcesOperations,
+  chat: chatOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */

@@ -9,6 +9,7 @@
 import { z } from '../validation';
 import { ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
 import { CLOCK_RE } from '../time';
+import { ZWebhookTarget } from '../events';
 
 /** docs/api.md#errors: every status a booking row can hold. */
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
@@ -169,6 +170,8 @@ export const ZSettingsPatch = z.object({
     .min(1)
     .max(24 * 30)
     .optional(),
+  /** Extended edition: the team chat's default incoming webhook for every event; '' = none (docs/api.md#chat). */
+  chatWebhookUrl: ZWebhookTarget.optional(),
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
 
@@ -239,7 +242,13 @@ export const ZBookingHolderDto = ZBookingDto.extend({
 export type BookingHolderDto = z.infer<typeof ZBookingHolderDto>;
 
 /** Site settings after their filters. */
-export const ZSettingsDto = z.object({ currency: z.string(), locationLabels: z.record(z.string(), z.string()), paymentHoldHours: z.number().int() });
+export const ZSettingsDto = z.object({
+  currency: z.string(),
+  locationLabels: z.record(z.string(), z.string()),
+  paymentHoldHours: z.number().int(),
+  /** Extended edition only: the team chat's default address ('' = none). */
+  chatWebhookUrl: z.string().optional(),
+});
 export type SettingsDto = z.infer<typeof ZSettingsDto>;
 
 /** A slot as the slots route lists it (the generator's `Slot`). */

@@ -1,5 +1,6 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
+import { TeamChatSettings } from '../components/chat-webhook-field';
 import { AdminFrame } from '../components/admin-frame';
 import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
@@ -43,6 +44,7 @@ export default function AdminSettingsPage(): JSX.Element {
         <>
           <SiteSettings />
           <PaymentsSettings />
+          <TeamChatSettings />
           <Users me={me} />
           <Tokens />
         </>

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
 import type { CreateEventInput, EventDto, EventListQuery, UpdateEventInput } from '../../../shared/events';
 import type { Principal } from '../../auth/principal';
+import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { eventsRepository, type EventRow } from './events.repository';
 
 /**
@@ -53,6 +54,10 @@ export function eventsService(ctx: AppContext) {
   const { db } = ctx;
   const extended = ctx.env.SVC_EDITION === 'extended';
   const repo = eventsRepository(db);
+  /** The team chat's address follows the webhooks' target rules (docs/api.md#chat): 400 naming the field. */
+  const assertChatTarget = (url: string | undefined) => {
+    if (url) assertTargetAllowed(url, outboundPolicy(ctx.env), 'chatWebhookUrl');
+  };
   return {
     async list(query: EventListQuery, principal: Principal | null): Promise<{ items: EventDto[]; total: number }> {
       const status = canSeeDrafts(principal) ? query.status : 'published';
@@ -70,6 +75,7 @@ export function eventsService(ctx: AppContext) {
 
     async create(input: CreateEventInput): Promise<EventDto> {
       assertCoherent(input);
+      assertChatTarget(input.chatWebhookUrl);
       return toEventDto(await repo.insert(input), { admin: true, extended });
     },
 
@@ -77,6 +83,7 @@ export function eventsService(ctx: AppContext) {
       const current = await repo.findById(id);
       if (!current) throw new AppError('svc_not_found', 'No such event.');
       assertCoherent({ ...current, ...input });
+      assertChatTarget(input.chatWebhookUrl);
       const row = await repo.update(id, input);
       if (!row) throw new AppError('svc_not_found', 'No such event.');
       return toEventDto(row, { admin: true, extended });

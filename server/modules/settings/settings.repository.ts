@@ -10,12 +10,17 @@ export const SETTING_KEYS = {
   currency: 'currency',
   locationLabels: 'location_labels',
   paymentHoldHours: 'payment_hold_hours',
+  chatWebhookUrl: 'chat_webhook_url',
 } as const;
+
+/** The team chat's default address (extended edition), read by the chat listener and jobs too. */
+export const CHAT_SETTING_KEY = SETTING_KEYS.chatWebhookUrl;
 
 export interface StoredSettings {
   currency?: unknown;
   locationLabels?: unknown;
   paymentHoldHours?: unknown;
+  chatWebhookUrl?: unknown;
 }
 
 export const settingsRepository = {
@@ -29,6 +34,7 @@ export const settingsRepository = {
       currency: byKey.get(SETTING_KEYS.currency),
       locationLabels: byKey.get(SETTING_KEYS.locationLabels),
       paymentHoldHours: byKey.get(SETTING_KEYS.paymentHoldHours),
+      chatWebhookUrl: byKey.get(SETTING_KEYS.chatWebhookUrl),
     };
   },
 

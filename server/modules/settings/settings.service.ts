@@ -9,11 +9,16 @@ import {
   normalizeCurrency,
   type LocationLabels,
 } from '../../hooks';
+import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { SETTING_KEYS, settingsRepository } from './settings.repository';
 
-/** Site settings (Settings > General): currency, location labels, payment hold window. */
-export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'>) {
+/**
+ * Site settings (Settings > General): currency, location labels, payment hold window; in the
+ * extended edition (`env` given and extended) also the team chat's default address.
+ */
+export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<Pick<AppContext, 'env'>>) {
   const { db, hooks } = ctx;
+  const extended = ctx.env?.SVC_EDITION === 'extended';
   async function stored() {
     return settingsRepository.read(db);
   }
@@ -39,10 +44,17 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'>) {
 
   async function get(): Promise<SettingsDto> {
     const [c, labels, hold] = await Promise.all([currency(), locationLabels(), paymentHoldHours()]);
-    return { currency: c, locationLabels: labels, paymentHoldHours: hold };
+    const dto: SettingsDto = { currency: c, locationLabels: labels, paymentHoldHours: hold };
+    if (extended) {
+      const chat = (await stored()).chatWebhookUrl;
+      dto.chatWebhookUrl = typeof chat === 'string' ? chat : '';
+    }
+    return dto;
   }
 
   async function update(patch: SettingsPatch): Promise<SettingsDto> {
+    // The free edition has no team chat: the key is ignored like any unknown one.
+    if (extended && patch.chatWebhookUrl) assertTargetAllowed(patch.chatWebhookUrl, outboundPolicy(ctx.env!), 'chatWebhookUrl');
     if (patch.currency !== undefined) await settingsRepository.write(db, SETTING_KEYS.currency, normalizeCurrency(patch.currency));
     if (patch.locationLabels !== undefined) {
       // A PATCH merges into the saved overrides; an empty object resets them to the defaults.
@@ -55,6 +67,7 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'>) {
       if (patch.paymentHoldHours < 1) throw new AppError('svc_invalid_param', undefined, { params: { paymentHoldHours: 'must be at least 1' } });
       await settingsRepository.write(db, SETTING_KEYS.paymentHoldHours, patch.paymentHoldHours);
     }
+    if (extended && patch.chatWebhookUrl !== undefined) await settingsRepository.write(db, SETTING_KEYS.chatWebhookUrl, patch.chatWebhookUrl);
     return get();
   }
 

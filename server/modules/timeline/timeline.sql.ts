@@ -1,8 +1,6 @@
 import { index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../../db/columns';
-
-export const TIMELINE_KINDS = ['submitted', 'status_changed', 'checked_in', 'cancelled', 'paid', 'refunded'] as const;
-export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+import type { TimelineKind } from '../../../shared/timeline';
 
 /** An attendee's history (docs/api.md#timeline); wiped when the attendee is deleted. No foreign key: the wipe is the listener's. */
 export const timelineEntries = pgTable(

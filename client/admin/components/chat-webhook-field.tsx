@@ -1,0 +1,159 @@
+import { createResource, createSignal, onCleanup, Show, type JSX } from 'solid-js';
+import { getChatTest, queueChatTest } from '../chat-data';
+import { getSettings, updateSettings } from '../data';
+import { edition } from '../edition';
+import { adminErrorMessage } from '../errors';
+import { submitWith } from '../../ui/forms';
+import { AsyncView } from './async-view';
+import { SaveStatus } from './fields';
+
+/** How often and how long the field asks whether the queued test went out (the job runs within seconds). */
+const POLL_MS = 1000;
+const POLL_LIMIT = 20;
+
+type TestState = { kind: 'idle' } | { kind: 'sending' } | { kind: 'sent' } | { kind: 'waiting' } | { kind: 'failed'; text: string };
+
+/**
+ * The team chat's address (docs/api.md#chat): a Slack-compatible incoming webhook, with a button
+ * that sends a test message to the address as typed (saved or not). The server queues the test
+ * and the field asks for its outcome, so the admin reads "Sent" or why it failed.
+ * With `eventId` it is an event's own address (empty = the Settings default); without, the default.
+ */
+export function ChatWebhookField(props: { value: string; onChange: (v: string) => void; eventId?: number }): JSX.Element {
+  const id = () => (props.eventId === undefined ? 'chat-webhook-default' : `chat-webhook-${props.eventId}`);
+  const [test, setTest] = createSignal<TestState>({ kind: 'idle' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  onCleanup(() => clearTimeout(timer));
+
+  const poll = (jobId: number, left: number) => {
+    timer = setTimeout(() => {
+      getChatTest(jobId).then(
+        (status) => {
+          if (status.state === 'sent') setTest({ kind: 'sent' });
+          else if (status.state === 'failed') setTest({ kind: 'failed', text: status.error ?? 'the chat did not accept it' });
+          else if (left > 1) poll(jobId, left - 1);
+          else setTest({ kind: 'waiting' });
+        },
+        (err: unknown) => setTest({ kind: 'failed', text: adminErrorMessage(err) }),
+      );
+    }, POLL_MS);
+  };
+
+  const sendTest = async () => {
+    if (test().kind === 'sending') return;
+    clearTimeout(timer);
+    const url = props.value.trim();
+    if (!url) {
+      setTest({ kind: 'failed', text: 'Type the webhook address first.' });
+      return;
+    }
+    setTest({ kind: 'sending' });
+    try {
+      const queued = await queueChatTest(url);
+      poll(queued.id, POLL_LIMIT);
+    } catch (err) {
+      setTest({ kind: 'failed', text: adminErrorMessage(err) });
+    }
+  };
+
+  const hint = () =>
+    props.eventId === undefined
+      ? 'A Slack-compatible incoming webhook (Slack, Mattermost, Rocket.Chat…) that hears about every arrival, for events without their own. At most one message per event every 10 seconds; arrivals in between are folded into the next. Empty: no team chat.'
+      : 'A Slack-compatible incoming webhook that hears about this event’s arrivals, at most one message every 10 seconds. Empty uses the default from Settings.';
+
+  return (
+    <div class="field">
+      <label for={id()}>Team chat webhook</label>
+      <div class="copy-field">
+        <input
+          id={id()}
+          type="url"
+          inputMode="url"
+          autocomplete="off"
+          placeholder="https://hooks.slack.com/services/…"
+          value={props.value}
+          aria-describedby={`${id()}-hint ${id()}-test`}
+          onInput={(e) => {
+            props.onChange(e.currentTarget.value);
+            setTest({ kind: 'idle' });
+          }}
+        />
+        <button type="button" class="button button-small" aria-disabled={test().kind === 'sending'} onClick={() => void sendTest()}>
+          Send a test message
+        </button>
+      </div>
+      <p id={`${id()}-hint`} class="field-hint">
+        {hint()}
+      </p>
+      <p
+        id={`${id()}-test`}
+        class="save-status"
+        classList={{ 'save-ok': test().kind === 'sent', 'save-failed': test().kind === 'failed' }}
+        role="status"
+        data-chat-test={test().kind}
+      >
+        <Show when={test().kind !== 'idle'}>
+          {(() => {
+            const t = test();
+            if (t.kind === 'sending') return 'Sending a test message…';
+            if (t.kind === 'sent') return '✓ Sent — check your channel.';
+            if (t.kind === 'waiting') return 'Queued; not sent yet. Check your channel in a minute.';
+            if (t.kind === 'failed') return `✗ Not sent: ${t.text}`;
+            return '';
+          })()}
+        </Show>
+      </p>
+    </div>
+  );
+}
+
+/** Settings › Team chat (extended edition): the default address for events without their own. */
+export function TeamChatSettings(): JSX.Element {
+  return (
+    <Show when={edition() === 'extended'}>
+      <TeamChatSection />
+    </Show>
+  );
+}
+
+function TeamChatSection(): JSX.Element {
+  const [settings, { refetch }] = createResource(getSettings);
+  return (
+    <section class="section" aria-labelledby="team-chat-heading">
+      <h2 id="team-chat-heading">Team chat</h2>
+      <AsyncView resource={settings} retry={() => void refetch()} what="Team chat settings">
+        {(s) => <TeamChatForm initial={s().chatWebhookUrl ?? ''} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+function TeamChatForm(props: { initial: string }): JSX.Element {
+  const [url, setUrl] = createSignal(props.initial);
+  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const [error, setError] = createSignal<string | null>(null);
+  const save = async () => {
+    if (state() === 'saving') return;
+    setState('saving');
+    setError(null);
+    try {
+      const saved = await updateSettings({ chatWebhookUrl: url().trim() });
+      setUrl(saved.chatWebhookUrl ?? '');
+      setState('saved');
+    } catch (err) {
+      setState('failed');
+      setError(adminErrorMessage(err));
+    }
+  };
+  return (
+    <form class="form form-wide" onSubmit={submitWith(save)}>
+      <ChatWebhookField value={url()} onChange={setUrl} />
+      <div class="button-row">
+        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
+          Save team chat
+        </button>
+      </div>
+      <SaveStatus state={state()} error={error()} />
+    </form>
+  );
+}
