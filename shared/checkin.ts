@@ -210,6 +210,7 @@ export const ATTENDEE_TUPLE_COLUMNS = [
   'checkinCount',
   'lastCheckinUtc',
   'lastCheckinDevice',
+  'conflict',
 ] as const;
 /** An attendee in pull and download answers, in ATTENDEE_TUPLE_COLUMNS order. */
 export const ZAttendeeTuple = z.tuple([
@@ -223,6 +224,8 @@ export const ZAttendeeTuple = z.tuple([
   /* checkinCount */ z.number().int(),
   /* lastCheckinUtc */ z.string().nullable(),
   /* lastCheckinDevice */ z.string().nullable(),
+  /** `again_elsewhere` when two doors admitted this attendee while apart (docs/api.md#sync); null otherwise. */
+  /* conflict */ z.literal('again_elsewhere').nullable().optional(),
 ]);
 export type AttendeeTuple = z.infer<typeof ZAttendeeTuple>;
 

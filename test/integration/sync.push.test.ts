@@ -161,6 +161,11 @@ describe('sync.push', () => {
         expect(counts.body).toMatchObject({ scans: 2, conflicts: 1, checkedIn: 1, attendeesGoing: 1 });
         const listed = await admin.api.get(`/checkins?eventId=${event.id}&conflicts=true`);
         expect(listed.body.map((c: { conflict: string }) => c.conflict)).toEqual(['again_elsewhere']);
+        // both doors hear of it on their next pull: the attendee carries the conflict
+        for (const d of [north, south]) {
+          const pulled = await d.client.sync.pull.query({ cursor: '0:0', eventIds: [event.id] });
+          expect('attendees' in pulled && pulled.attendees.map((t) => t[10])).toEqual(['again_elsewhere']);
+        }
       });
 
       it('the later door syncs first: its stored scan is flagged when the earlier one arrives', async () => {

@@ -9,7 +9,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttendeeTuple, DownloadResult, PullResult, SyncEvent } from '../../shared/checkin';
 import { applyDownloadPage, applyPullPage, applyPushResults, readSyncState, resetCache } from '../../client/door/db/attendee-cache';
 import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
-import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../../client/door/db/scans';
+import {
+  conflictScans,
+  eventCounts,
+  lookupScan,
+  pendingCount,
+  recordScan,
+  rejectedItems,
+  searchAttendees,
+  undoScan,
+  UNDO_WINDOW_MS,
+} from '../../client/door/db/scans';
 
 const DEVICE = 7;
 const EVENT: SyncEvent = {
@@ -145,6 +155,18 @@ describe('scans and the outbox', () => {
     await applyPullPage(db, DEVICE, pull([tuple(1, { count: 1, last: '2030-06-01 18:10:00' })]), Date.now());
     expect((await db.checkins.get(row.clientId))!.state).toBe('reflected');
     expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
+  });
+
+  it('a pull that says two doors admitted this attendee flags this door’s own acknowledged scan of them (Needs attention)', async () => {
+    const { row } = await scan(hash(1));
+    const other = await scan(hash(2));
+    await applyPushResults(db, [
+      { clientId: row.clientId, status: 'inserted', checkinId: 41, conflict: null },
+      { clientId: other.row.clientId, status: 'inserted', checkinId: 42, conflict: null },
+    ]);
+    const flagged: AttendeeTuple = [...tuple(1, { count: 2, last: '2030-06-01 18:10:00' }).slice(0, 10), 'again_elsewhere'] as AttendeeTuple;
+    await applyPullPage(db, DEVICE, pull([flagged, tuple(2, { count: 1, last: '2030-06-01 18:10:00' })]), Date.now());
+    expect((await conflictScans(db)).map((c) => [c.clientId, c.conflict])).toEqual([[row.clientId, 'again_elsewhere']]);
   });
 
   it('a rejected admitted scan is marked and listed, never resent; a rejected refusal is its receipt', async () => {

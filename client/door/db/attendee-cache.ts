@@ -3,7 +3,7 @@
  * (cache tables and cursor, each page in one transaction with its position), push results
  * (outbox and local log), reset. None of these touches a queued scan.
  */
-import type { DownloadResult, PullResult, PushItemResult } from '../../../shared/checkin';
+import type { AttendeeTuple, DownloadResult, PullResult, PushItemResult } from '../../../shared/checkin';
 import { attendeeFromTuple, type DeviceRecord, type DoorDb, type LocalCheckin, type SyncStateRecord } from './door-db';
 
 export function emptySyncState(deviceId: number): SyncStateRecord {
@@ -63,6 +63,7 @@ export async function applyDownloadPage(db: DoorDb, deviceId: number, page: Down
       rows.map((r) => r.id),
       startedMs,
     );
+    await flagTwoDoors(db, page.attendees);
     state.downloads[page.event.id] = { nextAfterId: page.nextAfterId, done: !page.hasMore, count: (before?.count ?? 0) + rows.length };
     if (page.cursor !== null) state.cursor = earlierCursor(state.cursor, page.cursor);
     await db.syncState.put(state);
@@ -85,10 +86,26 @@ export async function applyPullPage(db: DoorDb, deviceId: number, page: Exclude<
       rows.map((r) => r.id),
       startedMs,
     );
+    await flagTwoDoors(db, page.attendees);
     const state = await readSyncState(db, deviceId);
     state.cursor = page.cursor;
     await db.syncState.put(state);
   });
+}
+
+/**
+ * Two doors admitted one ticket while apart (docs/api.md#sync): the server flags one door's row,
+ * and the pull tells every door holding the attendee, so this door's own scans of that person
+ * show under "Needs attention" too. Only flagged attendees are looked at (an index look-up each).
+ */
+async function flagTwoDoors(db: DoorDb, tuples: AttendeeTuple[]): Promise<void> {
+  const flagged = tuples.filter((t) => t[10] === 'again_elsewhere').map((t) => t[0]);
+  if (flagged.length === 0) return;
+  await db.checkins
+    .where('attendeeId')
+    .anyOf(flagged)
+    .filter((c) => c.conflict === null && (c.state === 'acked' || c.state === 'reflected'))
+    .modify({ conflict: 'again_elsewhere' });
 }
 
 /**

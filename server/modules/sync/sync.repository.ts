@@ -38,6 +38,8 @@ interface CheckinState {
   n: number;
   lastUtc: string | null;
   lastDevice: string | null;
+  /** A check-in of the attendee carries again_elsewhere. */
+  twoDoors: boolean;
 }
 
 const ATTENDEE_COLUMNS = sql.raw(`id, event_id as "eventId", display_name as "displayName", email, status, quantity, ticket_code_hash as "codeHash"`);
@@ -50,6 +52,7 @@ const ATTENDEE_COLUMNS = sql.raw(`id, event_id as "eventId", display_name as "di
  */
 function checkinState(scope: SQL): SQL {
   return sql`select distinct on (c.attendee_id) c.attendee_id as "attendeeId", count(*) over (partition by c.attendee_id)::int as n,
+                    bool_or(c.conflict = 'again_elsewhere') over (partition by c.attendee_id) as "twoDoors",
                     ${utcText(sql`c.scanned_utc`)} as "lastUtc", coalesce(d.name, nullif(u.display_name, ''), u.email) as "lastDevice"
              from svc_checkins c
              left join svc_devices d on d.id = c.device_id
@@ -62,7 +65,19 @@ function toTuples(rows: AttendeeRowState[], states: CheckinState[]): AttendeeTup
   const byAttendee = new Map(states.map((s) => [Number(s.attendeeId), s]));
   return rows.map((r) => {
     const s = byAttendee.get(r.id);
-    return [r.id, r.eventId, r.displayName, r.email, r.status, r.quantity, r.codeHash, s?.n ?? 0, s?.lastUtc ?? null, s?.lastDevice ?? null];
+    return [
+      r.id,
+      r.eventId,
+      r.displayName,
+      r.email,
+      r.status,
+      r.quantity,
+      r.codeHash,
+      s?.n ?? 0,
+      s?.lastUtc ?? null,
+      s?.lastDevice ?? null,
+      s?.twoDoors ? 'again_elsewhere' : null,
+    ];
   });
 }
 
