@@ -33,8 +33,8 @@ for (const [prefix, bits] of [
 ] as const)
   BLOCKED.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d (the URL parser writes ::7f00:1)
+  ['::', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -142,15 +142,18 @@ export async function postOutbound(
     throw new OutboundError(err instanceof AppError ? String(Object.values(err.data.params ?? {})[0] ?? err.message) : 'invalid URL', true);
   }
   const host = bareHost(url);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const noAnswer = () => new OutboundError(`no answer within ${timeoutMs / 1000} s`);
   let address: string;
   if (net.isIP(host) !== 0) {
     address = host;
   } else {
     let addresses: string[];
     try {
-      addresses = await (policy.lookup ?? systemLookup)(host);
-    } catch {
-      throw new OutboundError(`could not resolve ${host}`);
+      // the deadline covers the name's resolution too
+      addresses = await withDeadline((policy.lookup ?? systemLookup)(host), timeoutMs, noAnswer);
+    } catch (err) {
+      throw err instanceof OutboundError ? err : new OutboundError(`could not resolve ${host}`);
     }
     if (addresses.length === 0) throw new OutboundError(`could not resolve ${host}`);
     // every answer is checked: a name with one public and one private address is refused
@@ -159,7 +162,6 @@ export async function postOutbound(
     address = addresses[0]!;
   }
   const family = net.isIP(address) === 6 ? 6 : 4;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const transport = url.protocol === 'https:' ? https : http;
 
@@ -195,13 +197,21 @@ export async function postOutbound(
         res.on('error', finish);
       },
     );
-    const deadline = setTimeout(() => req.destroy(new OutboundError(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    const deadline = setTimeout(() => req.destroy(noAnswer()), Math.max(0, timeoutMs - (performance.now() - started)));
     req.on('error', (err) => {
       clearTimeout(deadline);
       reject(err instanceof OutboundError ? err : new OutboundError(connectionMessage(err)));
     });
     req.end(body);
   });
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The error's kind without internals (no stack, no local paths). */

@@ -164,7 +164,8 @@ describe('scans and the outbox', () => {
       { clientId: row.clientId, status: 'inserted', checkinId: 41, conflict: null },
       { clientId: other.row.clientId, status: 'inserted', checkinId: 42, conflict: null },
     ]);
-    const flagged: AttendeeTuple = [...tuple(1, { count: 2, last: '2030-06-01 18:10:00' }).slice(0, 10), 'again_elsewhere'] as AttendeeTuple;
+    const flagged: AttendeeTuple = tuple(1, { count: 2, last: '2030-06-01 18:10:00' });
+    flagged[10] = 'again_elsewhere';
     await applyPullPage(db, DEVICE, pull([flagged, tuple(2, { count: 1, last: '2030-06-01 18:10:00' })]), Date.now());
     expect((await conflictScans(db)).map((c) => [c.clientId, c.conflict])).toEqual([[row.clientId, 'again_elsewhere']]);
   });

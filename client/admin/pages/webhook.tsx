@@ -1,12 +1,425 @@
-/** `/admin/webhook` (extended edition): filled in by issue 14. */
-import type { JSX } from 'solid-js';
+/**
+ * `/admin/webhooks/{id}` (extended edition): one endpoint — its state, a test ping, a new signing
+ * secret (shown once), deletion after a confirmation, the edit form (address, description,
+ * events, on/off) — and its deliveries a page at a time: status, attempts, the receiver's answer,
+ * the next try, the payload as sent, and Redeliver (docs/api.md#webhooks).
+ */
+import { createEffect, createResource, createSignal, on, Show, type JSX } from 'solid-js';
+import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
+import { AsyncView } from '../components/async-view';
+import { createConfirm } from '../components/confirm';
+import { DataTable } from '../components/data-table';
+import { summarizeEventTypes } from '../components/event-type-picker';
 import { ExtendedOnly } from '../components/extended-only';
+import { CheckboxField, SaveStatus } from '../components/fields';
+import { Pager } from '../components/pager';
+import {
+  checkEndpoint,
+  EndpointFields,
+  EndpointStatus,
+  endpointState,
+  focusFirstProblem,
+  SigningSecret,
+  type EndpointValues,
+} from '../components/webhook-endpoint';
+import { adminErrorMessage } from '../errors';
+import {
+  getDelivery,
+  getWebhook,
+  listDeliveries,
+  redeliver,
+  refusedFields,
+  removeWebhook,
+  rotateWebhookSecret,
+  sendTestPing,
+  updateWebhook,
+  webhookCatalogue,
+  type WebhookCatalogueDto,
+  type WebhookDeliveryDto,
+  type WebhookEndpointDto,
+} from '../webhooks-data';
+import { ApiError, errorMessage } from '../../ui/errors';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { submitWith } from '../../ui/forms';
+import { A, navigate, type RouteProps } from '../../router';
 
-export default function AdminWebhookPage(): JSX.Element {
+export const DELIVERIES_PER_PAGE = 25;
+
+export default function AdminWebhookPage(props: RouteProps): JSX.Element {
+  const id = Number(props.params.id);
   return (
-    <AdminFrame title="Webhook" area="integrations">
-      {() => <ExtendedOnly what="Webhook">{null}</ExtendedOnly>}
+    <AdminFrame title={`Webhook #${props.params.id}`} area="integrations">
+      {() => (
+        <ExtendedOnly what="Webhooks">
+          <WebhookView id={id} />
+        </ExtendedOnly>
+      )}
     </AdminFrame>
+  );
+}
+
+function When(props: { utc: string | null }): JSX.Element {
+  return (
+    <Show when={props.utc} fallback={<span class="muted">—</span>}>
+      {(utc) => <time datetime={isoDateTime(utc())}>{formatUtcDateTime(utc())}</time>}
+    </Show>
+  );
+}
+
+function WebhookView(props: { id: number }): JSX.Element {
+  const valid = Number.isInteger(props.id) && props.id > 0;
+  const [endpoint, { mutate, refetch }] = createResource(
+    () => (valid ? props.id : null),
+    (id) => getWebhook(id),
+  );
+  const [catalogue] = createResource(webhookCatalogue);
+  const [notice, setNotice] = createSignal<ActionNotice | null>(null);
+  const [secret, setSecret] = createSignal<string | null>(null);
+  const [deliveriesVersion, setDeliveriesVersion] = createSignal(0);
+  const confirm = createConfirm();
+  let noticeBox: HTMLDivElement | undefined;
+
+  const current = () => (endpoint.state === 'ready' || endpoint.state === 'refreshing' ? endpoint.latest : undefined);
+  const missing = () => !valid || (endpoint.state === 'errored' && endpoint.error instanceof ApiError && endpoint.error.status === 404);
+  const knownCatalogue = () => (catalogue.state === 'ready' ? catalogue.latest : undefined);
+  const say = (next: ActionNotice) => {
+    setNotice(next);
+    queueMicrotask(() => noticeBox?.focus());
+  };
+
+  const test = async (e: WebhookEndpointDto) => {
+    setNotice(null);
+    try {
+      await sendTestPing(e.id);
+      say({ ok: true, text: 'Test ping queued: it shows in the deliveries below. Press Refresh to see how the receiver answered.' });
+      setDeliveriesVersion((v) => v + 1);
+    } catch (err) {
+      say({ ok: false, text: `The test ping was not sent. ${adminErrorMessage(err)}` });
+    }
+  };
+
+  const reenable = async (e: WebhookEndpointDto) => {
+    setNotice(null);
+    try {
+      mutate(await updateWebhook(e.id, { active: true }));
+      say({ ok: true, text: 'The endpoint is on again: new events are delivered to it.' });
+    } catch (err) {
+      say({ ok: false, text: `The endpoint was not switched on. ${adminErrorMessage(err)}` });
+    }
+  };
+
+  const askRotate = (e: WebhookEndpointDto) =>
+    confirm.ask({
+      title: `Make a new signing secret for ${e.url}?`,
+      detail: 'Deliveries are signed with the new secret from now on, so the receiver must be given it; the old secret stops being used.',
+      confirmLabel: 'Make a new secret',
+      action: async () => {
+        const rotated = await rotateWebhookSecret(e.id);
+        setNotice(null);
+        setSecret(rotated.secret);
+        const { secret: _shownOnce, ...rest } = rotated;
+        mutate(rest);
+      },
+    });
+
+  const askDelete = (e: WebhookEndpointDto) =>
+    confirm.ask({
+      title: `Delete the endpoint ${e.url}?`,
+      detail: 'No more events are sent to it, and its delivery history is deleted with it.',
+      confirmLabel: 'Delete endpoint',
+      action: () => removeWebhook(e.id),
+      onDone: () => navigate('/admin/webhooks'),
+    });
+
+  return (
+    <>
+      <p>
+        <A href="/admin/webhooks">‹ All webhooks</A>
+      </p>
+      <Show when={missing()}>
+        <p class="notice" role="alert">
+          There is no webhook endpoint #{String(props.id)}.
+        </p>
+      </Show>
+      <Show when={!missing() && endpoint.state === 'errored'}>
+        <div class="notice notice-error" role="alert">
+          <p>The endpoint could not be loaded. {errorMessage(endpoint.error)}</p>
+          <button type="button" class="button" onClick={() => void refetch()}>
+            Try again
+          </button>
+        </div>
+      </Show>
+      <Show when={endpoint.state === 'pending' || endpoint.state === 'unresolved'}>
+        <p class="status-text" aria-busy="true">
+          Loading the endpoint…
+        </p>
+      </Show>
+      <div ref={noticeBox} tabindex="-1">
+        <ActionNoticeView notice={notice()} />
+      </div>
+      <Show when={secret()} keyed>
+        {(s) => <SigningSecret id="rotated-secret" heading="The new signing secret" secret={s} onDone={() => setSecret(null)} />}
+      </Show>
+      <Show when={current()}>
+        {(e) => (
+          <>
+            <section aria-labelledby="endpoint-heading">
+              <h2 id="endpoint-heading" class="webhook-url">
+                {e().url}
+              </h2>
+              <dl class="facts">
+                <dt>Status</dt>
+                <dd>
+                  <EndpointStatus endpoint={e()} />
+                </dd>
+                <dt>Events</dt>
+                <dd>{summarizeEventTypes(e().events, knownCatalogue())}</dd>
+                <Show when={e().description}>
+                  <dt>Description</dt>
+                  <dd>{e().description}</dd>
+                </Show>
+                <dt>Created</dt>
+                <dd>
+                  <When utc={e().createdUtc} />
+                </dd>
+              </dl>
+              <Show when={endpointState(e()) === 'disabled'}>
+                <div class="notice notice-attention">
+                  <p>
+                    Every delivery failed for five days, so the endpoint was switched off on <When utc={e().disabledUtc} />. Fix the receiver (send a test ping
+                    to check), then switch it on again.
+                  </p>
+                  <button type="button" class="button button-small" onClick={() => void reenable(e())}>
+                    Switch on again
+                  </button>
+                </div>
+              </Show>
+              <div class="button-row">
+                <button type="button" class="button button-small" onClick={() => void test(e())}>
+                  Send test ping
+                </button>
+                <button type="button" class="button button-small button-quiet" onClick={() => askRotate(e())}>
+                  Rotate secret
+                </button>
+                <button type="button" class="button button-small button-quiet button-danger-text" onClick={() => askDelete(e())}>
+                  Delete<span class="visually-hidden"> the endpoint</span>
+                </button>
+              </div>
+            </section>
+
+            <Deliveries endpointId={e().id} version={deliveriesVersion()} onNotice={say} onRefresh={() => void refetch()} />
+
+            <section class="section" aria-labelledby="edit-heading">
+              <h2 id="edit-heading">Edit the endpoint</h2>
+              <Show when={knownCatalogue()} fallback={<p class="status-text">Loading event types…</p>}>
+                {(types) => <EditEndpoint endpoint={e()} catalogue={types()} onSaved={mutate} />}
+              </Show>
+            </section>
+          </>
+        )}
+      </Show>
+      {confirm.view()}
+    </>
+  );
+}
+
+function EditEndpoint(props: { endpoint: WebhookEndpointDto; catalogue: WebhookCatalogueDto; onSaved: (saved: WebhookEndpointDto) => void }): JSX.Element {
+  const initial = props.endpoint;
+  const [values, setValues] = createSignal<EndpointValues>({ url: initial.url, description: initial.description, events: [...initial.events] });
+  const [active, setActive] = createSignal(initial.active);
+  const [problems, setProblems] = createSignal<Record<string, string>>({});
+  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const [error, setError] = createSignal<string | null>(null);
+  // switched on elsewhere on the page ("Switch on again"): the checkbox follows
+  createEffect(on(() => props.endpoint.active, setActive, { defer: true }));
+
+  const refuse = (found: Record<string, string>) => {
+    setProblems(found);
+    setState('failed');
+    setError('see the marked fields.');
+    focusFirstProblem('ed', found);
+  };
+
+  const save = async () => {
+    if (state() === 'saving') return;
+    setError(null);
+    const found = checkEndpoint(values());
+    if (Object.keys(found).length > 0) return refuse(found);
+    setProblems({});
+    setState('saving');
+    try {
+      const v = values();
+      const saved = await updateWebhook(props.endpoint.id, { url: v.url.trim(), description: v.description.trim(), events: v.events, active: active() });
+      setState('saved');
+      props.onSaved(saved);
+    } catch (err) {
+      const refused = refusedFields(err);
+      if (Object.keys(refused).length > 0) return refuse(refused);
+      setState('failed');
+      setError(adminErrorMessage(err));
+    }
+  };
+
+  return (
+    <form class="form form-wide" onSubmit={submitWith(save)} novalidate aria-labelledby="edit-heading">
+      <EndpointFields idPrefix="ed" values={values()} onChange={setValues} catalogue={props.catalogue} problems={problems()} />
+      <CheckboxField
+        id="ed-active"
+        label="Active: send events to this address"
+        checked={active()}
+        onChange={setActive}
+        hint="Off pauses the endpoint: new events are not sent to it. Switching it on again also clears a switch-off for failing."
+      />
+      <div class="button-row">
+        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
+          Save changes
+        </button>
+      </div>
+      <SaveStatus state={state()} error={error()} />
+    </form>
+  );
+}
+
+const DELIVERY_STATUS_LABELS: Record<WebhookDeliveryDto['status'], string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
+const DELIVERY_COLUMNS = ['Type', 'Status', 'Attempts', 'Response', 'Duration', 'Next try', 'Created', 'Last error', 'Actions'];
+
+/** `onRefresh`: the endpoint's own state (failing since …) moves with its deliveries, so Refresh reloads it too. */
+function Deliveries(props: { endpointId: number; version: number; onNotice: (notice: ActionNotice) => void; onRefresh: () => void }): JSX.Element {
+  const [page, setPage] = createSignal(1);
+  const [open, setOpen] = createSignal<number | null>(null);
+  // a test ping or a redelivery is newest: back to the first page
+  createEffect(
+    on(
+      () => props.version,
+      () => setPage(1),
+      { defer: true },
+    ),
+  );
+  const [deliveries, { refetch }] = createResource(
+    () => ({ id: props.endpointId, page: page(), version: props.version }),
+    (q) => listDeliveries(q.id, q.page, DELIVERIES_PER_PAGE),
+  );
+  let tableTop: HTMLParagraphElement | undefined;
+
+  const again = async (d: WebhookDeliveryDto) => {
+    try {
+      await redeliver(props.endpointId, d.id);
+      props.onNotice({ ok: true, text: `Delivery #${d.id} (${d.type}) queued again. Press Refresh to see how the receiver answered.` });
+      void refetch();
+    } catch (err) {
+      props.onNotice({ ok: false, text: `Delivery #${d.id} was not queued again. ${adminErrorMessage(err)}` });
+    }
+  };
+
+  return (
+    <section class="section" aria-labelledby="deliveries-heading">
+      <div class="section-header deliveries-header">
+        <h2 id="deliveries-heading">Deliveries</h2>
+        <button
+          type="button"
+          class="button button-small button-quiet"
+          onClick={() => {
+            props.onRefresh();
+            void refetch();
+          }}
+        >
+          Refresh<span class="visually-hidden"> the deliveries</span>
+        </button>
+      </div>
+      <AsyncView
+        resource={deliveries}
+        retry={() => void refetch()}
+        what="Deliveries"
+        isEmpty={(listing) => listing.total === 0}
+        empty={<p class="status-text">No deliveries yet. Send a test ping to try the endpoint.</p>}
+      >
+        {(listing) => (
+          <>
+            <p class="status-text" role="status" tabindex="-1" ref={tableTop}>
+              {listing().total.toLocaleString()} deliver{listing().total === 1 ? 'y' : 'ies'}
+              {listing().total > DELIVERIES_PER_PAGE
+                ? ` · ${(page() - 1) * DELIVERIES_PER_PAGE + 1}–${Math.min(page() * DELIVERIES_PER_PAGE, listing().total)} shown`
+                : ''}{' '}
+              · as of {new Date(listing().asOfMs).toLocaleTimeString()}
+            </p>
+            <DataTable labelledBy="deliveries-heading" class="table-deliveries" columns={DELIVERY_COLUMNS} rows={listing().items}>
+              {(d) => (
+                <>
+                  <tr data-delivery-id={d.id}>
+                    <td>
+                      <code>{d.type}</code>
+                    </td>
+                    <td>
+                      <span class={`state state-${d.status}`}>{DELIVERY_STATUS_LABELS[d.status]}</span>
+                    </td>
+                    <td>{d.attempts}</td>
+                    <td>{d.lastResponseCode ?? <span class="muted">—</span>}</td>
+                    <td>{d.durationMs === null ? <span class="muted">—</span> : `${d.durationMs.toLocaleString()} ms`}</td>
+                    <td>
+                      <When utc={d.nextAttemptUtc} />
+                    </td>
+                    <td>
+                      <When utc={d.createdUtc} />
+                    </td>
+                    <td class="cell-delivery-error">{d.lastError ?? <span class="muted">—</span>}</td>
+                    <td class="cell-actions">
+                      <button
+                        type="button"
+                        class="button button-small button-quiet"
+                        aria-expanded={open() === d.id}
+                        aria-controls={`delivery-${d.id}-payload`}
+                        onClick={() => setOpen(open() === d.id ? null : d.id)}
+                      >
+                        Payload<span class="visually-hidden"> of delivery #{d.id}</span>
+                      </button>
+                      <button type="button" class="button button-small button-quiet" onClick={() => void again(d)}>
+                        Redeliver<span class="visually-hidden"> delivery #{d.id}</span>
+                      </button>
+                    </td>
+                  </tr>
+                  <Show when={open() === d.id}>
+                    <tr id={`delivery-${d.id}-payload`} class="delivery-payload-row">
+                      <td colSpan={DELIVERY_COLUMNS.length}>
+                        <DeliveryPayload endpointId={props.endpointId} deliveryId={d.id} />
+                      </td>
+                    </tr>
+                  </Show>
+                </>
+              )}
+            </DataTable>
+            <Pager
+              page={page()}
+              perPage={DELIVERIES_PER_PAGE}
+              total={listing().total}
+              what="deliveries"
+              onPage={(n) => {
+                setPage(n);
+                tableTop?.focus();
+              }}
+            />
+          </>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
+/** The body as it was sent (fixed when the event happened), pretty-printed. */
+function DeliveryPayload(props: { endpointId: number; deliveryId: number }): JSX.Element {
+  const [detail, { refetch }] = createResource(() => getDelivery(props.endpointId, props.deliveryId));
+  return (
+    <AsyncView resource={detail} retry={() => void refetch()} what="The payload">
+      {(d) => (
+        <>
+          <p class="field-hint">
+            <code>webhook-id</code>: <code>{d().messageId}</code> (the same on every retry and redelivery)
+          </p>
+          <pre class="delivery-payload" tabindex="0" aria-label={`Payload of delivery #${d().id}`}>
+            {JSON.stringify(d().payload, null, 2)}
+          </pre>
+        </>
+      )}
+    </AsyncView>
   );
 }

@@ -1,0 +1,178 @@
+/**
+ * The parts the webhook pages share: an endpoint's state in words, its fields (address,
+ * description, events) with their checks, and the signing secret shown once.
+ */
+import { createSignal, Match, onMount, Switch, type JSX } from 'solid-js';
+import type { WebhookCatalogueDto, WebhookEndpointDto } from '../../../shared/webhooks';
+import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { EventTypePicker } from './event-type-picker';
+import { TextArea, TextField } from './fields';
+
+/** Where an endpoint stands: active, active but failing since …, disabled for failing since …, or paused by an admin. */
+export type EndpointState = 'active' | 'failing' | 'disabled' | 'paused';
+
+export function endpointState(e: Pick<WebhookEndpointDto, 'active' | 'disabledUtc' | 'failingSinceUtc'>): EndpointState {
+  if (e.active) return e.failingSinceUtc ? 'failing' : 'active';
+  return e.disabledUtc ? 'disabled' : 'paused';
+}
+
+function When(props: { utc: string }): JSX.Element {
+  return <time datetime={isoDateTime(props.utc)}>{formatUtcDateTime(props.utc)}</time>;
+}
+
+/** The endpoint's state in words (never colour alone). */
+export function EndpointStatus(props: { endpoint: WebhookEndpointDto }): JSX.Element {
+  return (
+    <Switch>
+      <Match when={endpointState(props.endpoint) === 'active'}>
+        <span class="state state-active">Active</span>
+      </Match>
+      <Match when={endpointState(props.endpoint) === 'failing'}>
+        <span class="state state-failing">Active, failing since </span>
+        <When utc={props.endpoint.failingSinceUtc ?? ''} />
+      </Match>
+      <Match when={endpointState(props.endpoint) === 'disabled'}>
+        <span class="state state-disabled">Disabled for failing since </span>
+        <When utc={props.endpoint.failingSinceUtc ?? props.endpoint.disabledUtc ?? ''} />
+      </Match>
+      <Match when={endpointState(props.endpoint) === 'paused'}>
+        <span class="state state-paused">Paused</span>
+      </Match>
+    </Switch>
+  );
+}
+
+/**
+ * A webhook's `whsec_…` secret, the one time the server shows it (after creating an endpoint or
+ * rotating its secret): a read-only box with Copy, a plain warning, and Done to put it away. It
+ * takes the focus when it appears, since the button that asked for it may be gone.
+ */
+export function SigningSecret(props: { id: string; heading: string; secret: string; onDone: () => void; children?: JSX.Element }): JSX.Element {
+  const [copied, setCopied] = createSignal('');
+  let box: HTMLElement | undefined;
+  let input: HTMLInputElement | undefined;
+  onMount(() => box?.focus());
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.secret);
+      setCopied('✓ Copied');
+    } catch {
+      input?.select();
+      setCopied('Selected: press Ctrl+C (⌘C) to copy.');
+    }
+  };
+
+  return (
+    <section class="notice notice-attention signing-secret" aria-labelledby={`${props.id}-heading`} tabindex="-1" ref={box}>
+      <h2 id={`${props.id}-heading`}>{props.heading}</h2>
+      <p id={`${props.id}-warning`}>
+        <strong>Copy it now: it will not be shown again.</strong> Your receiver uses it to check the signature on every delivery (Standard Webhooks). If it is
+        lost, rotate the secret on the endpoint’s page.
+      </p>
+      <div class="field">
+        <label for={props.id}>Signing secret</label>
+        <div class="copy-field">
+          <input
+            id={props.id}
+            ref={input}
+            type="text"
+            class="secret-value"
+            readOnly
+            spellcheck={false}
+            autocomplete="off"
+            value={props.secret}
+            aria-describedby={`${props.id}-warning`}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" class="button button-small" onClick={() => void copy()}>
+            Copy<span class="visually-hidden"> the signing secret</span>
+          </button>
+        </div>
+        <p class="save-status save-ok" role="status">
+          {copied()}
+        </p>
+      </div>
+      <div class="button-row">
+        <button type="button" class="button button-quiet" onClick={() => props.onDone()}>
+          Done: I have stored it
+        </button>
+        {props.children}
+      </div>
+    </section>
+  );
+}
+
+export interface EndpointValues {
+  url: string;
+  description: string;
+  events: string[];
+}
+
+/** What the browser can tell before asking the server, per field, in plain words. */
+export function checkEndpoint(values: EndpointValues): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const url = values.url.trim();
+  if (url === '') problems.url = 'Enter the address that should receive the events.';
+  else if (!/^https?:\/\/[^\s/]+/i.test(url) || !URL.canParse(url))
+    problems.url = 'Enter a whole address starting with https://, e.g. https://example.org/hooks/svc.';
+  if (values.events.length === 0) problems.events = 'Choose at least one event.';
+  return problems;
+}
+
+/** The order the fields come in, for moving the focus to the first one with a problem. */
+const FIELD_ORDER = ['url', 'description', 'events'] as const;
+
+/** Focuses the first field named in `problems` (its input, or the event picker's first checkbox). */
+export function focusFirstProblem(idPrefix: string, problems: Record<string, string>): void {
+  const first = FIELD_ORDER.find((f) => problems[f]);
+  if (!first) return;
+  const target = document.getElementById(`${idPrefix}-${first}`);
+  (first === 'events' ? target?.querySelector<HTMLInputElement>('input') : target)?.focus();
+}
+
+/** Address, description and events of an endpoint, each with its problem at the field. */
+export function EndpointFields(props: {
+  idPrefix: string;
+  values: EndpointValues;
+  onChange: (values: EndpointValues) => void;
+  catalogue: WebhookCatalogueDto;
+  problems: Record<string, string>;
+}): JSX.Element {
+  const set = (patch: Partial<EndpointValues>) => props.onChange({ ...props.values, ...patch });
+  return (
+    <>
+      <TextField
+        id={`${props.idPrefix}-url`}
+        label="Address (URL)"
+        type="url"
+        inputMode="url"
+        autocomplete="off"
+        spellcheck={false}
+        maxLength={2000}
+        value={props.values.url}
+        onInput={(url) => set({ url })}
+        hint="An https:// address on the public internet, where your receiver listens. Local and private network addresses are refused."
+        error={props.problems.url}
+      />
+      <TextArea
+        id={`${props.idPrefix}-description`}
+        label="Description (optional)"
+        rows={2}
+        value={props.values.description}
+        onInput={(description) => set({ description })}
+        hint="What receives these events, e.g. “CRM sync”."
+        error={props.problems.description}
+      />
+      <EventTypePicker
+        id={`${props.idPrefix}-events`}
+        legend="Events to send"
+        catalogue={props.catalogue}
+        value={props.values.events}
+        onChange={(events) => set({ events })}
+        hint="Test pings always arrive, whatever is chosen here."
+        error={props.problems.events}
+      />
+    </>
+  );
+}
