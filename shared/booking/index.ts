@@ -9,6 +9,7 @@
 import { z } from '../validation';
 import { ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
 import { CLOCK_RE } from '../time';
+import { ZResourceIds } from '../resources';
 import { ZWebhookTarget } from '../events';
 
 /** docs/api.md#errors: every status a booking row can hold. */
@@ -78,6 +79,8 @@ const ZBookingTypeFields = z.object({
   requiresApproval: z.boolean(),
   locationMode: z.enum(LOCATION_MODES),
   locationValue: z.string().max(1000),
+  /** Shared resources every booking of the type needs (docs/api.md#resources; extended edition). */
+  resourceIds: ZResourceIds,
 });
 const fields = ZBookingTypeFields.shape;
 
@@ -101,6 +104,7 @@ export const ZBookingTypeInput = ZBookingTypeFields.extend({
   requiresApproval: fields.requiresApproval.default(false),
   locationMode: fields.locationMode.default('in_person'),
   locationValue: fields.locationValue.default(''),
+  resourceIds: fields.resourceIds.default([]),
 });
 export type BookingTypeInput = z.infer<typeof ZBookingTypeInput>;
 

@@ -6,7 +6,9 @@ import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../
 import { WeeklyEditor } from '../components/weekly-editor';
 import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, type AssignmentMode, type LocationMode } from '../constants';
 import { createBookingType, deleteBookingType, getBookingType, listSlots, listUsers, updateBookingType } from '../data';
+import { edition } from '../edition';
 import { adminErrorMessage } from '../errors';
+import { listResources } from '../resources-data';
 import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../weekly-windows';
 import { errorMessage } from '../../ui/errors';
@@ -80,12 +82,15 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   const [approval, setApproval] = createSignal(t?.requiresApproval ?? false);
   const [locationMode, setLocationMode] = createSignal<LocationMode>(t?.locationMode ?? 'in_person');
   const [locationValue, setLocationValue] = createSignal(t?.locationValue ?? '');
+  const [resourceIds, setResourceIds] = createSignal<number[]>(t?.resourceIds ?? []);
   const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const [error, setError] = createSignal<string | null>(null);
   const [previewTick, setPreviewTick] = createSignal(0);
   const confirm = createConfirm();
 
   const [users] = createResource(listUsers);
+  // Shared resources are an extended-edition feature: only asked for (and shown) there.
+  const [resources] = createResource(() => edition() === 'extended', listResources);
   const hostChoices = createMemo(() => (ready(users) ?? []).filter((u) => u.role !== 'staff'));
   const daysOffParsed = createMemo(() => parseDayList(daysOff()));
 
@@ -121,6 +126,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
       requiresApproval: approval(),
       locationMode: locationMode(),
       locationValue: locationValue(),
+      resourceIds: resourceIds(),
     };
   };
 
@@ -239,6 +245,39 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
             </Show>
           </Show>
         </fieldset>
+        <Show when={edition() === 'extended'}>
+          <fieldset class="field" aria-describedby="bt-resources-hint">
+            <legend>Resources</legend>
+            <p id="bt-resources-hint" class="field-hint">
+              Rooms or equipment every booking needs. A slot is offered only while each has room, counting the bookings of every type that needs it.{' '}
+              <A href="/admin/resources">Manage resources</A>
+            </p>
+            <Show
+              when={resources.state === 'ready'}
+              fallback={<p class="status-text">{resources.error ? `Resources could not be loaded. ${errorMessage(resources.error)}` : 'Loading resources…'}</p>}
+            >
+              <Show when={(ready(resources) ?? []).length > 0} fallback={<p class="status-text">No resources yet.</p>}>
+                <ul class="check-list">
+                  <For each={ready(resources) ?? []}>
+                    {(r) => (
+                      <li>
+                        <input
+                          id={`bt-resource-${r.id}`}
+                          type="checkbox"
+                          checked={resourceIds().includes(r.id)}
+                          onChange={(e) => setResourceIds(e.currentTarget.checked ? [...resourceIds(), r.id] : resourceIds().filter((x) => x !== r.id))}
+                        />
+                        <label for={`bt-resource-${r.id}`}>
+                          {r.name} <span class="muted">(capacity {r.capacity})</span>
+                        </label>
+                      </li>
+                    )}
+                  </For>
+                </ul>
+              </Show>
+            </Show>
+          </fieldset>
+        </Show>
         <SelectField
           id="bt-assignment"
           label="Assignment"

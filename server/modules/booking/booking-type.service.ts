@@ -3,13 +3,16 @@ import { AppError } from '../../../shared/errors';
 import type { BookingTypeDto, BookingTypeInput, BookingTypePatch, PublicBookingTypeDto } from '../../../shared/booking';
 import type { SlotRules } from '../../../shared/booking/slots';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import type { AssignmentMode, BookingTypeConfig, LocationLabels } from '../../hooks/types';
+import { resourcesRepository } from '../resources/resources.repository';
 import { settingsService } from '../settings/settings.service';
 import { bookingRepository, type BookingTypeInsert, type BookingTypeRow } from './booking.repository';
 
 export type { BookingTypeDto, PublicBookingTypeDto } from '../../../shared/booking';
 
-export function toBookingTypeDto(row: BookingTypeRow): BookingTypeDto {
+/** `resourceIds`: the shared resources the type needs (docs/api.md#resources), kept beside the row. */
+export function toBookingTypeDto(row: BookingTypeRow, resourceIds: number[]): BookingTypeDto {
   return {
     id: row.id,
     title: row.title,
@@ -32,6 +35,7 @@ export function toBookingTypeDto(row: BookingTypeRow): BookingTypeDto {
     requiresApproval: row.requiresApproval,
     locationMode: row.locationMode,
     locationValue: row.locationValue,
+    resourceIds,
     createdUtc: row.createdUtc,
     updatedUtc: row.updatedUtc,
   };
@@ -103,8 +107,29 @@ function slugify(title: string): string {
   return base || 'booking';
 }
 
-export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
+export function bookingTypeService(ctx: AppContext, repo = bookingRepository, resources = resourcesRepository) {
   const db = ctx.db;
+
+  const unknownResources = (ids: number[]) =>
+    new AppError('svc_invalid_param', `Unknown resource id(s): ${ids.join(', ')}`, { params: { resourceIds: `unknown resource id(s): ${ids.join(', ')}` } });
+
+  /** The distinct ids, after checking each is a resource (400 naming `resourceIds` otherwise). */
+  async function checkedResourceIds(ids: number[] | undefined): Promise<number[] | undefined> {
+    if (!ids) return undefined;
+    const distinct = [...new Set(ids)].sort((a, b) => a - b);
+    const found = await resources.existingIds(db, distinct);
+    const missing = distinct.filter((id) => !found.has(id));
+    if (missing.length > 0) throw unknownResources(missing);
+    return distinct;
+  }
+
+  /** Writes the type's resources in its transaction; a resource deleted since the check fails its foreign key: 400 too. */
+  async function setResources(tx: Db, typeId: number, ids: number[]): Promise<void> {
+    await resources.setTypeResources(tx, typeId, ids).catch((err: unknown) => {
+      if (isForeignKeyViolation(err)) throw unknownResources(ids);
+      throw err;
+    });
+  }
 
   async function assertHostsExist(hosts: number[] | undefined): Promise<void> {
     if (!hosts || hosts.length === 0) return;
@@ -140,8 +165,15 @@ export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
   async function toPublicDtos(rows: BookingTypeRow[]): Promise<PublicBookingTypeDto[]> {
     if (rows.length === 0) return [];
     const settings = settingsService({ db, hooks: ctx.hooks });
-    const [currency, labels] = await Promise.all([settings.currency(), settings.locationLabels()]);
-    return rows.map((row) => ({ ...toBookingTypeDto(row), currency, locationLabel: labels[row.locationMode] ?? '' }));
+    const [currency, labels, resourceIds] = await Promise.all([
+      settings.currency(),
+      settings.locationLabels(),
+      resources.idsByType(
+        db,
+        rows.map((r) => r.id),
+      ),
+    ]);
+    return rows.map((row) => ({ ...toBookingTypeDto(row, resourceIds.get(row.id) ?? []), currency, locationLabel: labels[row.locationMode] ?? '' }));
   }
 
   return {
@@ -157,20 +189,35 @@ export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
     },
 
     async create(input: BookingTypeInput): Promise<BookingTypeDto> {
-      await assertHostsExist(input.hosts);
-      const values: BookingTypeInsert = { ...input, hosts: [...new Set(input.hosts)], slug: await uniqueSlug(input.slug, input.title) };
-      return toBookingTypeDto(await repo.insertType(db, values));
+      const { resourceIds: wanted, ...fields } = input;
+      await assertHostsExist(fields.hosts);
+      const resourceIds = (await checkedResourceIds(wanted)) ?? [];
+      const values: BookingTypeInsert = { ...fields, hosts: [...new Set(fields.hosts)], slug: await uniqueSlug(fields.slug, fields.title) };
+      const row = await db.transaction(async (tx) => {
+        const inserted = await repo.insertType(tx, values);
+        await setResources(tx, inserted.id, resourceIds);
+        return inserted;
+      });
+      return toBookingTypeDto(row, resourceIds);
     },
 
     async update(id: number, patch: BookingTypePatch): Promise<BookingTypeDto> {
       const current = await getRow(id, { publicView: false });
-      await assertHostsExist(patch.hosts);
-      const values: Partial<BookingTypeInsert> = { ...patch };
-      if (patch.hosts) values.hosts = [...new Set(patch.hosts)];
-      if (patch.slug !== undefined && patch.slug !== current.slug) values.slug = await uniqueSlug(patch.slug, current.title, id);
-      const row = await repo.updateType(db, id, values);
+      const { resourceIds: wanted, ...fields } = patch;
+      await assertHostsExist(fields.hosts);
+      const newResources = await checkedResourceIds(wanted);
+      const values: Partial<BookingTypeInsert> = { ...fields };
+      if (fields.hosts) values.hosts = [...new Set(fields.hosts)];
+      if (fields.slug !== undefined && fields.slug !== current.slug) values.slug = await uniqueSlug(fields.slug, current.title, id);
+      // Every edit raises the type's version (the slot cache's key); its resources only reach the
+      // filter after the cache, so they would not need it.
+      const row = await db.transaction(async (tx) => {
+        const updated = await repo.updateType(tx, id, values);
+        if (updated && newResources) await setResources(tx, id, newResources);
+        return updated;
+      });
       if (!row) throw new AppError('svc_not_found', 'No such booking type.');
-      return toBookingTypeDto(row);
+      return toBookingTypeDto(row, newResources ?? (await resources.idsByType(db, [id])).get(id) ?? []);
     },
 
     async remove(id: number): Promise<void> {
@@ -183,3 +230,11 @@ export function bookingTypeService(ctx: AppContext, repo = bookingRepository) {
 }
 
 export type BookingTypeService = ReturnType<typeof bookingTypeService>;
+
+/** 23503 foreign_key_violation, from the driver error under Drizzle's. */
+function isForeignKeyViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23503') return true;
+  }
+  return false;
+}

@@ -7,6 +7,9 @@
  * so no lock cycle), then reads the agendas again and only then inserts. Every write that can
  * change a host's agenda takes the same lock, so two bookings that touch one host are decided
  * one after the other, on every instance sharing the database (docs/decisions/008-booking-engine.md).
+ * `svc_booking_slots` runs inside that transaction (`slotWritePath()`): the extended edition's
+ * shared resources lock their rows there, after the host locks and in id order, so two types
+ * that share a room are decided one after the other too (docs/api.md#resources).
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../shared/errors';

@@ -5,8 +5,11 @@
  * Cache invalidation works across instances without messaging: every booking write raises the
  * `svc_slot_epochs` counter of its host in the same transaction, and a type edit raises the
  * type's `version`. A cached set is used only while (type version, sum of its hosts' epochs)
- * is unchanged and its TTL (`svc_slot_cache_ttl`) has not run out.
+ * is unchanged and its TTL (`svc_slot_cache_ttl`) has not run out. The cache holds the generator's
+ * lists only: `svc_booking_slots` runs on every answer, so a filter that reads other agendas (the
+ * extended edition's shared resources) is never answered from a stale set.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { generateSlots, resolveSlotRange, SLOT_LIMIT, type Slot as GeneratedSlot } from '../../../shared/booking/slots';
 import { toUtcDate, toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
@@ -92,6 +95,25 @@ export function slotCacheOf(ctx: AppContext): SlotCache {
     caches.set(ctx, cache);
   }
   return cache;
+}
+
+/** What `svc_booking_slots` runs inside on the write path (docs/api.md#resources). */
+export interface SlotWritePath {
+  /** The booking's transaction, its host locks held: a filter reads and locks through it. */
+  tx: Db;
+  /** Reschedule: the booking being moved. */
+  excludeBookingId?: number;
+}
+
+const writePath = new AsyncLocalStorage<SlotWritePath>();
+
+/**
+ * Inside a `svc_booking_slots` callback: the write path's transaction, or undefined on a display
+ * read. A filter that reads the database must read through it there (PGlite has one connection,
+ * and a check outside the transaction would not be decided with it).
+ */
+export function slotWritePath(): SlotWritePath | undefined {
+  return writePath.getStore();
 }
 
 export interface ComputeOptions {
@@ -185,7 +207,9 @@ export function slotService(ctx: AppContext, repo: BookingRepository = bookingRe
         requesterTz: 'UTC',
         excludeBookingId: opts.excludeBookingId,
       });
-      return applyContractFilter(ctx.hooks, 'svc_booking_slots', list, type.id, day, day);
+      return writePath.run({ tx: db, excludeBookingId: opts.excludeBookingId }, () =>
+        applyContractFilter(ctx.hooks, 'svc_booking_slots', list, type.id, day, day),
+      );
     },
   };
 }
