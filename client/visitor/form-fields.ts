@@ -9,7 +9,9 @@
  * every answer "an input not so named", which never reaches the filter.
  */
 
-export const CUSTOM_FIELD_PREFIX = 'svc_cf_';
+import { CUSTOM_FIELD_INPUT_PREFIX, CUSTOM_FIELDS_HTML_MARK } from '../../shared/custom-fields';
+
+export const CUSTOM_FIELD_PREFIX = CUSTOM_FIELD_INPUT_PREFIX;
 export const HONEYPOT_FIELD = 'svc_hp';
 export const FORM_TOKEN_FIELD = 'svc_ts';
 
@@ -115,6 +117,33 @@ export function formEntries(form: HTMLFormElement): FieldEntry[] {
     }
   }
   return rows;
+}
+
+/**
+ * The `svc_rsvp_form_fields` HTML around the extended edition's own fields, which the page
+ * renders itself from the event (offline too, and checked before sending): the wrapper the
+ * server marks is dropped, what other plugins added before and after it is kept in place.
+ */
+export function splitAroundOwnFields(html: string): { before: string; after: string } {
+  if (!html.includes(CUSTOM_FIELDS_HTML_MARK)) return { before: html, after: '' };
+  // a template parses without running anything or loading images
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const mark = template.content.querySelector(`[${CUSTOM_FIELDS_HTML_MARK}]`);
+  if (!mark) return { before: html, after: '' };
+  if (mark.parentNode !== template.content) {
+    // another plugin wrapped it: keep that plugin's markup whole, without our fields
+    mark.remove();
+    return { before: template.innerHTML, after: '' };
+  }
+  const children = Array.from(template.content.childNodes);
+  const at = children.indexOf(mark);
+  const serialize = (nodes: Node[]) => {
+    const box = document.createElement('div');
+    box.append(...nodes);
+    return box.innerHTML;
+  };
+  return { before: serialize(children.slice(0, at)), after: serialize(children.slice(at + 1)) };
 }
 
 /** Puts draft values back into a form's controls (including injected extra fields). */

@@ -1,5 +1,6 @@
 import { batch, createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
+import { AttendeeHistoryButton, AttendeeTimeline } from '../components/attendee-timeline';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
@@ -21,6 +22,7 @@ import { attendeeExportUrl } from '../links';
 import { canEdit, type AdminUser } from '../session';
 import { pageOfRow, pagesForRange, visibleWindow } from '../virtual-window';
 import type { AttendeeSortKey, AttendeeStatus } from '../../../shared/attendees';
+import { formatCustomAnswer, type CustomFieldDefinition } from '../../../shared/custom-fields';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, searchParams, type RouteProps } from '../../router';
 
@@ -50,6 +52,20 @@ const COLUMNS: Column[] = [
   { key: null, label: 'Check-ins', class: 'col-checkins' },
   { key: null, label: 'Last check-in', class: 'col-last' },
 ];
+/** Shown when the event has questions (extended edition): their answers, labelled, in one line. */
+const ANSWERS_COLUMN: Column = { key: null, label: 'Answers', class: 'col-answers' };
+
+/**
+ * An attendee's answers as `Label: answer` pairs, in the order of the event's questions; answers
+ * stored under keys the event no longer defines (another plugin's, a removed question) follow by key.
+ */
+export function answerPairs(definitions: readonly CustomFieldDefinition[], answers: Record<string, unknown> | null | undefined): Array<[string, string]> {
+  if (!answers) return [];
+  const defined = new Set(definitions.map((f) => f.key));
+  const pairs: Array<[string, string]> = definitions.filter((f) => Object.hasOwn(answers, f.key)).map((f) => [f.label, formatCustomAnswer(answers[f.key])]);
+  for (const [key, value] of Object.entries(answers)) if (!defined.has(key)) pairs.push([key, formatCustomAnswer(value)]);
+  return pairs;
+}
 
 export default function AdminAttendeesPage(props: RouteProps): JSX.Element {
   return (
@@ -84,6 +100,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   let scroller: HTMLDivElement | undefined;
 
   const [editing, setEditing] = createSignal<number | null>(null);
+  const [history, setHistory] = createSignal<AdminAttendee | null>(null);
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
 
@@ -263,7 +280,9 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       },
     });
 
-  const colCount = COLUMNS.length + (editable ? 1 : 0);
+  const questions = (): CustomFieldDefinition[] => ready(event)?.fields ?? [];
+  const columns = createMemo(() => (questions().length > 0 ? [...COLUMNS, ANSWERS_COLUMN] : COLUMNS));
+  const colCount = () => columns().length + (editable ? 1 : 0);
 
   return (
     <>
@@ -329,7 +348,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
         <table class="table vtable-table" aria-rowcount={(total() ?? 0) + 1}>
           <thead>
             <tr aria-rowindex="1">
-              <For each={COLUMNS}>
+              <For each={columns()}>
                 {(col) => (
                   <th scope="col" class={col.class} aria-sort={col.key && sort() === col.key ? (order() === 'asc' ? 'ascending' : 'descending') : undefined}>
                     <Show when={col.key} fallback={col.label}>
@@ -352,7 +371,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
           </thead>
           <tbody>
             <tr class="vspacer" aria-hidden="true">
-              <td colspan={colCount} style={{ height: `${win().padTop}px` }} />
+              <td colspan={colCount()} style={{ height: `${win().padTop}px` }} />
             </tr>
             <For each={indices()}>
               {(index) => {
@@ -362,7 +381,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
                     when={item()}
                     fallback={
                       <tr class="vrow" aria-rowindex={index + 2}>
-                        <td colspan={colCount} class="muted">
+                        <td colspan={colCount()} class="muted">
                           Loading…
                         </td>
                       </tr>
@@ -379,12 +398,20 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
                             editable={editable}
                             deletable={source() === 'server'}
                             eventId={props.eventId}
+                            questions={questions()}
                             onEdit={() => setEditing(current().row.id)}
+                            onHistory={() => setHistory(current().row)}
                             onDelete={() => askDelete(current().row)}
                           />
                         }
                       >
-                        <EditRow index={index} row={current().row} onSave={(d) => save(current().row, d)} onCancel={() => setEditing(null)} />
+                        <EditRow
+                          index={index}
+                          row={current().row}
+                          answersColumn={questions().length > 0}
+                          onSave={(d) => save(current().row, d)}
+                          onCancel={() => setEditing(null)}
+                        />
                       </Show>
                     )}
                   </Show>
@@ -392,11 +419,14 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
               }}
             </For>
             <tr class="vspacer" aria-hidden="true">
-              <td colspan={colCount} style={{ height: `${win().padBottom}px` }} />
+              <td colspan={colCount()} style={{ height: `${win().padBottom}px` }} />
             </tr>
           </tbody>
         </table>
       </div>
+      <Show when={history()}>
+        {(a) => <AttendeeTimeline attendeeId={a().id} name={a().displayName} timezone={ready(event)?.timezone ?? 'UTC'} onClose={() => setHistory(null)} />}
+      </Show>
       {confirm.view()}
     </>
   );
@@ -410,7 +440,10 @@ function AttendeeRow(props: {
   /** Deleting needs the server: not offered from the offline cache. */
   deletable: boolean;
   eventId: number;
+  /** The event's questions: with any, the row shows an Answers cell. */
+  questions: readonly CustomFieldDefinition[];
   onEdit: () => void;
+  onHistory: () => void;
   onDelete: () => void;
 }): JSX.Element {
   // the extended edition's own fields (extra keys of the row) win; the stats operation fills them in the free edition
@@ -419,6 +452,11 @@ function AttendeeRow(props: {
   const count = () => ownCount() ?? props.stats?.checkinCount ?? (props.stats === undefined ? null : 0);
   const last = () => (ownLast() !== undefined ? ownLast() : (props.stats?.lastCheckinUtc ?? null));
   const conflicts = () => props.stats?.conflicts ?? 0;
+  const answers = createMemo(() => answerPairs(props.questions, props.row.customFields));
+  const answersText = () =>
+    answers()
+      .map(([label, value]) => `${label}: ${value}`)
+      .join('\n');
   return (
     <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
       <td class="col-name" title={props.row.displayName}>
@@ -445,11 +483,27 @@ function AttendeeRow(props: {
         </Show>
       </td>
       <td class="col-last">{last() ? <time datetime={isoDateTime(last())}>{formatUtcDateTime(last())}</time> : <span class="muted">—</span>}</td>
+      <Show when={props.questions.length > 0}>
+        {/* one line in a fixed-height row; the whole text on hover */}
+        <td class="col-answers" title={answersText()}>
+          <Show when={answers().length > 0} fallback={<span class="muted">—</span>}>
+            <For each={answers()}>
+              {([label, value], i) => (
+                <>
+                  {i() > 0 ? ' · ' : ''}
+                  <span class="muted">{label}:</span> {value}
+                </>
+              )}
+            </For>
+          </Show>
+        </td>
+      </Show>
       <Show when={props.editable}>
         <td class="col-actions">
           <button type="button" class="button button-small button-quiet" onClick={props.onEdit} aria-label={`Edit ${props.row.displayName}`}>
             Edit
           </button>
+          <AttendeeHistoryButton name={props.row.displayName} onOpen={props.onHistory} />
           <Show when={props.deletable}>
             <button
               type="button"
@@ -473,7 +527,13 @@ interface Draft {
   status: string;
 }
 
-function EditRow(props: { index: number; row: AdminAttendee; onSave: (draft: Draft) => Promise<void>; onCancel: () => void }): JSX.Element {
+function EditRow(props: {
+  index: number;
+  row: AdminAttendee;
+  answersColumn: boolean;
+  onSave: (draft: Draft) => Promise<void>;
+  onCancel: () => void;
+}): JSX.Element {
   const [draft, setDraft] = createSignal<Draft>({
     displayName: props.row.displayName,
     email: props.row.email,
@@ -531,6 +591,9 @@ function EditRow(props: { index: number; row: AdminAttendee; onSave: (draft: Dra
       </td>
       <td class="col-checkins" />
       <td class="col-last" />
+      <Show when={props.answersColumn}>
+        <td class="col-answers" />
+      </Show>
       <td class="col-actions">
         <button type="button" class="button button-small" onClick={() => void submit()} aria-disabled={saving()}>
           {saving() ? 'Saving…' : 'Save'}

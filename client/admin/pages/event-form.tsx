@@ -1,8 +1,21 @@
-import { createResource, createSignal, Show, type JSX } from 'solid-js';
+import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { createStore, produce } from 'solid-js/store';
 import { AdminFrame } from '../components/admin-frame';
+import { ChatWebhookField } from '../components/chat-webhook-field';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
 import { createEvent, getEvent, updateEvent, type EventDto } from '../data';
+import { edition, loadPaymentStatus } from '../edition';
 import { adminErrorMessage } from '../errors';
+import {
+  ANSWER_MAX_LENGTH,
+  CUSTOM_FIELD_TYPES,
+  suggestFieldKey,
+  TEXT_LIKE_TYPES,
+  ZCustomFieldDefinition,
+  type CustomFieldDefinition,
+  type CustomFieldType,
+} from '../../../shared/custom-fields';
+import { ApiError } from '../../ui/errors';
 import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
@@ -64,8 +77,13 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
   const [waitlist, setWaitlist] = createSignal(e?.waitlist ?? true);
   const [status, setStatus] = createSignal<'draft' | 'published'>(e?.status ?? 'draft');
   const [price, setPrice] = createSignal(centsToText(e?.priceCents ?? 0));
+  const [chatWebhookUrl, setChatWebhookUrl] = createSignal(e?.chatWebhookUrl ?? '');
   const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const [error, setError] = createSignal<string | null>(null);
+  // the extended edition's sections; the free edition neither shows nor sends them
+  void createResource(loadPaymentStatus);
+  const extended = () => edition() === 'extended';
+  const questions = createQuestionsEditor(e?.fields ?? []);
 
   const build = () => {
     const startsUtc = localInputToUtc(starts());
@@ -75,6 +93,10 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
     if (priceCents === null) throw new Error('Enter the price as an amount, e.g. 12.50.');
     const cap = capacity().trim();
     if (cap !== '' && !/^\d+$/.test(cap)) throw new Error('Capacity must be a whole number, or empty for unlimited.');
+    const fields = extended() ? questions.definitions() : undefined;
+    if (fields === null) throw new Error('Check the sign-up questions: each problem is shown at its field.');
+    // the extended edition's keys, sent only where its sections are shown (the free edition keeps what is stored)
+    const extendedKeys = fields ? { fields, chatWebhookUrl: chatWebhookUrl().trim() } : {};
     return {
       title: title().trim(),
       description: description(),
@@ -89,6 +111,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
       waitlist: waitlist(),
       status: status(),
       priceCents,
+      ...extendedKeys,
     };
   };
 
@@ -108,11 +131,13 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
     try {
       const saved = e ? await updateEvent(e.id, body) : await createEvent(body);
       setStatus(saved.status);
+      questions.markSaved();
       setState('saved');
       if (!e) navigate(`/admin/events/${saved.id}`);
     } catch (err) {
       setState('failed');
       setError(adminErrorMessage(err));
+      if (err instanceof ApiError) questions.showServerErrors(err.data?.params);
     }
   };
 
@@ -143,6 +168,13 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
       </div>
       <TextField id="event-price" label="Price" inputMode="decimal" value={price()} onInput={setPrice} hint="0 = free." />
       <SelectField id="event-status" label="Status" value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
+      <Show when={extended()}>
+        <QuestionsEditor editor={questions} />
+        <fieldset class="form" style={{ 'max-width': 'none' }}>
+          <legend>Integrations</legend>
+          <ChatWebhookField value={chatWebhookUrl()} onChange={setChatWebhookUrl} eventId={e?.id} />
+        </fieldset>
+      </Show>
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
           {e ? 'Save changes' : 'Create event'}
@@ -156,5 +188,293 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
       </div>
       <SaveStatus state={state()} error={error()} />
     </form>
+  );
+}
+
+/** One question as the editor holds it: inputs as typed, options one per line. */
+interface QuestionRow {
+  uid: number;
+  key: string;
+  /** Once the admin types a key (or the question was saved), the label stops suggesting one. */
+  keyTouched: boolean;
+  label: string;
+  type: CustomFieldType;
+  required: boolean;
+  options: string;
+  maxLength: string;
+  errors: Partial<Record<'key' | 'label' | 'type' | 'options' | 'maxLength', string>>;
+}
+
+const TYPE_LABELS: Record<CustomFieldType, string> = {
+  text: 'Short text',
+  textarea: 'Long text',
+  email: 'Email address',
+  number: 'Number',
+  select: 'Choice from a list',
+  checkbox: 'Checkbox (yes or no)',
+};
+const TYPE_OPTIONS = CUSTOM_FIELD_TYPES.map((value) => ({ value, label: TYPE_LABELS[value] }));
+
+const FRIENDLY: Partial<Record<keyof QuestionRow['errors'], string>> = {
+  label: 'Give the question a label (at most 200 characters).',
+  maxLength: `A whole number from 1 to ${ANSWER_MAX_LENGTH}, or empty.`,
+};
+
+let nextUid = 1;
+
+function rowOf(field: CustomFieldDefinition): QuestionRow {
+  return {
+    uid: nextUid++,
+    key: field.key,
+    keyTouched: true,
+    label: field.label,
+    type: field.type,
+    required: field.required,
+    options: (field.options ?? []).join('\n'),
+    maxLength: field.maxLength === undefined ? '' : String(field.maxLength),
+    errors: {},
+  };
+}
+
+/** What the API takes for a row: options only for a choice list, a length only for typed text. */
+function draftOf(row: QuestionRow): Record<string, unknown> {
+  const draft: Record<string, unknown> = { key: row.key.trim(), label: row.label.trim(), type: row.type, required: row.required };
+  if (row.type === 'select') {
+    draft.options = row.options
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+  }
+  const max = row.maxLength.trim();
+  if (TEXT_LIKE_TYPES.includes(row.type) && max !== '') draft.maxLength = /^\d+$/.test(max) ? Number(max) : NaN;
+  return draft;
+}
+
+function createQuestionsEditor(initial: readonly CustomFieldDefinition[]) {
+  const [rows, setRows] = createStore<QuestionRow[]>(initial.map(rowOf));
+  const [announcement, setAnnouncement] = createSignal('');
+  const [general, setGeneral] = createSignal<string | null>(null);
+
+  const otherKeys = (uid: number) => rows.filter((r) => r.uid !== uid).map((r) => r.key);
+  const indexOf = (uid: number) => rows.findIndex((r) => r.uid === uid);
+  const nameOf = (row: QuestionRow, index: number) => (row.label.trim() ? `“${row.label.trim()}”` : `question ${index + 1}`);
+
+  return {
+    rows,
+    announcement,
+    general,
+    add(): void {
+      const uid = nextUid++;
+      const key = suggestFieldKey('', otherKeys(uid));
+      setRows(rows.length, { uid, key, keyTouched: false, label: '', type: 'text', required: false, options: '', maxLength: '', errors: {} });
+      setAnnouncement(`Question ${rows.length} added.`);
+      queueMicrotask(() => document.getElementById(`cf-${uid}-label`)?.focus());
+    },
+    remove(uid: number): void {
+      const i = indexOf(uid);
+      if (i < 0) return;
+      const name = nameOf(rows[i]!, i);
+      setRows((list) => list.filter((r) => r.uid !== uid));
+      setAnnouncement(`Removed ${name}.`);
+      queueMicrotask(() => document.getElementById('cf-add')?.focus());
+    },
+    move(uid: number, by: -1 | 1): void {
+      const i = indexOf(uid);
+      const j = i + by;
+      if (i < 0 || j < 0 || j >= rows.length) return;
+      setRows(
+        produce((list) => {
+          [list[i], list[j]] = [list[j]!, list[i]!];
+        }),
+      );
+      setAnnouncement(`Moved ${nameOf(rows[j]!, j)} to position ${j + 1} of ${rows.length}.`);
+      // the row's node moved: keep the focus on its button, or the other one at either end
+      const direction = by < 0 ? 'up' : 'down';
+      const atEnd = by < 0 ? j === 0 : j === rows.length - 1;
+      queueMicrotask(() => document.getElementById(`cf-${uid}-${atEnd ? (direction === 'up' ? 'down' : 'up') : direction}`)?.focus());
+    },
+    setLabel(uid: number, label: string): void {
+      const i = indexOf(uid);
+      if (i < 0) return;
+      setRows(i, 'label', label);
+      if (!rows[i]!.keyTouched) setRows(i, 'key', suggestFieldKey(label, otherKeys(uid)));
+    },
+    /** Saved keys hold answers from now on: a label edit no longer renames them. */
+    markSaved(): void {
+      setRows({}, 'keyTouched', true);
+    },
+    setKey(uid: number, key: string): void {
+      const i = indexOf(uid);
+      if (i >= 0) setRows(i, { key, keyTouched: true });
+    },
+    set<K extends 'type' | 'required' | 'options' | 'maxLength'>(uid: number, field: K, value: QuestionRow[K]): void {
+      const i = indexOf(uid);
+      if (i >= 0) setRows(i, field, value as never);
+    },
+    /** The definitions to save, or null when a row is wrong (each error is put at its field). */
+    definitions(): CustomFieldDefinition[] | null {
+      setGeneral(null);
+      const seen = new Map<string, number>();
+      const out: CustomFieldDefinition[] = [];
+      let ok = true;
+      rows.forEach((row, i) => {
+        const errors: QuestionRow['errors'] = {};
+        const parsed = ZCustomFieldDefinition.safeParse(draftOf(row));
+        if (parsed.success) out.push(parsed.data);
+        else {
+          for (const issue of parsed.error.issues) {
+            const field = issue.path[0] as keyof QuestionRow['errors'];
+            errors[field] ??= FRIENDLY[field] ?? issue.message;
+          }
+        }
+        const key = row.key.trim();
+        if (seen.has(key)) errors.key ??= `Question ${seen.get(key)! + 1} already uses this key.`;
+        else seen.set(key, i);
+        if (Object.keys(errors).length > 0) ok = false;
+        setRows(i, 'errors', errors);
+      });
+      return ok ? out : null;
+    },
+    /** A refusal from the server (`fields.<i>.<name>`, with or without the tRPC `patch.` prefix) shown at the field. */
+    showServerErrors(params: Record<string, unknown> | undefined): void {
+      for (const [path, problem] of Object.entries(params ?? {})) {
+        const text = typeof problem === 'string' ? problem : 'invalid';
+        const match = /(?:^|\.)fields\.(\d+)\.(key|label|type|options|maxLength)(?:\.|$)/.exec(path);
+        if (match && rows[Number(match[1])]) setRows(Number(match[1]), 'errors', match[2] as keyof QuestionRow['errors'], text);
+        else if (/(?:^|\.)fields$/.test(path)) setGeneral(text);
+      }
+    },
+  };
+}
+type QuestionsEditor = ReturnType<typeof createQuestionsEditor>;
+
+/** The extended edition's sign-up questions: asked on the visitor's form after the email. */
+function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
+  const editor = props.editor;
+  return (
+    <fieldset class="form" style={{ 'max-width': 'none' }} aria-describedby="cf-intro">
+      <legend>Sign-up questions</legend>
+      <p id="cf-intro" class="field-hint">
+        Asked on the sign-up form after the email, in this order. Answers appear in the attendee list and in exports.
+      </p>
+      <Show when={editor.rows.length === 0}>
+        <p class="muted">No questions: visitors give only their name, email and seats.</p>
+      </Show>
+      <ol style={{ 'list-style': 'none', padding: 0, margin: 0, display: 'grid', gap: '1rem' }}>
+        <For each={editor.rows}>
+          {(row, index) => {
+            const id = (part: string) => `cf-${row.uid}-${part}`;
+            const name = () => (row.label.trim() ? `“${row.label.trim()}”` : `question ${index() + 1}`);
+            return (
+              <li>
+                <fieldset class="form" style={{ 'max-width': 'none' }} data-question-key={row.key}>
+                  <legend>Question {index() + 1}</legend>
+                  <div class="field-row">
+                    <TextField
+                      id={id('label')}
+                      label="Label"
+                      value={row.label}
+                      onInput={(v) => editor.setLabel(row.uid, v)}
+                      maxLength={200}
+                      required
+                      error={row.errors.label}
+                    />
+                    <TextField
+                      id={id('key')}
+                      label="Key"
+                      value={row.key}
+                      onInput={(v) => editor.setKey(row.uid, v)}
+                      maxLength={40}
+                      autocomplete="off"
+                      spellcheck={false}
+                      hint="Answers are stored under it: a–z, 0–9 and _. Keep it once people have answered."
+                      error={row.errors.key}
+                    />
+                  </div>
+                  <div class="field-row">
+                    <SelectField
+                      id={id('type')}
+                      label="Type"
+                      value={row.type}
+                      options={TYPE_OPTIONS}
+                      onChange={(v) => editor.set(row.uid, 'type', v)}
+                      error={row.errors.type}
+                    />
+                    <Show when={TEXT_LIKE_TYPES.includes(row.type)}>
+                      <TextField
+                        id={id('max')}
+                        label="Most characters (optional)"
+                        inputMode="numeric"
+                        value={row.maxLength}
+                        onInput={(v) => editor.set(row.uid, 'maxLength', v)}
+                        hint={`Empty = up to ${ANSWER_MAX_LENGTH}.`}
+                        error={row.errors.maxLength}
+                      />
+                    </Show>
+                  </div>
+                  <Show when={row.type === 'select'}>
+                    <TextArea
+                      id={id('options')}
+                      label="Options, one per line"
+                      value={row.options}
+                      onInput={(v) => editor.set(row.uid, 'options', v)}
+                      rows={4}
+                      error={row.errors.options}
+                    />
+                  </Show>
+                  <CheckboxField
+                    id={id('required')}
+                    label={row.type === 'checkbox' ? 'Must be ticked to sign up' : 'An answer is required'}
+                    checked={row.required}
+                    onChange={(v) => editor.set(row.uid, 'required', v)}
+                  />
+                  <div class="button-row">
+                    <button
+                      type="button"
+                      id={id('up')}
+                      class="button button-small button-quiet"
+                      disabled={index() === 0}
+                      aria-label={`Move ${name()} up`}
+                      onClick={() => editor.move(row.uid, -1)}
+                    >
+                      ↑ Up
+                    </button>
+                    <button
+                      type="button"
+                      id={id('down')}
+                      class="button button-small button-quiet"
+                      disabled={index() === editor.rows.length - 1}
+                      aria-label={`Move ${name()} down`}
+                      onClick={() => editor.move(row.uid, 1)}
+                    >
+                      ↓ Down
+                    </button>
+                    <button
+                      type="button"
+                      class="button button-small button-quiet button-danger-text"
+                      aria-label={`Remove ${name()}`}
+                      onClick={() => editor.remove(row.uid)}
+                    >
+                      Remove
+                    </button>
+                  </div>
+                </fieldset>
+              </li>
+            );
+          }}
+        </For>
+      </ol>
+      <Show when={editor.general()}>
+        <p class="form-error">{editor.general()}</p>
+      </Show>
+      <div class="button-row">
+        <button type="button" id="cf-add" class="button button-quiet" onClick={() => editor.add()}>
+          Add a question
+        </button>
+      </div>
+      <p class="visually-hidden" role="status">
+        {editor.announcement()}
+      </p>
+    </fieldset>
   );
 }

@@ -2,21 +2,41 @@
  * `/events/{id}`: the event and its sign-up form. Works offline once visited (event, extra
  * fields and form token come from `svc-visitor`); a sign-up made offline waits in the outbox
  * and the page tells the outcome when it has been sent. What was typed is kept as a draft.
+ * The event's own questions (extended edition) are rendered from the event and checked here
+ * with the server's rules before anything is queued (docs/api.md#custom-fields).
  */
-import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { isoDateTime } from '../../ui/format';
 import { online } from '../../pwa';
 import { A, navigate, searchParams, type RouteProps } from '../../router';
 import { call, rpc } from '../../ui/trpc';
 import type { SignupResult } from '../../../shared/attendees';
+import {
+  checkCustomAnswers,
+  customAnswersMessage,
+  customFieldInputName,
+  CUSTOM_FIELD_INPUT_PREFIX,
+  type CustomFieldDefinition,
+} from '../../../shared/custom-fields';
 import { utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
 import { visitorDb } from '../db';
 import { clearDraft, draftSaver, loadDraft } from '../drafts';
-import { applyValues, buildSignupBody, collectCustomFields, collectValues, formEntries, HONEYPOT_FIELD, parseQuantity, type FieldValues } from '../form-fields';
+import {
+  applyValues,
+  buildSignupBody,
+  collectCustomFields,
+  collectValues,
+  formEntries,
+  HONEYPOT_FIELD,
+  parseQuantity,
+  splitAroundOwnFields,
+  stripPrefix,
+  type FieldValues,
+} from '../form-fields';
 import { prefetchNonce, storedNonce } from '../nonce';
 import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
@@ -43,6 +63,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
     () => call(rpc().attendees.form.query({ id: eventId })),
   );
   const extraHtml = createMemo(() => form.value()?.html ?? '');
+  /** The event's own questions; their server-rendered copy is left out of the injected HTML. */
+  const ownFields = createMemo(() => event.value()?.fields ?? []);
+  const injected = createMemo(() => (ownFields().length > 0 ? splitAroundOwnFields(extraHtml()) : { before: extraHtml(), after: '' }));
+  /** Field key → why its answer is refused (the phone's check, or the server's answer). */
+  const [fieldErrors, setFieldErrors] = createSignal<Record<string, string>>({});
 
   const submissionId = () => {
     const raw = Number(searchParams().get('submission'));
@@ -76,9 +101,9 @@ export default function EventPage(props: RouteProps): JSX.Element {
     void saver.flush();
   });
 
-  // The injected fields replace their DOM when the HTML arrives: put the typed values back.
+  // The injected fields replace their DOM when the HTML (or the event's questions) arrives: put the typed values back.
   createEffect(
-    on(extraHtml, () => {
+    on([extraHtml, ownFields], () => {
       queueMicrotask(() => formEl && applyValues(formEl, values));
     }),
   );
@@ -102,6 +127,38 @@ export default function EventPage(props: RouteProps): JSX.Element {
     values = collectValues(formEntries(formEl), (name) => name !== HONEYPOT_FIELD);
     saver.save(values);
   };
+
+  const checkAnswers = () => checkCustomAnswers(ownFields(), formEl ? stripPrefix(collectCustomFields(formEntries(formEl))) : {});
+
+  /** While typing, a flagged answer loses its message once it is right; nothing new is flagged. */
+  const recheck = () => {
+    const flagged = Object.keys(fieldErrors());
+    if (flagged.length === 0) return;
+    const result = checkAnswers();
+    const errors = result.ok ? {} : result.errors;
+    setFieldErrors(Object.fromEntries(flagged.filter((key) => errors[key] !== undefined).map((key) => [key, errors[key]!])));
+  };
+
+  /** The browser refused the form (a required or typed input): say why at our fields too, in our words. */
+  const onInvalid = (e: Event) => {
+    const target = e.target as HTMLInputElement;
+    if (!target.name?.startsWith(CUSTOM_FIELD_INPUT_PREFIX)) return;
+    const key = target.name.slice(CUSTOM_FIELD_INPUT_PREFIX.length);
+    const result = checkAnswers();
+    const errors = result.ok ? {} : result.errors;
+    setFieldErrors((current) => ({ ...current, ...errors, ...(errors[key] === undefined ? { [key]: target.validationMessage } : {}) }));
+  };
+
+  // The server refused answers the phone had accepted (its definitions changed meanwhile): show them at the fields.
+  createEffect(() => {
+    const error = submission()?.state === 'failed' ? submission()?.error : undefined;
+    const params = error?.params ?? {};
+    const known = new Set(ownFields().map((f) => f.key));
+    const atFields = Object.entries(params)
+      .filter(([name]) => name.startsWith(CUSTOM_FIELD_INPUT_PREFIX) && known.has(name.slice(CUSTOM_FIELD_INPUT_PREFIX.length)))
+      .map(([name, reason]) => [name.slice(CUSTOM_FIELD_INPUT_PREFIX.length), String(reason)]);
+    if (atFields.length > 0) setFieldErrors(Object.fromEntries(atFields));
+  });
 
   const windowState = createMemo(() => {
     const e = event.value();
@@ -129,6 +186,14 @@ export default function EventPage(props: RouteProps): JSX.Element {
       setLocalError(`Seats must be a whole number from 1 to ${ev.maxPerSignup}.`);
       return;
     }
+    const answers = checkAnswers();
+    if (!answers.ok) {
+      setFieldErrors(answers.errors);
+      setLocalError(customAnswersMessage(ownFields(), answers.errors));
+      formEl.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    setFieldErrors({});
     setSubmitting(true);
     try {
       remember();
@@ -287,12 +352,20 @@ export default function EventPage(props: RouteProps): JSX.Element {
                       <form
                         ref={(el) => {
                           formEl = el;
+                          // `invalid` does not bubble: listen in the capture phase
+                          el.addEventListener('invalid', onInvalid, true);
                           queueMicrotask(() => applyValues(el, values));
                         }}
                         class="v-form"
                         onSubmit={onSubmit}
-                        onInput={remember}
-                        onChange={remember}
+                        onInput={() => {
+                          remember();
+                          recheck();
+                        }}
+                        onChange={() => {
+                          remember();
+                          recheck();
+                        }}
                         aria-describedby={submission()?.error || localError() ? 'signup-error' : undefined}
                       >
                         <div class="field">
@@ -304,8 +377,12 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           <input id="signup-email" name="email" type="email" inputmode="email" autocomplete="email" required maxlength={254} />
                         </div>
                         {/* svc_rsvp_form_fields: after the email, before the quantity; the callback escapes it */}
-                        <Show when={extraHtml()}>
-                          <div class="v-extra" innerHTML={extraHtml()} />
+                        <Show when={injected().before}>
+                          <div class="v-extra" innerHTML={injected().before} />
+                        </Show>
+                        <For each={ownFields()}>{(field) => <CustomFieldInput field={field} error={fieldErrors()[field.key]} />}</For>
+                        <Show when={injected().after}>
+                          <div class="v-extra" innerHTML={injected().after} />
                         </Show>
                         <div class="field">
                           <label for="signup-quantity">Seats</label>
@@ -348,5 +425,103 @@ export default function EventPage(props: RouteProps): JSX.Element {
         </Show>
       </Show>
     </Page>
+  );
+}
+
+/** One of the event's questions, escaped by Solid; `error` marks it invalid with its reason. */
+function CustomFieldInput(props: { field: CustomFieldDefinition; error: string | undefined }): JSX.Element {
+  const id = `signup-cf-${props.field.key}`;
+  const errorId = `${id}-error`;
+  const name = customFieldInputName(props.field.key);
+  const invalid = () => (props.error ? 'true' : undefined);
+  const describedBy = () => (props.error ? errorId : undefined);
+  const label = (
+    <label for={id}>
+      {props.field.label}
+      <Show when={props.field.required}>
+        <span class="muted"> (required)</span>
+      </Show>
+    </label>
+  );
+  const problem = (
+    <Show when={props.error}>
+      <p id={errorId} class="form-error">
+        {props.error}
+      </p>
+    </Show>
+  );
+  if (props.field.type === 'checkbox') {
+    return (
+      <div class="field">
+        <div style={{ display: 'flex', gap: '0.75rem', 'align-items': 'center' }}>
+          <input
+            id={id}
+            name={name}
+            type="checkbox"
+            value="yes"
+            required={props.field.required}
+            aria-invalid={invalid()}
+            aria-describedby={describedBy()}
+            style={{ width: '1.5rem', height: '1.5rem', 'min-height': '1.5rem', margin: 0, 'flex-shrink': 0 }}
+          />
+          {label}
+        </div>
+        {problem}
+      </div>
+    );
+  }
+  if (props.field.type === 'select') {
+    return (
+      <div class="field">
+        {label}
+        <select id={id} name={name} required={props.field.required} aria-invalid={invalid()} aria-describedby={describedBy()}>
+          <option value="">Choose…</option>
+          <For each={props.field.options ?? []}>{(option) => <option value={option}>{option}</option>}</For>
+        </select>
+        {problem}
+      </div>
+    );
+  }
+  if (props.field.type === 'textarea') {
+    return (
+      <div class="field">
+        {label}
+        <textarea
+          id={id}
+          name={name}
+          rows={3}
+          required={props.field.required}
+          maxLength={props.field.maxLength}
+          aria-invalid={invalid()}
+          aria-describedby={describedBy()}
+        />
+        {problem}
+      </div>
+    );
+  }
+  // numbers are typed as text: the shared check reads them the same way on every phone and locale
+  const typed = {
+    text: { type: 'text', inputMode: undefined, autocomplete: undefined },
+    // someone else's address as often as the visitor's own: no autofill
+    email: { type: 'email', inputMode: 'email', autocomplete: 'off' },
+    number: { type: 'text', inputMode: 'decimal', autocomplete: 'off' },
+  } as const;
+  const kind = typed[props.field.type];
+  return (
+    <div class="field">
+      {label}
+      <input
+        id={id}
+        name={name}
+        type={kind.type}
+        inputmode={kind.inputMode}
+        autocomplete={kind.autocomplete}
+        required={props.field.required}
+        maxLength={props.field.maxLength}
+        aria-invalid={invalid()}
+        aria-describedby={describedBy()}
+      />
+      {problem}
+    </div>
   );
 }

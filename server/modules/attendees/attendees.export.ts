@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import type { Hooks } from '../../hooks';
 import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
+import type { CustomFieldDefinition } from '../../../shared/custom-fields';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { SERIALIZED_ATTENDEE_KEYS, serializeAttendees } from './attendees.serialize';
 
@@ -27,23 +28,43 @@ export function csvLine(cells: unknown[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
+/** One export column: its header and how a serialized row gives its cell. */
+interface Column {
+  header: string;
+  cell(item: Record<string, unknown>): unknown;
+}
+
 /**
  * Columns: the serialization's own keys, then keys that `svc_rest_attendee_response` added
- * on the first page (in order of appearance). Keys first seen later are left out: the header
- * is written before the rest of the rows exist.
+ * on the first page (in order of appearance), then one per defined field (docs/api.md#custom-fields),
+ * headed by its label. Keys first seen later are left out: the header is written before the
+ * rest of the rows exist.
  */
-function columnsOf(firstPage: Record<string, unknown>[]): string[] {
-  const columns: string[] = [...SERIALIZED_ATTENDEE_KEYS];
-  const seen = new Set(columns);
+function columnsOf(firstPage: Record<string, unknown>[], definitions: readonly CustomFieldDefinition[]): Column[] {
+  const keys: string[] = [...SERIALIZED_ATTENDEE_KEYS];
+  const seen = new Set(keys);
   for (const item of firstPage) {
     for (const key of Object.keys(item)) {
       if (!seen.has(key)) {
         seen.add(key);
-        columns.push(key);
+        keys.push(key);
       }
     }
   }
+  const columns: Column[] = keys.map((key) => ({ header: key, cell: (item) => item[key] }));
+  const headers = new Set(keys);
+  for (const field of definitions) {
+    // two fields with one label (or a label like "email") stay apart by their keys
+    const header = headers.has(field.label) ? `${field.label} (${field.key})` : field.label;
+    headers.add(header);
+    columns.push({ header, cell: (item) => answerOf(item, field.key) });
+  }
   return columns;
+}
+
+function answerOf(item: Record<string, unknown>, key: string): unknown {
+  const answers = item.customFields;
+  return typeof answers === 'object' && answers !== null && Object.hasOwn(answers, key) ? (answers as Record<string, unknown>)[key] : null;
 }
 
 /** Excel on Windows reads a CSV as UTF-8 only when it starts with a byte order mark. */
@@ -64,22 +85,26 @@ const XLSX_BUFFER_LIMIT = 1024 * 1024;
  * The XLSX export: exceljs's streaming writer (no shared strings, rows committed page by page),
  * paused whenever the reader falls behind, so memory stays flat like the CSV's.
  */
-function exportXlsxStream(deps: { db: Db; hooks: Hooks; logger: Logger }, eventId: number): ReadableStream<Uint8Array> {
+function exportXlsxStream(
+  deps: { db: Db; hooks: Hooks; logger: Logger },
+  eventId: number,
+  definitions: readonly CustomFieldDefinition[],
+): ReadableStream<Uint8Array> {
   const repo = attendeesRepository(deps.db);
   const out = new PassThrough({ highWaterMark: XLSX_BUFFER_LIMIT });
   const produce = async () => {
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
     const sheet = workbook.addWorksheet('Attendees');
     let afterId = 0;
-    let columns: string[] | null = null;
+    let columns: Column[] | null = null;
     for (;;) {
       const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE);
       const items = rows.length ? await serializeAttendees(deps.hooks, rows) : [];
       if (columns === null) {
-        columns = columnsOf(items);
-        sheet.addRow(columns).commit();
+        columns = columnsOf(items, definitions);
+        sheet.addRow(columns.map((c) => c.header)).commit();
       }
-      for (const item of items) sheet.addRow(columns.map((c) => xlsxCell(item[c]))).commit();
+      for (const item of items) sheet.addRow(columns.map((c) => xlsxCell(c.cell(item)))).commit();
       if (rows.length < EXPORT_PAGE_SIZE) break;
       afterId = rows[rows.length - 1]!.id;
       // The zip writer stops at a full buffer (pipe back-pressure); the next page waits until it drains.
@@ -96,16 +121,21 @@ function exportXlsxStream(deps: { db: Db; hooks: Hooks; logger: Logger }, eventI
   return Readable.toWeb(out) as ReadableStream<Uint8Array>;
 }
 
+/**
+ * `definitions`: the event's custom fields in force (none in the free edition), one labelled
+ * column each in CSV and XLSX; the JSON export keeps the answers in `customFields`.
+ */
 export function exportAttendeesStream(
   deps: { db: Db; hooks: Hooks; logger: Logger },
   eventId: number,
   format: 'csv' | 'json' | 'xlsx',
+  definitions: readonly CustomFieldDefinition[] = [],
 ): ReadableStream<Uint8Array> {
-  if (format === 'xlsx') return exportXlsxStream(deps, eventId);
+  if (format === 'xlsx') return exportXlsxStream(deps, eventId, definitions);
   const repo = attendeesRepository(deps.db);
   const encoder = new TextEncoder();
   let afterId = 0;
-  let columns: string[] | null = null;
+  let columns: Column[] | null = null;
   let first = true;
   let done = false;
 
@@ -125,10 +155,10 @@ export function exportAttendeesStream(
           let chunk = '';
           if (format === 'csv') {
             if (columns === null) {
-              columns = columnsOf(items ?? []);
-              chunk += UTF8_BOM + csvLine(columns);
+              columns = columnsOf(items ?? [], definitions);
+              chunk += UTF8_BOM + csvLine(columns.map((c) => c.header));
             }
-            for (const item of items ?? []) chunk += csvLine(columns.map((c) => item[c]));
+            for (const item of items ?? []) chunk += csvLine(columns.map((c) => c.cell(item)));
           } else {
             if (first) chunk += '[';
             for (const item of items ?? []) {

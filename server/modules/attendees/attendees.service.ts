@@ -87,7 +87,9 @@ export function attendeesService(ctx: AppContext) {
       assertEventAccess(principal, query.eventId);
       const event = await eventsRepository(db).findById(query.eventId);
       if (!event) throw new AppError('svc_invalid_param', 'Invalid parameter(s): eventId', { params: { eventId: 'no such event' } });
-      return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, query.format) };
+      // the custom fields' columns (docs/api.md#custom-fields): the extended edition's definitions only
+      const definitions = ctx.env.SVC_EDITION === 'extended' ? event.fields : [];
+      return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, query.format, definitions) };
     },
 
     /** Permanent delete; svc_attendee_deleted fires once the row is gone. */
