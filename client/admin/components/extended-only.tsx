@@ -19,8 +19,7 @@ export function ExtendedOnly(props: { what: string; children: JSX.Element }): JS
       <Match when={edition() === 'extended'}>{props.children}</Match>
       <Match when={edition() === 'free'}>
         <p class="notice" role="status">
-          {props.what} come with the extended edition (<code>SVC_EDITION=extended</code>), where priced events and booking types are paid online. This server
-          runs the free edition.
+          {props.what} come with the extended edition (<code>SVC_EDITION=extended</code>). This server runs the free edition.
         </p>
       </Match>
       <Match when={status.state === 'errored'}>

@@ -54,9 +54,15 @@ export function TextArea(props: BaseProps & { value: string; onInput: (value: st
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
-      <textarea id={props.id} rows={props.rows ?? 3} aria-describedby={describedBy(props)} onInput={(e) => props.onInput(e.currentTarget.value)}>
-        {props.value}
-      </textarea>
+      {/* value as a property, not children: children set only the first value, so a reset form kept the old text */}
+      <textarea
+        id={props.id}
+        rows={props.rows ?? 3}
+        value={props.value}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={describedBy(props)}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
       <Extras {...props} />
     </div>
   );
