@@ -87,7 +87,7 @@ export const CUSTOM_FIELD_MESSAGES = {
 } as const;
 
 /**
- * Text as the sign-up handler hands it to the filter (`collectCustomInputs`): tags removed,
+ * Text as the sign-up handler hands it to the filter (`collectCustomInputs` uses this function): tags removed,
  * control characters and runs of whitespace collapsed, trimmed. Running it again changes
  * nothing, so the phone (raw input) and the server (already cleaned) reach the same answer.
  */

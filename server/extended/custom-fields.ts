@@ -4,6 +4,7 @@
  * `svc_rsvp_custom_fields`. Every sign-up path (free, waitlisted, paid: the order keeps the
  * answers) runs that filter before anything is stored, so one validator covers them all.
  */
+import { escapeHtml } from '../../shared/html';
 import { AppError } from '../../shared/errors';
 import {
   checkCustomAnswers,
@@ -66,11 +67,6 @@ function refusal(definitions: readonly CustomFieldDefinition[], errors: Record<s
   const bad = definitions.filter((field) => errors[field.key] !== undefined);
   const params = Object.fromEntries(bad.map((field) => [customFieldInputName(field.key), errors[field.key]!]));
   return new AppError('svc_invalid_param', customAnswersMessage(definitions, errors), { params });
-}
-
-/** HTML text and attribute escaping: everything an admin typed goes through it. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The free edition's confirmation email: `svc_rsvp_submitted` at priority 10 (contract). */
+import { escapeHtml } from '../../../shared/html';
 import QRCode from 'qrcode';
 import { utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
@@ -9,10 +10,6 @@ import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 
 export const TICKET_ATTACHMENT = 'ticket.png';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function formatStart(event: EventRow): string {
   const when = new Date(utcMs(event.startsUtc));

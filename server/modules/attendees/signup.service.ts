@@ -1,6 +1,7 @@
 /**
  * Sign-up and visitor cancel: the contract's attendee rules in the order issue 3 fixes.
  */
+import { plainText } from '../../../shared/custom-fields';
 import { AppError } from '../../../shared/errors';
 import { ZSignupFields, type CancelPreview, type CancelResult, type SignupBody, type SignupResult } from '../../../shared/attendees';
 import type { SignupForm } from '../../../shared/events';
@@ -78,17 +79,8 @@ export function sanitizeKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9_-]/g, '');
 }
 
-/** Plain text only: tags removed, control characters and runs of whitespace collapsed. */
-export function sanitizeText(value: string): string {
-  return (
-    value
-      .replace(/<[^>]*>?/g, '')
-      // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
-}
+/** Plain text only: tags removed, control characters and runs of whitespace collapsed (one rule with the phone's check). */
+export const sanitizeText = plainText;
 
 /** The `svc_cf_<key>` inputs, prefix removed, keys and values sanitized (the filter's `raw`). */
 export function collectCustomInputs(raw: Record<string, unknown>): RawCustomFieldInput {

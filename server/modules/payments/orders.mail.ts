@@ -1,12 +1,11 @@
 /** One email for a paid order, with every ticket's QR code and its own cancel link (docs/api.md#payments). */
+import { escapeHtml } from '../../../shared/html';
 import QRCode from 'qrcode';
 import { utcMs } from '../../../shared/time';
 import type { MailMessage } from '../../mail/mailer';
 import type { AttendeeRecord } from '../attendees/attendees.repository';
 import type { EventRow } from '../events/events.repository';
 import type { OrderRow } from './payments.repository';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function formatStart(event: EventRow): string {
   const local = new Intl.DateTimeFormat('en-GB', { timeZone: event.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(utcMs(event.startsUtc)));

@@ -1,0 +1,6 @@
+/** HTML text and attribute escaping for markup built as strings (mail bodies, plugin-rendered form fields). */
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
