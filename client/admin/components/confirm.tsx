@@ -8,8 +8,12 @@ export interface ConfirmRequest {
   title: string;
   detail?: string;
   confirmLabel: string;
+  /** More of the form between the detail and the buttons (a reason to send, say). */
+  body?: () => JSX.Element;
   action: () => Promise<unknown>;
   onDone?: () => void;
+  /** How a refusal reads (default: the server's message). */
+  describeError?: (err: unknown) => string;
 }
 
 /**
@@ -37,7 +41,7 @@ export function createConfirm(): { ask: (request: ConfirmRequest) => void; view:
       close();
       current.onDone?.();
     } catch (err) {
-      setError(errorMessage(err));
+      setError((current.describeError ?? errorMessage)(err));
     } finally {
       setBusy(false);
     }
@@ -58,6 +62,7 @@ export function createConfirm(): { ask: (request: ConfirmRequest) => void; view:
               <Show when={current().detail}>
                 <p>{current().detail}</p>
               </Show>
+              {current().body?.()}
               <FormError message={error()} />
               <div class="button-row">
                 <button type="submit" class="button button-danger" aria-disabled={busy()}>

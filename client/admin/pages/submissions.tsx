@@ -8,6 +8,7 @@ import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
 import { AsyncView } from '../components/async-view';
+import { createConfirm } from '../components/confirm';
 import { DataTable } from '../components/data-table';
 import { ExtendedOnly } from '../components/extended-only';
 import { TextArea } from '../components/fields';
@@ -16,8 +17,6 @@ import { adminErrorMessage } from '../errors';
 import { listSubmissions, publishSubmission, rejectSubmission, type ReviewStatus, type SubmissionDto } from '../submissions-data';
 import { SUBMISSION_LIMITS } from '../../../shared/submissions';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
-import { FormError } from '../../ui/form-error';
-import { submitWith } from '../../ui/forms';
 import { A } from '../../router';
 
 const PER_PAGE = 50;
@@ -51,12 +50,35 @@ function Submissions(): JSX.Element {
   const [busy, setBusy] = createSignal<number | null>(null);
   const query = () => ({ status: status(), page: page() });
   const [submissions, { refetch }] = createResource(query, (q) => listSubmissions(q.status || undefined, q.page, PER_PAGE));
-  const reject = createRejectDialog({
-    onDone: (s) => {
-      setNotice({ ok: true, text: `Rejected “${s.title}”. ${s.submitterName} is told by email.` });
-      void refetch();
+  // Reject: names the proposal, takes an optional reason for the submitter, shows the server's refusal inside.
+  const dialog = createConfirm();
+  const [reason, setReason] = createSignal('');
+  const reject = {
+    ask(s: SubmissionDto) {
+      setReason('');
+      dialog.ask({
+        title: `Reject “${s.title}”?`,
+        detail: `It stays a hidden draft. ${s.submitterName} is told by email.`,
+        confirmLabel: 'Reject proposal',
+        body: () => (
+          <TextArea
+            id="reject-reason"
+            label="Reason (optional)"
+            hint={`Sent to ${s.submitterName} in the email.`}
+            value={reason()}
+            onInput={(v) => setReason(v.slice(0, SUBMISSION_LIMITS.reason))}
+          />
+        ),
+        action: () => rejectSubmission(s.id, reason().trim()),
+        describeError: adminErrorMessage,
+        onDone: () => {
+          setNotice({ ok: true, text: `Rejected “${s.title}”. ${s.submitterName} is told by email.` });
+          void refetch();
+        },
+      });
     },
-  });
+    view: dialog.view,
+  };
 
   const publish = async (s: SubmissionDto) => {
     if (busy() !== null) return;
@@ -151,71 +173,4 @@ function Submissions(): JSX.Element {
       {reject.view()}
     </section>
   );
-}
-
-/** The Reject dialog: names the proposal, takes an optional reason for the submitter, shows the server's refusal inside. */
-function createRejectDialog(opts: { onDone: (s: SubmissionDto) => void }): { ask: (s: SubmissionDto) => void; view: () => JSX.Element } {
-  let dialog: HTMLDialogElement | undefined;
-  const [target, setTarget] = createSignal<SubmissionDto | null>(null);
-  const [reason, setReason] = createSignal('');
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
-
-  const close = () => {
-    dialog?.close();
-    setTarget(null);
-  };
-
-  const confirm = async () => {
-    const current = target();
-    if (!current || busy()) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await rejectSubmission(current.id, reason().trim());
-      close();
-      opts.onDone(current);
-    } catch (err) {
-      setError(adminErrorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return {
-    ask(s) {
-      setError(null);
-      setReason('');
-      setTarget(s);
-      dialog?.showModal();
-    },
-    view: () => (
-      <dialog ref={dialog} class="confirm-dialog" aria-labelledby="reject-title" onClose={() => setTarget(null)}>
-        <Show when={target()}>
-          {(current) => (
-            <form method="dialog" onSubmit={submitWith(confirm)}>
-              <h2 id="reject-title">Reject “{current().title}”?</h2>
-              <p>It stays a hidden draft. {current().submitterName} is told by email.</p>
-              <TextArea
-                id="reject-reason"
-                label="Reason (optional)"
-                hint={`Sent to ${current().submitterName} in the email.`}
-                value={reason()}
-                onInput={(v) => setReason(v.slice(0, SUBMISSION_LIMITS.reason))}
-              />
-              <FormError message={error()} />
-              <div class="button-row">
-                <button type="submit" class="button button-danger" aria-disabled={busy()}>
-                  {busy() ? 'Working…' : 'Reject proposal'}
-                </button>
-                <button type="button" class="button button-quiet" onClick={close}>
-                  Keep it
-                </button>
-              </div>
-            </form>
-          )}
-        </Show>
-      </dialog>
-    ),
-  };
 }
