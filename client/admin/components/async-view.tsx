@@ -45,3 +45,35 @@ export function AsyncView<T>(props: {
     </Switch>
   );
 }
+
+/**
+ * The loading, "no such …" and failed states of one item's page (an order, a webhook endpoint);
+ * the page shows the item itself once it is ready. `missing`: the id was not valid, or the
+ * server answered 404.
+ */
+export function ItemStatus(props: { resource: Resource<unknown>; retry: () => void; missing: boolean; what: string; id: number | string }): JSX.Element {
+  return (
+    <Switch>
+      <Match when={props.missing}>
+        <p class="notice" role="alert">
+          There is no {props.what} #{String(props.id)}.
+        </p>
+      </Match>
+      <Match when={props.resource.state === 'errored'}>
+        <div class="notice notice-error" role="alert">
+          <p>
+            The {props.what} could not be loaded. {errorMessage(props.resource.error)}
+          </p>
+          <button type="button" class="button" onClick={() => props.retry()}>
+            Try again
+          </button>
+        </div>
+      </Match>
+      <Match when={props.resource.state === 'pending' || props.resource.state === 'unresolved'}>
+        <p class="status-text" aria-busy="true">
+          Loading the {props.what}…
+        </p>
+      </Match>
+    </Switch>
+  );
+}

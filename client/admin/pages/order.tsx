@@ -3,6 +3,7 @@
  * of a paid checkout order (every ticket cancelled, the money back through the provider) after a
  * confirmation that names the amount and the tickets.
  */
+import { ItemStatus } from '../components/async-view';
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
@@ -11,7 +12,7 @@ import { DataTable } from '../components/data-table';
 import { ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS } from '../constants';
 import { getOrder, refundOrder, type OrderDetailDto } from '../data';
 import { ExtendedOnly } from '../components/extended-only';
-import { ApiError, errorMessage } from '../../ui/errors';
+import { ApiError } from '../../ui/errors';
 import { formatMoney, formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, type RouteProps } from '../../router';
 
@@ -69,24 +70,7 @@ function OrderView(props: { id: number }): JSX.Element {
       <p>
         <A href="/admin/orders">‹ All orders</A>
       </p>
-      <Show when={missing()}>
-        <p class="notice" role="alert">
-          There is no order #{String(props.id)}.
-        </p>
-      </Show>
-      <Show when={!missing() && order.state === 'errored'}>
-        <div class="notice notice-error" role="alert">
-          <p>The order could not be loaded. {errorMessage(order.error)}</p>
-          <button type="button" class="button" onClick={() => void refetch()}>
-            Try again
-          </button>
-        </div>
-      </Show>
-      <Show when={order.state === 'pending' || order.state === 'unresolved'}>
-        <p class="status-text" aria-busy="true">
-          Loading the order…
-        </p>
-      </Show>
+      <ItemStatus resource={order} retry={() => void refetch()} missing={missing()} what="order" id={props.id} />
       <div ref={noticeBox} tabindex="-1">
         <ActionNoticeView notice={notice()} />
       </div>

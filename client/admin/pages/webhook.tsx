@@ -7,7 +7,7 @@
 import { createEffect, createResource, createSignal, on, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
-import { AsyncView } from '../components/async-view';
+import { AsyncView, ItemStatus } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { DataTable } from '../components/data-table';
 import { summarizeEventTypes } from '../components/event-type-picker';
@@ -39,7 +39,7 @@ import {
   type WebhookDeliveryDto,
   type WebhookEndpointDto,
 } from '../webhooks-data';
-import { ApiError, errorMessage } from '../../ui/errors';
+import { ApiError } from '../../ui/errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
 import { A, navigate, type RouteProps } from '../../router';
@@ -137,24 +137,7 @@ function WebhookView(props: { id: number }): JSX.Element {
       <p>
         <A href="/admin/webhooks">‹ All webhooks</A>
       </p>
-      <Show when={missing()}>
-        <p class="notice" role="alert">
-          There is no webhook endpoint #{String(props.id)}.
-        </p>
-      </Show>
-      <Show when={!missing() && endpoint.state === 'errored'}>
-        <div class="notice notice-error" role="alert">
-          <p>The endpoint could not be loaded. {errorMessage(endpoint.error)}</p>
-          <button type="button" class="button" onClick={() => void refetch()}>
-            Try again
-          </button>
-        </div>
-      </Show>
-      <Show when={endpoint.state === 'pending' || endpoint.state === 'unresolved'}>
-        <p class="status-text" aria-busy="true">
-          Loading the endpoint…
-        </p>
-      </Show>
+      <ItemStatus resource={endpoint} retry={() => void refetch()} missing={missing()} what="webhook endpoint" id={props.id} />
       <div ref={noticeBox} tabindex="-1">
         <ActionNoticeView notice={notice()} />
       </div>
