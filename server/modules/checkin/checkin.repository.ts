@@ -18,11 +18,8 @@ export interface NewCheckin {
   clientId: string;
   source: string;
   conflict: string | null;
-  /**
-   * The door judged it a first entry (`ok`) while offline: an earlier stored row of the same
-   * attendee from another door, that was its own first entry, is then flagged `again_elsewhere`.
-   */
-  admittedFirst?: boolean;
+  /** The door judged it a first entry (`ok`) while offline (docs/api.md#sync, again_elsewhere). */
+  firstEntry?: boolean;
 }
 
 export interface NewScanLogEntry {
@@ -64,7 +61,7 @@ export interface AttendeeCheckinStats {
  */
 function checkinJson(rows: NewCheckin[]): string {
   return JSON.stringify(
-    rows.map((r) => [r.attendeeId, r.eventId, r.scannedUtc, r.deviceId, r.userId, r.clientId, r.source, r.conflict, r.admittedFirst === true]),
+    rows.map((r) => [r.attendeeId, r.eventId, r.scannedUtc, r.deviceId, r.userId, r.clientId, r.source, r.conflict, r.firstEntry === true]),
   );
 }
 
@@ -104,23 +101,20 @@ export function checkinRepository(db: Db, logger?: Logger) {
         const result = await queryRows<{ id: number; clientId: string; jobId: number | null }>(
           db,
           sql`with ins as (
-                insert into ${checkins} (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict)
-                select (r->>0)::int, (r->>1)::int, (r->>2)::timestamp, (r->>3)::int, (r->>4)::int, (r->>5)::uuid, r->>6, r->>7
+                insert into ${checkins} (attendee_id, event_id, scanned_utc, device_id, user_id, client_id, source, conflict, first_entry)
+                select (r->>0)::int, (r->>1)::int, (r->>2)::timestamp, (r->>3)::int, (r->>4)::int, (r->>5)::uuid, r->>6, r->>7, (r->>8)::boolean
                 from jsonb_array_elements(${checkinJson(rows)}::jsonb) as r
                 on conflict on constraint svc_checkins_device_client do nothing
-                returning id, client_id, attendee_id, event_id, scanned_utc, device_id),
-              -- Two doors admitted one ticket while apart, the other door's scan later than this
-              -- one: that scan, if it was the attendee's first entry, is flagged too (the other
-              -- order is caught before the insert). The subquery sees the table without this batch.
+                returning id, client_id, attendee_id, event_id, scanned_utc, device_id, first_entry),
+              -- Two doors admitted one ticket while apart, the other door's first entry later than
+              -- this one: it is flagged too (the other order is caught before the insert). The
+              -- update's snapshot does not see this batch, so it never touches the batch's own rows.
               elsewhere as (
                 update ${checkins} c set conflict = 'again_elsewhere'
-                from (select ins.attendee_id, min(ins.scanned_utc) as scanned_utc, min(ins.device_id) as device_id
-                      from ins join jsonb_array_elements(${checkinJson(rows)}::jsonb) as r on (r->>5)::uuid = ins.client_id
-                      where (r->>8)::boolean and ins.device_id is not null
-                      group by ins.attendee_id) n
-                where c.attendee_id = n.attendee_id and c.annulled_utc is null and c.conflict is null
+                from (select attendee_id, min(scanned_utc) as scanned_utc, min(device_id) as device_id
+                      from ins where first_entry and device_id is not null group by attendee_id) n
+                where c.attendee_id = n.attendee_id and c.first_entry and c.annulled_utc is null and c.conflict is null
                   and c.device_id is not null and c.device_id <> n.device_id and c.scanned_utc > n.scanned_utc
-                  and not exists (select 1 from ${checkins} e where e.attendee_id = c.attendee_id and e.annulled_utc is null and e.scanned_utc < c.scanned_utc)
                 returning c.id),
               held as (${holdActionsSql(sql`(select jsonb_agg(jsonb_build_array(id, attendee_id, event_id) order by id) from ins)`, sql`exists (select 1 from ins)`)})
               select ins.id, ins.client_id::text as "clientId", (select id from held) as "jobId" from ins`,

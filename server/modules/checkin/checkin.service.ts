@@ -254,20 +254,17 @@ export function checkinService(ctx: AppContext) {
           clientId: item.clientId,
           source: item.source,
           conflict,
-          admittedFirst: item.verdictOnDevice === 'ok' && conflict === null,
+          firstEntry: item.verdictOnDevice === 'ok',
         };
       }
       // docs/api.md#sync: a first entry on this door after a check-in on another door (two doors
       // admitted one ticket while apart). Only door devices count: a staff session has no door.
       if (author.deviceId !== null) {
-        const firstEntries = toInsert.filter((r) => r.admittedFirst);
+        const firstEntries = toInsert.filter((r) => r.firstEntry && r.conflict === null);
         const elsewhere = await repo.earliestElsewhere([...new Set(firstEntries.map((r) => r.attendeeId))], author.deviceId);
         for (const row of firstEntries) {
           const earliest = elsewhere.get(row.attendeeId);
-          if (earliest !== undefined && earliest < row.scannedUtc) {
-            row.conflict = 'again_elsewhere';
-            row.admittedFirst = false;
-          }
+          if (earliest !== undefined && earliest < row.scannedUtc) row.conflict = 'again_elsewhere';
         }
       }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 import { users } from '../../auth/auth.sql';
 import { events } from '../events/events.sql';
@@ -32,6 +32,8 @@ export const checkins = pgTable(
     clientId: uuid('client_id').notNull(),
     source: text('source').notNull(),
     conflict: text('conflict'),
+    /** The door judged it a first entry (`ok`) offline: a later such scan on another door is `again_elsewhere`. */
+    firstEntry: boolean('first_entry').notNull().default(false),
     annulledUtc: utcTimestamp('annulled_utc'),
     annulledBy: integer('annulled_by').references(() => users.id, { onDelete: 'set null' }),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "svc_checkins" ADD COLUMN "first_entry" boolean DEFAULT false NOT NULL;
