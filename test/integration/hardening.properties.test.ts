@@ -671,6 +671,33 @@ class Fixtures {
     });
   }
 
+  /** Extended edition rows (id 1 in the free edition, where their routes answer 404 anyway). */
+  private extendedRow(key: string, make: () => Promise<number>): Promise<number> {
+    return this.once(key, () => (this.edition.name === 'extended' ? make() : Promise.resolve(1)));
+  }
+
+  webhook(): Promise<number> {
+    return this.extendedRow('webhook', async () => {
+      const made = await this.ok<{ id: number }>('webhook', this.api.post('/webhooks', { url: 'https://hooks.example.com/svc', events: ['attendee.created'] }));
+      return made.id;
+    });
+  }
+
+  resource(): Promise<number> {
+    return this.extendedRow('resource', async () => (await this.ok<{ id: number }>('resource', this.api.post('/resources', { name: 'Room 1' }))).id);
+  }
+
+  submission(): Promise<number> {
+    return this.extendedRow('submission', async () => {
+      const [row] = await queryRows<{ id: number }>(
+        this.fixture.db(),
+        sql`insert into svc_events (title, starts_utc, status, submission_status, submitter_name, submitter_email)
+            values ('Proposed', ${futureStart(5, 10)}, 'draft', 'submitted', 'Robin', 'robin@example.test') returning id`,
+      );
+      return row!.id;
+    });
+  }
+
   device(): Promise<{ id: number; code: string }> {
     return this.once('device', async () => {
       const made = await this.ok<{ id: number; pairing: { pairingCode: string } }>(
@@ -729,6 +756,18 @@ const PATH_ROWS: Record<string, Resolver> = {
   'payments.webhook': async () => fc.constantFrom('local', 'stripe'),
   'payments.order': constant((fx) => fx.order()),
   'payments.refundOrder': constant((fx) => fx.order()),
+  'webhooks.get': constant((fx) => fx.webhook()),
+  'webhooks.update': constant((fx) => fx.webhook()),
+  'webhooks.remove': constant((fx) => fx.webhook()),
+  'webhooks.rotate': constant((fx) => fx.webhook()),
+  'webhooks.deliveries': constant((fx) => fx.webhook()),
+  'webhooks.test': constant((fx) => fx.webhook()),
+  'resources.get': constant((fx) => fx.resource()),
+  'resources.update': constant((fx) => fx.resource()),
+  'resources.delete': constant((fx) => fx.resource()),
+  'submissions.publish': constant((fx) => fx.submission()),
+  'submissions.reject': constant((fx) => fx.submission()),
+  'timeline.get': constant(async (fx) => (await fx.attendee()).id),
 };
 
 /** Query and body fields that name rows or need plausible values, by name, in every operation. */
