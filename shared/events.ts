@@ -54,6 +54,14 @@ export type CreateEventInput = z.infer<typeof ZCreateEventInput>;
 export const ZUpdateEventInput = z.object(eventFields).partial();
 export type UpdateEventInput = z.infer<typeof ZUpdateEventInput>;
 
+/**
+ * Where sign-up stands when the answer was made (docs/api.md#rest "Event"): the window first
+ * (before `signupOpensUtc`, from `signupClosesUtc` or the start), then the seats; `full_waitlist`
+ * = no seat left but sign-ups join the waitlist, `full` = no seat and no waitlist.
+ */
+export const ZEventSignupState = z.enum(['open', 'not_yet_open', 'closed', 'full_waitlist', 'full']);
+export type EventSignupState = z.infer<typeof ZEventSignupState>;
+
 export const ZEventDto = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -69,6 +77,11 @@ export const ZEventDto = z.object({
   waitlist: z.boolean(),
   status: ZEventStatus,
   priceCents: z.number().int(),
+  /** The currency `priceCents` is in (Settings, through `svc_currency`). */
+  currency: z.string(),
+  /** Seats still free (capacity − seats going or held by unpaid orders, never below 0); null = unlimited. */
+  placesLeft: z.number().int().min(0).nullable(),
+  signupState: ZEventSignupState,
   /** Extended edition: the sign-up questions (public: the visitor's form renders and checks them, offline too). */
   fields: z.array(ZCustomFieldDefinition).optional(),
   /** Extended edition, administrators only. */

@@ -112,6 +112,9 @@ function cachedEventDto(e: SyncEvent): EventDto {
     waitlist: false,
     status: e.status === 'published' ? 'published' : 'draft',
     priceCents: 0,
+    currency: '',
+    placesLeft: null,
+    signupState: 'open',
     createdUtc: '',
     updatedUtc: '',
   };

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import superjson from 'superjson';
 import { useTestServer } from '../helpers/test-server';
 import { apiClient } from '../helpers/http';
+import { orders } from '../../server/modules/payments/payments.sql';
 import { createEvent, nonce, resetThrottles, signUp, agedFormToken, attendeeRows } from '../helpers/registration';
 
 const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
@@ -26,6 +27,9 @@ describe('events REST (docs/api.md#rest shapes)', () => {
       waitlist: true,
       status: 'draft',
       priceCents: 0,
+      currency: 'USD',
+      placesLeft: null,
+      signupState: 'open',
       createdUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       updatedUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });
@@ -81,6 +85,68 @@ describe('events REST (docs/api.md#rest shapes)', () => {
     expect((await staff.post('/events', { title: 'x', startsUtc: '2099-01-01 10:00:00' })).status).toBe(403);
     expect((await staff.patch('/events/1', { title: 'x' })).status).toBe(403);
     expect((await staff.delete('/events/1')).status).toBe(403);
+  });
+});
+
+describe('what a visitor decides on (docs/api.md#rest "Event")', () => {
+  const pub = () => apiClient(srv.url);
+
+  it('places left: capacity minus seats going, never below 0; null when unlimited; no attendee data in the answer', async () => {
+    const event = await createEvent(admin.api, { capacity: 5, priceCents: 4500 });
+    const unlimited = await createEvent(admin.api);
+    await signUp(srv, event.id, { quantity: 2 });
+    const cancelled = await signUp(srv, event.id, { quantity: 1 });
+    await admin.api.patch(`/attendees/${cancelled.body.id}`, { status: 'cancelled' });
+    const one = await pub().get(`/events/${event.id}`);
+    expect(one.body).toMatchObject({ priceCents: 4500, currency: 'USD', placesLeft: 3, signupState: 'open' });
+    const text = JSON.stringify(one.body);
+    expect(text).not.toContain('@example');
+    expect(text).not.toContain('Ada Lovelace');
+    expect(Object.keys(one.body)).not.toEqual(expect.arrayContaining(['attendees']));
+    expect((await pub().get(`/events/${unlimited.id}`)).body.placesLeft).toBeNull();
+    const list = await pub().get('/events?perPage=500');
+    const listed = list.body.find((e: any) => e.id === event.id);
+    expect(listed).toMatchObject({ placesLeft: 3, signupState: 'open' });
+    // capacity lowered under the seats taken: 0 left, not negative
+    await admin.api.patch(`/events/${event.id}`, { capacity: 1 });
+    expect((await pub().get(`/events/${event.id}`)).body).toMatchObject({ placesLeft: 0, signupState: 'full_waitlist' });
+  });
+
+  it('unpaid orders hold seats like the sign-up counts them', async () => {
+    const event = await createEvent(admin.api, { capacity: 4 });
+    await srv.server.ctx.db.insert(orders).values({
+      eventId: event.id,
+      lines: [],
+      email: 'buyer@example.com',
+      name: 'Buyer',
+      quantity: 3,
+      amountCents: 0,
+      currency: 'USD',
+      status: 'pending_payment',
+      source: 'checkout',
+    });
+    expect((await pub().get(`/events/${event.id}`)).body.placesLeft).toBe(1);
+  });
+
+  it('a full event answers full_waitlist with a waitlist and full without', async () => {
+    const withList = await createEvent(admin.api, { capacity: 2, waitlist: true });
+    const withoutList = await createEvent(admin.api, { capacity: 2, waitlist: false });
+    await signUp(srv, withList.id, { quantity: 2 });
+    await signUp(srv, withoutList.id, { quantity: 2 });
+    expect((await pub().get(`/events/${withList.id}`)).body).toMatchObject({ placesLeft: 0, signupState: 'full_waitlist' });
+    expect((await pub().get(`/events/${withoutList.id}`)).body).toMatchObject({ placesLeft: 0, signupState: 'full' });
+    // a waitlisted sign-up takes no seat
+    expect((await signUp(srv, withList.id)).body.status).toBe('waitlist');
+    expect((await pub().get(`/events/${withList.id}`)).body.placesLeft).toBe(0);
+  });
+
+  it('the window comes first: closed after signupClosesUtc (or the start), not_yet_open before signupOpensUtc', async () => {
+    const closed = await createEvent(admin.api, { capacity: 3, signupClosesUtc: '2000-01-01 00:00:00' });
+    const started = await createEvent(admin.api, { startsUtc: '2000-01-01 00:00:00' });
+    const later = await createEvent(admin.api, { signupOpensUtc: '2098-01-01 00:00:00' });
+    expect((await pub().get(`/events/${closed.id}`)).body).toMatchObject({ signupState: 'closed', placesLeft: 3 });
+    expect((await pub().get(`/events/${started.id}`)).body.signupState).toBe('closed');
+    expect((await pub().get(`/events/${later.id}`)).body.signupState).toBe('not_yet_open');
   });
 });
 

@@ -41,7 +41,7 @@ import { prefetchNonce, storedNonce } from '../nonce';
 import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type SignupSubmissionBody } from '../runner';
-import { dateTimeInZone, detectTimeZone } from '../time';
+import { dateTimeInZone, dayInWords, dayInZone, detectTimeZone, formatPrice } from '../time';
 import '../../styles/visitor.css';
 
 /** docs/api.md#errors minimum fill time, plus a margin for the request's way to the server. */
@@ -169,6 +169,23 @@ export default function EventPage(props: RouteProps): JSX.Element {
     return 'open';
   });
 
+  /** Seats as the server counted them when the event was fetched (the window above is checked on the phone's clock). */
+  const seatsState = () => {
+    const s = event.value()?.signupState;
+    return s === 'full_waitlist' || s === 'full' ? s : 'free';
+  };
+  /** The day sign-up ended, in the event's own zone: `Tuesday, 20 November`. */
+  const closedDay = (ev: { signupClosesUtc: string | null; startsUtc: string; timezone: string }) =>
+    dayInWords(dayInZone(utcMs(ev.signupClosesUtc ?? ev.startsUtc), ev.timezone));
+  const submitLabel = () =>
+    seatsState() === 'full_waitlist'
+      ? online()
+        ? 'Join the waitlist'
+        : 'Join the waitlist when back online'
+      : online()
+        ? 'Sign up'
+        : 'Sign up when back online';
+
   const onSubmit = async (e: SubmitEvent) => {
     e.preventDefault();
     if (submitting() || !formEl) return;
@@ -271,6 +288,18 @@ export default function EventPage(props: RouteProps): JSX.Element {
                   <dt>Where</dt>
                   <dd>{ev().venue}</dd>
                 </Show>
+                <dt>Price</dt>
+                <dd>{ev().priceCents > 0 ? formatPrice(ev().priceCents, ev().currency) : 'Free'}</dd>
+                <Show when={ev().placesLeft !== null}>
+                  <dt>Places</dt>
+                  <dd>
+                    {ev().placesLeft === 0
+                      ? ev().waitlist
+                        ? 'Full — join the waitlist'
+                        : 'Full'
+                      : `${ev().placesLeft} ${ev().placesLeft === 1 ? 'place' : 'places'} left`}
+                  </dd>
+                </Show>
               </dl>
               <Show when={ev().description}>
                 <p style={{ 'white-space': 'pre-line' }}>{ev().description}</p>
@@ -318,11 +347,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
                 </Show>
 
                 <Show when={state() === 'done' && !paymentUrl()}>
-                  <div class="v-result" role="status">
-                    <h3>{result()?.status === 'waitlist' ? 'You’re on the waitlist' : 'You’re going!'}</h3>
+                  <div class="v-result" classList={{ waitlist: result()?.status === 'waitlist' }} role="status">
+                    <h3>{result()?.status === 'waitlist' ? 'You’re on the waitlist — not signed up yet' : 'You’re going!'}</h3>
                     <p>
                       {result()?.status === 'waitlist'
-                        ? 'The event is full right now. If a seat frees up, the organiser can move you to the list of guests.'
+                        ? 'The event is full right now, so you have no seat yet. If a seat frees up, the organiser can move you to the list of guests.'
                         : 'Your seat is booked.'}{' '}
                       An email to <strong>{email()}</strong> is on its way with your ticket and a link to cancel if your plans change.
                     </p>
@@ -334,12 +363,30 @@ export default function EventPage(props: RouteProps): JSX.Element {
 
                 <Show when={showForm()}>
                   <Show when={windowState() === 'closed'}>
-                    <p class="notice">Sign-up for this event is closed.</p>
+                    <div class="v-notice">
+                      <p>Sign-up closed on {closedDay(ev())}.</p>
+                      <p>
+                        <A href="/events">See other upcoming events</A>
+                      </p>
+                    </div>
                   </Show>
                   <Show when={windowState() === 'not-yet'}>
-                    <p class="notice">Sign-up opens {dateTimeInZone(ev().signupOpensUtc!, tz)}.</p>
+                    <p class="v-notice">Sign-up opens on {dateTimeInZone(ev().signupOpensUtc!, tz)}.</p>
                   </Show>
-                  <Show when={windowState() === 'open'}>
+                  <Show when={windowState() === 'open' && seatsState() === 'full'}>
+                    <div class="v-notice">
+                      <p>This event is full, and it has no waitlist.</p>
+                      <p>
+                        <A href="/events">See other upcoming events</A>
+                      </p>
+                    </div>
+                  </Show>
+                  <Show when={windowState() === 'open' && seatsState() !== 'full'}>
+                    <Show when={seatsState() === 'full_waitlist'}>
+                      <p class="v-notice" id="signup-waitlist-note">
+                        Full — join the waitlist. You get no seat yet: the organiser can move you to the guests if one frees up.
+                      </p>
+                    </Show>
                     <Show when={form.value() === undefined && form.loading()}>
                       <p class="status-text" role="status">
                         Loading the form…
@@ -409,7 +456,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           <p class="v-hint">You are offline. Your sign-up will be saved on this phone and sent when you’re back online.</p>
                         </Show>
                         <button type="submit" class="button" aria-disabled={submitting()}>
-                          {online() ? 'Sign up' : 'Sign up when back online'}
+                          {submitLabel()}
                         </button>
                         <Show when={localError()}>{(message) => <SubmissionProblem id="signup-error" error={{ message: message() }} />}</Show>
                         <Show when={!localError() && state() === 'failed' && submission()?.error}>

@@ -8,7 +8,27 @@ import { AgeNote, ErrorState } from '../components/states';
 import { createCachedResource } from '../cache';
 import { startOutboxRunner } from '../runner';
 import { dateTimeInZone, detectTimeZone, formatPrice } from '../time';
+import type { EventDto } from '../../../shared/events';
 import '../../styles/visitor.css';
+
+/** Below this many places the card says so with emphasis (the words carry it; the style only adds to them). */
+const FEW_PLACES = 5;
+
+/** What a card says about getting in, in words: the server's state when the list was fetched. */
+function availability(event: EventDto): string | null {
+  switch (event.signupState) {
+    case 'closed':
+      return 'Sign-up closed';
+    case 'not_yet_open':
+      return 'Sign-up not open yet';
+    case 'full_waitlist':
+      return 'Full — join the waitlist';
+    case 'full':
+      return 'Full';
+    default:
+      return event.placesLeft === null ? null : `${event.placesLeft} ${event.placesLeft === 1 ? 'place' : 'places'} left`;
+  }
+}
 
 export default function EventsPage(): JSX.Element {
   const tz = detectTimeZone();
@@ -53,6 +73,25 @@ export default function EventsPage(): JSX.Element {
                     <span class="v-item-meta">
                       <time datetime={isoDateTime(event.startsUtc)}>{dateTimeInZone(event.startsUtc, tz)}</time>
                       {event.venue ? ` · ${event.venue}` : ''}
+                    </span>
+                    <span class="v-item-meta">
+                      {event.priceCents > 0 ? formatPrice(event.priceCents, event.currency) : 'Free'}
+                      <Show when={availability(event)}>
+                        {(text) => (
+                          <>
+                            {' · '}
+                            <span
+                              class="v-availability"
+                              classList={{
+                                few: event.signupState === 'open' && event.placesLeft !== null && event.placesLeft <= FEW_PLACES,
+                                full: event.signupState !== 'open',
+                              }}
+                            >
+                              {text()}
+                            </span>
+                          </>
+                        )}
+                      </Show>
                     </span>
                   </A>
                 </li>

@@ -1,15 +1,33 @@
 import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
-import type { CreateEventInput, EventDto, EventListQuery, UpdateEventInput } from '../../../shared/events';
+import type { CreateEventInput, EventDto, EventListQuery, EventSignupState, UpdateEventInput } from '../../../shared/events';
+import { toUtcString } from '../../../shared/time';
 import type { Principal } from '../../auth/principal';
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { eventsRepository, type EventRow } from './events.repository';
+import { settingsService } from '../settings/settings.service';
+
+/** What the public decides on besides the event itself: seats taken, the price's currency, the time of the answer. */
+export interface EventLiveFacts {
+  seatsTaken: number;
+  currency: string;
+  nowUtc: string;
+}
+
+/** The window as the sign-up checks it (signup.service.ts), then the seats; UTC strings compare as times. */
+function signupStateOf(e: EventRow, placesLeft: number | null, nowUtc: string): EventSignupState {
+  if (e.signupOpensUtc !== null && nowUtc < e.signupOpensUtc) return 'not_yet_open';
+  if (nowUtc >= (e.signupClosesUtc ?? e.startsUtc)) return 'closed';
+  if (placesLeft === 0) return e.waitlist ? 'full_waitlist' : 'full';
+  return 'open';
+}
 
 /**
  * The public's view of an event. The extended edition adds the sign-up questions, and for
  * administrators (`admin`) the chat URL and a submission's submitter.
  */
-export function toEventDto(e: EventRow, view: { admin?: boolean; extended?: boolean } = {}): EventDto {
+export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: boolean; extended?: boolean } = {}): EventDto {
+  const placesLeft = e.capacity === null ? null : Math.max(0, e.capacity - live.seatsTaken);
   const dto: EventDto = {
     id: e.id,
     title: e.title,
@@ -25,6 +43,9 @@ export function toEventDto(e: EventRow, view: { admin?: boolean; extended?: bool
     waitlist: e.waitlist,
     status: e.status,
     priceCents: e.priceCents,
+    currency: live.currency,
+    placesLeft,
+    signupState: signupStateOf(e, placesLeft, live.nowUtc),
     createdUtc: e.createdUtc,
     updatedUtc: e.updatedUtc,
   };
@@ -58,25 +79,32 @@ export function eventsService(ctx: AppContext) {
   const assertChatTarget = (url: string | undefined) => {
     if (url) assertTargetAllowed(url, outboundPolicy(ctx.env), 'chatWebhookUrl');
   };
+  /** The rows as answers, their seats counted in one query for the whole page. */
+  const toDtos = async (rows: EventRow[], admin: boolean): Promise<EventDto[]> => {
+    const [taken, currency] = await Promise.all([repo.seatsTaken(rows.map((r) => r.id)), settingsService(ctx).currency()]);
+    const nowUtc = toUtcString(Date.now());
+    return rows.map((row) => toEventDto(row, { seatsTaken: taken.get(row.id) ?? 0, currency, nowUtc }, { admin, extended }));
+  };
+  const toDto = async (row: EventRow, admin: boolean) => (await toDtos([row], admin))[0]!;
   return {
     async list(query: EventListQuery, principal: Principal | null): Promise<{ items: EventDto[]; total: number }> {
       const status = canSeeDrafts(principal) ? query.status : 'published';
       const { rows, total } = await repo.list({ status }, query.perPage, (query.page - 1) * query.perPage);
       const admin = canSeeDrafts(principal);
-      return { items: rows.map((row) => toEventDto(row, { admin, extended })), total };
+      return { items: await toDtos(rows, admin), total };
     },
 
     /** A draft is 404 to everyone but administrators (docs/api.md#rest). */
     async get(id: number, principal: Principal | null): Promise<EventDto> {
       const row = await repo.findById(id);
       if (!row || (row.status !== 'published' && !canSeeDrafts(principal))) throw new AppError('svc_not_found', 'No such event.');
-      return toEventDto(row, { admin: canSeeDrafts(principal), extended });
+      return toDto(row, canSeeDrafts(principal));
     },
 
     async create(input: CreateEventInput): Promise<EventDto> {
       assertCoherent(input);
       assertChatTarget(input.chatWebhookUrl);
-      return toEventDto(await repo.insert(input), { admin: true, extended });
+      return toDto(await repo.insert(input), true);
     },
 
     async update(id: number, input: UpdateEventInput): Promise<EventDto> {
@@ -86,7 +114,7 @@ export function eventsService(ctx: AppContext) {
       assertChatTarget(input.chatWebhookUrl);
       const row = await repo.update(id, input);
       if (!row) throw new AppError('svc_not_found', 'No such event.');
-      return toEventDto(row, { admin: true, extended });
+      return toDto(row, true);
     },
 
     /** Refused while attendees exist: deleting them is an explicit admin act that fires svc_attendee_deleted. */
