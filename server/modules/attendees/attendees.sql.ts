@@ -1,4 +1,5 @@
-import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 import { events } from '../events/events.sql';
 
@@ -28,6 +29,9 @@ export const attendees = pgTable(
     ticketCodeHash: text('ticket_code_hash').notNull(),
     /** The paid order this ticket came from (one row per ticket); null for free sign-ups. */
     orderId: integer('order_id'),
+    /** A walk-in registered offline at a door: the device and its client id make the push idempotent. */
+    deviceId: integer('device_id'),
+    clientId: uuid('client_id'),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
     updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),
   },
@@ -40,5 +44,8 @@ export const attendees = pgTable(
     uniqueIndex('svc_attendees_cancel_token').on(t.cancelToken),
     uniqueIndex('svc_attendees_ticket_code_hash').on(t.ticketCodeHash),
     index('svc_attendees_order').on(t.orderId),
+    uniqueIndex('svc_attendees_device_client')
+      .on(t.deviceId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
   ],
 );

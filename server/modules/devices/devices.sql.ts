@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 import { users } from '../../auth/auth.sql';
 
@@ -26,6 +26,8 @@ export const devices = pgTable(
     pendingCount: integer('pending_count'),
     pendingReportedUtc: utcTimestamp('pending_reported_utc'),
     revokedUtc: utcTimestamp('revoked_utc'),
+    /** The admin lets this device register walk-ins at the door (docs/api.md#sync). */
+    walkIns: boolean('walk_ins').notNull().default(false),
   },
   (t) => [
     uniqueIndex('svc_devices_token_hash')
