@@ -1,5 +1,6 @@
 /** Fixtures for booking tests: hosts, types, nonces, submissions. */
-import { toUtcString } from '../../shared/time';
+import { toUtcString, type Weekday } from '../../shared/time';
+import type { SlotRules } from '../../shared/booking/slots';
 import type { Hooks } from '../../server/hooks';
 import { apiClient, type ApiResponse } from './http';
 
@@ -83,4 +84,33 @@ export function recordActions(hooks: Hooks, names: string[]): Array<[string, ...
     hooks.addAction(name as 'svc_booking_confirmed', (...args: unknown[]) => void calls.push([name, ...args]), 100, 5 as 1);
   }
   return calls;
+}
+
+/** The same windows on every day of the week. */
+export const EVERY_DAY = (...windows: Array<[string, string]>): Record<Weekday, Array<[string, string]>> => ({
+  mon: windows,
+  tue: windows,
+  wed: windows,
+  thu: windows,
+  fri: windows,
+  sat: windows,
+  sun: windows,
+});
+
+/** Slot rules for the generator's unit tests: 30-minute slots 09:00–11:00 UTC every day, one host, no buffers. */
+export function slotRules(overrides: Partial<SlotRules> = {}): SlotRules {
+  return {
+    durationMinutes: 30,
+    slotIntervalMinutes: 30,
+    timezone: 'UTC',
+    weeklyWindows: EVERY_DAY(['09:00', '11:00']),
+    daysOff: [],
+    minNoticeMinutes: 0,
+    maxAdvanceDays: 0,
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 0,
+    capacity: 1,
+    hosts: [1],
+    ...overrides,
+  };
 }

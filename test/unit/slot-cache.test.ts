@@ -3,24 +3,18 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { generateSlots, type Slot } from '../../shared/booking/slots';
 import { SlotCache, slotListBytes } from '../../server/modules/booking/slot.service';
-import { ALL_DAY } from '../helpers/booking';
+import { ALL_DAY, slotRules } from '../helpers/booking';
 
 /** A real 750-slot list (30 days of 15-minute slots, three hosts), as the display path caches it. */
 function bigList(fromDay = '2026-03-02'): Slot[] {
   return generateSlots({
-    rules: {
+    rules: slotRules({
       durationMinutes: 15,
       slotIntervalMinutes: 15,
       timezone: 'Europe/Berlin',
       weeklyWindows: ALL_DAY as never,
-      daysOff: [],
-      minNoticeMinutes: 0,
-      maxAdvanceDays: 0,
-      bufferBeforeMinutes: 0,
-      bufferAfterMinutes: 0,
-      capacity: 1,
       hosts: [1, 2, 3],
-    },
+    }),
     bookingTypeId: 1,
     busy: [],
     fromDay,

@@ -2,38 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { SLOT_LIMIT, generateSlots, resolveSlotRange, type BusyBooking, type GenerateInput, type Slot, type SlotRules } from '../../shared/booking/slots';
 import type { Weekday } from '../../shared/time';
+import { EVERY_DAY, slotRules } from '../helpers/booking';
 
 const MINUTE = 60_000;
 const TYPE_ID = 7;
 const OTHER_TYPE_ID = 99;
 
 const NO_WINDOWS: Record<Weekday, Array<[string, string]>> = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
-const EVERY_DAY = (...windows: Array<[string, string]>): Record<Weekday, Array<[string, string]>> => ({
-  mon: windows,
-  tue: windows,
-  wed: windows,
-  thu: windows,
-  fri: windows,
-  sat: windows,
-  sun: windows,
-});
-
-function rules(overrides: Partial<SlotRules> = {}): SlotRules {
-  return {
-    durationMinutes: 30,
-    slotIntervalMinutes: 30,
-    timezone: 'UTC',
-    weeklyWindows: EVERY_DAY(['09:00', '11:00']),
-    daysOff: [],
-    minNoticeMinutes: 0,
-    maxAdvanceDays: 0,
-    bufferBeforeMinutes: 0,
-    bufferAfterMinutes: 0,
-    capacity: 1,
-    hosts: [1],
-    ...overrides,
-  };
-}
+const rules = slotRules;
 
 /** 2026-03-02 is a Monday. The clock sits well before it unless a test moves it. */
 function slots(ruleOverrides: Partial<SlotRules>, input: Partial<Omit<GenerateInput, 'rules'>> = {}): Slot[] {
