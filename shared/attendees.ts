@@ -29,8 +29,12 @@ export const ZSignupFields = z.object({
 });
 export type SignupFields = z.infer<typeof ZSignupFields>;
 
-/** A free sign-up's answer; a paid event answers an order awaiting payment instead (docs/api.md#payments). */
-export const ZSignupResult = z.union([z.object({ id: z.number().int(), status: ZAttendeeStatus }), ZOrderCreatedDto]);
+/**
+ * A free sign-up's answer; a paid event answers an order awaiting payment instead (docs/api.md#payments).
+ * `ticketCode` (the QR payload) goes only to the visitor who just signed up and is going; a
+ * waitlisted sign-up has none to show.
+ */
+export const ZSignupResult = z.union([z.object({ id: z.number().int(), status: ZAttendeeStatus, ticketCode: z.string().optional() }), ZOrderCreatedDto]);
 export type SignupResult = z.infer<typeof ZSignupResult>;
 
 /** Admin PATCH /attendees/{id}: the contract's camelCase body. */

@@ -5,3 +5,82 @@ export function submitWith(action: () => unknown): (event: SubmitEvent) => void 
     void action();
   };
 }
+
+/**
+ * The server's refusals in plain words, for every visitor form (docs/api.md#errors: a
+ * `svc_invalid_param` answer names each bad field in `data.params` with a short reason).
+ * Field names are the server's (`email`, `display_name`, `customerEmail`, `submitterEmail`…).
+ */
+const EMAIL_FIELDS = new Set(['email', 'customerEmail', 'submitterEmail']);
+const NAME_FIELDS = new Set(['display_name', 'customerName', 'submitterName', 'name']);
+
+/** The sentence for one refused field: what to do, with an example where one helps. */
+export function plainFieldMessage(field: string, reason: string): string {
+  const why = reason.trim();
+  // zod's length refusals read "Too big: expected string to have <=254 characters"
+  const tooLong = /too big|at most|too long/i.test(why);
+  if (EMAIL_FIELDS.has(field)) return tooLong ? 'The email address is too long.' : 'Check the email address, e.g. name@example.com.';
+  if (NAME_FIELDS.has(field)) return tooLong ? 'The name is too long.' : 'Enter your name.';
+  if (field === 'quantity') {
+    const most = /at most (\d+)/.exec(why);
+    return most ? `Choose from 1 to ${most[1]} seats.` : 'Enter the number of seats as a whole number, e.g. 2.';
+  }
+  const known: Record<string, string> = {
+    'must be in the future': 'Choose a time in the future.',
+    'must not be before startsUtc': 'The end must be after the start.',
+    'must be a valid email address': 'Check the email address, e.g. name@example.com.',
+    'must not be empty': 'This cannot be empty.',
+    'is required': 'This is required.',
+  };
+  return known[why] ?? capitalise(why);
+}
+
+/** True when the field's plain message names the field itself ("Check the email address…"). */
+export function messageNamesField(field: string): boolean {
+  return EMAIL_FIELDS.has(field) || NAME_FIELDS.has(field) || field === 'quantity';
+}
+
+/** A field's name as a person reads it: `svc_cf_dietary_needs` → `dietary needs`. */
+export function fieldLabel(field: string): string {
+  return field.replace(/^svc_cf_/, '').replace(/[_.]/g, ' ');
+}
+
+/** `data.params` → field → plain message; `fieldOf` renames server fields to the form's own keys (unknown ones kept as they are). */
+export function fieldProblems(params: Record<string, unknown> | undefined, fieldOf: Record<string, string> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [param, reason] of Object.entries(params ?? {})) {
+    const key = fieldOf[param] ?? param;
+    out[key] ??= plainFieldMessage(param, String(reason ?? ''));
+  }
+  return out;
+}
+
+/** The server's message, unless it only lists field names ("Invalid parameter(s): email"): then a sentence a person reads. */
+export function plainSummary(message: string, fieldCount: number): string {
+  if (fieldCount === 0) return message;
+  if (/^Invalid parameter\(s\)/i.test(message) || message === 'Some fields are missing or invalid.') {
+    return fieldCount === 1 ? 'Please check the marked field:' : 'Please check the marked fields:';
+  }
+  return message;
+}
+
+/**
+ * Keeps the result where the eyes are: once the element is on screen, scrolls it into view and
+ * moves focus to it (it needs `tabindex="-1"` unless it is focusable), so the outcome of a submit
+ * is seen and heard. Runs after the next paint so a freshly rendered message is there.
+ */
+export function revealResult(target: () => HTMLElement | null | undefined): void {
+  requestAnimationFrame(() => {
+    const el = target();
+    if (!el) return;
+    const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    el.scrollIntoView({ block: 'center', behavior: reduced ? 'auto' : 'smooth' });
+    el.focus({ preventScroll: true });
+  });
+}
+
+function capitalise(text: string): string {
+  if (!text) return text;
+  const sentence = `${text[0]!.toUpperCase()}${text.slice(1)}`;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}

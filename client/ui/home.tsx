@@ -2,28 +2,18 @@ import type { JSX } from 'solid-js';
 import { Page } from './page';
 import { A } from '../router';
 
-const SECTIONS = [
-  { href: '/events', title: 'Events', text: 'See upcoming events and sign up.' },
-  { href: '/door', title: 'Door', text: 'Check people in by scanning their tickets, even without a network.' },
-  { href: '/admin', title: 'Admin', text: 'Manage events, attendees, bookings and emails.' },
-];
-
+/** The start page is a visitor's: where to sign up or book. Staff go to /door and /admin directly. */
 export default function HomePage(): JSX.Element {
   return (
-    <Page title="svc" heading="Check-in and bookings">
-      <p class="lead">
-        svc lets visitors sign up for events and book appointments, and lets door staff check people in — online or offline. Scans made without a network are
-        kept on the device and sent when it is back.
-      </p>
+    <Page title="svc" heading="Events and appointments">
+      <p class="lead">Sign up for an upcoming event or book an appointment.</p>
       <ul class="cards">
-        {SECTIONS.map((section) => (
-          <li>
-            <A href={section.href} class="card">
-              <span class="card-title">{section.title}</span>
-              <span class="card-text">{section.text}</span>
-            </A>
-          </li>
-        ))}
+        <li>
+          <A href="/events" class="card">
+            <span class="card-title">Events</span>
+            <span class="card-text">See upcoming events, what they cost and how many places are left.</span>
+          </A>
+        </li>
       </ul>
     </Page>
   );

@@ -104,6 +104,29 @@ export function parseQuantity(text: string, max: number): number | null {
   return n >= 1 && n <= max ? n : null;
 }
 
+/** What the seat rules need of an event (its answer as the page has it). */
+export interface SeatFacts {
+  maxPerSignup: number;
+  /** Null when the capacity is unlimited. */
+  placesLeft: number | null;
+  waitlist: boolean;
+}
+
+/**
+ * The most seats one sign-up may ask for: the per-sign-up limit, and without a waitlist the
+ * places left too (more would only be refused as full). With a waitlist more may be asked for:
+ * such a sign-up goes on the waitlist whole, and the form says so first (seatsOverflowWaitlist).
+ */
+export function maxSeats(event: SeatFacts): number {
+  if (event.placesLeft === null || event.waitlist || event.placesLeft <= 0) return event.maxPerSignup;
+  return Math.max(1, Math.min(event.maxPerSignup, event.placesLeft));
+}
+
+/** True when `quantity` seats are more than the places left and the sign-up would go on the waitlist. */
+export function seatsOverflowWaitlist(quantity: number, event: SeatFacts): boolean {
+  return event.waitlist && event.placesLeft !== null && event.placesLeft > 0 && quantity > event.placesLeft;
+}
+
 /** The browser side: a form's controls as FieldEntry rows. */
 export function formEntries(form: HTMLFormElement): FieldEntry[] {
   const rows: FieldEntry[] = [];

@@ -1,8 +1,10 @@
 /**
- * Dates, times, ages and prices as the visitor reads them: in their timezone and locale
- * (Intl), from the contract's UTC `Y-m-d H:i:s` strings.
+ * Dates, times, ages and prices as the visitor reads them, from the contract's UTC
+ * `Y-m-d H:i:s` strings. Times themselves are printed by `shared/time-format.ts`, the one
+ * format the pages and the emails share.
  */
-import { toUtcDate, utcMs } from '../../shared/time';
+import { toUtcDate } from '../../shared/time';
+import { formatSlotClock, formatWhen } from '../../shared/time-format';
 import { formatMoney } from '../ui/format';
 
 export function detectTimeZone(): string {
@@ -37,14 +39,19 @@ export function dayInZone(instant: Date | number, tz: string): string {
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
-/** `14:30` / `2:30 PM` in the visitor's zone and locale. */
+/** `14:30` in `tz` (24-hour, like every time svc prints). */
 export function timeInZone(utc: string, tz: string): string {
-  return new Intl.DateTimeFormat(undefined, { timeZone: tz, hour: 'numeric', minute: '2-digit' }).format(utcMs(utc));
+  return formatSlotClock(utc, tz);
 }
 
-/** `Tuesday, 5 May 2026, 14:30` in the visitor's zone. */
+/** `Thu 3 Dec, 14:30 GMT (London)` in `tz`. */
 export function dateTimeInZone(utc: string, tz: string): string {
-  return new Intl.DateTimeFormat(undefined, { timeZone: tz, dateStyle: 'full', timeStyle: 'short' }).format(utcMs(utc));
+  return formatWhen({ startUtc: utc, zone: tz }).text;
+}
+
+/** A zone as people read it: `America/New York`. */
+export function zoneInWords(tz: string): string {
+  return tz.replace(/_/g, ' ');
 }
 
 /** A calendar day (`Y-m-d`) in words: `Tuesday, 5 May`. */

@@ -9,6 +9,8 @@ export const PRIORITY_DEFAULT = 10;
 // svc_rsvp_submitted
 /** Contract: the free confirmation email listens at 10. */
 export const PRIORITY_FREE_CONFIRMATION_EMAIL = 10;
+/** svc_attendee_status_changed: a waitlisted attendee moved to going gets their ticket (default priority). */
+export const PRIORITY_PROMOTED_TICKET_EMAIL = 10;
 
 // Filters: attendees
 /** Contract: svc_rest_attendee_response gains checkinCount/lastCheckinUtc at 10. */

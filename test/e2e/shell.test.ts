@@ -101,12 +101,12 @@ describe('PWA shell', () => {
     await page.context().setOffline(true);
     const response = await page.reload();
     expect(response?.fromServiceWorker()).toBe(true);
-    await page.getByRole('heading', { level: 1, name: 'Check-in and bookings' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Events and appointments' }).waitFor();
     await page.getByRole('status').filter({ hasText: 'Offline' }).waitFor();
 
     // another route's lazy chunk comes from the precache too
-    await page.getByRole('link', { name: 'Admin', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Admin' }).waitFor();
-    await page.getByText('The server could not be reached').waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+    await page.getByText('The server could not be reached').first().waitFor();
   });
 });

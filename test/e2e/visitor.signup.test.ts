@@ -88,10 +88,13 @@ describe('visitor sign-up', () => {
     expect(typeof posted.svc_ts).toBe('string');
 
     await page.getByRole('heading', { name: 'You’re going!' }).waitFor();
-    await expect.poll(() => page.locator('main').innerText()).toContain(`An email to ${email} is on its way`);
+    await expect.poll(() => page.locator('main').innerText()).toContain(`2 seats booked for ${email}`);
+    // the ticket on screen is the row's own code, as text and as the QR the door scans
+    const shownCode = await page.locator('.v-ticket-code').innerText();
+    await page.getByRole('img', { name: /ticket’s QR code/ }).waitFor();
     expect(rawAnswers.at(-1)).toEqual({ diet: 'vegan' });
     const [row] = (await attendeeRows(e2e.server, event.id)).filter((r) => r.email === email);
-    expect(row).toMatchObject({ status: 'going', quantity: 2 });
+    expect(row).toMatchObject({ status: 'going', quantity: 2, ticket_code: shownCode });
     expect(JSON.parse(row.custom_fields)).toEqual({ diet: 'vegan' });
     await expectAccessible(page, 'sign-up confirmation');
 

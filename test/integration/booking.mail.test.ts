@@ -68,6 +68,8 @@ describe('confirmation email', () => {
     expect(mail!.subject).toBe('Booking confirmed: Tax advice');
     expect(mail!.text).toContain(`${PUBLIC_URL}/manage/${b.token}`);
     expect(mail!.text).toContain('Where: In person: 12 Main St');
+    // the host's zone (the type's, UTC here) with the end, then the customer's clock (Europe/Berlin)
+    expect(mail!.text).toMatch(/^When: [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}( \d{4})?, 13:30–14:15 UTC · 1[45]:30–1[56]:15 CES?T your time$/m);
     expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([['invite.ics', 'text/calendar; charset=utf-8; method=REQUEST']]);
     const ics = icsOf(mail!);
     const compact = (utc: string) => `${utc.replace(/[-:]/g, '').replace(' ', 'T')}Z`;

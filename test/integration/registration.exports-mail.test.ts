@@ -216,7 +216,8 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     const raw = mail.raw.replace(/=\r?\n/g, '');
     expect(raw).toContain('Launch <party>');
     expect(raw).toContain('Main hall');
-    expect(raw).toContain('Europe/Berlin');
+    // the event's zone with its abbreviation and city (shared/time-format.ts)
+    expect(raw).toContain('Fri 1 May 2099, 20:00 CEST (Berlin)');
     expect(raw).toContain(`https://tickets.example.test/cancel/${row.cancel_token}`);
     expect(raw).toContain(row.ticket_code);
     expect(raw).toMatch(/Content-Type: image\/png; name=ticket\.png/i);
@@ -243,11 +244,38 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     }
   });
 
-  it('a waitlisted attendee is told so', async () => {
+  it('a waitlisted attendee is told so, with no ticket: no code, no QR, nothing to show at the door', async () => {
     const event = await createEvent(admin.api, { capacity: 1 });
     await signUp(srv, event.id);
     await signUp(srv, event.id, { email: 'wait@example.test' });
     const outbox = await admin.api.get('/outbox?to=wait@example.test');
     expect(outbox.body[0].subject).toMatch(/waitlist/i);
+    expect(outbox.body[0].attachments).toEqual([]);
+    const row = (await attendeeRows(srv, event.id)).find((r) => r.email === 'wait@example.test');
+    const [stored] = await storedMails(srv.server.ctx.db, 'wait@example.test');
+    for (const body of [stored!.text, stored!.html]) {
+      expect(body).not.toMatch(/QR code|at the door/i);
+      expect(body).not.toContain(row.ticket_code);
+      expect(body).toMatch(/no seat yet/i);
+      expect(body).toContain(`/cancel/${row.cancel_token}`);
+    }
+  });
+
+  it('a waitlisted attendee moved to going is mailed their ticket once: the code and the QR', async () => {
+    const event = await createEvent(admin.api, { capacity: 1 });
+    await signUp(srv, event.id);
+    await signUp(srv, event.id, { email: 'promoted@example.test' });
+    const row = (await attendeeRows(srv, event.id)).find((r) => r.email === 'promoted@example.test');
+    expect((await admin.api.patch(`/attendees/${row.id}`, { status: 'going' })).status).toBe(200);
+    // back and forth again: still one ticket mail
+    expect((await admin.api.patch(`/attendees/${row.id}`, { status: 'waitlist' })).status).toBe(200);
+    expect((await admin.api.patch(`/attendees/${row.id}`, { status: 'going' })).status).toBe(200);
+    const mails = await storedMails(srv.server.ctx.db, 'promoted@example.test');
+    expect(mails).toHaveLength(2);
+    const ticket = mails.find((m) => !/waitlist/i.test(m.subject))!;
+    expect(ticket.subject).toMatch(/registered/i);
+    expect(ticket.text).toContain(row.ticket_code);
+    const outbox = await admin.api.get('/outbox?to=promoted@example.test');
+    expect(outbox.body.find((m: { subject: string }) => /registered/i.test(m.subject)).attachments).toHaveLength(1);
   });
 });

@@ -12,8 +12,8 @@ describe('sign-up happy path', () => {
     const event = await createEvent(admin.api);
     const res = await signUp(srv, event.id, { email: 'ada@example.test', display_name: 'Ada', quantity: 2 });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), status: 'going' });
     const [row] = await attendeeRows(srv, event.id);
+    expect(res.body).toEqual({ id: row.id, status: 'going', ticketCode: row.ticket_code });
     expect(row).toMatchObject({ id: res.body.id, email: 'ada@example.test', display_name: 'Ada', quantity: 2, status: 'going', custom_fields: null });
     expect(row.cancel_token).toHaveLength(64);
     expect(row.ticket_code).not.toBe(row.cancel_token);
@@ -220,6 +220,34 @@ describe('throttles (contract Limits, docs/api.md#errors)', () => {
     expect(await attendeeRows(srv, event.id)).toHaveLength(0);
   });
 
+  it('a sign-up refused for a malformed email does not count toward the per-IP throttle', async () => {
+    const event = await createEvent(admin.api);
+    for (let i = 0; i < 6; i++) {
+      const { signupService } = await import('../../server/modules/attendees/signup.service');
+      const { signValue } = await import('../../server/security/nonce');
+      const svc_ts = signValue(srv.server.ctx.secret, `signup-form|${event.id}`, String(nowMs - 10_000));
+      const typo = signupService(srv.server.ctx).signup({
+        eventId: event.id,
+        raw: { email: `ada${i}@example`, display_name: 'T', svc_ts },
+        ip: '127.0.0.1',
+        headers: {},
+        nowMs,
+      });
+      await expect(typo).rejects.toMatchObject({ code: 'svc_invalid_param', data: { params: { email: expect.any(String) } } });
+    }
+    for (let i = 0; i < 5; i++) await expect(serviceSignup(event.id, uniqueEmail())).resolves.toMatchObject({ status: 'going' });
+    await expect(serviceSignup(event.id, uniqueEmail())).rejects.toMatchObject({ code: 'svc_rate_limited' });
+    expect(await attendeeRows(srv, event.id)).toHaveLength(5);
+  });
+
+  it('a full window refuses before validation: a malformed sign-up from a throttled IP is 429, not 400', async () => {
+    const event = await createEvent(admin.api);
+    await fillWindows('signup:ip:127.0.0.1', 60, 5);
+    const res = await signUp(srv, event.id, { email: 'ada@example' });
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe('svc_rate_limited');
+  });
+
   it('an empty IP from svc_rsvp_client_ip turns the per-IP throttle off', async () => {
     const event = await createEvent(admin.api);
     await fillWindows('signup:ip:127.0.0.1', 60, 5);
@@ -312,6 +340,15 @@ describe('bad input: 400 svc_invalid_param naming the field, nothing stored', ()
 });
 
 describe('capacity, decided atomically', () => {
+  it('a waitlisted answer carries no ticket code (not admitted); a going one carries the row’s own', async () => {
+    const event = await createEvent(admin.api, { capacity: 1 });
+    const going = await signUp(srv, event.id);
+    const waiting = await signUp(srv, event.id);
+    const rows = await attendeeRows(srv, event.id);
+    expect(going.body).toEqual({ id: rows[0].id, status: 'going', ticketCode: rows[0].ticket_code });
+    expect(waiting.body).toEqual({ id: rows[1].id, status: 'waitlist' });
+  });
+
   it('going while seats remain, then waitlist when the event allows it', async () => {
     const event = await createEvent(admin.api, { capacity: 3 });
     expect((await signUp(srv, event.id, { quantity: 2 })).body.status).toBe('going');
@@ -370,5 +407,11 @@ describe('GET /events/{id}/form', () => {
     }
     const draft = await createEvent(admin.api, { status: 'draft' });
     expect((await apiClient(srv.url).get(`/events/${draft.id}/form`)).status).toBe(404);
+  });
+
+  it('an unknown event is 404 svc_not_found, not 400', async () => {
+    const res = await apiClient(srv.url).get('/events/999999/form');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('svc_not_found');
   });
 });

@@ -1,13 +1,15 @@
 /**
- * Timezone, a month calendar with the days that have free times marked, and the day's free
- * times as big buttons in the visitor's zone (Cal.com / Calendly style). Slots are cached per
- * type, zone and month in `svc-visitor` and marked with their age when shown from the cache.
+ * The time zone as one changeable line, a month calendar with the days that have free times
+ * marked, and the day's free times as big buttons in the visitor's zone (Cal.com / Calendly
+ * style). Slots are cached per type, zone and month in `svc-visitor` and marked with their age
+ * when shown from the cache. A "just taken" notice sits beside the times, focused and in view.
  */
 import { createEffect, createMemo, createSignal, For, on, Show, type JSX } from 'solid-js';
 import { fetchMonthSlots, slotsCacheKey, type Slot } from '../booking';
 import { createCachedResource } from '../cache';
-import { addMonths, dayInWords, dayInZone, monthGrid, monthInWords, timeInZone, timeZoneList, weekdayNames } from '../time';
+import { addMonths, dayInWords, dayInZone, monthGrid, monthInWords, timeZoneList, weekdayNames, zoneInWords } from '../time';
 import { utcMs } from '../../../shared/time';
+import { formatSlotClock } from '../../../shared/time-format';
 import { AgeNote, ErrorState } from './states';
 
 export interface SlotPickerHandle {
@@ -26,6 +28,11 @@ export interface SlotPickerProps {
   exclude?: string;
   ref?: (handle: SlotPickerHandle) => void;
   idPrefix: string;
+  /** Seats one booking of the type can take: "N seats left" is only shown when it is more than one
+   * (on a one-to-one type the count is the number of free hosts, which is not the visitor's business). */
+  seatsPerSlot?: number;
+  /** Shown beside the times, focused and scrolled into view when it appears ("just taken"). */
+  notice?: string | null;
 }
 
 export function SlotPicker(props: SlotPickerProps): JSX.Element {
@@ -36,6 +43,21 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
   const [month, setMonth] = createSignal(startMonth());
   const [day, setDay] = createSignal<string | null>(props.selected ? dayInZone(utcMs(props.selected), props.tz) : null);
   const zones = timeZoneList([props.tz]);
+  const [choosingZone, setChoosingZone] = createSignal(false);
+  let noticeEl: HTMLParagraphElement | undefined;
+  createEffect(
+    on(
+      () => props.notice,
+      (notice) => {
+        if (!notice) return;
+        // after the fresh times render, so the notice and the list beside it are what is in view
+        requestAnimationFrame(() => {
+          noticeEl?.scrollIntoView({ block: 'center' });
+          noticeEl?.focus({ preventScroll: true });
+        });
+      },
+    ),
+  );
   const thisMonth = () => {
     const today = dayInZone(Date.now(), props.tz);
     return { year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) };
@@ -74,11 +96,14 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
     }),
   );
 
-  // A new zone moves the calendar to the selected time's (or today's) month in that zone.
+  // A new zone moves the calendar to the selected time's (or today's) month and day in that zone.
   createEffect(
     on(
       () => props.tz,
-      () => setMonth(startMonth()),
+      () => {
+        setMonth(startMonth());
+        setDay(props.selected ? dayInZone(utcMs(props.selected), props.tz) : null);
+      },
       { defer: true },
     ),
   );
@@ -96,114 +121,142 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
   return (
     <div class="v-stack">
       <div class="v-tz">
-        <label for={`${props.idPrefix}-tz`}>Your timezone</label>
-        <select id={`${props.idPrefix}-tz`} value={props.tz} onChange={(e) => props.onTzChange(e.currentTarget.value)}>
-          <For each={zones}>{(zone) => <option value={zone}>{zone.replace(/_/g, ' ')}</option>}</For>
-        </select>
-        <p class="v-hint">Times below are in this timezone. It was detected from your device; change it if you will be elsewhere.</p>
+        <p class="v-tz-line" id={`${props.idPrefix}-tz-line`}>
+          Times in <strong>{zoneInWords(props.tz)}</strong>
+          {' · '}
+          <button
+            type="button"
+            class="v-link-button"
+            aria-expanded={choosingZone()}
+            aria-controls={`${props.idPrefix}-tz-choice`}
+            onClick={() => setChoosingZone(!choosingZone())}
+          >
+            Change<span class="v-sr-only"> timezone</span>
+          </button>
+        </p>
+        <Show when={choosingZone()}>
+          <div class="v-tz-choice" id={`${props.idPrefix}-tz-choice`}>
+            <label for={`${props.idPrefix}-tz`}>Your timezone</label>
+            <select id={`${props.idPrefix}-tz`} value={props.tz} onChange={(e) => props.onTzChange(e.currentTarget.value)}>
+              <For each={zones}>{(zone) => <option value={zone}>{zoneInWords(zone)}</option>}</For>
+            </select>
+            <p class="v-hint">Detected from your device; change it if you will be elsewhere.</p>
+          </div>
+        </Show>
       </div>
 
-      <AgeNote fetchedAt={resource.fetchedAt()} stale={resource.stale()} what="free times" />
+      <AgeNote fetchedAt={resource.fetchedAt()} stale={resource.stale()} what="free times" refresh={resource.refresh} />
 
-      <section class="v-cal" aria-labelledby={`${props.idPrefix}-month`}>
-        <div class="v-cal-head">
-          <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(-1)} disabled={atFirstMonth()} aria-label="Previous month">
-            ‹
-          </button>
-          <h3 id={`${props.idPrefix}-month`} aria-live="polite">
-            {monthInWords(month().year, month().month)}
-          </h3>
-          <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(1)} aria-label="Next month">
-            ›
-          </button>
-        </div>
-        <table>
-          <thead>
-            <tr>
-              <For each={weekdays}>
-                {(name, i) => (
-                  <th scope="col">
-                    <abbr title={weekdaysLong[i()]}>{name}</abbr>
-                  </th>
+      <div class="v-picker-body">
+        <section class="v-cal" aria-labelledby={`${props.idPrefix}-month`}>
+          <div class="v-cal-head">
+            <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(-1)} disabled={atFirstMonth()} aria-label="Previous month">
+              ‹
+            </button>
+            <h3 id={`${props.idPrefix}-month`} aria-live="polite">
+              {monthInWords(month().year, month().month)}
+            </h3>
+            <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(1)} aria-label="Next month">
+              ›
+            </button>
+          </div>
+          <table>
+            <thead>
+              <tr>
+                <For each={weekdays}>
+                  {(name, i) => (
+                    <th scope="col">
+                      <abbr title={weekdaysLong[i()]}>{name}</abbr>
+                    </th>
+                  )}
+                </For>
+              </tr>
+            </thead>
+            <tbody>
+              <For each={monthGrid(month().year, month().month)}>
+                {(week) => (
+                  <tr>
+                    <For each={week}>
+                      {(cell) => (
+                        <td>
+                          <Show when={cell}>
+                            {(d) => {
+                              const count = () => byDay().get(d())?.length ?? 0;
+                              return (
+                                <button
+                                  type="button"
+                                  class="v-day"
+                                  data-day={d()}
+                                  classList={{ 'has-slots': count() > 0 }}
+                                  disabled={count() === 0}
+                                  aria-pressed={day() === d()}
+                                  aria-label={`${dayInWords(d())}: ${count() === 0 ? 'no free times' : `${count()} free ${count() === 1 ? 'time' : 'times'}`}`}
+                                  onClick={() => setDay(d())}
+                                >
+                                  {Number(d().slice(8))}
+                                </button>
+                              );
+                            }}
+                          </Show>
+                        </td>
+                      )}
+                    </For>
+                  </tr>
                 )}
               </For>
-            </tr>
-          </thead>
-          <tbody>
-            <For each={monthGrid(month().year, month().month)}>
-              {(week) => (
-                <tr>
-                  <For each={week}>
-                    {(cell) => (
-                      <td>
-                        <Show when={cell}>
-                          {(d) => {
-                            const count = () => byDay().get(d())?.length ?? 0;
-                            return (
-                              <button
-                                type="button"
-                                class="v-day"
-                                data-day={d()}
-                                classList={{ 'has-slots': count() > 0 }}
-                                disabled={count() === 0}
-                                aria-pressed={day() === d()}
-                                aria-label={`${dayInWords(d())}: ${count() === 0 ? 'no free times' : `${count()} free ${count() === 1 ? 'time' : 'times'}`}`}
-                                onClick={() => setDay(d())}
-                              >
-                                {Number(d().slice(8))}
-                              </button>
-                            );
-                          }}
-                        </Show>
-                      </td>
-                    )}
-                  </For>
-                </tr>
-              )}
-            </For>
-          </tbody>
-        </table>
-      </section>
-
-      <Show when={resource.error() && resource.value() === undefined}>
-        <ErrorState message={resource.error()!} onRetry={() => void resource.refresh()} />
-      </Show>
-      <Show when={resource.loading() && resource.value() === undefined}>
-        <p class="status-text" role="status">
-          Loading free times…
-        </p>
-      </Show>
-      <Show when={resource.value() !== undefined && byDay().size === 0}>
-        <p class="status-text" role="status">
-          No free times in {monthInWords(month().year, month().month)}. Try the next month.
-        </p>
-      </Show>
-
-      <Show when={day() && daySlots().length > 0}>
-        <section aria-labelledby={`${props.idPrefix}-day`}>
-          <h3 id={`${props.idPrefix}-day`}>Free times on {dayInWords(day()!)}</h3>
-          <ul class="v-slots">
-            <For each={daySlots()}>
-              {(slot) => (
-                <li>
-                  <button
-                    type="button"
-                    class="v-slot"
-                    data-start={slot.start_utc}
-                    aria-pressed={props.selected === slot.start_utc}
-                    onClick={() => props.onSelect(props.selected === slot.start_utc ? null : slot)}
-                  >
-                    {timeInZone(slot.start_utc, props.tz)}
-                    <Show when={slot.capacity_left > 1}>
-                      <small>{slot.capacity_left} seats left</small>
-                    </Show>
-                  </button>
-                </li>
-              )}
-            </For>
-          </ul>
+            </tbody>
+          </table>
         </section>
-      </Show>
+
+        <div class="v-slot-area">
+          <Show when={props.notice}>
+            <p class="notice notice-error v-taken" role="alert" tabindex="-1" ref={noticeEl}>
+              {props.notice}
+            </p>
+          </Show>
+          <Show when={resource.error() && resource.value() === undefined}>
+            <ErrorState message={resource.error()!} onRetry={() => void resource.refresh()} />
+          </Show>
+          <Show when={resource.loading() && resource.value() === undefined}>
+            <p class="status-text" role="status">
+              Loading free times…
+            </p>
+          </Show>
+          <Show when={resource.value() !== undefined && byDay().size === 0}>
+            <p class="status-text" role="status">
+              No free times in {monthInWords(month().year, month().month)}. Try the next month.
+            </p>
+          </Show>
+
+          <Show when={day() && daySlots().length > 0}>
+            <section aria-labelledby={`${props.idPrefix}-day`}>
+              <h3 id={`${props.idPrefix}-day`}>Free times on {dayInWords(day()!)}</h3>
+              <ul class="v-slots">
+                <For each={daySlots()}>
+                  {(slot) => (
+                    <li>
+                      <button
+                        type="button"
+                        class="v-slot"
+                        data-start={slot.start_utc}
+                        aria-pressed={props.selected === slot.start_utc}
+                        onClick={() => props.onSelect(props.selected === slot.start_utc ? null : slot)}
+                      >
+                        {formatSlotClock(slot.start_utc, props.tz)}
+                        <Show when={(props.seatsPerSlot ?? 1) > 1}>
+                          <small>
+                            {slot.capacity_left} {slot.capacity_left === 1 ? 'seat' : 'seats'} left
+                          </small>
+                        </Show>
+                      </button>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </section>
+          </Show>
+        </div>
+      </div>
     </div>
   );
 }

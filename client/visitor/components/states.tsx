@@ -1,9 +1,21 @@
-import { Show, type JSX } from 'solid-js';
+import { For, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { online } from '../../pwa';
+import { onReconnect } from '../../offline/reconnect';
+import { fieldLabel, fieldProblems, messageNamesField, plainSummary } from '../../ui/forms';
 import { formatAge } from '../time';
 
-/** Says how old a stored copy is whenever the page shows one the network has not refreshed. */
-export function AgeNote(props: { fetchedAt: number | undefined; stale: boolean; what: string }): JSX.Element {
+/**
+ * Says how old a stored copy is whenever the page shows one the network has not refreshed.
+ * With `refresh`, coming back online (or back to the page) tries again, and the note goes as
+ * soon as a refresh succeeds.
+ */
+export function AgeNote(props: { fetchedAt: number | undefined; stale: boolean; what: string; refresh?: () => unknown }): JSX.Element {
+  onMount(() => {
+    const stop = onReconnect(() => {
+      if (props.stale) void props.refresh?.();
+    });
+    onCleanup(stop);
+  });
   return (
     <Show when={props.stale && props.fetchedAt !== undefined}>
       <p class="v-age" role="status">
@@ -27,29 +39,45 @@ export function ErrorState(props: { message: string; onRetry?: () => void }): JS
   );
 }
 
-const FIELD_WORDS: Record<string, string> = {
-  email: 'Email',
-  display_name: 'Name',
-  quantity: 'Seats',
-  customerName: 'Name',
-  customerEmail: 'Email',
-  customerTz: 'Timezone',
-  startUtc: 'Time',
-};
-
-/** The server's refusal under a form: its message, and each named field with the reason. */
-export function SubmissionProblem(props: { id: string; error: { message: string; params?: Record<string, string> } }): JSX.Element {
-  const params = () => Object.entries(props.error.params ?? {});
+/**
+ * The server's refusal under a form, in plain words: a summary, then one line per named field
+ * (client/ui/forms.ts) that moves focus to the field. `fieldIds` maps a server field to its
+ * input's id; `ref` lets the page bring the message into view (revealResult).
+ */
+export function SubmissionProblem(props: {
+  id: string;
+  error: { message: string; params?: Record<string, string> };
+  fieldIds?: Record<string, string>;
+  ref?: (el: HTMLDivElement) => void;
+}): JSX.Element {
+  const problems = () =>
+    Object.entries(fieldProblems(props.error.params)).map(
+      ([field, message]) => [field, messageNamesField(field) ? message : `${fieldLabel(field)}: ${message}`] as const,
+    );
+  const focusField = (e: MouseEvent, field: string) => {
+    const el = document.getElementById(props.fieldIds?.[field] ?? '');
+    if (!el) return;
+    e.preventDefault();
+    el.focus();
+  };
   return (
-    <div id={props.id} class="form-error" role="alert">
-      <p style={{ margin: 0 }}>{props.error.message}</p>
-      <Show when={params().length > 0}>
+    <div id={props.id} ref={props.ref} class="form-error" role="alert" tabindex="-1">
+      <p style={{ margin: 0 }}>{plainSummary(props.error.message, problems().length)}</p>
+      <Show when={problems().length > 0}>
         <ul>
-          {params().map(([field, reason]) => (
-            <li>
-              {FIELD_WORDS[field] ?? field.replace(/^svc_cf_/, '').replace(/_/g, ' ')}: {reason}
-            </li>
-          ))}
+          <For each={problems()}>
+            {([field, message]) => (
+              <li>
+                <Show when={props.fieldIds?.[field]} fallback={message}>
+                  {(inputId) => (
+                    <a href={`#${inputId()}`} onClick={(e) => focusField(e, field)}>
+                      {message}
+                    </a>
+                  )}
+                </Show>
+              </li>
+            )}
+          </For>
         </ul>
       </Show>
     </div>

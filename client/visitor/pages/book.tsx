@@ -1,23 +1,28 @@
 /**
- * `/book/{bookingTypeId}`: timezone (detected, changeable), a month calendar of days with
- * free times, the day's times as buttons, then name and email. The chosen time is re-checked
- * with the server on submit; a time taken meanwhile (re-check or 409) is answered with fresh
- * times on this same screen. Offline, the booking waits in the outbox and the page shows the
- * outcome once it has been sent. Confirmation: what happens next and "add to calendar".
+ * `/book/{bookingTypeId}`, laid out like Cal.com's: what, how long, where and what it costs in
+ * one summary; the timezone as one changeable line; a month calendar of days with free times
+ * and the day's times as buttons (above the fold on a phone); then name and email. The chosen
+ * time is re-checked with the server on submit; a time taken meanwhile (re-check or 409) is
+ * answered with fresh times and a notice beside them. Offline, the booking waits in the outbox
+ * and the page shows the outcome once it has been sent. After a submit the result or the error
+ * is scrolled into view and focused. Confirmation: what happens next and "add to calendar".
  */
 import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { NetworkError } from '../../ui/errors';
+import { fieldProblems } from '../../ui/forms';
 import { Page } from '../../ui/page';
 import { online } from '../../pwa';
 import { A, navigate, searchParams, type RouteProps } from '../../router';
 import { call, rpc } from '../../ui/trpc';
-import type { BookingCreatedDto } from '../../../shared/booking';
-import { isValidTimeZone, toUtcString } from '../../../shared/time';
+import type { BookingCreatedDto, PublicBookingTypeDto } from '../../../shared/booking';
+import { isValidTimeZone, toUtcString, utcMs } from '../../../shared/time';
+import { formatWhen, type When } from '../../../shared/time-format';
 import { isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { createCachedResource, createLiveQuery } from '../cache';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
+import { WhenLines } from '../components/when-lines';
 import { visitorDb } from '../db';
 import { clearDraft, draftSaver, loadDraft } from '../drafts';
 import { buildIcs } from '../ics';
@@ -25,10 +30,34 @@ import { prefetchNonce, storedNonce } from '../nonce';
 import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type BookingSubmissionBody } from '../runner';
-import { dateTimeInZone, detectTimeZone, formatPrice, timeInZone } from '../time';
+import { detectTimeZone, formatPrice } from '../time';
 import '../../styles/visitor.css';
 
 const TAKEN_MESSAGE = 'Sorry, that time was just taken. Here are the times that are still free — please pick another.';
+
+/** Words for a location mode without a label; an online link is only given after booking. */
+const MODE_WORDS: Record<string, string> = { in_person: 'In person', virtual: 'Online', phone: 'By phone' };
+
+/** Where the appointment happens, as far as the visitor may know before booking. */
+function locationBeforeBooking(t: Pick<PublicBookingTypeDto, 'locationMode' | 'locationLabel' | 'locationValue'>): string {
+  if (t.locationMode === 'in_person') return [t.locationLabel || MODE_WORDS.in_person, t.locationValue].filter(Boolean).join(': ');
+  if (t.locationMode === 'custom') return t.locationLabel || t.locationValue;
+  return t.locationLabel || MODE_WORDS[t.locationMode] || '';
+}
+
+/** Moves the eyes and the focus to what a submit produced (the result or the error). */
+function reveal(id: string): void {
+  requestAnimationFrame(() => {
+    const el = document.getElementById(id);
+    if (!el) return;
+    if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+    el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+  });
+}
+
+/** The booking form's inputs by the field names the server's errors use. */
+const BOOK_FIELD_IDS: Record<string, string> = { customerName: 'book-name', customerEmail: 'book-email', quantity: 'book-quantity' };
 
 export default function BookPage(props: RouteProps): JSX.Element {
   const typeId = Number(props.params.id);
@@ -51,6 +80,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
   const [localError, setLocalError] = createSignal<string | null>(null);
   const [submitting, setSubmitting] = createSignal(false);
   let picker: SlotPickerHandle | undefined;
+  /** Set by a submit: the next result or error is scrolled to and focused. */
+  let revealNext = false;
   /** The booking this page just queued: when its answer asks for payment, the checkout opens. */
   let awaitingAnswer: number | null = null;
 
@@ -60,6 +91,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
   };
   const submission = createLiveQuery(submissionId, (id) => (id === null ? Promise.resolve(undefined) : db.outbox.get(id)));
   const state = () => submission()?.state;
+  /** The fields the server refused, marked on the form (aria-invalid) and linked from the message. */
+  const refused = createMemo(() => (state() === 'failed' ? fieldProblems(submission()?.error?.params) : {}));
   const created = () => submission()?.result as BookingCreatedDto | undefined;
 
   // Drafts: name, email, seats and the chosen time survive a reload.
@@ -96,10 +129,34 @@ export default function BookPage(props: RouteProps): JSX.Element {
   };
 
   const slotTaken = () => {
+    revealNext = false; // the notice beside the times takes the focus
     setSlot(null);
     setNotice(TAKEN_MESSAGE);
     void picker?.refresh();
   };
+
+  /** A time in the host's zone (the type's) with the visitor's clock when it differs. */
+  const when = (startUtc: string, endUtc?: string | null): When => {
+    const t = type.value();
+    const end = endUtc || (t ? toUtcString(utcMs(startUtc) + t.durationMinutes * 60_000) : null);
+    return formatWhen({ startUtc, endUtc: end, zone: t?.timezone ?? tz(), viewerZone: tz() });
+  };
+
+  createEffect(
+    on(
+      () => [state(), localError()] as const,
+      ([st, error]) => {
+        if (!revealNext) return;
+        if (error || (st === 'failed' && !isSlotTaken(submission()?.error?.code))) {
+          revealNext = false;
+          reveal('book-error');
+        } else if (st === 'queued' || st === 'sending' || st === 'done') {
+          if (st === 'done') revealNext = false;
+          reveal('book-result');
+        }
+      },
+    ),
+  );
 
   // The outbox's answer: a time taken meanwhile goes back to the picker with fresh times.
   createEffect(
@@ -128,6 +185,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
     const chosen = slot();
     setLocalError(null);
     if (!t) return;
+    revealNext = true;
     if (!chosen) {
       setLocalError('Please pick a time first.');
       return;
@@ -220,17 +278,23 @@ export default function BookPage(props: RouteProps): JSX.Element {
     const t = type.value();
     return t && t.priceCents > 0 ? ` · ${formatPrice(t.priceCents * quantity(), t.currency)}` : '';
   };
+  const buttonLabel = () => {
+    if (submitting()) return 'Checking the time…';
+    const request = type.value()?.requiresApproval ?? false;
+    const words = online() ? (request ? 'Request this time' : 'Book this time') : request ? 'Request when back online' : 'Book when back online';
+    return `${words}${total()}`;
+  };
 
   return (
     <Page title={type.value()?.title ?? 'Book'}>
-      <p>
+      <p class="v-back">
         <A href="/events">All events and appointments</A>
       </p>
       <Show when={!valid || type.notFound()}>
         <ErrorState message="This appointment type does not exist or cannot be booked any more." />
       </Show>
       <Show when={valid && !type.notFound()}>
-        <AgeNote fetchedAt={type.fetchedAt()} stale={type.stale()} what="details" />
+        <AgeNote fetchedAt={type.fetchedAt()} stale={type.stale()} what="details" refresh={type.refresh} />
         <Show when={type.value() === undefined && type.loading()}>
           <p class="status-text" role="status">
             Loading…
@@ -241,189 +305,206 @@ export default function BookPage(props: RouteProps): JSX.Element {
         </Show>
         <Show when={type.value()}>
           {(t) => (
-            <div class="v-stack">
-              <dl class="v-facts">
-                <dt>Length</dt>
-                <dd>{t().durationMinutes} minutes</dd>
-                <Show when={t().locationLabel}>
-                  <dt>Where</dt>
-                  <dd>{t().locationLabel}</dd>
+            <div class="v-book">
+              <ul class="v-book-summary" aria-label="About this appointment">
+                <li>{t().durationMinutes} minutes</li>
+                <Show when={locationBeforeBooking(t())}>
+                  {(where) => (
+                    <li>
+                      <span class="v-sr-only">Where: </span>
+                      {where()}
+                    </li>
+                  )}
                 </Show>
-                <dt>Price</dt>
-                <dd>
+                <li>
                   {t().priceCents > 0 ? (
                     <>
                       {formatPrice(t().priceCents, t().currency)}
                       {maxSeats() > 1 ? ' per seat' : ''}
-                      <br />
-                      {/* an approval type is always paid on site; otherwise the edition decides, which this page cannot see */}
-                      <span class="muted">
-                        {t().requiresApproval
-                          ? 'Paid on site — nothing is charged when you book.'
-                          : 'Nothing is charged when you book. If it is paid online, the payment page comes next; otherwise you pay on site.'}
-                      </span>
                     </>
                   ) : (
                     'Free'
                   )}
-                </dd>
-              </dl>
+                </li>
+                <Show when={t().requiresApproval}>
+                  <li>The host confirms each request</li>
+                </Show>
+              </ul>
               <Show when={t().description}>
-                <p style={{ 'white-space': 'pre-line' }}>{t().description}</p>
+                <p class="v-book-about">{t().description}</p>
               </Show>
 
-              <Show when={state() === 'queued' || state() === 'sending'}>
-                <div class="v-result waiting" role="status">
-                  <h2>{!online() || submission()?.queuedOffline ? 'Saved on this phone' : 'Booking…'}</h2>
-                  <p>
-                    {dateTimeInZone(String(submission()!.body.startUtc), tz())}.{' '}
-                    {online() ? 'Sending it now…' : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}
-                  </p>
-                </div>
-              </Show>
-
-              <Show when={state() === 'done' && created()}>
-                {(b) => (
-                  <div class="v-result" classList={{ waiting: heading(b()) === 'Almost done: payment needed' }} role="status">
-                    <h2>{heading(b())}</h2>
-                    <dl class="v-facts">
-                      <dt>What</dt>
-                      <dd>{t().title}</dd>
-                      <dt>When</dt>
-                      <dd>
-                        {dateTimeInZone(b().startUtc, tz())} – {timeInZone(b().endUtc, tz())}
-                        <br />
-                        <span class="muted">{tz().replace(/_/g, ' ')}</span>
-                      </dd>
-                      <Show when={t().locationLabel}>
-                        <dt>Where</dt>
-                        <dd>{t().locationLabel}</dd>
-                      </Show>
-                      <Show when={t().priceCents > 0}>
-                        <dt>Price</dt>
-                        <dd>
-                          {formatPrice(t().priceCents, t().currency)}
-                          {b().paymentUrl ? '' : ' — you pay on site.'}
-                        </dd>
-                      </Show>
-                    </dl>
-                    <h3>What happens next</h3>
-                    <Show
-                      when={b().status === 'pending_payment' && b().paymentUrl}
-                      fallback={
-                        <p>
-                          {b().status === 'pending_approval'
-                            ? 'The host will look at your request. You will get an email when it is confirmed or declined. '
-                            : ''}
-                          An email to <strong>{String(submission()!.body.customerEmail)}</strong> is on its way with{' '}
-                          {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel this
-                          booking.
-                        </p>
-                      }
-                    >
-                      {(url) => <PaymentPending paymentUrl={url()} kind="booking" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />}
-                    </Show>
-                    <div class="v-actions">
-                      <Show when={icsUrl() && (b().status !== 'pending_payment' || payment.state() === 'paid')}>
-                        <a class="button" href={icsUrl()!} download="booking.ics">
-                          Add to calendar
-                        </a>
-                      </Show>
-                      <button type="button" class="button button-quiet" onClick={bookAnother}>
-                        Book another time
-                      </button>
-                    </div>
+              <div class="v-book-main v-stack">
+                <Show when={state() === 'queued' || state() === 'sending'}>
+                  <div class="v-result waiting" role="status" id="book-result" tabindex="-1">
+                    <h2>{!online() || submission()?.queuedOffline ? 'Saved on this phone' : 'Booking…'}</h2>
+                    <p>
+                      {when(String(submission()!.body.startUtc)).text}.{' '}
+                      {online()
+                        ? 'Sending it now…'
+                        : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}
+                    </p>
                   </div>
-                )}
-              </Show>
+                </Show>
 
-              <Show when={showPicker()}>
-                <section class="v-stack" aria-labelledby="pick-heading">
-                  <h2 id="pick-heading">Pick a time</h2>
-                  <Show when={notice()}>
-                    <p class="notice notice-error" role="alert">
-                      {notice()}
-                    </p>
-                  </Show>
-                  <SlotPicker
-                    idPrefix="book"
-                    typeId={typeId}
-                    tz={tz()}
-                    onTzChange={changeTz}
-                    selected={slot()?.start_utc ?? null}
-                    onSelect={(s) => {
-                      setSlot(s);
-                      if (s) setNotice(null);
-                    }}
-                    quantity={quantity()}
-                    ref={(handle) => (picker = handle)}
-                  />
-                </section>
+                <Show when={state() === 'done' && created()}>
+                  {(b) => (
+                    <div class="v-result" classList={{ waiting: heading(b()) === 'Almost done: payment needed' }} role="status" id="book-result" tabindex="-1">
+                      <h2>{heading(b())}</h2>
+                      <dl class="v-facts">
+                        <dt>What</dt>
+                        <dd>{t().title}</dd>
+                        <dt>When</dt>
+                        <dd>
+                          <WhenLines when={when(b().startUtc, b().endUtc)} />
+                        </dd>
+                        <Show when={locationBeforeBooking(t())}>
+                          <dt>Where</dt>
+                          <dd>{locationBeforeBooking(t())}</dd>
+                        </Show>
+                        <Show when={t().priceCents > 0}>
+                          <dt>Price</dt>
+                          <dd>
+                            {formatPrice(t().priceCents, t().currency)}
+                            {b().paymentUrl ? '' : ' — you pay on site.'}
+                          </dd>
+                        </Show>
+                      </dl>
+                      <h3>What happens next</h3>
+                      <Show
+                        when={b().status === 'pending_payment' && b().paymentUrl}
+                        fallback={
+                          <p>
+                            {b().status === 'pending_approval'
+                              ? 'The host will look at your request. You will get an email when it is confirmed or declined. '
+                              : ''}
+                            An email to <strong>{String(submission()!.body.customerEmail)}</strong> is on its way with{' '}
+                            {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel this
+                            booking.
+                          </p>
+                        }
+                      >
+                        {(url) => <PaymentPending paymentUrl={url()} kind="booking" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />}
+                      </Show>
+                      <div class="v-actions">
+                        <Show when={icsUrl() && (b().status !== 'pending_payment' || payment.state() === 'paid')}>
+                          <a class="button" href={icsUrl()!} download="booking.ics">
+                            Add to calendar
+                          </a>
+                        </Show>
+                        <button type="button" class="button button-quiet" onClick={bookAnother}>
+                          Book another time
+                        </button>
+                      </div>
+                    </div>
+                  )}
+                </Show>
 
-                <section class="v-stack" aria-labelledby="details-heading">
-                  <h2 id="details-heading">Your details</h2>
-                  <form class="v-form" onSubmit={onSubmit} aria-describedby={localError() || submission()?.error ? 'book-error' : undefined}>
-                    <p class="v-hint" aria-live="polite">
-                      {slot() ? `Chosen: ${dateTimeInZone(slot()!.start_utc, tz())}` : 'No time chosen yet.'}
-                    </p>
-                    <div class="field">
-                      <label for="book-name">Your name</label>
-                      <input
-                        id="book-name"
-                        name="customerName"
-                        type="text"
-                        autocomplete="name"
-                        required
-                        maxlength={190}
-                        value={name()}
-                        onInput={(e) => setName(e.currentTarget.value)}
-                      />
-                    </div>
-                    <div class="field">
-                      <label for="book-email">Email</label>
-                      <input
-                        id="book-email"
-                        name="customerEmail"
-                        type="email"
-                        inputmode="email"
-                        autocomplete="email"
-                        required
-                        maxlength={254}
-                        value={email()}
-                        onInput={(e) => setEmail(e.currentTarget.value)}
-                      />
-                    </div>
-                    <Show when={maxSeats() > 1}>
+                <Show when={showPicker()}>
+                  <section class="v-stack" aria-labelledby="pick-heading">
+                    <h2 id="pick-heading">Pick a time</h2>
+                    <SlotPicker
+                      idPrefix="book"
+                      typeId={typeId}
+                      tz={tz()}
+                      onTzChange={changeTz}
+                      selected={slot()?.start_utc ?? null}
+                      onSelect={(s) => {
+                        setSlot(s);
+                        if (s) setNotice(null);
+                      }}
+                      quantity={quantity()}
+                      seatsPerSlot={t().capacity}
+                      notice={notice()}
+                      ref={(handle) => (picker = handle)}
+                    />
+                  </section>
+
+                  <section class="v-stack" aria-labelledby="details-heading">
+                    <h2 id="details-heading">Your details</h2>
+                    <form class="v-form" onSubmit={onSubmit} aria-describedby={localError() || submission()?.error ? 'book-error' : undefined}>
+                      <div class="v-chosen" aria-live="polite">
+                        <Show when={slot()} fallback={<p class="v-hint">No time chosen yet.</p>}>
+                          {(chosen) => (
+                            <p>
+                              Chosen: <WhenLines when={when(chosen().start_utc, chosen().end_utc)} />
+                            </p>
+                          )}
+                        </Show>
+                      </div>
                       <div class="field">
-                        <label for="book-quantity">Seats</label>
+                        <label for="book-name">Your name</label>
                         <input
-                          id="book-quantity"
-                          name="quantity"
-                          type="number"
-                          inputmode="numeric"
-                          min="1"
-                          max={maxSeats()}
-                          value={quantity()}
-                          onInput={(e) => {
-                            const n = Number(e.currentTarget.value);
-                            if (Number.isInteger(n) && n >= 1 && n <= maxSeats()) setQuantity(n);
-                          }}
+                          id="book-name"
+                          aria-invalid={refused().customerName ? 'true' : undefined}
+                          name="customerName"
+                          type="text"
+                          autocomplete="name"
+                          required
+                          maxlength={190}
+                          value={name()}
+                          onInput={(e) => setName(e.currentTarget.value)}
                         />
                       </div>
-                    </Show>
-                    <Show when={!online()}>
-                      <p class="v-hint">You are offline. Your booking will be saved on this phone and sent when you’re back online.</p>
-                    </Show>
-                    <button type="submit" class="button" aria-disabled={submitting()}>
-                      {submitting() ? 'Checking the time…' : `${online() ? 'Book this time' : 'Book when back online'}${total()}`}
-                    </button>
-                    <Show when={localError()}>{(message) => <SubmissionProblem id="book-error" error={{ message: message() }} />}</Show>
-                    <Show when={!localError() && state() === 'failed' && !isSlotTaken(submission()?.error?.code) && submission()?.error}>
-                      {(error) => <SubmissionProblem id="book-error" error={error()} />}
-                    </Show>
-                  </form>
-                </section>
-              </Show>
+                      <div class="field">
+                        <label for="book-email">Email</label>
+                        <input
+                          id="book-email"
+                          aria-invalid={refused().customerEmail ? 'true' : undefined}
+                          name="customerEmail"
+                          type="email"
+                          inputmode="email"
+                          autocomplete="email"
+                          required
+                          maxlength={254}
+                          value={email()}
+                          onInput={(e) => setEmail(e.currentTarget.value)}
+                        />
+                      </div>
+                      <Show when={maxSeats() > 1}>
+                        <div class="field">
+                          <label for="book-quantity">Seats</label>
+                          <input
+                            id="book-quantity"
+                            aria-invalid={refused().quantity ? 'true' : undefined}
+                            name="quantity"
+                            type="number"
+                            inputmode="numeric"
+                            min="1"
+                            max={maxSeats()}
+                            value={quantity()}
+                            onInput={(e) => {
+                              const n = Number(e.currentTarget.value);
+                              if (Number.isInteger(n) && n >= 1 && n <= maxSeats()) setQuantity(n);
+                            }}
+                          />
+                        </div>
+                      </Show>
+                      <Show when={t().priceCents > 0}>
+                        {/* an approval type is always paid on site; otherwise the edition decides, which this page cannot see */}
+                        <p class="v-hint">
+                          {t().requiresApproval
+                            ? 'Paid on site — nothing is charged when you book.'
+                            : 'Nothing is charged when you book. If it is paid online, the payment page comes next; otherwise you pay on site.'}
+                        </p>
+                      </Show>
+                      <Show when={t().requiresApproval}>
+                        <p class="v-hint">This sends a request: the host confirms or declines it, and you get an email either way.</p>
+                      </Show>
+                      <Show when={!online()}>
+                        <p class="v-hint">You are offline. Your booking will be saved on this phone and sent when you’re back online.</p>
+                      </Show>
+                      <button type="submit" class="button" aria-disabled={submitting()}>
+                        {buttonLabel()}
+                      </button>
+                      <Show when={localError()}>{(message) => <SubmissionProblem id="book-error" error={{ message: message() }} />}</Show>
+                      <Show when={!localError() && state() === 'failed' && !isSlotTaken(submission()?.error?.code) && submission()?.error}>
+                        {(error) => <SubmissionProblem id="book-error" error={error()} fieldIds={BOOK_FIELD_IDS} />}
+                      </Show>
+                    </form>
+                  </section>
+                </Show>
+              </div>
             </div>
           )}
         </Show>

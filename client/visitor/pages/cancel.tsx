@@ -10,13 +10,20 @@ import type { RouteProps } from '../../router';
 import { A } from '../../router';
 import { call, rpc } from '../../ui/trpc';
 import { ErrorState } from '../components/states';
-import { dateTimeInZone, detectTimeZone } from '../time';
+import { WhenLines } from '../components/when-lines';
+import { detectTimeZone } from '../time';
+import { formatWhen } from '../../../shared/time-format';
 import '../../styles/visitor.css';
 
 export default function CancelPage(props: RouteProps): JSX.Element {
   const token = props.params.token ?? '';
   const tz = detectTimeZone();
   const [preview, { refetch }] = createResource(() => call(rpc().attendees.cancelPreview.query({ token })));
+  // the end time comes with the event; without it (unpublished since) the start is shown alone
+  const [event] = createResource(
+    () => preview.latest?.eventId,
+    (id) => call(rpc().events.get.query({ id })).catch(() => null),
+  );
   const [busy, setBusy] = createSignal(false);
   const [done, setDone] = createSignal(false);
   const [error, setError] = createSignal<string | null>(null);
@@ -56,7 +63,9 @@ export default function CancelPage(props: RouteProps): JSX.Element {
               <dt>Event</dt>
               <dd>{p().eventTitle}</dd>
               <dt>When</dt>
-              <dd>{dateTimeInZone(p().eventStartsUtc, tz)}</dd>
+              <dd>
+                <WhenLines when={formatWhen({ startUtc: p().eventStartsUtc, endUtc: event.latest?.endsUtc, zone: p().eventTimezone, viewerZone: tz })} />
+              </dd>
               <dt>Name</dt>
               <dd>{p().displayName}</dd>
               <dt>Seats</dt>

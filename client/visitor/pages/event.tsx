@@ -11,6 +11,7 @@ import { isoDateTime } from '../../ui/format';
 import { online } from '../../pwa';
 import { A, navigate, searchParams, type RouteProps } from '../../router';
 import { call, rpc } from '../../ui/trpc';
+import { fieldProblems, revealResult } from '../../ui/forms';
 import type { SignupResult } from '../../../shared/attendees';
 import {
   checkCustomAnswers,
@@ -19,10 +20,12 @@ import {
   CUSTOM_FIELD_INPUT_PREFIX,
   type CustomFieldDefinition,
 } from '../../../shared/custom-fields';
-import { utcMs } from '../../../shared/time';
+import { toUtcString, utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
+import { TicketQr } from '../components/ticket-qr';
+import { buildIcs } from '../ics';
 import { visitorDb } from '../db';
 import { clearDraft, draftSaver, loadDraft } from '../drafts';
 import {
@@ -32,7 +35,9 @@ import {
   collectValues,
   formEntries,
   HONEYPOT_FIELD,
+  maxSeats,
   parseQuantity,
+  seatsOverflowWaitlist,
   splitAroundOwnFields,
   stripPrefix,
   type FieldValues,
@@ -41,11 +46,17 @@ import { prefetchNonce, storedNonce } from '../nonce';
 import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type SignupSubmissionBody } from '../runner';
-import { dateTimeInZone, dayInWords, dayInZone, detectTimeZone, formatPrice } from '../time';
+import { dayInWords, dayInZone, detectTimeZone, formatPrice } from '../time';
+import { formatWhen } from '../../../shared/time-format';
+import { WhenLines } from '../components/when-lines';
 import '../../styles/visitor.css';
 
 /** docs/api.md#errors minimum fill time, plus a margin for the request's way to the server. */
 const MIN_FILL_MS = 3_000 + 400;
+/** The sign-up's own inputs: the server's field name → the input's id (errors link and mark them). */
+const CORE_FIELD_IDS: Record<string, string> = { display_name: 'signup-name', email: 'signup-email', quantity: 'signup-quantity' };
+/** An event without an end goes into the calendar as an hour from its start. */
+const DEFAULT_CALENDAR_MS = 3_600_000;
 
 export default function EventPage(props: RouteProps): JSX.Element {
   const eventId = Number(props.params.id);
@@ -81,6 +92,12 @@ export default function EventPage(props: RouteProps): JSX.Element {
   };
   const [localError, setLocalError] = createSignal<string | null>(null);
   const [submitting, setSubmitting] = createSignal(false);
+  /** The server's refusal of name, email or seats, per input (plain words, client/ui/forms.ts); an edit clears its own. */
+  const [coreErrors, setCoreErrors] = createSignal<Record<string, string>>({});
+  /** The seats typed so far: a number beyond the places left is warned about before sending. */
+  const [quantityTyped, setQuantityTyped] = createSignal(1);
+  /** The message a submit ends with (result or error), brought into view and focused. */
+  let resultEl: HTMLElement | undefined;
   /** The sign-up this page just queued: when its answer asks for payment, the checkout opens. */
   let awaitingAnswer: number | null = null;
 
@@ -111,6 +128,8 @@ export default function EventPage(props: RouteProps): JSX.Element {
   // A sign-up that went through: the draft has done its job; a paid one goes on to the checkout.
   createEffect(() => {
     if (submission()?.state === 'done') {
+      // the places left changed with this sign-up
+      void event.refresh();
       values = {};
       void clearDraft(db, draftKey);
       const url = paymentUrl();
@@ -126,6 +145,18 @@ export default function EventPage(props: RouteProps): JSX.Element {
     if (!formEl) return;
     values = collectValues(formEntries(formEl), (name) => name !== HONEYPOT_FIELD);
     saver.save(values);
+    readQuantity();
+  };
+
+  const readQuantity = () => {
+    const typed = Number(formEl?.querySelector<HTMLInputElement>('input[name="quantity"]')?.value ?? '1');
+    setQuantityTyped(Number.isInteger(typed) && typed > 0 ? typed : 1);
+  };
+
+  /** An edited input loses the server's mark on it. */
+  const clearCoreError = (e: Event) => {
+    const name = (e.target as HTMLInputElement | null)?.name ?? '';
+    if (coreErrors()[name]) setCoreErrors(({ [name]: _gone, ...rest }) => rest);
   };
 
   const checkAnswers = () => checkCustomAnswers(ownFields(), formEl ? stripPrefix(collectCustomFields(formEntries(formEl))) : {});
@@ -160,6 +191,33 @@ export default function EventPage(props: RouteProps): JSX.Element {
     if (atFields.length > 0) setFieldErrors(Object.fromEntries(atFields));
   });
 
+  // The server refused the name, email or seats: mark those inputs, in plain words.
+  createEffect(
+    on(
+      () => (submission()?.state === 'failed' ? submission()?.error : undefined),
+      (error) => {
+        const problems = fieldProblems(error?.params);
+        setCoreErrors(Object.fromEntries(Object.entries(problems).filter(([name]) => CORE_FIELD_IDS[name] !== undefined)));
+      },
+    ),
+  );
+
+  // Keep the result where the eyes are: when the answer comes, scroll to it and focus it.
+  createEffect(
+    on(
+      () => [submission()?.id, submission()?.state] as const,
+      ([, current], previous) => {
+        const settled = current === 'done' || current === 'failed';
+        if (settled && (previous === undefined || previous[1] !== current)) revealResult(() => resultEl);
+      },
+    ),
+  );
+  /** A refusal on the phone that names no field: the message takes the focus. */
+  const refuseHere = (message: string) => {
+    setLocalError(message);
+    revealResult(() => resultEl);
+  };
+
   const windowState = createMemo(() => {
     const e = event.value();
     if (!e) return 'open';
@@ -177,8 +235,12 @@ export default function EventPage(props: RouteProps): JSX.Element {
   /** The day sign-up ended, in the event's own zone: `Tuesday, 20 November`. */
   const closedDay = (ev: { signupClosesUtc: string | null; startsUtc: string; timezone: string }) =>
     dayInWords(dayInZone(utcMs(ev.signupClosesUtc ?? ev.startsUtc), ev.timezone));
+  const overflowing = () => {
+    const ev = event.value();
+    return ev !== undefined && seatsState() === 'free' && seatsOverflowWaitlist(quantityTyped(), ev);
+  };
   const submitLabel = () =>
-    seatsState() === 'full_waitlist'
+    seatsState() === 'full_waitlist' || overflowing()
       ? online()
         ? 'Join the waitlist'
         : 'Join the waitlist when back online'
@@ -193,14 +255,17 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const formData = form.value();
     setLocalError(null);
     if (!ev || !formData) {
-      setLocalError('The sign-up form has not loaded yet. Connect to the internet and reload this page.');
+      refuseHere('The sign-up form has not loaded yet. Connect to the internet and reload this page.');
       return;
     }
     const entries = formEntries(formEl);
     const all = collectValues(entries);
-    const quantity = parseQuantity(String(all.quantity ?? '1'), ev.maxPerSignup);
+    const most = maxSeats(ev);
+    const quantity = parseQuantity(String(all.quantity ?? '1'), most);
     if (quantity === null) {
-      setLocalError(`Seats must be a whole number from 1 to ${ev.maxPerSignup}.`);
+      setCoreErrors({ quantity: `Choose from 1 to ${most} seats.` });
+      setLocalError(`Seats must be a whole number from 1 to ${most}.`);
+      formEl.querySelector<HTMLElement>('#signup-quantity')?.focus();
       return;
     }
     const answers = checkAnswers();
@@ -211,6 +276,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
       return;
     }
     setFieldErrors({});
+    setCoreErrors({});
     setSubmitting(true);
     try {
       remember();
@@ -239,7 +305,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
       navigate(`/events/${eventId}?submission=${id}`, { replace: true });
       void kickOutbox();
     } catch {
-      setLocalError('This phone could not store your sign-up. Please try again.');
+      refuseHere('This phone could not store your sign-up. Please try again.');
     } finally {
       setSubmitting(false);
     }
@@ -251,6 +317,32 @@ export default function EventPage(props: RouteProps): JSX.Element {
   const result = () => submission()?.result as SignupResult | undefined;
   const email = () => String(submission()?.body.email ?? '');
   const seats = () => Number(submission()?.body.quantity ?? 1) || 1;
+  const seatWords = (n: number) => `${n} ${n === 1 ? 'seat' : 'seats'}`;
+  const ticketCode = () => {
+    const answer = result();
+    return answer && 'ticketCode' in answer && answer.status === 'going' ? answer.ticketCode : undefined;
+  };
+  /** "Add to calendar" for a sign-up that got its seats: an .ics built on the phone. */
+  const calendarUrl = createMemo<string | undefined>((previous) => {
+    if (previous) URL.revokeObjectURL(previous);
+    const ev = event.value();
+    const answer = result();
+    if (!ev || !answer || !('status' in answer) || answer.status !== 'going' || paymentUrl()) return undefined;
+    const ics = buildIcs({
+      uid: `svc-event-${ev.id}-attendee-${answer.id}`,
+      startUtc: ev.startsUtc,
+      endUtc: ev.endsUtc ?? toUtcString(utcMs(ev.startsUtc) + DEFAULT_CALENDAR_MS),
+      title: ev.title,
+      location: ev.venue || undefined,
+      description: ev.description || undefined,
+      stampUtc: toUtcString(Date.now()),
+    });
+    return URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
+  });
+  onCleanup(() => {
+    const url = calendarUrl();
+    if (url) URL.revokeObjectURL(url);
+  });
   // a paid sign-up: where its payment stands now (paid or released meanwhile?)
   const payment = createPaymentCheckout(paymentUrl);
 
@@ -263,7 +355,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         <ErrorState message="There is no such event, or it is no longer published." />
       </Show>
       <Show when={valid && !event.notFound()}>
-        <AgeNote fetchedAt={event.fetchedAt()} stale={event.stale()} what="event" />
+        <AgeNote fetchedAt={event.fetchedAt()} stale={event.stale()} what="event" refresh={event.refresh} />
         <Show when={event.value() === undefined && event.loading()}>
           <p class="status-text" role="status">
             Loading the event…
@@ -278,11 +370,9 @@ export default function EventPage(props: RouteProps): JSX.Element {
               <dl class="v-facts">
                 <dt>When</dt>
                 <dd>
-                  <time datetime={isoDateTime(ev().startsUtc)}>{dateTimeInZone(ev().startsUtc, tz)}</time>
-                  <Show when={ev().timezone !== tz}>
-                    <br />
-                    <span class="muted">({dateTimeInZone(ev().startsUtc, ev().timezone)} where it takes place)</span>
-                  </Show>
+                  <time datetime={isoDateTime(ev().startsUtc)}>
+                    <WhenLines when={formatWhen({ startUtc: ev().startsUtc, endUtc: ev().endsUtc, zone: ev().timezone, viewerZone: tz })} />
+                  </time>
                 </dd>
                 <Show when={ev().venue}>
                   <dt>Where</dt>
@@ -323,7 +413,13 @@ export default function EventPage(props: RouteProps): JSX.Element {
 
                 <Show when={state() === 'done' && paymentUrl()}>
                   {(url) => (
-                    <div class="v-result" classList={{ waiting: payment.state() === undefined || payment.state() === 'pending' }} role="status">
+                    <div
+                      ref={(el) => (resultEl = el)}
+                      tabindex="-1"
+                      class="v-result"
+                      classList={{ waiting: payment.state() === undefined || payment.state() === 'pending' }}
+                      role="status"
+                    >
                       <h3>
                         {payment.state() === 'paid'
                           ? 'You’re going!'
@@ -347,14 +443,40 @@ export default function EventPage(props: RouteProps): JSX.Element {
                 </Show>
 
                 <Show when={state() === 'done' && !paymentUrl()}>
-                  <div class="v-result" classList={{ waitlist: result()?.status === 'waitlist' }} role="status">
-                    <h3>{result()?.status === 'waitlist' ? 'You’re on the waitlist — not signed up yet' : 'You’re going!'}</h3>
-                    <p>
-                      {result()?.status === 'waitlist'
-                        ? 'The event is full right now, so you have no seat yet. If a seat frees up, the organiser can move you to the list of guests.'
-                        : 'Your seat is booked.'}{' '}
-                      An email to <strong>{email()}</strong> is on its way with your ticket and a link to cancel if your plans change.
-                    </p>
+                  <div ref={(el) => (resultEl = el)} tabindex="-1" class="v-result" classList={{ waitlist: result()?.status === 'waitlist' }} role="status">
+                    <Show
+                      when={result()?.status === 'waitlist'}
+                      fallback={
+                        <>
+                          <h3>You’re going!</h3>
+                          <p class="v-seats">
+                            <strong>{seatWords(seats())}</strong> booked for <strong>{email()}</strong>.
+                          </p>
+                          <Show when={ticketCode()}>{(code) => <TicketQr code={code()} />}</Show>
+                          <p>
+                            Show this QR code at the door, or the one in the email on its way to you. The email also has a link to cancel if your plans change.
+                          </p>
+                          <Show when={calendarUrl()}>
+                            {(href) => (
+                              <p>
+                                <a class="button" href={href()} download={`event-${eventId}.ics`}>
+                                  Add to calendar
+                                </a>
+                              </p>
+                            )}
+                          </Show>
+                        </>
+                      }
+                    >
+                      <h3>You’re on the waitlist — not signed up yet</h3>
+                      <p class="v-seats">
+                        <strong>{seatWords(seats())}</strong> on the waitlist for <strong>{email()}</strong>.
+                      </p>
+                      <p>
+                        The event is full right now, so you have no seat yet and no ticket. If a seat frees up, the organiser can move you to the guests. An
+                        email to <strong>{email()}</strong> confirms your place on the waitlist, with a link to leave it.
+                      </p>
+                    </Show>
                     <button type="button" class="button button-quiet" onClick={again}>
                       Sign up someone else
                     </button>
@@ -371,7 +493,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                     </div>
                   </Show>
                   <Show when={windowState() === 'not-yet'}>
-                    <p class="v-notice">Sign-up opens on {dateTimeInZone(ev().signupOpensUtc!, tz)}.</p>
+                    <p class="v-notice">Sign-up opens on {formatWhen({ startUtc: ev().signupOpensUtc!, zone: ev().timezone, viewerZone: tz }).text}.</p>
                   </Show>
                   <Show when={windowState() === 'open' && seatsState() === 'full'}>
                     <div class="v-notice">
@@ -401,11 +523,15 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           formEl = el;
                           // `invalid` does not bubble: listen in the capture phase
                           el.addEventListener('invalid', onInvalid, true);
-                          queueMicrotask(() => applyValues(el, values));
+                          queueMicrotask(() => {
+                            applyValues(el, values);
+                            readQuantity();
+                          });
                         }}
                         class="v-form"
                         onSubmit={onSubmit}
-                        onInput={() => {
+                        onInput={(e) => {
+                          clearCoreError(e);
                           remember();
                           recheck();
                         }}
@@ -417,11 +543,32 @@ export default function EventPage(props: RouteProps): JSX.Element {
                       >
                         <div class="field">
                           <label for="signup-name">Your name</label>
-                          <input id="signup-name" name="display_name" type="text" autocomplete="name" required maxlength={190} />
+                          <input
+                            id="signup-name"
+                            name="display_name"
+                            type="text"
+                            autocomplete="name"
+                            required
+                            maxlength={190}
+                            aria-invalid={coreErrors().display_name ? 'true' : undefined}
+                            aria-describedby={coreErrors().display_name ? 'signup-name-error' : undefined}
+                          />
+                          <CoreFieldError id="signup-name-error" message={coreErrors().display_name} />
                         </div>
                         <div class="field">
                           <label for="signup-email">Email</label>
-                          <input id="signup-email" name="email" type="email" inputmode="email" autocomplete="email" required maxlength={254} />
+                          <input
+                            id="signup-email"
+                            name="email"
+                            type="email"
+                            inputmode="email"
+                            autocomplete="email"
+                            required
+                            maxlength={254}
+                            aria-invalid={coreErrors().email ? 'true' : undefined}
+                            aria-describedby={coreErrors().email ? 'signup-email-error' : undefined}
+                          />
+                          <CoreFieldError id="signup-email-error" message={coreErrors().email} />
                         </div>
                         {/* svc_rsvp_form_fields: after the email, before the quantity; the callback escapes it */}
                         <Show when={injected().before}>
@@ -439,14 +586,30 @@ export default function EventPage(props: RouteProps): JSX.Element {
                             type="number"
                             inputmode="numeric"
                             min="1"
-                            max={ev().maxPerSignup}
+                            max={maxSeats(ev())}
                             value="1"
                             required
-                            aria-describedby="signup-quantity-hint"
+                            aria-invalid={coreErrors().quantity ? 'true' : undefined}
+                            aria-describedby={[
+                              'signup-quantity-hint',
+                              overflowing() ? 'signup-quantity-waitlist' : '',
+                              coreErrors().quantity ? 'signup-quantity-error' : '',
+                            ]
+                              .filter(Boolean)
+                              .join(' ')}
                           />
                           <p id="signup-quantity-hint" class="v-hint">
-                            Up to {ev().maxPerSignup} per sign-up.
+                            Up to {maxSeats(ev())} per sign-up
+                            {ev().placesLeft !== null && ev().placesLeft! > 0 ? ` · ${ev().placesLeft} ${ev().placesLeft === 1 ? 'place' : 'places'} left` : ''}
+                            .
                           </p>
+                          <Show when={overflowing()}>
+                            <p id="signup-quantity-waitlist" class="v-notice v-seats-warning" role="status">
+                              Only {ev().placesLeft} {ev().placesLeft === 1 ? 'place is' : 'places are'} left: a sign-up for {quantityTyped()} seats goes on the
+                              waitlist, with no seat yet. Choose {ev().placesLeft} or fewer to get your seats now.
+                            </p>
+                          </Show>
+                          <CoreFieldError id="signup-quantity-error" message={coreErrors().quantity} />
                         </div>
                         <div class="v-hp" aria-hidden="true">
                           <label for="signup-hp">Leave this empty</label>
@@ -458,9 +621,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         <button type="submit" class="button" aria-disabled={submitting()}>
                           {submitLabel()}
                         </button>
-                        <Show when={localError()}>{(message) => <SubmissionProblem id="signup-error" error={{ message: message() }} />}</Show>
+                        <Show when={localError()}>
+                          {(message) => <SubmissionProblem id="signup-error" ref={(el) => (resultEl = el)} error={{ message: message() }} />}
+                        </Show>
                         <Show when={!localError() && state() === 'failed' && submission()?.error}>
-                          {(error) => <SubmissionProblem id="signup-error" error={error()} />}
+                          {(error) => <SubmissionProblem id="signup-error" ref={(el) => (resultEl = el)} error={error()} fieldIds={CORE_FIELD_IDS} />}
                         </Show>
                       </form>
                     </Show>
@@ -472,6 +637,17 @@ export default function EventPage(props: RouteProps): JSX.Element {
         </Show>
       </Show>
     </Page>
+  );
+}
+
+/** The plain-words reason under one of the sign-up's own inputs (named by its aria-describedby). */
+function CoreFieldError(props: { id: string; message: string | undefined }): JSX.Element {
+  return (
+    <Show when={props.message}>
+      <p id={props.id} class="form-error">
+        {props.message}
+      </p>
+    </Show>
   );
 }
 

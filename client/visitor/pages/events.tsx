@@ -7,7 +7,8 @@ import { call, rpc } from '../../ui/trpc';
 import { AgeNote, ErrorState } from '../components/states';
 import { createCachedResource } from '../cache';
 import { startOutboxRunner } from '../runner';
-import { dateTimeInZone, detectTimeZone, formatPrice } from '../time';
+import { detectTimeZone, formatPrice } from '../time';
+import { formatWhen } from '../../../shared/time-format';
 import type { EventDto } from '../../../shared/events';
 import '../../styles/visitor.css';
 
@@ -51,7 +52,7 @@ export default function EventsPage(): JSX.Element {
     <Page title="Events">
       <section class="v-stack" aria-labelledby="events-heading">
         <h2 id="events-heading">Upcoming events</h2>
-        <AgeNote fetchedAt={events.fetchedAt()} stale={events.stale()} what="list" />
+        <AgeNote fetchedAt={events.fetchedAt()} stale={events.stale()} what="list" refresh={events.refresh} />
         <Show when={events.value() === undefined && events.loading()}>
           <p class="status-text" role="status">
             Loading events…
@@ -71,7 +72,9 @@ export default function EventsPage(): JSX.Element {
                   <A href={`/events/${event.id}`} class="v-item">
                     <span class="v-item-title">{event.title}</span>
                     <span class="v-item-meta">
-                      <time datetime={isoDateTime(event.startsUtc)}>{dateTimeInZone(event.startsUtc, tz)}</time>
+                      <time datetime={isoDateTime(event.startsUtc)}>
+                        {formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, viewerZone: tz }).text}
+                      </time>
                       {event.venue ? ` · ${event.venue}` : ''}
                     </span>
                     <span class="v-item-meta">
@@ -108,7 +111,7 @@ export default function EventsPage(): JSX.Element {
 
       <section class="v-stack section" aria-labelledby="types-heading">
         <h2 id="types-heading">Book an appointment</h2>
-        <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} what="list" />
+        <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} what="list" refresh={types.refresh} />
         <Show when={types.value() === undefined && types.loading()}>
           <p class="status-text" role="status">
             Loading appointment types…

@@ -1,7 +1,8 @@
 /**
  * `/manage/{token}` from the booking email: opening it only shows the booking (`booking.byToken`);
  * buttons cancel it (`booking.cancelByToken`) or move it to another free time
- * (`booking.reschedule`). A time taken meanwhile is answered with fresh times on this screen.
+ * (`booking.reschedule`). A time taken meanwhile is answered with fresh times and a notice beside
+ * them. Times read in the host's zone first (the booking type's), the visitor's second.
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { ApiError, errorMessage } from '../../ui/errors';
@@ -14,7 +15,9 @@ import { isValidTimeZone } from '../../../shared/time';
 import { isSlotTaken, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { ErrorState } from '../components/states';
-import { dateTimeInZone, formatPrice, timeInZone } from '../time';
+import { WhenLines } from '../components/when-lines';
+import { formatPrice } from '../time';
+import { formatWhen } from '../../../shared/time-format';
 import '../../styles/visitor.css';
 
 const STATUS_WORDS: Record<string, string> = {
@@ -31,6 +34,13 @@ export default function ManagePage(props: RouteProps): JSX.Element {
   const saved = localStorage.getItem(TZ_STORAGE_KEY);
   const [tz, setTz] = createSignal<string | null>(saved && isValidTimeZone(saved) ? saved : null);
   const zone = () => tz() ?? booking()?.customerTz ?? 'UTC';
+  // the type gives the host's zone and its seats; a type no longer published leaves the visitor's zone alone
+  const [bookingType] = createResource(
+    () => booking.latest?.bookingTypeId,
+    (id) => call(rpc().booking.type.query({ id })).catch(() => null),
+  );
+  const when = (startUtc: string, endUtc: string | null) => formatWhen({ startUtc, endUtc, zone: bookingType.latest?.timezone ?? zone(), viewerZone: zone() });
+  const [taken, setTaken] = createSignal<string | null>(null);
   const [mode, setMode] = createSignal<'view' | 'confirm-cancel' | 'reschedule'>('view');
   const [slot, setSlot] = createSignal<Slot | null>(null);
   const [busy, setBusy] = createSignal(false);
@@ -68,11 +78,11 @@ export default function ManagePage(props: RouteProps): JSX.Element {
       mutate(moved);
       setSlot(null);
       setMode('view');
-      setMessage(`Moved to ${dateTimeInZone(moved.startUtc, zone())}. An updated calendar invitation is on its way by email.`);
+      setMessage(`Moved to ${when(moved.startUtc, moved.endUtc).text}. An updated calendar invitation is on its way by email.`);
     } catch (err) {
       if (err instanceof ApiError && isSlotTaken(err.code)) {
         setSlot(null);
-        setError('Sorry, that time was just taken. Here are the times that are still free — please pick another.');
+        setTaken('Sorry, that time was just taken. Here are the times that are still free — please pick another.');
         void picker?.refresh();
       } else setError(errorMessage(err));
     } finally {
@@ -107,9 +117,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
               <dd>{b().bookingTypeTitle}</dd>
               <dt>When</dt>
               <dd>
-                {dateTimeInZone(b().startUtc, zone())} – {timeInZone(b().endUtc, zone())}
-                <br />
-                <span class="muted">{zone().replace(/_/g, ' ')}</span>
+                <WhenLines when={when(b().startUtc, b().endUtc)} />
               </dd>
               <Show when={b().hostName}>
                 <dt>With</dt>
@@ -147,6 +155,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                     onClick={() => {
                       setError(null);
                       setMessage(null);
+                      setTaken(null);
                       setMode('reschedule');
                     }}
                   >
@@ -173,7 +182,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
               <section class="v-stack" aria-labelledby="confirm-heading">
                 <h2 id="confirm-heading">Cancel this booking?</h2>
                 <p>
-                  {b().bookingTypeTitle} on {dateTimeInZone(b().startUtc, zone())} will be cancelled and the time given to someone else.
+                  {b().bookingTypeTitle} on {when(b().startUtc, b().endUtc).text} will be cancelled and the time given to someone else.
                 </p>
                 <div class="v-actions">
                   <button type="button" class="button" onClick={cancel} aria-disabled={busy()}>
@@ -200,15 +209,24 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                   selected={slot()?.start_utc ?? null}
                   onSelect={(s) => {
                     setSlot(s);
-                    if (s) setError(null);
+                    if (s) {
+                      setError(null);
+                      setTaken(null);
+                    }
                   }}
                   quantity={b().quantity}
+                  seatsPerSlot={bookingType.latest?.capacity ?? 1}
+                  notice={taken()}
                   exclude={b().startUtc}
                   ref={(handle) => (picker = handle)}
                 />
                 <div class="v-actions">
                   <button type="button" class="button" onClick={reschedule} aria-disabled={busy() || !slot()}>
-                    {busy() ? 'Moving…' : slot() ? `Move to ${dateTimeInZone(slot()!.start_utc, zone())}` : 'Pick a new time above'}
+                    {busy()
+                      ? 'Moving…'
+                      : slot()
+                        ? `Move to ${formatWhen({ startUtc: slot()!.start_utc, endUtc: slot()!.end_utc, zone: zone() }).place}`
+                        : 'Pick a new time above'}
                   </button>
                   <button
                     type="button"

@@ -201,8 +201,8 @@ export default function PayPage(props: RouteProps): JSX.Element {
               </dl>
               <Show when={c().status === 'open' && view() !== 'confirming'}>
                 <p class="v-hold">
-                  We hold {held(c())} for you until <time datetime={isoDateTime(c().holdUntilUtc)}>{dateTimeInZone(c().holdUntilUtc, tz)}</time>{' '}
-                  <span class="muted">({tz.replace(/_/g, ' ')})</span>. Unpaid, it is released for someone else.
+                  We hold {held(c())} for you until <time datetime={isoDateTime(c().holdUntilUtc)}>{dateTimeInZone(c().holdUntilUtc, tz)}</time>. Unpaid, it is
+                  released for someone else.
                 </p>
               </Show>
 

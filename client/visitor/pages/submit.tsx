@@ -6,12 +6,13 @@
  * are shown at the field they name. In the free edition the form route answers 404 and the page
  * says proposals are not taken here. Proposals need a connection: nothing is queued offline.
  */
-import { createSignal, For, Match, onMount, Show, Switch, type JSX } from 'solid-js';
+import { createEffect, createSignal, For, Match, on, onMount, Show, Switch, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { online } from '../../pwa';
 import { A } from '../../router';
 import { ApiError, errorMessage, NetworkError } from '../../ui/errors';
 import { call, rpc } from '../../ui/trpc';
+import { plainFieldMessage, revealResult } from '../../ui/forms';
 import { SUBMISSION_LIMITS, wallTimeToUtc, type SubmissionReceipt } from '../../../shared/submissions';
 import { toUtcString } from '../../../shared/time';
 import { MAX_EMAIL_LENGTH } from '../../../shared/attendees';
@@ -41,14 +42,6 @@ const FIELD_OF_PARAM: Record<string, FieldKey> = {
 const FIELD_OF_INPUT: Record<string, FieldKey> = { ...FIELD_OF_PARAM, start: 'start', end: 'end' };
 /** Field order, for moving focus to the first field with a problem. */
 const FIELD_ORDER: FieldKey[] = ['title', 'description', 'start', 'end', 'timezone', 'venue', 'name', 'email'];
-/** The server's reasons, in words that name the form's fields. */
-const SERVER_WORDS: Record<string, string> = {
-  'must be in the future': 'Choose a start in the future.',
-  'must not be before startsUtc': 'The end must be after the start.',
-  'must be a valid email address': 'Enter an email address like name@example.com.',
-  'must not be empty': 'This cannot be empty.',
-  'is required': 'This is required.',
-};
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -127,7 +120,7 @@ export default function SubmitEventPage(): JSX.Element {
     else if (startsUtc && endsUtc && endsUtc < startsUtc) found.end = 'The end must be after the start.';
     if (!name) found.name = 'Tell us your name.';
     if (!email) found.email = 'We need your email to tell you what we decide.';
-    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) found.email = 'Enter an email address like name@example.com.';
+    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) found.email = plainFieldMessage('submitterEmail', '');
     return {
       found,
       body: {
@@ -194,7 +187,7 @@ export default function SubmitEventPage(): JSX.Element {
         answer = await send(body, current.formToken, true);
       }
       setReceipt({ receipt: answer, email: body.submitterEmail ?? '' });
-      queueMicrotask(() => resultHeading?.focus());
+      revealResult(() => resultHeading);
     } catch (err) {
       showRefusal(err);
     } finally {
@@ -207,7 +200,7 @@ export default function SubmitEventPage(): JSX.Element {
       const found: FieldErrors = {};
       for (const [param, reason] of Object.entries(err.data?.params ?? {})) {
         const key = FIELD_OF_PARAM[param];
-        if (key) found[key] ??= SERVER_WORDS[String(reason)] ?? capitalise(String(reason));
+        if (key) found[key] ??= plainFieldMessage(param, String(reason));
       }
       setErrors(found);
       setProblem(Object.keys(found).length > 0 ? 'Please check the fields marked below.' : err.message);
@@ -232,6 +225,13 @@ export default function SubmitEventPage(): JSX.Element {
       err instanceof NetworkError ? 'Could not reach the server. Check your connection and send it again; what you typed is kept.' : errorMessage(err),
     );
   }
+
+  // A refusal that names no field (throttled, unreachable…): bring it into view; a named field takes the focus itself.
+  createEffect(
+    on(problem, (message) => {
+      if (message && Object.keys(errors()).length === 0) revealResult(() => document.getElementById('submit-problem'));
+    }),
+  );
 
   const onEdit = (e: Event) => {
     const key = FIELD_OF_INPUT[(e.target as HTMLInputElement | null)?.name ?? ''];
@@ -419,7 +419,7 @@ export default function SubmitEventPage(): JSX.Element {
             </Show>
             <Show when={problem()}>
               {(message) => (
-                <p id="submit-problem" class="form-error" role="alert">
+                <p id="submit-problem" class="form-error" role="alert" tabindex="-1">
                   {message()}
                 </p>
               )}
@@ -432,10 +432,6 @@ export default function SubmitEventPage(): JSX.Element {
       </Switch>
     </Page>
   );
-}
-
-function capitalise(text: string): string {
-  return text ? `${text[0]!.toUpperCase()}${text.slice(1)}.` : text;
 }
 
 /** "in about 7 minutes" from a Retry-After in seconds. */

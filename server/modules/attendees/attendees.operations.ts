@@ -30,7 +30,14 @@ export const attendeesOperations = {
     kind: 'query',
     input: ZIdParams,
     output: ZSignupForm,
-    rest: { method: 'get', path: '/events/:id/form', tags: SIGN_UP, headers: NO_STORE, describe: 'Fields HTML and form token', errors: { 404: 'Draft event' } },
+    rest: {
+      method: 'get',
+      path: '/events/:id/form',
+      tags: SIGN_UP,
+      headers: NO_STORE,
+      describe: 'Fields HTML and form token',
+      errors: { 404: 'Unknown or draft event' },
+    },
     handler: ({ input, ctx }) => signupService(ctx).form(input.id),
   }),
   signup: defineOperation({

@@ -7,12 +7,13 @@ import { ZSignupFields, type CancelPreview, type CancelResult, type SignupBody, 
 import type { SignupForm } from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type RawCustomFieldInput } from '../../hooks';
 import { invalidParams } from '../../api/route';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
-import { enforceRateLimit } from '../../security/throttle';
+import { countRateLimits, enforceRateLimit, secondsLeftInWindow, type RateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { settingsService } from '../settings/settings.service';
@@ -72,6 +73,59 @@ export async function announceSubmitted(ctx: Pick<AppContext, 'db' | 'hooks'>, a
   }
 }
 
+/**
+ * After commit, in the writer: `svc_rsvp_submitted` with exactly the contract's payload keys, and
+ * its held job dropped (server/jobs/announcements.ts).
+ */
+export function announceSubmittedNow(ctx: Pick<AppContext, 'db' | 'hooks' | 'logger'>, jobId: number, row: AttendeeRecord): Promise<void> {
+  return announce(ctx.db, ctx.logger, jobId, () => ctx.hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row)));
+}
+
+/**
+ * Seats an event holds, in the transaction that locked its row: going attendees and unpaid
+ * orders (docs/api.md#payments). Zero when the event has no capacity (nothing to compare with).
+ */
+async function seatsTakenLocked(tx: Db, event: EventRow): Promise<number> {
+  return event.capacity === null ? 0 : (await attendeesRepository(tx).seatsTaken(event.id)) + (await paymentsRepository.seatsHeld(tx, event.id));
+}
+
+export interface WalkInPerson {
+  displayName: string;
+  /** '' when the door was given none: no ticket is mailed. */
+  email: string;
+  quantity: number;
+  deviceId: number;
+  clientId: string;
+}
+
+/**
+ * A walk-in registered at the door (docs/api.md#sync), inside the caller's transaction after it
+ * locked the event row: the sign-up's seat count, row and held `svc_rsvp_submitted`, without the
+ * visitor's checks (form timing, throttles, bot check — a paired device registered a person
+ * standing inside). Never refused: over capacity it is stored `going` anyway and says so; no
+ * waitlist and no payment at the door. The caller fires the announcement after commit
+ * (`announceSubmittedNow`).
+ */
+export async function insertWalkIn(
+  tx: Db,
+  event: EventRow,
+  person: WalkInPerson,
+): Promise<{ row: AttendeeRecord; overCapacity: boolean; announcement: number }> {
+  const overCapacity = event.capacity !== null && (await seatsTakenLocked(tx, event)) + person.quantity > event.capacity;
+  const row = await attendeesRepository(tx).insert({
+    eventId: event.id,
+    email: person.email,
+    displayName: person.displayName,
+    quantity: person.quantity,
+    status: 'going',
+    customFields: null,
+    ...newTicketSecrets(),
+    deviceId: person.deviceId,
+    clientId: person.clientId,
+  });
+  return { row, overCapacity, announcement: await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: [row.id] }) };
+}
+
 const formTokenPurpose = (eventId: number) => `signup-form|${eventId}`;
 
 /** WordPress-style sanitize_key: lowercase letters, digits, `_` and `-`. */
@@ -122,12 +176,27 @@ function emailOf(raw: Record<string, unknown>): string {
 export function signupService(ctx: AppContext) {
   const { db, hooks } = ctx;
 
-  async function publicEvent(eventId: number): Promise<EventRow> {
+  /**
+   * A published event. On sign-up an unknown event is bad input naming the field (decision 007);
+   * reading its form, an unknown event is simply not there (404), as a draft is to the public.
+   */
+  async function publicEvent(eventId: number, unknownIs: 'invalid_param' | 'not_found'): Promise<EventRow> {
     const event = await eventsRepository(db).findById(eventId);
-    // An unknown event is bad input naming the field; a draft stays hidden (404, docs/api.md#rest).
-    if (!event) throw new AppError('svc_invalid_param', 'Invalid parameter(s): id', { params: { id: 'no such event' } });
-    if (event.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+    if (!event && unknownIs === 'invalid_param') throw new AppError('svc_invalid_param', 'Invalid parameter(s): id', { params: { id: 'no such event' } });
+    if (event?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
     return event;
+  }
+
+  /**
+   * The throttles before validation only look: a bucket already full refuses at once (429), and
+   * the attempt is counted only once the fields are well-formed, so a typo in an address does
+   * not use up the visitor's sign-ups (docs/api.md#errors).
+   */
+  async function refuseWhenFull(buckets: Array<{ bucket: string; rule: RateLimit }>, nowMs: number): Promise<void> {
+    if (buckets.length === 0) return;
+    const counts = await countRateLimits(db, buckets, nowMs);
+    const full = buckets.find((b, i) => counts[i]! >= b.rule.limit);
+    if (full) throw new AppError('svc_rate_limited', undefined, { retryAfter: secondsLeftInWindow(full.rule, nowMs) });
   }
 
   return {
@@ -141,7 +210,7 @@ export function signupService(ctx: AppContext) {
 
     /** `GET /events/{id}/form`: the extra fields' HTML and the signed render time. */
     async form(eventId: number, nowMs = Date.now()): Promise<SignupForm> {
-      const event = await publicEvent(eventId);
+      const event = await publicEvent(eventId, 'not_found');
       const html = await applyContractFilter(hooks, 'svc_rsvp_form_fields', '', event.id);
       return { html, formToken: signValue(ctx.secret, formTokenPurpose(event.id), String(nowMs)) };
     },
@@ -151,7 +220,7 @@ export function signupService(ctx: AppContext) {
       const { raw } = req;
 
       // 1. Published event, open window.
-      const event = await publicEvent(req.eventId);
+      const event = await publicEvent(req.eventId, 'invalid_param');
       if (!signupWindowOpen(event, toUtcString(nowMs))) throw new AppError('svc_signup_closed');
 
       // 2. Honeypot.
@@ -168,10 +237,14 @@ export function signupService(ctx: AppContext) {
       // 4. The operator's view of the visitor IP ('' turns the per-IP throttle off).
       const ip = await applyContractFilter(hooks, 'svc_rsvp_client_ip', req.ip);
 
-      // 5. Throttles, kept in the database so every instance shares them.
-      if (ip !== '') await enforceRateLimit(db, `signup:ip:${ip}`, SIGNUP_IP_LIMIT, nowMs);
+      // 5. Throttles, kept in the database so every instance shares them: a full bucket refuses here;
+      // the attempt itself is counted after validation (below).
       const email = emailOf(raw);
-      if (email !== '') await enforceRateLimit(db, `signup:email:${sha256Hex(email)}`, SIGNUP_EMAIL_LIMIT, nowMs);
+      const buckets = [
+        ...(ip !== '' ? [{ bucket: `signup:ip:${ip}`, rule: SIGNUP_IP_LIMIT }] : []),
+        ...(email !== '' ? [{ bucket: `signup:email:${sha256Hex(email)}`, rule: SIGNUP_EMAIL_LIMIT }] : []),
+      ];
+      await refuseWhenFull(buckets, nowMs);
 
       // 6. Bot check and spam scoring (plugins; none by default) with the filtered IP.
       await ctx.verifiers.assertHuman({
@@ -197,6 +270,9 @@ export function signupService(ctx: AppContext) {
       const answers = await applyRsvpCustomFields(hooks, customInputs, event.id);
       if (answers instanceof AppError) throw answers;
 
+      // A well-formed attempt counts (the check in 5. may have raced another request: this one decides).
+      for (const { bucket, rule } of buckets) await enforceRateLimit(db, bucket, rule, nowMs);
+
       // 9. Seats decided under the event row's lock: concurrent sign-ups queue on it and never oversell.
       // Unpaid orders hold seats too (docs/api.md#payments).
       const paid = paymentsEnabled(ctx) && event.priceCents > 0;
@@ -207,7 +283,7 @@ export function signupService(ctx: AppContext) {
         if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
         const repo = attendeesRepository(tx);
         let status: 'going' | 'waitlist' = 'going';
-        const taken = locked.capacity === null ? 0 : (await repo.seatsTaken(locked.id)) + (await paymentsRepository.seatsHeld(tx, locked.id));
+        const taken = await seatsTakenLocked(tx, locked);
         if (locked.capacity !== null && taken + fields.quantity > locked.capacity) {
           if (!locked.waitlist) throw new AppError('svc_event_full');
           status = 'waitlist';
@@ -249,8 +325,10 @@ export function signupService(ctx: AppContext) {
       const row = decided.row!;
 
       // 10. After commit, exactly the contract's payload keys.
-      await announce(db, ctx.logger, decided.announcement!, () => hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row)));
-      return { id: row.id, status: row.status === 'waitlist' ? 'waitlist' : 'going' };
+      await announceSubmittedNow(ctx, decided.announcement!, row);
+      // The visitor who just signed up sees their ticket at once (it is also in their email); a
+      // waitlisted sign-up is not admitted, so it gets no code to show at the door.
+      return row.status === 'waitlist' ? { id: row.id, status: 'waitlist' } : { id: row.id, status: 'going', ticketCode: row.ticketCode };
     },
 
     /** What the public cancel page shows; never a secret. */

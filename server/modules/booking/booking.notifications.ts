@@ -8,6 +8,7 @@ import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
 import { cancelQueuedMail, queueMail } from '../../mail/mailer';
 import { buildIcs, type IcsMethod } from '../../mail/ics';
 import { toUtcString, utcMs } from '../../../shared/time';
+import { formatWhen } from '../../../shared/time-format';
 import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
 import {
@@ -56,20 +57,12 @@ async function loadMailContext(ctx: AppContext, bookingId: number): Promise<Mail
   };
 }
 
-/** "Sat 21 Nov 2026, 09:00 (Europe/Berlin)" in the customer's zone. */
-function formatForCustomer(utc: string, tz: string): string {
-  const date = new Date(utcMs(utc));
-  const text = new Intl.DateTimeFormat('en-GB', {
-    timeZone: tz,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(date);
-  return `${text} (${tz})`;
+/**
+ * `Sat 21 Nov, 09:00–10:00 CET (Berlin) · 08:00–09:00 GMT your time`: the host's zone (the
+ * type's) first, the customer's clock second when it differs — the format the pages show.
+ */
+function formatWhenForCustomer(booking: BookingRow, type: BookingTypeRow): string {
+  return formatWhen({ startUtc: booking.startUtc, endUtc: booking.endUtc, zone: type.timezone, viewerZone: booking.customerTz }).text;
 }
 
 function organizerOf(ctx: AppContext, m: MailContext): { name: string; email: string } {
@@ -115,7 +108,7 @@ function summaryLines(m: MailContext): string[] {
   const { booking, type } = m;
   return [
     `What: ${type.title}`,
-    `When: ${formatForCustomer(booking.startUtc, booking.customerTz)}`,
+    `When: ${formatWhenForCustomer(booking, type)}`,
     ...(m.location ? [`Where: ${m.location}`] : []),
     ...(m.host ? [`With: ${m.host.displayName || m.host.email}`] : []),
     ...(booking.quantity > 1 ? [`Seats: ${booking.quantity}`] : []),

@@ -1,15 +1,15 @@
 /** One email for a paid order, with every ticket's QR code and its own cancel link (docs/api.md#payments). */
 import { escapeHtml } from '../../../shared/html';
-import QRCode from 'qrcode';
-import { utcMs } from '../../../shared/time';
+import { formatWhen } from '../../../shared/time-format';
 import type { MailMessage } from '../../mail/mailer';
 import type { AttendeeRecord } from '../attendees/attendees.repository';
 import type { EventRow } from '../events/events.repository';
 import type { OrderRow } from './payments.repository';
+import { ticketQrPng } from '../../mail/ticket-qr';
 
+/** `Thu 3 Dec, 18:30–21:00 GMT (London)`: the event's zone, the format the pages show (shared/time-format.ts). */
 function formatStart(event: EventRow): string {
-  const local = new Intl.DateTimeFormat('en-GB', { timeZone: event.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(utcMs(event.startsUtc)));
-  return `${local} (${event.timezone})`;
+  return formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone }).place;
 }
 
 export function formatAmount(amountCents: number, currency: string): string {
@@ -55,7 +55,7 @@ export async function buildOrderMail(publicUrl: string, order: OrderRow, eventsB
       `<p>When: ${escapeHtml(formatStart(event))}${event.venue ? `<br>Where: ${escapeHtml(event.venue)}` : ''}<br>Ticket code: <code>${escapeHtml(ticket.ticketCode)}</code></p>`,
       `<p><a href="${escapeHtml(cancelUrl)}">Cancel this ticket</a></p>`,
     );
-    const qr = await QRCode.toBuffer(ticket.ticketCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 });
+    const qr = ticketQrPng(ticket.ticketCode);
     attachments.push({ filename: ticketAttachmentName(n), contentType: 'image/png', content: qr });
   }
   text.push('Show each QR code at the door, or give its code.');
