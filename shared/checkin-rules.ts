@@ -15,8 +15,8 @@ export function isAdmitted(verdict: Verdict): verdict is AdmitVerdict {
   return verdict === 'ok' || verdict === 'again';
 }
 
-/** docs/api.md#errors check-in sources: camera scan, typed code, name search, the REST route. */
-export const CHECKIN_SOURCES = ['scan', 'manual', 'search', 'rest'] as const;
+/** docs/api.md#errors check-in sources: camera scan, typed code, name search, the REST route, a walk-in registered at the door. */
+export const CHECKIN_SOURCES = ['scan', 'manual', 'search', 'rest', 'walk_in'] as const;
 export type CheckinSource = (typeof CHECKIN_SOURCES)[number];
 
 /**
@@ -26,9 +26,11 @@ export type CheckinSource = (typeof CHECKIN_SOURCES)[number];
  * - `waitlist`: on the waitlist on the server;
  * - `deleted`: the attendee row no longer exists (proven by the change log's tombstone);
  * - `again_elsewhere`: the door admitted a first entry while another door had already admitted
- *   the same ticket earlier (two doors apart, offline); the later of the two first entries is flagged.
+ *   the same ticket earlier (two doors apart, offline); the later of the two first entries is flagged;
+ * - `over_capacity`: a walk-in registered at the door when the event was already full (stored
+ *   anyway: the person is inside).
  */
-export const CONFLICTS = ['cancelled_before_scan', 'cancelled', 'waitlist', 'deleted', 'again_elsewhere'] as const;
+export const CONFLICTS = ['cancelled_before_scan', 'cancelled', 'waitlist', 'deleted', 'again_elsewhere', 'over_capacity'] as const;
 export type Conflict = (typeof CONFLICTS)[number];
 
 /** What the verdict rule needs to know about an attendee. */

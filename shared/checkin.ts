@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ZPositiveId, ZUtcDateTime } from './schemas';
 import { ZPublicBookingTypeDto, ZSlotDto } from './booking';
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_QUANTITY } from './attendees';
 
 import { CHECKIN_SOURCES, CONFLICTS, MAX_PUSH_BATCH, VERDICTS } from './checkin-rules';
 export * from './checkin-rules';
@@ -25,19 +26,48 @@ export const ZClientId = z.uuid({ message: 'must be a UUID' }).transform((v) => 
 /** One queued scan of the device. `attendeeId` (from the device's list) lets the server tell a deleted attendee from an unknown code. */
 export const ZPushItem = z
   .object({
+    /** Absent on scans from before walk-ins existed. */
+    kind: z.literal('scan').optional(),
     clientId: ZClientId,
     codeHash: ZCodeHash.optional(),
     attendeeId: ZPositiveId.optional(),
     eventId: ZPositiveId,
     scannedUtc: ZUtcDateTime,
     verdictOnDevice: ZVerdict,
-    source: ZCheckinSource.exclude(['rest']).default('scan'),
+    source: ZCheckinSource.exclude(['rest', 'walk_in']).default('scan'),
   })
   .refine((item) => item.codeHash !== undefined || item.attendeeId !== undefined, { message: 'needs codeHash or attendeeId', path: ['codeHash'] });
 export type PushItem = z.infer<typeof ZPushItem>;
 
+/**
+ * A walk-in registered at the door (docs/api.md#sync): the attendee and their check-in, made on
+ * the device with one client id each. `clientId` is the check-in's (the item's key, as for a scan),
+ * `attendeeClientId` the attendee's; both make a re-push answer the same result and create nothing.
+ * An empty email is stored as '' and no ticket is mailed.
+ */
+export const ZWalkInPushItem = z.object({
+  kind: z.literal('walk_in'),
+  clientId: ZClientId,
+  attendeeClientId: ZClientId,
+  eventId: ZPositiveId,
+  scannedUtc: ZUtcDateTime,
+  displayName: z.string().trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH),
+  email: z
+    .string()
+    .trim()
+    .max(MAX_EMAIL_LENGTH)
+    .pipe(z.union([z.literal(''), z.email({ message: 'must be a valid email address or empty' })]))
+    .default(''),
+  quantity: z.number().int().min(1).max(MAX_QUANTITY),
+});
+export type WalkInPushItem = z.infer<typeof ZWalkInPushItem>;
+
+/** Anything a door queues for sync.push: a scan (with or without `kind`) or a walk-in. */
+export const ZPushInputItem = z.discriminatedUnion('kind', [ZPushItem, ZWalkInPushItem]);
+export type PushInputItem = z.infer<typeof ZPushInputItem>;
+
 export const ZPushInput = z.object({
-  items: z.array(ZPushItem).min(1).max(MAX_PUSH_BATCH),
+  items: z.array(ZPushInputItem).min(1).max(MAX_PUSH_BATCH),
   /** How many scans the device still holds unsynced after this batch (shown to administrators). */
   pending: z.number().int().min(0).max(10_000_000).optional(),
 });
@@ -47,10 +77,25 @@ export type PushInput = z.infer<typeof ZPushInput>;
  * Per item: `inserted`/`duplicate` (drop from the queue), `rejected` (logged as a failed
  * scan; drop from the queue), `failed` (not stored: keep it queued and send it again).
  */
+/** A walk-in's attendee as the server stored it: the door replaces its local attendee with this one. */
+export const ZWalkInAttendee = z.object({ attendeeId: z.number().int(), codeHash: z.string() });
+export type WalkInAttendee = z.infer<typeof ZWalkInAttendee>;
+
 export const ZPushItemResult = z.discriminatedUnion('status', [
-  z.object({ clientId: z.string(), status: z.literal('inserted'), checkinId: z.number().int(), conflict: ZConflict.nullable() }),
-  z.object({ clientId: z.string(), status: z.literal('duplicate'), checkinId: z.number().int() }),
-  z.object({ clientId: z.string(), status: z.literal('rejected'), reason: z.union([ZVerdict.exclude(['ok', 'again']), z.literal('forbidden')]) }),
+  z.object({
+    clientId: z.string(),
+    status: z.literal('inserted'),
+    checkinId: z.number().int(),
+    conflict: ZConflict.nullable(),
+    walkIn: ZWalkInAttendee.optional(),
+  }),
+  z.object({ clientId: z.string(), status: z.literal('duplicate'), checkinId: z.number().int(), walkIn: ZWalkInAttendee.optional() }),
+  z.object({
+    clientId: z.string(),
+    status: z.literal('rejected'),
+    /** `walk_ins_not_allowed`: a walk-in from a device the administrator has not allowed to register them (nothing stored). */
+    reason: z.union([ZVerdict.exclude(['ok', 'again']), z.literal('forbidden'), z.literal('walk_ins_not_allowed')]),
+  }),
   z.object({ clientId: z.string(), status: z.literal('failed') }),
 ]);
 export type PushItemResult = z.infer<typeof ZPushItemResult>;
@@ -102,6 +147,12 @@ export const ZCheckinCounts = z.object({
   seatsGoing: z.number().int(),
   /** Going attendees (the same set as attendeesGoing) with at least one check-in not annulled. */
   checkedIn: z.number().int(),
+  /** Seats of those checked-in attendees: the dashboard's "seats checked in" (of seatsGoing). */
+  seatsCheckedIn: z.number().int(),
+  /** Seats on the waitlist. */
+  seatsWaitlisted: z.number().int(),
+  /** Capacity minus seats taken (going and unpaid orders), as the public event shows it; null when unlimited. */
+  placesLeft: z.number().int().nullable(),
   /** Check-in rows not annulled (re-scans included). */
   scans: z.number().int(),
   /** Check-in rows not annulled with a conflict to review. */
@@ -127,6 +178,10 @@ export const ZCheckinDto = z.object({
   annulledBy: z.number().int().nullable(),
 });
 export type CheckinDto = z.infer<typeof ZCheckinDto>;
+
+/** A row of the check-in list: `repeat` marks a re-entry (an earlier check-in of the attendee stands). */
+export const ZCheckinListItem = ZCheckinDto.extend({ repeat: z.boolean() });
+export type CheckinListItem = z.infer<typeof ZCheckinListItem>;
 
 export const ZCheckinListQuery = z.object({
   eventId: z.coerce.number().int().positive().max(2_147_483_647),
@@ -312,7 +367,10 @@ export const ZCreateDeviceInput = z.object({
   eventIds: z.array(ZPositiveId).min(1).max(50),
 });
 export type CreateDeviceInput = z.infer<typeof ZCreateDeviceInput>;
-export const ZUpdateDeviceInput = ZCreateDeviceInput.partial();
+export const ZUpdateDeviceInput = ZCreateDeviceInput.partial().extend({
+  /** The device may register walk-ins at the door (docs/api.md#sync). */
+  walkIns: z.boolean().optional(),
+});
 export type UpdateDeviceInput = z.infer<typeof ZUpdateDeviceInput>;
 
 export const ZPairDeviceInput = z.object({ code: z.string().trim().min(1).max(32) });
@@ -329,6 +387,8 @@ export const ZDeviceDto = z.object({
   pendingCount: z.number().int().nullable(),
   pendingReportedUtc: z.string().nullable(),
   revokedUtc: z.string().nullable(),
+  /** The administrator lets this device register walk-ins (the door shows the button only then). */
+  walkIns: z.boolean(),
 });
 export type DeviceDto = z.infer<typeof ZDeviceDto>;
 

@@ -23,7 +23,17 @@ import type {
   SettingsDto,
   SettingsPatch,
 } from '../../shared/booking';
-import type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, CreateDeviceInput, DeviceDto, DevicePairing, SyncEvent } from '../../shared/checkin';
+import type {
+  Arrivals,
+  AttendeeCheckinStats,
+  CheckinCounts,
+  CheckinDto,
+  CheckinListItem,
+  CreateDeviceInput,
+  DeviceDto,
+  DevicePairing,
+  SyncEvent,
+} from '../../shared/checkin';
 import type { EventDto, UpdateEventInput } from '../../shared/events';
 import type { OutboxItem } from '../../shared/mail';
 import type { OrderDetailDto, OrderDto, OrderStatus, PaymentStatusDto } from '../../shared/payments';
@@ -34,7 +44,7 @@ import type { EditField, FieldValues } from './reconcile';
 import { adminUser, type AdminUser } from './session';
 
 export type { ApiTokenDto, BookingDto, SettingsDto, UserDto };
-export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, DeviceDto, DevicePairing, EventDto, OutboxItem };
+export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, CheckinListItem, DeviceDto, DevicePairing, EventDto, OutboxItem };
 export type { OrderDetailDto, OrderDto, PaymentStatusDto };
 
 /** What each operation takes, as the server declares it (for inputs `shared/` has no type of). */
@@ -311,7 +321,7 @@ export const deleteAttendee = (id: number) => call(rpc().attendees.delete.mutate
 
 export const checkinCounts = (eventId: number) => call(rpc().checkin.counts.query({ eventId }));
 export const arrivals = (eventId: number) => call(rpc().checkin.arrivals.query({ eventId }));
-export async function listCheckins(eventId: number, opts: { conflicts?: boolean; page?: number; perPage?: number } = {}): Promise<Listing<CheckinDto>> {
+export async function listCheckins(eventId: number, opts: { conflicts?: boolean; page?: number; perPage?: number } = {}): Promise<Listing<CheckinListItem>> {
   const conflicts = opts.conflicts === undefined ? {} : { conflicts: opts.conflicts ? ('true' as const) : ('false' as const) };
   return fromServer(await call(rpc().checkin.list.query({ eventId, ...conflicts, page: opts.page ?? 1, perPage: opts.perPage ?? 50 })));
 }
@@ -323,6 +333,8 @@ export const listDevices = async (): Promise<DeviceDto[]> => (await call(rpc().d
 export const createDevice = (input: CreateDeviceInput) => call(rpc().devices.create.mutate(input));
 export const newPairingCode = (id: number) => call(rpc().devices.newPairingCode.mutate({ id }));
 export const revokeDevice = (id: number) => call(rpc().devices.revoke.mutate({ id }));
+/** Allow or stop a device registering walk-ins at the door. */
+export const setDeviceWalkIns = (id: number, walkIns: boolean) => call(rpc().devices.update.mutate({ id, patch: { walkIns } }));
 
 // ---- booking types, slots, bookings -----------------------------------------------------
 
@@ -336,7 +348,7 @@ export const deleteBookingType = (id: number) => call(rpc().booking.deleteType.m
 export const listSlots = async (id: number, opts: { from?: string; to?: string; tz?: string } = {}) =>
   (await call(rpc().booking.slots.query({ id, ...opts }))).slots;
 
-export type BookingFilter = Pick<BookingListQuery, 'bookingTypeId' | 'status' | 'from' | 'to'>;
+export type BookingFilter = Pick<BookingListQuery, 'bookingTypeId' | 'status' | 'from' | 'to' | 'tz' | 'q'>;
 
 export const listBookings = async (filter: BookingFilter, page = 1, perPage = 100): Promise<Listing<BookingDto>> =>
   fromServer(await call(rpc().booking.list.query({ ...filter, page, perPage })));
@@ -370,7 +382,9 @@ export const listTokens = async (): Promise<ApiTokenDto[]> => (await call(rpc().
 export const createToken = (input: Inputs['auth']['createToken']) => call(rpc().auth.createToken.mutate(input));
 export const revokeToken = (id: number) => call(rpc().auth.revokeToken.mutate({ id }));
 
-export const listOutbox = async (page = 1): Promise<Listing<OutboxItem>> => fromServer(await call(rpc().system.outbox.query({ page, perPage: 100 })));
+/** Newest first, a page at a time; `to` keeps one recipient's mail (any case). Secrets in the text come masked. */
+export const listOutbox = async (page = 1, perPage = 100, to?: string): Promise<Listing<OutboxItem>> =>
+  fromServer(await call(rpc().system.outbox.query({ page, perPage, ...(to ? { to } : {}) })));
 
 // ---- payments and orders (extended edition; `status` answers in the free edition too) -----
 

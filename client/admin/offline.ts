@@ -130,6 +130,8 @@ export function offlineRuntime(user: { id: number; email: string }, rest: EditTr
       pendingCount: null,
       pendingReportedUtc: null,
       revokedUtc: null,
+      // walk-ins are registered on a paired door device, not in an admin browser
+      walkIns: false,
     }),
     pair: () => Promise.reject(new Error('an admin browser is not paired')),
   };

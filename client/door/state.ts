@@ -10,6 +10,7 @@ import { openDoorDb, type DeviceRecord, type DoorDb } from './db/door-db';
 import { createLiveValue } from '../offline/live';
 import { requestPersistentStorage } from '../offline/persistent-storage';
 import { lookupScan, pendingCount, recordScan, type LastCheckin } from './db/scans';
+import { recordWalkIn } from './db/walk-ins';
 import { setUpdateGate } from '../pwa';
 import { readMuted, playFeedback, writeMuted } from './scanner/feedback';
 import { createSameCodeFilter, normalizeTicketCode, sha256Hex } from './scanner/input';
@@ -25,6 +26,8 @@ export interface ShownVerdict {
   scannedMs: number;
   /** Bumped per scan so the same verdict twice still restarts the auto-dismiss. */
   seq: number;
+  /** The code that was read, for the volunteer to compare with the ticket (null for name search); shown only, never logged or stored. */
+  code: string | null;
 }
 
 export interface DoorState {
@@ -42,13 +45,23 @@ export interface DoorState {
   eventId: Accessor<number | null>;
   setEventId(id: number): void;
   /** Handles a code from the camera, a wedge scanner or the manual form. */
-  scanCode(text: string, source: Exclude<CheckinSource, 'rest' | 'search'>): Promise<void>;
+  scanCode(text: string, source: Exclude<CheckinSource, 'rest' | 'search' | 'walk_in'>): Promise<void>;
   /** Pairs with a code (typed, or from the QR link's fragment), asks for persistent storage, syncs. */
   pair(code: string): Promise<void>;
   /** Unpairs; false (refused) while scans are unsynced. */
   forget(): Promise<boolean>;
   /** Checks in an attendee picked by name search. */
   scanAttendee(attendeeId: number): Promise<void>;
+  /** Registers a walk-in and checks them in at once (offline; queued for sync), showing OK. */
+  registerWalkIn(person: WalkInPerson): Promise<void>;
+}
+
+/** What door staff type for a walk-in (client/door/components/walk-in-form.tsx). */
+export interface WalkInPerson {
+  displayName: string;
+  /** '' when none was given. */
+  email: string;
+  quantity: number;
 }
 
 const EVENT_KEY = 'svc-door-event';
@@ -103,7 +116,12 @@ function createDoorState(): DoorState {
     return chain;
   }
 
-  async function handle(key: { codeHash: string } | { attendeeId: number }, source: Exclude<CheckinSource, 'rest'>, startedAt: number): Promise<void> {
+  async function handle(
+    key: { codeHash: string } | { attendeeId: number },
+    source: Exclude<CheckinSource, 'rest' | 'walk_in'>,
+    startedAt: number,
+    code: string | null = null,
+  ): Promise<void> {
     const d = device();
     const event = eventId();
     if (!d || event === null || d.revokedMs !== null) return;
@@ -121,6 +139,7 @@ function createDoorState(): DoorState {
         last: lookup.last,
         scannedMs,
         seq: ++seq,
+        code,
       });
       // Solid has updated the DOM synchronously: the verdict is on screen now
       performance.measure('svc-door-verdict', { start: startedAt });
@@ -174,7 +193,36 @@ function createDoorState(): DoorState {
       if (!code) return Promise.resolve();
       // one held-up ticket is one scan; a typed code is always meant
       if (source === 'scan' && !sameCode.accept(code)) return Promise.resolve();
-      return serialized(async () => handle({ codeHash: await sha256Hex(code) }, source, startedAt));
+      return serialized(async () => handle({ codeHash: await sha256Hex(code) }, source, startedAt, code));
+    },
+    registerWalkIn(person) {
+      return serialized(async () => {
+        const d = device();
+        const event = eventId();
+        if (!d?.walkIns || event === null || d.revokedMs !== null) return;
+        setBusy(true);
+        try {
+          const clientId = crypto.randomUUID();
+          const scannedMs = Date.now();
+          // written before the verdict shows: a walk-in is typed, not scanned, so there is no hurry to beat
+          await recordWalkIn(db, { clientId, attendeeClientId: crypto.randomUUID(), eventId: event, ...person, scannedMs });
+          setVerdict({
+            verdict: 'ok',
+            clientId,
+            displayName: person.displayName.trim(),
+            quantity: person.quantity,
+            last: null,
+            scannedMs,
+            seq: ++seq,
+            code: null,
+          });
+          playFeedback('ok', muted());
+          setCountBehind(true);
+          engine.requestSync('scan');
+        } finally {
+          setBusy(false);
+        }
+      });
     },
     scanAttendee(attendeeId) {
       const startedAt = performance.now();

@@ -150,9 +150,13 @@ export const ZAdminBookingPatch = z.strictObject({ status: z.literal('cancelled'
 export const ZBookingListQuery = z.object({
   bookingTypeId: z.coerce.number().int().positive().optional(),
   status: z.enum(BOOKING_STATUSES).optional(),
-  /** UTC day, inclusive, on the start time. */
+  /** Day, inclusive, on the start time: a day in `tz` when given, else a UTC day. */
   from: ZUtcDay.optional(),
   to: ZUtcDay.optional(),
+  /** The zone `from` and `to` are days of (the admin's zone); UTC when absent. */
+  tz: ZTimeZone.optional(),
+  /** Part of the customer's name or email, any case. */
+  q: z.string().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   perPage: z.coerce.number().int().min(1).max(500).default(50),
 });

@@ -84,7 +84,7 @@ describe('door update gate', () => {
 
     // offline, a scan: while it is unsynced the offer is withdrawn, though B still waits
     await page.context().setOffline(true);
-    await page.locator('.door-chip', { hasText: 'Offline' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Offline. Scanning still works' }).waitFor();
     await watchUpdateOffer(page);
     await page.getByLabel('Ticket code').fill(alice.ticketCode);
     await page.getByRole('button', { name: 'Check in', exact: true }).click();

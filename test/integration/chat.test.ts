@@ -59,13 +59,13 @@ const jobsOf = (type: string, eventId: number) =>
   );
 
 describe('team chat at priority 30 of svc_pro_attendee_checked_in', () => {
-  it('posts {"text": "Ada Lovelace checked in — Gala (1/3)"}: checked in / going seats, as the dashboard counts them', async () => {
+  it('posts {"text": "Ada Lovelace checked in — Gala (1/3)"}: seats checked in / seats going, as the dashboard counts them', async () => {
     const { event, attendees } = await eventWith(3, { first: 'Ada Lovelace' });
     await checkIn(event.id, attendees[0]!.id);
     await runJobs();
     expect(chat.messages).toEqual(['Ada Lovelace checked in — Gala (1/3)']);
     const counts = await admin.api.get(`/checkins/counts?eventId=${event.id}`);
-    expect(counts.body).toMatchObject({ checkedIn: 1, seatsGoing: 3 });
+    expect(counts.body).toMatchObject({ seatsCheckedIn: 1, seatsGoing: 3 });
   });
 
   it('at most one message per event per 10 s: 8 check-ins in between fold into the next, "… and 7 more"', async () => {

@@ -1,11 +1,11 @@
-import { createMemo, createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { createMemo, createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
 import { DataTable } from '../components/data-table';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { SaveStatus, SelectField, TextField } from '../components/fields';
-import { calendarDays, groupByLocalDay, shiftAnchor, utcDayRange, type CalendarView } from '../calendar';
+import { calendarDays, groupByLocalDay, shiftAnchor, type CalendarView } from '../calendar';
 import { BOOKING_PAYMENT_LABELS, BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
 import {
   approveBooking,
@@ -29,10 +29,21 @@ import { submitWith } from '../../ui/forms';
 
 type View = 'list' | CalendarView;
 
+/** Ended: the list shows these after the upcoming ones (the server's order). */
+const isPast = (b: BookingDto): boolean => (parseUtcString(b.endUtc)?.getTime() ?? 0) <= Date.now();
+
 /** A booking's payment state in words; null for a free booking (nothing to pay). */
 const paymentLabel = (b: BookingDto): string | null => (b.paymentStatus ? (BOOKING_PAYMENT_LABELS[b.paymentStatus] ?? b.paymentStatus) : null);
 
 const dayHeading = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
+/** Typing pauses this long before the list asks the server again. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** `Y-m-d` of a local midnight, as a date input writes it: the list's `from`/`to` with `tz`. */
+function localDay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 export default function AdminBookingsPage(): JSX.Element {
@@ -52,16 +63,30 @@ function Bookings(): JSX.Element {
   const [status, setStatus] = createSignal<BookingStatus | ''>('');
   const [from, setFrom] = createSignal('');
   const [to, setTo] = createSignal('');
+  const [searchText, setSearchText] = createSignal('');
+  const [search, setSearch] = createSignal('');
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
+  // the date inputs and the calendar's days are the admin's own days, sent with their zone
+  const tz = viewerTimeZone();
+
+  let debounce: ReturnType<typeof setTimeout> | undefined;
+  const onSearch = (value: string) => {
+    setSearchText(value);
+    clearTimeout(debounce);
+    debounce = setTimeout(() => setSearch(value.trim()), SEARCH_DEBOUNCE_MS);
+  };
+  onCleanup(() => clearTimeout(debounce));
 
   const days = createMemo(() => (view() === 'list' ? [] : calendarDays(view() as CalendarView, anchor())));
   const filter = createMemo<BookingFilter>(() => {
-    const range = view() === 'list' ? { from: from() || undefined, to: to() || undefined } : utcDayRange(days());
+    const range = view() === 'list' ? { from: from() || undefined, to: to() || undefined } : { from: localDay(days()[0]!), to: localDay(days().at(-1)!) };
     return {
       ...(typeId() ? { bookingTypeId: Number(typeId()) } : {}),
       ...(status() ? { status: status() as BookingStatus } : {}),
+      ...(search() ? { q: search() } : {}),
       ...range,
+      tz,
     };
   });
   const [bookings, { refetch }] = createResource(filter, (f) => listBookings(f, 1, 500));
@@ -146,17 +171,24 @@ function Bookings(): JSX.Element {
             <For each={BOOKING_STATUSES}>{(s) => <option value={s}>{BOOKING_STATUS_LABELS[s]}</option>}</For>
           </select>
         </div>
+        <div class="field">
+          <label for="bk-q">Search name or email</label>
+          <input id="bk-q" type="search" autocomplete="off" value={searchText()} onInput={(e) => onSearch(e.currentTarget.value)} />
+        </div>
         <Show when={view() === 'list'}>
           <div class="field">
-            <label for="bk-from">From (UTC day)</label>
-            <input id="bk-from" type="date" value={from()} onChange={(e) => setFrom(e.currentTarget.value)} />
+            <label for="bk-from">From</label>
+            <input id="bk-from" type="date" value={from()} onChange={(e) => setFrom(e.currentTarget.value)} aria-describedby="bk-days-hint" />
           </div>
           <div class="field">
-            <label for="bk-to">To (UTC day)</label>
-            <input id="bk-to" type="date" value={to()} onChange={(e) => setTo(e.currentTarget.value)} />
+            <label for="bk-to">To</label>
+            <input id="bk-to" type="date" value={to()} onChange={(e) => setTo(e.currentTarget.value)} aria-describedby="bk-days-hint" />
           </div>
         </Show>
       </div>
+      <p id="bk-days-hint" class="field-hint">
+        Days and times in your zone ({tz}). Upcoming bookings first, soonest first; past ones after them.
+      </p>
       <div class="segmented" role="group" aria-label="View">
         <For each={['list', 'day', 'week'] as View[]}>
           {(v) => (
@@ -215,6 +247,9 @@ function Bookings(): JSX.Element {
                     <tr>
                       <td>
                         <time datetime={isoDateTime(b.startUtc)}>{formatUtcDateTime(b.startUtc)}</time>
+                        <Show when={isPast(b)}>
+                          <div class="muted">Past</div>
+                        </Show>
                       </td>
                       <td>
                         {b.customerName}

@@ -6,7 +6,8 @@ import { DataTable } from '../components/data-table';
 import { createConfirm } from '../components/confirm';
 import { PairingQr } from '../components/pairing-qr';
 import { SaveStatus, TextField } from '../components/fields';
-import { createDevice, listDevices, listEvents, newPairingCode, revokeDevice, type DeviceDto, type DevicePairing } from '../data';
+import { createDevice, listDevices, listEvents, newPairingCode, revokeDevice, setDeviceWalkIns, type DeviceDto, type DevicePairing } from '../data';
+import { deviceState } from '../device-state';
 import { adminErrorMessage } from '../errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
@@ -27,6 +28,17 @@ function Devices(): JSX.Element {
   const confirm = createConfirm();
 
   const eventTitle = (id: number) => ready(events)?.find((e) => e.id === id)?.title ?? `Event #${id}`;
+
+  const toggleWalkIns = async (d: DeviceDto, allowed: boolean) => {
+    setNotice(null);
+    try {
+      await setDeviceWalkIns(d.id, allowed);
+      setNotice({ ok: true, text: allowed ? `${d.name} may now register walk-ins.` : `${d.name} no longer registers walk-ins.` });
+    } catch (err) {
+      setNotice({ ok: false, text: adminErrorMessage(err) });
+    }
+    void refetch();
+  };
 
   const repair = async (d: DeviceDto) => {
     setNotice(null);
@@ -74,14 +86,31 @@ function Devices(): JSX.Element {
           empty={<p class="status-text">No door devices yet.</p>}
         >
           {(list) => (
-            <DataTable labelledBy="device-list-heading" columns={['Name', 'Events', 'Last seen', 'Not yet synced', 'State', 'Actions']} rows={list()}>
+            <DataTable
+              labelledBy="device-list-heading"
+              columns={['Name', 'Events', 'Last seen', 'Not yet synced', 'State', 'Walk-ins', 'Actions']}
+              rows={list()}
+            >
               {(d) => (
                 <tr>
                   <td>{d.name}</td>
                   <td>{d.eventIds.map(eventTitle).join(', ')}</td>
                   <td>{d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : <span class="muted">Never</span>}</td>
                   <td>{d.pendingCount ?? <span class="muted">—</span>}</td>
-                  <td>{d.revokedUtc ? <span class="state state-failed">Revoked</span> : d.pairedUtc ? 'Paired' : 'Waiting for pairing'}</td>
+                  <td>
+                    <span class={`state state-${deviceState(d).tone}`}>{deviceState(d).label}</span>
+                  </td>
+                  <td>
+                    <label class="walk-ins-toggle">
+                      <input
+                        type="checkbox"
+                        checked={d.walkIns}
+                        disabled={d.revokedUtc !== null}
+                        onChange={(e) => void toggleWalkIns(d, e.currentTarget.checked)}
+                      />
+                      Walk-ins allowed<span class="visually-hidden"> on {d.name}</span>
+                    </label>
+                  </td>
                   <td class="cell-actions">
                     <Show when={!d.revokedUtc}>
                       <button type="button" class="button button-small button-quiet" onClick={() => void repair(d)}>

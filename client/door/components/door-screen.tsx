@@ -1,8 +1,9 @@
 import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { isAdmitted } from '../../../shared/checkin-rules';
-import type { AttendeeRecord, DeviceRecord } from '../db/door-db';
+import type { DeviceRecord, LocalCheckin, OutboxItem } from '../db/door-db';
 import { createLiveList, createLiveValue } from '../../offline/live';
-import { conflictScans, recentScans, rejectedItems, searchAttendees, undoScan, UNDO_WINDOW_MS } from '../db/scans';
+import { conflictScans, recentScans, rejectedItems, undoScan, UNDO_WINDOW_MS } from '../db/scans';
+import { searchWithPresence } from '../db/lookup-status';
 import { readSyncState } from '../db/attendee-cache';
 import { formatUtcDateTime } from '../../ui/format';
 import { doorState } from '../state';
@@ -10,8 +11,9 @@ import { unlockAudio } from '../scanner/feedback';
 import { createWedgeReader } from '../scanner/input';
 import { CameraPanel } from './camera-panel';
 import { StatusBar } from './status-bar';
-import { VERDICT_LOOK, VerdictOverlay } from './verdict-overlay';
+import { entryTime, NAME_SEARCH_ID, VERDICT_LOOK, VerdictOverlay } from './verdict-overlay';
 import { FormError } from '../../ui/form-error';
+import { WalkInForm } from './walk-in-form';
 
 const isEditable = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 
@@ -25,6 +27,7 @@ const REASONS: Record<string, string> = {
   server_failed: 'the server failed to store it several times',
   svc_forbidden: 'the undo came too late (15 minutes) — ask an administrator',
   svc_not_found: 'the check-in no longer exists',
+  walk_ins_not_allowed: 'this device may not register walk-ins (an administrator can allow it)',
 };
 const CONFLICTS: Record<string, string> = {
   cancelled_before_scan: 'was cancelled before the scan',
@@ -32,6 +35,7 @@ const CONFLICTS: Record<string, string> = {
   waitlist: 'is on the waitlist on the server',
   deleted: 'was deleted on the server',
   again_elsewhere: 'was also let in at another door (the same ticket twice) — check who holds it',
+  over_capacity: 'came in as a walk-in when the event was already full (kept, over capacity)',
 };
 
 /** The paired door: status, event choice, camera, code entry, name search, recent scans, problems. */
@@ -58,9 +62,18 @@ export function DoorScreen(props: { device: DeviceRecord }): JSX.Element {
   document.addEventListener('keydown', onKey);
   onCleanup(() => document.removeEventListener('keydown', onKey));
 
+  // what needs a person: counted in the status bar's badge, listed below
+  const rejected = createLiveList(() => rejectedItems(door.db), 'clientId');
+  const conflicts = createLiveList(() => conflictScans(door.db), 'clientId');
+  let attention: HTMLHeadingElement | undefined;
+  const openAttention = () => {
+    attention?.scrollIntoView({ block: 'start' });
+    attention?.focus({ preventScroll: true });
+  };
+
   return (
     <div class="door">
-      <StatusBar />
+      <StatusBar attention={rejected.items.length + conflicts.items.length} onAttention={openAttention} />
       <Show when={revoked()}>
         <div class="notice notice-error" role="alert">
           <p>
@@ -103,8 +116,9 @@ export function DoorScreen(props: { device: DeviceRecord }): JSX.Element {
       <CameraPanel disabled={revoked()} />
       <ManualEntry disabled={revoked()} />
       <NameSearch disabled={revoked()} />
+      <WalkInForm disabled={revoked()} />
       <RecentScans />
-      <NeedsAttention />
+      <NeedsAttention rejected={rejected.items} conflicts={conflicts.items} headingRef={(el) => (attention = el)} />
       <DoorSettings />
       <VerdictOverlay />
     </div>
@@ -138,7 +152,7 @@ function ManualEntry(props: { disabled: boolean }): JSX.Element {
           onInput={(e) => setCode(e.currentTarget.value)}
           disabled={props.disabled}
         />
-        <button type="submit" class="button" disabled={props.disabled}>
+        <button type="submit" class="button door-checkin-button" disabled={props.disabled}>
           Check in
         </button>
       </div>
@@ -146,40 +160,54 @@ function ManualEntry(props: { disabled: boolean }): JSX.Element {
   );
 }
 
+/**
+ * Name search, offline. While it is in use its field sticks to the top of the screen (under the
+ * status bar), so the on-screen keyboard does not cover it or the first results; each result says
+ * whether that person is already in.
+ */
 function NameSearch(props: { disabled: boolean }): JSX.Element {
   const door = doorState();
   const [query, setQuery] = createSignal('');
-  const [results, setResults] = createSignal<AttendeeRecord[]>([]);
-  let seq = 0;
-  const search = async (q: string) => {
-    setQuery(q);
-    const mine = ++seq;
-    const event = door.eventId();
-    const found = event === null || q.trim().length < 2 ? [] : await searchAttendees(door.db, event, q);
-    if (mine === seq) setResults(found);
-  };
+  const [focused, setFocused] = createSignal(false);
+  const active = () => focused() || query().trim() !== '';
+  // live: a scan, an undo or a pull changes who is in while the results are on screen
+  const found = createLiveValue(
+    ([event, q]: [number | null, string]) => searchWithPresence(door.db, event, q),
+    [],
+    () => [door.eventId(), query()] as [number | null, string],
+  );
+  const results = () => (query().trim().length < 2 ? [] : found.value());
+  let section!: HTMLElement;
+  const toTop = () => requestAnimationFrame(() => section.scrollIntoView({ block: 'start' }));
   return (
-    <section class="door-form" aria-label="Name search">
-      <label for="door-search">Find by name or email</label>
-      <input
-        id="door-search"
-        type="search"
-        autocomplete="off"
-        value={query()}
-        onInput={(e) => void search(e.currentTarget.value)}
-        aria-describedby="door-search-hint"
-        disabled={props.disabled}
-      />
-      <p id="door-search-hint" class="muted door-hint" aria-live="polite">
-        {query().trim().length < 2
-          ? 'Type at least 2 letters. Works offline.'
-          : results().length === 0
-            ? 'Nobody found on this device.'
-            : `${results().length} found`}
-      </p>
+    <section ref={section} class="door-form door-search" classList={{ active: active() }} aria-label="Name search">
+      <div class="door-search-field">
+        <label for={NAME_SEARCH_ID}>Find by name or email</label>
+        <input
+          id={NAME_SEARCH_ID}
+          type="search"
+          autocomplete="off"
+          value={query()}
+          onInput={(e) => setQuery(e.currentTarget.value)}
+          onFocus={() => {
+            setFocused(true);
+            toTop();
+          }}
+          onBlur={() => setFocused(false)}
+          aria-describedby="door-search-hint"
+          disabled={props.disabled}
+        />
+        <p id="door-search-hint" class="muted door-hint" aria-live="polite">
+          {query().trim().length < 2
+            ? 'Type at least 2 letters. Works offline.'
+            : results().length === 0
+              ? 'Nobody found on this device.'
+              : `${results().length} found`}
+        </p>
+      </div>
       <ul class="door-results">
         <For each={results()}>
-          {(a) => (
+          {({ attendee: a, isIn, inSinceUtc }) => (
             <li>
               <button
                 type="button"
@@ -191,9 +219,12 @@ function NameSearch(props: { disabled: boolean }): JSX.Element {
                 }}
               >
                 <span class="door-result-name">{a.displayName || '(no name)'}</span>
-                <span class="muted">
-                  {a.email} · {a.quantity} {a.quantity === 1 ? 'person' : 'people'} · {a.status || 'going'}
+                <span class="door-result-presence" classList={{ in: isIn }}>
+                  {isIn ? (inSinceUtc ? `In since ${entryTime(inSinceUtc)}` : 'In') : 'Not in yet'}
+                  {a.quantity === 1 ? '' : ` · ${a.quantity} people`}
+                  {a.status && a.status !== 'going' ? ` · ${a.status}` : ''}
                 </span>
+                <span class="muted door-result-email">{a.email}</span>
                 <span class="door-result-action">Check in</span>
               </button>
             </li>
@@ -257,30 +288,30 @@ function RecentScans(): JSX.Element {
   );
 }
 
-function NeedsAttention(): JSX.Element {
+function NeedsAttention(props: { rejected: OutboxItem[]; conflicts: LocalCheckin[]; headingRef: (el: HTMLHeadingElement) => void }): JSX.Element {
   const door = doorState();
-  const rejected = createLiveList(() => rejectedItems(door.db), 'clientId');
-  const conflicts = createLiveList(() => conflictScans(door.db), 'clientId');
   const names = createLiveValue(
-    () => door.db.checkins.bulkGet(rejected.items.map((r) => r.clientId.replace(/^annul:/, ''))),
+    () => door.db.checkins.bulkGet(props.rejected.map((r) => r.clientId.replace(/^annul:/, ''))),
     [],
-    () => rejected.items.length,
+    () => props.rejected.length,
   );
   return (
-    <Show when={rejected.items.length > 0 || conflicts.items.length > 0}>
-      <section class="door-section" aria-labelledby="attention-heading">
-        <h2 id="attention-heading">Needs attention</h2>
+    <Show when={props.rejected.length > 0 || props.conflicts.length > 0}>
+      <section class="door-section door-attention-section" aria-labelledby="attention-heading">
+        <h2 id="attention-heading" ref={props.headingRef} tabindex="-1">
+          Needs attention
+        </h2>
         <ul class="door-attention">
-          <For each={rejected.items}>
+          <For each={props.rejected}>
             {(item, i) => (
               <li>
-                {item.kind === 'annul' ? 'Undo of ' : 'Scan of '}
-                <strong>{names.value()[i()]?.displayName || 'an unknown ticket'}</strong> was refused by the server: {REASONS[item.reason ?? ''] ?? item.reason}
-                . It is kept here and not sent again.
+                {item.kind === 'annul' ? 'Undo of ' : item.kind === 'walk_in' ? 'Walk-in ' : 'Scan of '}
+                <strong>{(item.kind === 'walk_in' ? item.item.displayName : names.value()[i()]?.displayName) || 'an unknown ticket'}</strong> was refused by the
+                server: {REASONS[item.reason ?? ''] ?? item.reason}. It is kept here and not sent again.
               </li>
             )}
           </For>
-          <For each={conflicts.items}>
+          <For each={props.conflicts}>
             {(c) => (
               <li>
                 <strong>{c.displayName || 'An attendee'}</strong> was let in at {formatUtcDateTime(c.scannedUtc)} but {CONFLICTS[c.conflict!] ?? c.conflict}.

@@ -1,4 +1,4 @@
-import { createSignal, onCleanup, Show, type JSX } from 'solid-js';
+import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { createLiveValue } from '../../offline/live';
 import { cachedEventCounts, localCheckedInAdjustment, type EventCounts } from '../db/scans';
 import { doorState } from '../state';
@@ -17,8 +17,12 @@ function ago(ms: number, nowMs: number): string {
   return relative.format(Math.round(h / 24), 'day');
 }
 
-/** Honest state, always visible: network, last sync, unsynced scans, the event's counts, sync problems. */
-export function StatusBar(): JSX.Element {
+/**
+ * Honest state, always visible: offline as a full-width bar, last sync, unsynced scans, the
+ * event's counts, a Needs-attention badge that opens that list, sync problems. Its height is
+ * published as `--door-status-h`, so what sticks or scrolls below it is not hidden under it.
+ */
+export function StatusBar(props: { attention: number; onAttention: () => void }): JSX.Element {
   const door = doorState();
   const [now, setNow] = createSignal(Date.now());
   const tick = setInterval(() => setNow(Date.now()), 15_000);
@@ -36,27 +40,41 @@ export function StatusBar(): JSX.Element {
   };
   const lastSync = () => door.status().lastSyncMs;
 
+  let bar!: HTMLDivElement;
+  onMount(() => {
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--door-status-h', `${bar.offsetHeight}px`));
+    observer.observe(bar);
+    onCleanup(() => {
+      observer.disconnect();
+      root.style.removeProperty('--door-status-h');
+    });
+  });
+
   return (
-    <div class="door-status">
+    <div class="door-status" ref={bar}>
+      <Show when={!online()}>
+        <p class="door-offline-bar" role="status">
+          <span class="network-dot offline" aria-hidden="true" />
+          <span>
+            <strong>Offline.</strong> Scanning still works; scans are sent when the network is back.
+          </span>
+        </p>
+      </Show>
       <ul class="door-status-list" aria-label="Door status">
-        <li class="door-chip" classList={{ 'door-chip-warn': !online() }}>
-          <span class="network-dot" classList={{ offline: !online() }} aria-hidden="true" />
-          {online() ? 'Online' : 'Offline'}
-        </li>
-        <li class="door-chip">
-          <span role="status">{door.pending() === 0 ? 'All scans synced' : `${door.pending()} not yet synced`}</span>
-        </li>
-        <li class="door-chip">
-          Last sync:{' '}
-          <Show when={lastSync()} fallback="never">
-            {(ms) => (
-              <time datetime={new Date(ms()).toISOString()} title={clock.format(ms())}>
-                {ago(ms(), now())}
-              </time>
-            )}
-          </Show>
-          <Show when={door.status().phase === 'syncing'}> (syncing…)</Show>
-        </li>
+        <Show when={props.attention > 0}>
+          <li>
+            <button type="button" class="door-chip door-attention-badge" onClick={() => props.onAttention()}>
+              <span aria-hidden="true">⚠</span> Needs attention <span class="door-badge-count">{props.attention}</span>
+            </button>
+          </li>
+        </Show>
+        <Show when={online()}>
+          <li class="door-chip">
+            <span class="network-dot" aria-hidden="true" />
+            Online
+          </li>
+        </Show>
         <li class="door-chip door-counts">
           <Show when={counts()} fallback="Counts: —">
             {(c) => (
@@ -65,6 +83,21 @@ export function StatusBar(): JSX.Element {
               </>
             )}
           </Show>
+        </li>
+        <li class="door-chip door-sync">
+          <span role="status">{door.pending() === 0 ? 'All scans synced' : `${door.pending()} not yet synced`}</span>
+          <span aria-hidden="true">·</span>
+          <span>
+            Last sync:{' '}
+            <Show when={lastSync()} fallback="never">
+              {(ms) => (
+                <time datetime={new Date(ms()).toISOString()} title={clock.format(ms())}>
+                  {ago(ms(), now())}
+                </time>
+              )}
+            </Show>
+            <Show when={door.status().phase === 'syncing'}> (syncing…)</Show>
+          </span>
         </li>
       </ul>
       <Show when={door.status().phase === 'error' && door.status().lastError}>

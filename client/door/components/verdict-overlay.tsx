@@ -1,7 +1,7 @@
 import { createEffect, createSignal, onCleanup, Show, type JSX } from 'solid-js';
 import { isAdmitted, type Verdict } from '../../../shared/checkin-rules';
 import { undoScan, UNDO_WINDOW_MS } from '../db/scans';
-import { formatUtcDateTime } from '../../ui/format';
+import { parseUtcString } from '../../../shared/time';
 import { doorState, type ShownVerdict } from '../state';
 
 /** Word, icon and tone of each verdict: never colour alone (UX "the verdict is the screen"). */
@@ -16,17 +16,63 @@ export const VERDICT_LOOK: Record<Verdict, { word: string; icon: string; tone: '
 
 const DISMISS_MS = { ok: 2500, again: 5000, refused: 5000 };
 
-/** The full-screen verdict: colour, icon, word, name and quantity; when and where for AGAIN; undo. */
+/** What to do next after a refusal the volunteer can still resolve at the door. */
+const NEXT_STEP: Partial<Record<Verdict, string>> = {
+  unknown: 'This code is not on the list. Try name search.',
+  cancelled: 'This ticket was cancelled. Try name search: they may have booked again.',
+};
+
+/** The id of the name search field (door-screen.tsx), where "Try name search" leads. */
+export const NAME_SEARCH_ID = 'door-search';
+
+const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const dayClock = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const relative = new Intl.RelativeTimeFormat(undefined, { style: 'short', numeric: 'always' });
+
+/** An entry time on the device's clock: `7:29 PM` today, with the date on another day. */
+export function entryTime(utc: string, nowMs = Date.now()): string {
+  const at = parseUtcString(utc);
+  if (!at) return utc;
+  return at.toDateString() === new Date(nowMs).toDateString() ? clock.format(at) : dayClock.format(at);
+}
+
+/** How long ago, short: `just now`, `3 min ago`, `2 hr ago`, `3 days ago` (the device's locale). */
+export function entryAge(utc: string, nowMs = Date.now()): string {
+  const at = parseUtcString(utc);
+  if (!at) return '';
+  const minutes = Math.floor((nowMs - at.getTime()) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return relative.format(-minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? relative.format(-hours, 'hour') : relative.format(-Math.floor(hours / 24), 'day');
+}
+
+/** A long code cut in the middle (`NOT-A-REAL…34567890`): enough to compare with the ticket in hand. */
+export function shortCode(code: string): string {
+  return code.length <= 24 ? code : `${code.slice(0, 10)}…${code.slice(-8)}`;
+}
+
+/**
+ * The full-screen verdict: colour, icon, word, name and quantity; for AGAIN when (the device's
+ * clock, and how long ago) and at which door; for a refusal the code that was read and what to do
+ * next; undo. It closes by itself unless the volunteer has moved into it (keyboard, screen reader).
+ */
 export function VerdictOverlay(): JSX.Element {
   const door = doorState();
   const [undoMessage, setUndoMessage] = createSignal<string | null>(null);
+  // moved into with the keyboard or a screen reader: stays until the volunteer closes it (WCAG 2.2.1)
+  const [held, setHeld] = createSignal(false);
 
   createEffect(() => {
     const v = door.verdict();
     setUndoMessage(null);
+    setHeld(false);
     if (!v) return;
-    const timer = setTimeout(() => door.dismissVerdict(), DISMISS_MS[VERDICT_LOOK[v.verdict].tone]);
-    onCleanup(() => clearTimeout(timer));
+    createEffect(() => {
+      if (held()) return;
+      const timer = setTimeout(() => door.dismissVerdict(), DISMISS_MS[VERDICT_LOOK[v.verdict].tone]);
+      onCleanup(() => clearTimeout(timer));
+    });
   });
 
   const onKey = (e: KeyboardEvent) => {
@@ -43,12 +89,24 @@ export function VerdictOverlay(): JSX.Element {
     } else setUndoMessage(result === 'too_late' ? 'Too late to undo: more than 15 minutes ago.' : 'This scan cannot be undone.');
   };
 
+  const toNameSearch = () => {
+    door.dismissVerdict();
+    document.getElementById(NAME_SEARCH_ID)?.focus();
+  };
+
   return (
     <Show when={door.verdict()}>
       {(v) => {
         const look = () => VERDICT_LOOK[v().verdict];
+        const next = () => NEXT_STEP[v().verdict];
         return (
-          <section class={`verdict verdict-${look().tone}`} role="alert" aria-label="Scan result" onClick={() => door.dismissVerdict()}>
+          <section
+            class={`verdict verdict-${look().tone}`}
+            role="alert"
+            aria-label="Scan result"
+            onClick={() => door.dismissVerdict()}
+            onFocusIn={() => setHeld(true)}
+          >
             <div class="verdict-icon" aria-hidden="true">
               {look().icon}
             </div>
@@ -64,8 +122,18 @@ export function VerdictOverlay(): JSX.Element {
             <Show when={v().verdict === 'again' && v().last}>
               {(last) => (
                 <p class="verdict-detail">
-                  Checked in before: {formatUtcDateTime(last().scannedUtc)}
-                  {last().device ? ` at ${last().device}` : ''}
+                  <span class="door-sr-only">Checked in </span>
+                  {entryTime(last().scannedUtc, v().scannedMs)} ({entryAge(last().scannedUtc, v().scannedMs)}){last().device ? ` · ${last().device}` : ''}
+                </p>
+              )}
+            </Show>
+            <Show when={next()}>
+              <p class="verdict-detail verdict-next">{next()}</p>
+            </Show>
+            <Show when={!isAdmitted(v().verdict) && v().code}>
+              {(code) => (
+                <p class="verdict-code">
+                  Code read: <code>{shortCode(code())}</code>
                 </p>
               )}
             </Show>
@@ -73,6 +141,11 @@ export function VerdictOverlay(): JSX.Element {
               <Show when={isAdmitted(v().verdict) && Date.now() - v().scannedMs < UNDO_WINDOW_MS}>
                 <button type="button" class="button verdict-button" onClick={() => void undo(v())}>
                   Undo
+                </button>
+              </Show>
+              <Show when={next()}>
+                <button type="button" class="button verdict-button" onClick={toNameSearch}>
+                  Try name search
                 </button>
               </Show>
               <button type="button" class="button verdict-button" onClick={() => door.dismissVerdict()}>

@@ -5,6 +5,7 @@
  */
 import type { AttendeeTuple, DownloadResult, PullResult, PushItemResult } from '../../../shared/checkin';
 import { attendeeFromTuple, type DeviceRecord, type DoorDb, type LocalCheckin, type SyncStateRecord } from './door-db';
+import { replaceWalkIn } from './walk-ins';
 
 export function emptySyncState(deviceId: number): SyncStateRecord {
   return { deviceId, cursor: null, downloads: {}, lastSyncMs: null, lastAttemptMs: null, lastError: null };
@@ -151,15 +152,16 @@ export interface PushOutcome {
 
 /**
  * Applies sync.push results in one transaction. `inserted`/`duplicate`: the scan leaves the
- * outbox and waits for a pull to carry it. `rejected` of a refusal is its expected receipt
+ * outbox and waits for a pull to carry it (a walk-in's local attendee becomes the server's, walk-ins.ts). `rejected` of a refusal is its expected receipt
  * (logged on the server); of an admitted scan it is marked and listed, never resent.
  * `failed`: stays queued.
  */
 export async function applyPushResults(db: DoorDb, results: PushItemResult[], nowMs = Date.now()): Promise<PushOutcome> {
   const outcome: PushOutcome = { settled: 0, rejected: 0, retry: 0, annulQueued: 0 };
-  await db.transaction('rw', db.outbox, db.checkins, async () => {
+  await db.transaction('rw', db.outbox, db.checkins, db.attendees, async () => {
     for (const r of results) {
       const queued = await db.outbox.where('clientId').equals(r.clientId).first();
+      if (queued?.kind === 'walk_in') await replaceWalkIn(db, queued.item, r);
       const local = await db.checkins.get(r.clientId);
       if (r.status === 'failed') {
         if (queued) await db.outbox.update(queued.seq!, { attempts: queued.attempts + 1 });
@@ -167,7 +169,8 @@ export async function applyPushResults(db: DoorDb, results: PushItemResult[], no
         continue;
       }
       if (r.status === 'rejected') {
-        const expected = local?.state === 'refused';
+        // a refusal of a scan already refused on the door, or one undone since it was sent: nothing more to do
+        const expected = local?.state === 'refused' || local?.state === 'undone';
         if (expected || !queued) {
           if (queued) await db.outbox.delete(queued.seq!);
           outcome.settled++;

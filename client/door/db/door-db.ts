@@ -12,7 +12,7 @@
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { AttendeeCore } from '../../../shared/attendees';
-import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncEvent, Verdict } from '../../../shared/checkin';
+import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncEvent, Verdict, WalkInPushItem } from '../../../shared/checkin';
 
 export const DOOR_DB_NAME = 'svc-door';
 
@@ -26,6 +26,8 @@ export interface DeviceRecord {
   pairedMs: number;
   /** Set when the server answered svc_device_revoked: sync stops, unsynced scans stay listed. */
   revokedMs: number | null;
+  /** The administrator lets this device register walk-ins (absent on a device paired before walk-ins existed). */
+  walkIns?: boolean;
 }
 
 export type EventRecord = SyncEvent;
@@ -78,9 +80,34 @@ export interface LocalCheckin {
 
 export type OutboxStatus = 'queued' | 'rejected';
 
-/** An item still to send: a scan (sync.push) or the undo of a stored scan (checkin.annul). */
+/**
+ * An item still to send: a scan or a walk-in registered here (sync.push), or the undo of a stored
+ * scan (checkin.annul). `sent`: pushed at least once, so the server may hold it even though no
+ * answer came back (an undo must then annul it, not drop it).
+ */
 export type OutboxItem =
-  | { seq?: number; clientId: string; kind: 'scan'; status: OutboxStatus; item: PushItem; attempts: number; createdMs: number; reason: string | null }
+  | {
+      seq?: number;
+      clientId: string;
+      kind: 'scan';
+      status: OutboxStatus;
+      item: PushItem;
+      attempts: number;
+      createdMs: number;
+      reason: string | null;
+      sent?: true;
+    }
+  | {
+      seq?: number;
+      clientId: string;
+      kind: 'walk_in';
+      status: OutboxStatus;
+      item: WalkInPushItem;
+      attempts: number;
+      createdMs: number;
+      reason: string | null;
+      sent?: true;
+    }
   | { seq?: number; clientId: string; kind: 'annul'; status: OutboxStatus; checkinId: number; attempts: number; createdMs: number; reason: string | null };
 
 /** Progress of the first download of one event. */

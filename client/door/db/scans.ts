@@ -7,6 +7,7 @@ import type { PushItem } from '../../../shared/checkin';
 import { checkinVerdict, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
 import { toUtcString } from '../../../shared/time';
 import { normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
+import { dropLocalWalkIn } from './walk-ins';
 
 /** Door staff may undo their own scan for this long (UX "Undo"; the server's STAFF_UNDO_MINUTES). */
 export const UNDO_WINDOW_MS = 15 * 60_000;
@@ -93,7 +94,7 @@ export interface NewScan {
   eventId: number;
   codeHash: string | null;
   lookup: ScanLookup;
-  source: Exclude<CheckinSource, 'rest'>;
+  source: Exclude<CheckinSource, 'rest' | 'walk_in'>;
   scannedMs: number;
 }
 
@@ -144,18 +145,23 @@ export async function recordScan(db: DoorDb, scan: NewScan): Promise<LocalChecki
 export type UndoResult = 'dropped' | 'queued' | 'too_late' | 'not_found';
 
 /**
- * Undoes a mistaken admitted scan within UNDO_WINDOW_MS: a scan not yet sent is dropped from
- * the outbox (the server never sees it); a stored one gets an annul queued like a scan.
- * A scan in flight when undone is annulled once its push answers (see attendee-cache.ts).
+ * Undoes a mistaken admitted scan (or walk-in) within UNDO_WINDOW_MS: one never sent is dropped
+ * from the outbox (the server never sees it; a walk-in's local attendee goes too); a stored one
+ * gets an annul queued like a scan. One that was sent but not answered — in flight, or its answer
+ * lost after the server committed it — stays queued, marked undone: its push answer (to the
+ * resend, `duplicate`) queues the annul (see attendee-cache.ts).
  */
 export async function undoScan(db: DoorDb, clientId: string, nowMs = Date.now()): Promise<UndoResult> {
-  return db.transaction('rw', db.checkins, db.outbox, async () => {
+  return db.transaction('rw', db.checkins, db.outbox, db.attendees, async () => {
     const row = await db.checkins.get(clientId);
     if (!row || !isAdmitted(row.verdict) || !stands(row)) return 'not_found';
     if (nowMs - row.scannedMs > UNDO_WINDOW_MS) return 'too_late';
     if (row.state === 'queued') {
-      await db.outbox.where('clientId').equals(clientId).delete();
+      const queued = await db.outbox.where('clientId').equals(clientId).first();
       await db.checkins.update(clientId, { state: 'undone' });
+      if (queued && queued.kind !== 'annul' && queued.sent) return 'queued';
+      await db.outbox.where('clientId').equals(clientId).delete();
+      await dropLocalWalkIn(db, row);
       return 'dropped';
     }
     await db.checkins.update(clientId, { undo: 'queued', undoAckedMs: null, reason: null });

@@ -62,6 +62,9 @@ export interface SyncEngineOptions {
 
 class Revoked extends Error {}
 
+/** What sync.push carries: scans and walk-ins, in the order they were made. */
+type PushedItem = Extract<OutboxItem, { kind: 'scan' | 'walk_in' }>;
+
 /** Web Locks when the browser has them; otherwise the one tab just runs. */
 function webLock<T>(fn: () => Promise<T>): Promise<T | null> {
   return withTabLock(SYNC_LOCK_NAME, fn);
@@ -131,9 +134,18 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
   // ---- push --------------------------------------------------------------------------------
 
-  async function sendScans(items: Array<Extract<OutboxItem, { kind: 'scan' }>>): Promise<void> {
+  async function sendScans(items: PushedItem[]): Promise<void> {
     const pending = Math.max(0, (await pendingCount(db)) - items.length);
     let results: Awaited<ReturnType<DoorTransport['push']>>['results'];
+    // from now on the server may hold them even if no answer comes back: an undo must annul, not drop
+    const unsent = items.filter((i) => !i.sent).map((i) => i.seq!);
+    if (unsent.length > 0)
+      await db.outbox
+        .where('seq')
+        .anyOf(unsent)
+        .modify((i) => {
+          if (i.kind !== 'annul') i.sent = true;
+        });
     try {
       results = (await call(() => transport.push({ items: items.map((i) => i.item), pending }))).results;
     } catch (error) {
@@ -171,18 +183,21 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
   async function push(): Promise<void> {
     for (;;) {
-      const before = await db.outbox.where('status').equals('queued').count();
-      if (before === 0) return;
       const queued = await db.outbox.where('status').equals('queued').limit(pushBatchSize).toArray();
       if (queued.length === 0) return;
       queued.sort((a, b) => a.seq! - b.seq!);
-      const scans = queued.filter((i): i is Extract<OutboxItem, { kind: 'scan' }> => i.kind === 'scan');
+      const scans = queued.filter((i): i is PushedItem => i.kind === 'scan' || i.kind === 'walk_in');
       const annuls = queued.filter((i): i is Extract<OutboxItem, { kind: 'annul' }> => i.kind === 'annul');
       if (scans.length) await sendScans(scans);
       for (const a of annuls) await sendAnnul(a);
-      const after = await db.outbox.where('status').equals('queued').count();
-      // `failed` answers stay queued: stop this round rather than spin on them
-      if (after >= before) return;
+      // `failed` answers stay queued: stop this round rather than spin on them. Items queued meanwhile
+      // (an annul of a scan undone in flight) go in the next pass.
+      const unsettled = await db.outbox
+        .where('seq')
+        .anyOf(queued.map((i) => i.seq!))
+        .filter((i) => i.status === 'queued')
+        .count();
+      if (unsettled === queued.length) return;
     }
   }
 
@@ -228,8 +243,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
   async function refreshDevice(device: DeviceRecord): Promise<DeviceRecord> {
     const me = await call(() => transport.me());
-    if (me.name !== device.name || me.eventIds.join() !== device.eventIds.join()) {
-      device = { ...device, name: me.name, eventIds: me.eventIds };
+    if (me.name !== device.name || me.eventIds.join() !== device.eventIds.join() || me.walkIns !== (device.walkIns ?? false)) {
+      device = { ...device, name: me.name, eventIds: me.eventIds, walkIns: me.walkIns };
       await db.device.put(device);
     }
     await dropUnfollowedEvents(db, device.deviceId, device.eventIds);
@@ -316,7 +331,16 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     /** Exchanges a pairing code (typed, or from the QR's `#pair=` fragment) for the device token. */
     async pair(code: string): Promise<DeviceRecord> {
       const { token, device } = await transport.pair(code.trim().toUpperCase());
-      const record: DeviceRecord = { key: 'self', deviceId: device.id, name: device.name, token, eventIds: device.eventIds, pairedMs: now(), revokedMs: null };
+      const record: DeviceRecord = {
+        key: 'self',
+        deviceId: device.id,
+        name: device.name,
+        token,
+        eventIds: device.eventIds,
+        pairedMs: now(),
+        revokedMs: null,
+        walkIns: device.walkIns,
+      };
       await db.transaction('rw', [db.device, db.syncState, db.events, db.attendees], async () => {
         const previous = await db.device.get('self');
         if (previous && previous.deviceId !== device.id) {

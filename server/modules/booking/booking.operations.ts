@@ -116,12 +116,12 @@ export const bookingOperations = {
     handler: ({ input, ctx }) => bookingService(ctx).createByAdmin(input),
   }),
   list: defineOperation({
-    summary: 'List bookings; filters: bookingTypeId, status, from/to (UTC days on the start)',
+    summary: 'List bookings, upcoming first; filters: bookingTypeId, status, from/to (days on the start, in tz or UTC), q (name or email)',
     access: ADMIN_ONLY,
     kind: 'query',
     input: ZBookingListQuery,
     output: ZListOf(ZBookingDto),
-    rest: { method: 'get', path: '/bookings', tags: BOOKINGS, list: true, describe: 'Bookings, latest start first' },
+    rest: { method: 'get', path: '/bookings', tags: BOOKINGS, list: true, describe: 'Bookings: upcoming first, soonest first; then past, latest first' },
     handler: ({ input, ctx }) => bookingService(ctx).list(input),
   }),
   reschedule: defineOperation({

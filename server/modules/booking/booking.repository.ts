@@ -1,5 +1,5 @@
 /** Queries of the booking domain; no rules here (STYLE §2). */
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { users } from '../../auth/auth.sql';
@@ -22,6 +22,10 @@ export interface BookingListFilter {
   status?: BookingStatus;
   fromUtc?: string;
   toUtc?: string;
+  /** Part of the customer's name or email, any case. */
+  q?: string;
+  /** Bookings that have not ended by this time come first, soonest first; the rest follow, latest first. */
+  nowUtc: string;
   page: number;
   perPage: number;
 }
@@ -261,13 +265,19 @@ export const bookingRepository = {
     if (f.status) conditions.push(eq(bookings.status, f.status));
     if (f.fromUtc) conditions.push(gte(bookings.startUtc, f.fromUtc));
     if (f.toUtc) conditions.push(lt(bookings.startUtc, f.toUtc));
+    if (f.q) {
+      const pattern = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      conditions.push(or(ilike(bookings.customerName, pattern), ilike(bookings.customerEmail, pattern))!);
+    }
     const where = conditions.length ? and(...conditions) : undefined;
+    const past = sql`${bookings.endUtc} <= ${f.nowUtc}::timestamp`;
     const [items, [count]] = await Promise.all([
       db
         .select()
         .from(bookings)
         .where(where)
-        .orderBy(desc(bookings.startUtc), desc(bookings.bookingId))
+        // upcoming (not yet ended) first, soonest first; then past, latest first
+        .orderBy(past, sql`case when ${past} then null else ${bookings.startUtc} end asc`, desc(bookings.startUtc), desc(bookings.bookingId))
         .limit(f.perPage)
         .offset((f.page - 1) * f.perPage),
       db

@@ -25,6 +25,7 @@ import {
   type CreateBookingInput,
 } from '../../../shared/booking';
 import { occupiedFrom, occupiedTo, type BusyBooking } from '../../../shared/booking/slots';
+import { DAY_MS, zoneTimeline } from '../../../shared/booking/tz';
 import { parseUtcString, toUtcString, utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
@@ -125,6 +126,13 @@ export interface SubmissionScreenInput {
   /** The body as sent, before validation (the email throttle and the bot check run first). */
   raw: unknown;
   headers: Record<string, string>;
+}
+
+/** The UTC time of midnight starting `day` (+ `plusDays`) in `tz` (UTC when absent), for the list's day filters. */
+function dayStartUtc(day: string, tz: string | undefined, plusDays = 0): string {
+  const wallMs = Date.parse(`${day}T00:00:00Z`) + plusDays * DAY_MS;
+  if (!tz || tz === 'UTC') return toUtcString(wallMs);
+  return toUtcString(zoneTimeline(tz, wallMs - 2 * DAY_MS, wallMs + 2 * DAY_MS).wallToUtc(wallMs));
 }
 
 export function bookingService(ctx: AppContext, repo: BookingRepository = bookingRepository) {
@@ -446,13 +454,15 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
       return holderView(row, type);
     },
 
-    async list(query: BookingListQuery): Promise<{ items: BookingDto[]; total: number }> {
-      const nextDay = (day: string) => toUtcString(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+    /** Upcoming first (soonest first), then past (latest first); `from`/`to` are days in `tz` (UTC when absent). */
+    async list(query: BookingListQuery, nowMs = Date.now()): Promise<{ items: BookingDto[]; total: number }> {
       const { items, total } = await repo.listBookings(ctx.db, {
         bookingTypeId: query.bookingTypeId,
         status: query.status,
-        fromUtc: query.from ? `${query.from} 00:00:00` : undefined,
-        toUtc: query.to ? nextDay(query.to) : undefined,
+        fromUtc: query.from ? dayStartUtc(query.from, query.tz) : undefined,
+        toUtc: query.to ? dayStartUtc(query.to, query.tz, 1) : undefined,
+        q: query.q || undefined,
+        nowUtc: toUtcString(nowMs),
         page: query.page,
         perPage: query.perPage,
       });

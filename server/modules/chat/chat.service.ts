@@ -33,10 +33,10 @@ export const TEST_MESSAGE = 'Test message from svc: check-ins will be announced 
 
 /**
  * "Ada Lovelace checked in — Gala (132/200)", with " … and 7 more" when check-ins folded into it.
- * The counts are the dashboard's: distinct attendees checked in / seats going.
+ * The counts are the dashboard's: seats checked in / seats going.
  */
-export function chatText(m: { name: string; eventTitle: string; checkedIn: number; seatsGoing: number; more: number }): string {
-  const text = `${m.name} checked in — ${m.eventTitle} (${m.checkedIn}/${m.seatsGoing})`;
+export function chatText(m: { name: string; eventTitle: string; seatsCheckedIn: number; seatsGoing: number; more: number }): string {
+  const text = `${m.name} checked in — ${m.eventTitle} (${m.seatsCheckedIn}/${m.seatsGoing})`;
   return m.more > 0 ? `${text} … and ${m.more} more` : text;
 }
 
@@ -78,7 +78,7 @@ export function chatService(ctx: Pick<AppContext, 'db' | 'env'>, db: Db = ctx.db
         const text = chatText({
           name: attendee ? attendee.displayName || attendee.email : 'An attendee',
           eventTitle: event.title,
-          checkedIn: counts.checkedIn,
+          seatsCheckedIn: counts.seatsCheckedIn,
           seatsGoing: counts.seatsGoing,
           more: claimed.pendingCount - 1,
         });

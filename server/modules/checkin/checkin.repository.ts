@@ -1,10 +1,18 @@
-import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { jsonInts, jsonTexts, queryRows, utcText, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { attendees } from '../attendees/attendees.sql';
 import { holdActionsSql, type CheckedIn } from './checkin.actions';
 import { checkins, scanLog } from './checkin.sql';
+
+/**
+ * A re-entry: the attendee had an earlier check-in at the event, not annulled (scan time, then id).
+ * Spelled with the table's name: drizzle leaves select-list columns unqualified, which the subquery would misread.
+ */
+const REPEAT_ENTRY = sql<boolean>`exists (select 1 from svc_checkins p
+    where p.event_id = svc_checkins.event_id and p.attendee_id = svc_checkins.attendee_id and p.annulled_utc is null
+      and (p.scanned_utc, p.id) < (svc_checkins.scanned_utc, svc_checkins.id))`.mapWith(Boolean);
 
 export type CheckinRecord = typeof checkins.$inferSelect;
 
@@ -216,6 +224,8 @@ export function checkinRepository(db: Db, logger?: Logger) {
         attendeesGoing: number;
         seatsGoing: number;
         checkedIn: number;
+        seatsCheckedIn: number;
+        seatsWaitlisted: number;
         scans: number;
         conflicts: number;
         annulled: number;
@@ -228,6 +238,10 @@ export function checkinRepository(db: Db, logger?: Logger) {
               -- the same people on both sides of "checked in / going": going attendees with a check-in
               (select count(*)::int from svc_attendees a where a.event_id = ${eventId} and a.status in ('going', '')
                  and exists (select 1 from ${checkins} c where c.attendee_id = a.id and c.annulled_utc is null)) as "checkedIn",
+              -- the dashboard's figures are seats: the same going attendees, each counted with its quantity
+              (select coalesce(sum(a.quantity), 0)::int from svc_attendees a where a.event_id = ${eventId} and a.status in ('going', '')
+                 and exists (select 1 from ${checkins} c where c.attendee_id = a.id and c.annulled_utc is null)) as "seatsCheckedIn",
+              (select coalesce(sum(quantity), 0)::int from svc_attendees where event_id = ${eventId} and status = 'waitlist') as "seatsWaitlisted",
               count(*) filter (where annulled_utc is null)::int as scans,
               count(*) filter (where annulled_utc is null and conflict is not null)::int as conflicts,
               count(*) filter (where annulled_utc is not null)::int as annulled,
@@ -244,7 +258,13 @@ export function checkinRepository(db: Db, logger?: Logger) {
         filter.conflicts === true ? isNotNull(checkins.conflict) : filter.conflicts === false ? isNull(checkins.conflict) : undefined,
       );
       const [rows, [count]] = await Promise.all([
-        db.select().from(checkins).where(where).orderBy(desc(checkins.id)).limit(limit).offset(offset),
+        db
+          .select({ ...getTableColumns(checkins), repeat: REPEAT_ENTRY })
+          .from(checkins)
+          .where(where)
+          .orderBy(desc(checkins.id))
+          .limit(limit)
+          .offset(offset),
         db
           .select({ n: sql<number>`count(*)::int` })
           .from(checkins)

@@ -16,6 +16,7 @@ import {
   type CheckinCounts,
   type CheckinDto,
   type CheckinInput,
+  type CheckinListItem,
   type CheckinListQuery,
   type CheckinResult,
   type CheckinSource,
@@ -66,7 +67,8 @@ export function toCheckinDto(r: CheckinRecord): CheckinDto {
   };
 }
 
-function canScan(principal: Principal, eventId: number): boolean {
+/** Whether the caller may check people in at `eventId` (a refusal of a pushed item is `forbidden`). */
+export function canScan(principal: Principal, eventId: number): boolean {
   return principal.role === 'administrator' || principal.eventIds === null || principal.eventIds.includes(eventId);
 }
 
@@ -323,8 +325,13 @@ export function checkinService(ctx: AppContext) {
 
     async counts(eventId: number, principal: Principal): Promise<CheckinCounts> {
       assertEventAccess(principal, eventId);
-      if (!(await eventsRepository(db).findById(eventId))) throw new AppError('svc_not_found', 'No such event.');
-      return { eventId, ...(await repo.counts(eventId)) };
+      const events = eventsRepository(db);
+      const event = await events.findById(eventId);
+      if (!event) throw new AppError('svc_not_found', 'No such event.');
+      // places left the way the public event answers it (events.service.ts), so the two never disagree
+      const [counts, taken] = await Promise.all([repo.counts(eventId), event.capacity === null ? null : events.seatsTaken([eventId])]);
+      const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - (taken?.get(eventId) ?? 0));
+      return { eventId, ...counts, placesLeft };
     },
 
     /** The admin table's check-in column when the serialization has none (free edition). */
@@ -341,10 +348,10 @@ export function checkinService(ctx: AppContext) {
       return { eventId, bucketMinutes: ARRIVAL_BUCKET_MINUTES, buckets };
     },
 
-    async list(query: CheckinListQuery, principal: Principal): Promise<{ items: CheckinDto[]; total: number }> {
+    async list(query: CheckinListQuery, principal: Principal): Promise<{ items: CheckinListItem[]; total: number }> {
       assertEventAccess(principal, query.eventId);
       const { rows, total } = await repo.list(query, query.perPage, (query.page - 1) * query.perPage);
-      return { items: rows.map(toCheckinDto), total };
+      return { items: rows.map((r) => ({ ...toCheckinDto(r), repeat: r.repeat })), total };
     },
   };
 }

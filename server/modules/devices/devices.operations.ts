@@ -67,10 +67,9 @@ export const devicesOperations = {
     },
   }),
   update: defineOperation({
-    summary: 'Rename a device or change its events',
+    summary: 'Rename a device, change its events, or allow it to register walk-ins at the door',
     access: ADMIN_ONLY,
     kind: 'mutation',
-    trpc: false,
     input: ZIdParams.extend({ patch: ZUpdateDeviceInput }),
     output: ZDeviceDto,
     rest: { method: 'patch', path: '/devices/:id', tags: TAGS, bodyKey: 'patch', describe: 'The device', errors: { 404: 'No such device' } },

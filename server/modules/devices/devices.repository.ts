@@ -33,7 +33,7 @@ export function devicesRepository(db: Db) {
       return (await db.with(touch).select().from(devices).where(eq(devices.tokenHash, tokenHash)))[0] ?? null;
     },
     list: () => db.select().from(devices).orderBy(asc(devices.id)),
-    update: async (id: number, patch: Partial<Pick<DeviceRecord, 'name' | 'eventIds'>>) =>
+    update: async (id: number, patch: Partial<Pick<DeviceRecord, 'name' | 'eventIds' | 'walkIns'>>) =>
       (await db.update(devices).set(patch).where(eq(devices.id, id)).returning())[0] ?? null,
     setPairingCode: async (id: number, pairingCodeHash: string, pairingExpiresUtc: string) =>
       (

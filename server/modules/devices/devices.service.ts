@@ -50,6 +50,7 @@ export function toDeviceDto(d: DeviceRecord): DeviceDto {
     pendingCount: d.pendingCount,
     pendingReportedUtc: d.pendingReportedUtc,
     revokedUtc: d.revokedUtc,
+    walkIns: d.walkIns,
   };
 }
 

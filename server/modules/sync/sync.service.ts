@@ -3,17 +3,32 @@
  * pull (deltas from the commit-ordered change log) and the compact first download.
  * Why the cursor never skips a late commit: docs/decisions/009-checkin-sync.md.
  * What a pushed scan becomes (stored, conflict, refused, duplicate) is the check-in module's
- * decision (`checkinService.recordOfflineScans`); this module only carries the batch.
+ * decision (`checkinService.recordOfflineScans`, and `walkInService.recordWalkIns` for walk-ins
+ * registered at the door); this module only carries the batch.
  */
 import { metricsOf } from '../../metrics';
 import { AppError } from '../../../shared/errors';
-import type { DownloadInput, DownloadResult, ParsedPullInput, SlotSnapshot, PullResult, PushInput, PushResult, SyncEvent } from '../../../shared/checkin';
+import type {
+  DownloadInput,
+  DownloadResult,
+  ParsedPullInput,
+  SlotSnapshot,
+  PullResult,
+  PushInput,
+  PushInputItem,
+  PushItem,
+  PushItemResult,
+  PushResult,
+  SyncEvent,
+  WalkInPushItem,
+} from '../../../shared/checkin';
 import { toUtcDate, toUtcString } from '../../../shared/time';
 import { bookingTypeService } from '../booking/booking-type.service';
 import { slotService } from '../booking/slot.service';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import { checkinService } from '../checkin/checkin.service';
+import { walkInService } from '../checkin/walk-in.service';
 import { devicesRepository } from '../devices/devices.repository';
 import { syncRepository, type ChangePosition, type ChangeRow } from './sync.repository';
 
@@ -108,7 +123,18 @@ export function syncService(ctx: AppContext) {
      * them (in parallel with the scans' look-ups), not after the batch.
      */
     async push(input: PushInput, principal: Principal): Promise<PushResult> {
-      const [results] = await Promise.all([checkinService(ctx).recordOfflineScans(input.items, principal), reportPending(principal, input.pending)]);
+      // walk-ins first: a walk-in is registered before anything else the door did after it
+      const walkIns = input.items.filter((i): i is WalkInPushItem => i.kind === 'walk_in');
+      const scans = input.items.filter((i): i is PushItem => i.kind !== 'walk_in');
+      const walkInResults = await walkInService(ctx).recordWalkIns(walkIns, principal);
+      const [scanResults] = await Promise.all([
+        scans.length > 0 ? checkinService(ctx).recordOfflineScans(scans, principal) : [],
+        reportPending(principal, input.pending),
+      ]);
+      const byItem = new Map<PushInputItem, PushItemResult>();
+      walkIns.forEach((item, i) => byItem.set(item, walkInResults[i]!));
+      scans.forEach((item, i) => byItem.set(item, scanResults[i]!));
+      const results = input.items.map((item) => byItem.get(item)!);
       const counted = metricsOf(ctx).syncPushRows;
       for (const r of results) counted.inc({ result: r.status });
       return { results };

@@ -1,0 +1,154 @@
+/**
+ * The door's screens as a tired volunteer at a dark door sees them on a 390×844 phone, each one
+ * a screenshot (test-results/screens), no wider than the screen and axe clean, and each one's
+ * words asserted: the ready screen with "Check in" on one line, UNKNOWN and CANCELLED with what to
+ * do next and the code that was read, AGAIN with the earlier entry's time, age and door, name
+ * search at the top with who is already in, the offline bar, and the Needs-attention badge that
+ * opens its list. One server, one page.
+ */
+import { sql } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { toUtcString } from '../../shared/time';
+import { createAttendee, createEvent, pairedDoor, scan } from '../helpers/checkin';
+import { expectVerdict, recordVerdicts } from '../helpers/door';
+import { useE2e } from '../helpers/e2e';
+import { checkScreen, PHONE_390 } from '../helpers/screens';
+
+const LOCALE = 'en-US';
+const TIME_ZONE = 'America/New_York';
+const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: { viewport: PHONE_390, locale: LOCALE, timezoneId: TIME_ZONE } });
+
+const verdict = (page: Page) => page.locator('section.verdict');
+/** Whitespace as one space: the locale's clock puts a narrow no-break space before PM. */
+const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+const clockOf = (ms: number) => words(new Intl.DateTimeFormat(LOCALE, { timeStyle: 'short', timeZone: TIME_ZONE }).format(ms));
+
+async function typeCode(page: Page, code: string): Promise<void> {
+  await page.getByLabel('Ticket code').fill(code);
+  await page.getByRole('button', { name: 'Check in', exact: true }).click();
+}
+
+/**
+ * The next verdict is `word`; the volunteer moves into it (so it stays for the screenshot
+ * instead of closing by itself) and it is checked as a screen; answers its text.
+ */
+async function holdVerdict(page: Page, word: string, name?: string): Promise<string> {
+  await expectVerdict(page, word, name);
+  await verdict(page).getByRole('button', { name: 'Next scan' }).focus();
+  return words(await verdict(page).innerText());
+}
+
+/** How many lines an element's text takes (its line boxes' distinct tops). */
+const lineCount = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+
+describe('door screens at 390 px', () => {
+  test('each door screen says what to do: verdicts, name search with who is in, offline bar, Needs-attention badge', async () => {
+    const event = await createEvent(e2e.db(), 'Harbour night');
+    const bob = await createAttendee(e2e.db(), event.id, { name: 'Bob Harbour' });
+    await createAttendee(e2e.db(), event.id, { name: 'Zelda Harbour' });
+    const carl = await createAttendee(e2e.db(), event.id, { name: 'Carl Gone', status: 'cancelled' });
+    const dana = await createAttendee(e2e.db(), event.id, { name: 'Dana Late' });
+    // Bob came in 3 minutes ago at the other door
+    const southScannedMs = Date.now() - 3 * 60_000;
+    const south = await pairedDoor(e2e.server.url, e2e.admin.api, [event.id], 'South door');
+    const pushed = await south.client.sync.push.mutate({ items: [scan(bob, { scannedUtc: toUtcString(southScannedMs) })] });
+    expect(pushed.results[0]?.status).toBe('inserted');
+    const created = await e2e.admin.api.post('/devices', { name: 'North door', eventIds: [event.id] });
+    expect(created.status).toBe(201);
+
+    const page = await e2e.newPage();
+    await recordVerdicts(page);
+    await page.goto(new URL(`/door#pair=${created.body.pairing.pairingCode}`, e2e.server.url).href);
+    await page.locator('.door-counts', { hasText: '1 checked in / 3 going' }).waitFor();
+    await page.getByText('All scans synced').waitFor();
+
+    // ready: "Check in" on one line beside the code field
+    expect(await lineCount(page, '.door-checkin-button')).toBe(1);
+    await checkScreen(page, 'door-390-ready');
+
+    // UNKNOWN: what to do next and the code read, shortened
+    await typeCode(page, 'NOT-A-REAL-TICKET-CODE-1234567890');
+    const unknown = await holdVerdict(page, 'UNKNOWN');
+    expect(unknown).toContain('This code is not on the list. Try name search.');
+    expect(unknown).toContain('Code read: NOT-A-REAL…34567890');
+    await checkScreen(page, 'door-390-verdict-unknown');
+    await verdict(page).getByRole('button', { name: 'Next scan' }).click();
+    await verdict(page).waitFor({ state: 'detached' });
+
+    // CANCELLED: the same, with a ticket code short enough to show whole
+    await typeCode(page, carl.ticketCode);
+    const cancelled = await holdVerdict(page, 'CANCELLED', 'Carl Gone');
+    expect(cancelled).toContain('This ticket was cancelled. Try name search: they may have booked again.');
+    expect(cancelled).toContain(`Code read: ${carl.ticketCode}`);
+    await checkScreen(page, 'door-390-verdict-cancelled');
+
+    // "Try name search" leads to the search, at the top of the screen above where the keyboard opens
+    await verdict(page).getByRole('button', { name: 'Try name search' }).click();
+    await verdict(page).waitFor({ state: 'detached' });
+    const search = page.getByLabel('Find by name or email');
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await search.fill('harb');
+    await page.getByText('2 found').waitFor();
+    const statusBottom = await page.locator('.door-status').evaluate((el) => el.getBoundingClientRect().bottom);
+    await expect.poll(() => search.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(statusBottom + 60);
+    // an on-screen keyboard takes the lower ~40 % of a 844 px phone: the first two results stay above it
+    const results = page.locator('.door-result');
+    expect(await results.nth(1).evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThan(PHONE_390.height * 0.55);
+    expect(words(await results.nth(0).innerText())).toContain(`Bob Harbour`);
+    expect(words(await results.nth(0).innerText())).toContain(`In since ${clockOf(southScannedMs)}`);
+    expect(words(await results.nth(1).innerText())).toContain('Zelda Harbour');
+    expect(words(await results.nth(1).innerText())).toContain('Not in yet');
+    await checkScreen(page, 'door-390-search');
+
+    // AGAIN, picked from the results: the earlier entry's time on this device's clock, its age and door
+    await results.nth(0).click();
+    const again = await holdVerdict(page, 'AGAIN', 'Bob Harbour');
+    const minutes = Number(/\((\d+) min\.? ago\)/.exec(again)?.[1]);
+    // shown as "7:29 PM (3 min ago) · South door"; "Checked in" is read out to a screen reader
+    expect(again).toContain(`Checked in ${clockOf(southScannedMs)} (`);
+    expect(words(await verdict(page).locator('.door-sr-only').innerText())).toBe('Checked in');
+    expect(again).toMatch(/ago\) · South door/);
+    expect(minutes).toBeGreaterThanOrEqual(3);
+    expect(minutes).toBeLessThanOrEqual(Math.floor((Date.now() - southScannedMs) / 60_000));
+    await checkScreen(page, 'door-390-verdict-again');
+    await verdict(page).getByRole('button', { name: 'Next scan' }).click();
+    await verdict(page).waitFor({ state: 'detached' });
+    await search.fill('');
+    await search.blur();
+
+    // offline: a full-width bar; a ticket cancelled meanwhile on the server is let in offline
+    await page.context().setOffline(true);
+    const offlineBar = page.getByRole('status').filter({ hasText: 'Offline. Scanning still works; scans are sent when the network is back.' });
+    await offlineBar.waitFor();
+    const barWidth = await offlineBar.evaluate((el) => el.getBoundingClientRect().width);
+    expect(barWidth).toBeGreaterThanOrEqual(PHONE_390.width - 20);
+    await e2e.db().execute(sql`update svc_attendees set status = 'cancelled' where id = ${dana.id}`);
+    await typeCode(page, dana.ticketCode);
+    await expectVerdict(page, 'OK', 'Dana Late');
+    await page.keyboard.press('Escape');
+    await verdict(page).waitFor({ state: 'detached' });
+    await page.getByText('1 not yet synced').waitFor();
+    await checkScreen(page, 'door-390-offline');
+
+    // back online: the server flags the scan; the badge counts it and opens the list
+    await page.context().setOffline(false);
+    const badge = page.getByRole('button', { name: /Needs attention 1/ });
+    await badge.waitFor({ timeout: 30_000 });
+    expect(await offlineBar.count()).toBe(0);
+    await badge.click();
+    const heading = page.getByRole('heading', { name: 'Needs attention' });
+    await expect.poll(() => heading.evaluate((el) => el === document.activeElement)).toBe(true);
+    // in view, and not under the sticky status bar
+    const box = await heading.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+    expect(box.top).toBeGreaterThanOrEqual(await page.locator('.door-status').evaluate((el) => el.getBoundingClientRect().bottom - 1));
+    expect(box.bottom).toBeLessThanOrEqual(PHONE_390.height);
+    expect(words(await page.locator('.door-attention').innerText())).toMatch(/Dana Late was let in at .+ but (was cancelled before the scan|is cancelled)/);
+    await checkScreen(page, 'door-390-needs-attention');
+  });
+});
