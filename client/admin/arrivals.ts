@@ -62,3 +62,11 @@ export function barRects(bars: readonly Bar[], width: number, height: number, ga
     return { x: i * slot + gap / 2, y: height - h, width: Math.max(0, slot - gap), height: h, scans: b.scans, startMs: b.startMs };
   });
 }
+
+/**
+ * No chart before the event starts: an empty row of bars reads like "nobody came". Scans made
+ * before the start (doors open early) still get their chart.
+ */
+export function arrivalsBeforeStart(buckets: readonly ArrivalBucket[], startsMs: number | null, nowMs: number): boolean {
+  return startsMs !== null && nowMs < startsMs && buckets.length === 0;
+}

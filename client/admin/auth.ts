@@ -8,6 +8,11 @@ export function login(email: string, password: string): Promise<UserDto> {
   return call(rpc().auth.login.mutate({ email, password }));
 }
 
+/** "Forgot your password?": the server mails a one-time link if an account uses the address; the answer says so either way. */
+export async function requestPasswordReset(email: string): Promise<string> {
+  return (await call(rpc().auth.requestPasswordReset.mutate({ email }))).message;
+}
+
 export async function logout(): Promise<void> {
   await call(rpc().auth.logout.mutate());
 }

@@ -22,4 +22,5 @@ export const adminRoutes: RouteDefinition[] = [
   { path: '/admin/webhooks/:id', component: lazy(() => import('../admin/pages/webhook')) },
   { path: '/admin/devices', component: lazy(() => import('../admin/pages/devices')) },
   { path: '/admin/settings', component: lazy(() => import('../admin/pages/settings')) },
+  { path: '/admin/outbox', component: lazy(() => import('../admin/pages/outbox')) },
 ];

@@ -6,7 +6,7 @@ import { defineOperation, ZIdParams, ZListOf, ZPagination } from '../api/operati
 import type { AppContext } from '../context';
 import { isSecure, SESSION_COOKIE } from '../http';
 import { authService, SESSION_TTL_DAYS, ZCreateApiTokenInput, ZCreateUserInput, ZLoginInput, ZUpdateUserInput } from './auth.service';
-import { invitesService, ZAcceptInviteInput, ZInviteTokenParams, ZInviteUserInput } from './invites.service';
+import { invitesService, ZAcceptInviteInput, ZInviteTokenParams, ZInviteUserInput, ZPasswordResetAnswer, ZPasswordResetRequest } from './invites.service';
 import { ADMIN_ONLY, SIGNED_IN } from './principal';
 
 const AUTH = ['auth'];
@@ -36,6 +36,22 @@ export const authOperations = {
       setSessionCookie(c, ctx, sessionToken);
       return user;
     },
+  }),
+  requestPasswordReset: defineOperation({
+    summary: 'Forgot password: emails a one-time link (60 minutes) to choose a new password; the same answer whether or not an account uses the address',
+    access: 'public',
+    kind: 'mutation',
+    input: ZPasswordResetRequest,
+    output: ZPasswordResetAnswer,
+    rest: {
+      method: 'post',
+      path: '/auth/password-reset',
+      tags: AUTH,
+      status: 202,
+      describe: 'Accepted: if an account uses the address, the link is in its mail',
+      errors: { 429: 'Too many requests for this address or from this client' },
+    },
+    handler: ({ input, ip, ctx }) => invitesService(ctx).requestReset(input, { ip }),
   }),
   invite: defineOperation({
     summary: 'Who an invite / password link is for (does not use the link up)',

@@ -1,6 +1,7 @@
 /**
  * Invitations and password links (issue 8 item 5): an administrator invites a person by
- * email, or sends an existing user a fresh link instead of typing a password for them.
+ * email, or sends an existing user a fresh link instead of typing a password for them; a user
+ * who forgot their password asks for one on the sign-in page (an hour, same answer for any address).
  * The link `${publicUrl}/invite/{token}` carries 256 random bits; only its SHA-256 is
  * stored; it works once and for INVITE_TTL_DAYS; a new link replaces the old one.
  */
@@ -13,6 +14,7 @@ import { cancelQueuedMail, queueMail } from '../mail/mailer';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { enforceRateLimit } from '../security/throttle';
 import type { InvitePreview } from '../../shared/users';
+import { ZEmail } from '../../shared/schemas';
 import { authRepository } from './auth.repository';
 import { startSession, toUserDto, withInvites, ZCreateUserInput, type UserDto } from './auth.service';
 import type { Role } from './auth.sql';
@@ -20,6 +22,17 @@ import { hashPassword } from './passwords';
 import type { Principal } from './principal';
 
 export const INVITE_TTL_DAYS = 7;
+/** A link asked for on the sign-in page ("Forgot your password?") lives an hour: the person is waiting for it. */
+export const RESET_TTL_MINUTES = 60;
+
+export const ZPasswordResetRequest = z.object({ email: ZEmail });
+export type PasswordResetRequest = z.infer<typeof ZPasswordResetRequest>;
+
+/** The one answer to a reset request, whether or not an account has the address (no account enumeration). */
+export const ZPasswordResetAnswer = z.object({ message: z.string() });
+export const PASSWORD_RESET_ANSWER = {
+  message: `If an account uses this address, we have sent it a link to choose a new password. The link works once, for ${RESET_TTL_MINUTES} minutes.`,
+} as const;
 
 export const ZInviteUserInput = ZCreateUserInput.omit({ password: true });
 export type InviteUserInput = z.infer<typeof ZInviteUserInput>;
@@ -37,13 +50,19 @@ export const ZAcceptInviteInput = z.object({ password: z.string().min(8, 'must b
 export type AcceptInviteInput = z.infer<typeof ZAcceptInviteInput>;
 
 // Invite links: setting a password is throttled like login; the preview a little more loosely.
-const INVITE_LIMITS = { accept: { limit: 10, windowSeconds: 60 }, preview: { limit: 30, windowSeconds: 60 } } as const;
+// Reset requests: a few per address an hour (known or not, so the throttle tells nothing either) and per client IP.
+const INVITE_LIMITS = {
+  accept: { limit: 10, windowSeconds: 60 },
+  preview: { limit: 30, windowSeconds: 60 },
+  resetPerAddress: { limit: 3, windowSeconds: 3600 },
+  resetPerIp: { limit: 10, windowSeconds: 15 * 60 },
+} as const;
 
 // One answer for unknown, used and expired links: the page cannot tell them apart, nor can a guesser.
 const invalidLink = () =>
   new AppError(
     'svc_not_found',
-    'This invitation link is not valid: it was already used, replaced by a newer one, or it expired. Ask an administrator for a new link.',
+    'This link is not valid: it was already used, replaced by a newer one, or it expired. Ask an administrator for a new link, or use “Forgot your password?” on the sign-in page.',
   );
 
 const ROLE_WORDS: Record<Role, string> = { administrator: 'an administrator', staff: 'door staff', host: 'a host' };
@@ -52,50 +71,66 @@ export function invitesService(ctx: AppContext) {
   const { db } = ctx;
   const repo = authRepository(db);
 
-  /** Stores a fresh link for the user (replacing any older one) and queues the mail carrying it, atomically. */
+  /**
+   * Stores a fresh link for the user (replacing any older one) and queues the mail carrying it,
+   * atomically. `actor` null: the user asked for it on the sign-in page (a shorter-lived link).
+   */
   async function issue(
     tx: Db,
     user: { id: number; email: string; displayName: string; role: Role; passwordHash: string | null },
-    actor: Principal,
+    actor: Principal | null,
     nowMs: number,
   ): Promise<string> {
     const txRepo = authRepository(tx);
     const token = randomToken(32);
-    const expiresUtc = toUtcString(nowMs + INVITE_TTL_DAYS * 86_400_000);
-    await txRepo.upsertInvite({ userId: user.id, tokenHash: sha256Hex(token), createdBy: actor.userId, expiresUtc });
+    const expiresUtc = toUtcString(nowMs + (actor ? INVITE_TTL_DAYS * 86_400_000 : RESET_TTL_MINUTES * 60_000));
+    await txRepo.upsertInvite({ userId: user.id, tokenHash: sha256Hex(token), createdBy: actor?.userId ?? null, expiresUtc });
     const topic = `user:${user.id}:invite`;
     // A replaced link is dead: its mail, if still queued, is withdrawn.
     await cancelQueuedMail(tx, topic);
-    const inviter = actor.userId === null ? null : await txRepo.findUserById(actor.userId);
+    const inviter = actor?.userId ? await txRepo.findUserById(actor.userId) : null;
     const inviterName = inviter ? inviter.displayName || inviter.email : 'An administrator';
     const link = `${ctx.env.publicUrl}/invite/${token}`;
     const greeting = `Hello ${user.displayName || user.email},`;
     const until = `This link works once, until ${expiresUtc} UTC.`;
-    const message = user.passwordHash
+    const message = !actor
       ? {
-          subject: 'Set a new password for svc',
+          subject: 'Reset your svc password',
           text: [
             greeting,
             '',
-            `${inviterName} sent you a link to choose a new password:`,
+            'Someone asked to reset the password of your svc account on the sign-in page. Choose a new password here:',
             link,
             '',
             until,
-            'Your current password keeps working until you choose a new one. If you did not ask for this, ignore this email.',
+            'If it was not you, ignore this email: your password stays as it is.',
           ].join('\n'),
         }
-      : {
-          subject: 'You are invited to svc',
-          text: [
-            greeting,
-            '',
-            `${inviterName} invited you to svc as ${ROLE_WORDS[user.role]}. Choose your password here:`,
-            link,
-            '',
-            until,
-            'If you did not expect this, ignore this email.',
-          ].join('\n'),
-        };
+      : user.passwordHash
+        ? {
+            subject: 'Set a new password for svc',
+            text: [
+              greeting,
+              '',
+              `${inviterName} sent you a link to choose a new password:`,
+              link,
+              '',
+              until,
+              'Your current password keeps working until you choose a new one. If you did not ask for this, ignore this email.',
+            ].join('\n'),
+          }
+        : {
+            subject: 'You are invited to svc',
+            text: [
+              greeting,
+              '',
+              `${inviterName} invited you to svc as ${ROLE_WORDS[user.role]}. Choose your password here:`,
+              link,
+              '',
+              until,
+              'If you did not expect this, ignore this email.',
+            ].join('\n'),
+          };
     await queueMail(tx, { to: user.email, ...message, topic });
     return expiresUtc;
   }
@@ -123,6 +158,21 @@ export function invitesService(ctx: AppContext) {
       const user = await repo.findUserById(userId);
       if (!user) throw new AppError('svc_not_found', 'No such user.');
       return db.transaction(async (tx) => toUserDto(user, await issue(tx, user, actor, nowMs)));
+    },
+
+    /**
+     * "Forgot your password?": mails a one-time link (RESET_TTL_MINUTES) to the account with this
+     * address, replacing any older link. The answer is the same whether or not an account uses
+     * the address, and the throttle counts both alike (per address and per client IP), so neither
+     * tells who has an account. The token is only in the mail.
+     */
+    async requestReset(input: PasswordResetRequest, opts: { ip?: string } = {}, nowMs = Date.now()): Promise<typeof PASSWORD_RESET_ANSWER> {
+      const email = input.email.toLowerCase();
+      if (opts.ip) await enforceRateLimit(db, `password-reset:ip:${opts.ip}`, INVITE_LIMITS.resetPerIp, nowMs);
+      await enforceRateLimit(db, `password-reset:address:${email}`, INVITE_LIMITS.resetPerAddress, nowMs);
+      const user = await repo.findUserByEmail(email);
+      if (user) await db.transaction((tx) => issue(tx, user, null, nowMs));
+      return PASSWORD_RESET_ANSWER;
     },
 
     /** Who the link is for (throttled per client IP when known). Reading never uses the link up. */

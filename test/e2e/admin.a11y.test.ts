@@ -87,7 +87,24 @@ describe('admin pages pass axe-core (no serious or critical violation)', () => {
       }
       // a confirmation dialog, open
       await page.goto(new URL(`/admin/events/${eventId}/attendees`, e2e.server.url).href);
-      await page.locator('tr.vrow[data-attendee-id] button', { hasText: 'Delete' }).first().click();
+      await page
+        .getByRole('button', { name: /^Actions for / })
+        .first()
+        .click();
+      await page.getByRole('menu').waitFor();
+      const menuViolations = await seriousViolations(page);
+      if (menuViolations.length > 0) found['attendee row menu'] = menuViolations;
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      await page.getByRole('dialog').waitFor();
+      const panelViolations = await seriousViolations(page);
+      if (panelViolations.length > 0) found['attendee edit panel'] = panelViolations;
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await page
+        .getByRole('button', { name: /^Actions for / })
+        .first()
+        .click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
       await page.getByRole('dialog').waitFor();
       const dialogViolations = await seriousViolations(page);
       if (dialogViolations.length > 0) found['attendee delete dialog'] = dialogViolations;

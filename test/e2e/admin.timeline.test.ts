@@ -32,7 +32,8 @@ describe('extended edition: attendee history and team chat', () => {
 
   test('History lists the attendee’s timeline newest first, in plain words, times in the event’s zone', async () => {
     const page = await e2e.openPage(`/admin/events/${eventId}/attendees`, { cookie: e2e.admin.cookie });
-    await page.getByRole('button', { name: 'History of Ada Lovelace' }).click();
+    await page.getByRole('button', { name: 'Actions for Ada Lovelace', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'History' }).click();
     const history = page.getByRole('region', { name: 'History of Ada Lovelace' });
     const items = history.getByRole('listitem');
     await expect.poll(() => items.count()).toBe(4);

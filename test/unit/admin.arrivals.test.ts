@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalBars, barRects, chartEndMs } from '../../client/admin/arrivals';
+import { arrivalBars, arrivalsBeforeStart, barRects, chartEndMs } from '../../client/admin/arrivals';
 
 const at = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
 
@@ -46,5 +46,14 @@ describe('arrivals chart', () => {
       [200, 80, 0, 100],
     ]);
     expect(barRects([{ startMs: 0, scans: 0 }], 100, 80)[0]!.height).toBe(0);
+  });
+
+  it('shows no chart before the event starts unless someone was already let in', () => {
+    const start = at('2030-06-01 18:00:00');
+    expect(arrivalsBeforeStart([], start, at('2030-06-01 17:00:00'))).toBe(true);
+    expect(arrivalsBeforeStart([{ startUtc: '2030-06-01 17:30:00', scans: 1 }], start, at('2030-06-01 17:40:00'))).toBe(false);
+    expect(arrivalsBeforeStart([], start, at('2030-06-01 18:00:00'))).toBe(false);
+    // the event not loaded yet: the chart's own empty state
+    expect(arrivalsBeforeStart([], null, at('2030-06-01 17:00:00'))).toBe(false);
   });
 });

@@ -21,7 +21,23 @@ const NAV: Array<{ href: string; label: string; area: AdminArea; extended?: bool
   { href: '/admin/webhooks', label: 'Webhooks', area: 'integrations', extended: true },
   { href: '/admin/devices', label: 'Door devices', area: 'devices' },
   { href: '/admin/settings', label: 'Settings & people', area: 'settings' },
+  { href: '/admin/outbox', label: 'Outbox', area: 'outbox' },
 ];
+
+/** The navigation entry a page belongs to: the longest one its path starts with (`/admin/events/7/attendees` is under Events). */
+function sectionOf(pathname: string): string {
+  let best = '/admin';
+  for (const { href } of NAV) if ((pathname === href || pathname.startsWith(`${href}/`)) && href.length > best.length) best = href;
+  return best;
+}
+
+/** On a narrow screen the tabs scroll sideways: bring the current page's tab into view, without moving the page. */
+function revealCurrentTab(nav: HTMLElement): void {
+  const tab = nav.querySelector<HTMLElement>('.admin-nav-here');
+  if (!tab || nav.scrollWidth <= nav.clientWidth) return;
+  // the nav is positioned (admin.css), so the tab's offsetLeft is measured from it
+  nav.scrollLeft = tab.offsetLeft - (nav.clientWidth - tab.offsetWidth) / 2;
+}
 
 /**
  * Every admin page: checks the session (to /login when there is none), shows the admin
@@ -42,9 +58,13 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
     <Page title={props.title} heading={props.heading}>
       <Show when={ready(user)}>
         {(current) => (
-          <nav class="admin-nav" aria-label="Administration">
+          <nav class="admin-nav" aria-label="Administration" ref={(el) => requestAnimationFrame(() => revealCurrentTab(el))}>
             <For each={NAV.filter((item) => mayOpen(current().role, item.area) && (!item.extended || edition() === 'extended'))}>
-              {(item) => <A href={item.href}>{item.label}</A>}
+              {(item) => (
+                <A href={item.href} classList={{ 'admin-nav-here': sectionOf(location().pathname) === item.href }}>
+                  {item.label}
+                </A>
+              )}
             </For>
           </nav>
         )}

@@ -74,7 +74,12 @@ export function SelectField<T extends string>(
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
-      <select id={props.id} aria-describedby={describedBy(props)} onChange={(e) => props.onChange(e.currentTarget.value as T)}>
+      <select
+        id={props.id}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={describedBy(props)}
+        onChange={(e) => props.onChange(e.currentTarget.value as T)}
+      >
         <For each={props.options}>
           {(option) => (
             <option value={option.value} selected={option.value === props.value}>

@@ -42,10 +42,11 @@ export function OfflinePanel(props: { eventId: number; user: AdminUser }): JSX.E
   const state = () => view.latest;
   return (
     <section class="offline-panel" aria-label="Offline use">
-      <div class="offline-toggle">
+      {/* the label wraps its checkbox: box and words stay one row, and the whole row is the tap target */}
+      <label class="offline-toggle">
         <input id="keep-offline" type="checkbox" checked={kept()} disabled={busy()} onChange={(e) => void toggle(e.currentTarget.checked)} />
-        <label for="keep-offline">Keep this event offline in this browser</label>
-      </div>
+        <span>Keep this event offline in this browser</span>
+      </label>
       <p class="muted offline-state" role="status">
         <Show when={kept()} fallback="The list needs the server.">
           {busy() && !state()?.asOfMs

@@ -1,9 +1,11 @@
 import { batch, createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
-import { AttendeeHistoryButton, AttendeeTimeline } from '../components/attendee-timeline';
+import { AttendeeEditPanel } from '../components/attendee-edit-panel';
+import { AttendeeTimeline } from '../components/attendee-timeline';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
+import { RowMenu, type RowMenuItem } from '../components/row-menu';
 import { ATTENDEE_STATUSES } from '../constants';
 import {
   attendeeCheckinStats,
@@ -17,11 +19,12 @@ import {
 } from '../data';
 import { formatTimeOfDay, OfflinePanel } from '../components/offline-panel';
 import { online } from '../../pwa';
+import { edition } from '../edition';
 import { adminErrorMessage } from '../errors';
 import { attendeeExportUrl } from '../links';
 import { canEdit, type AdminUser } from '../session';
 import { pageOfRow, pagesForRange, visibleWindow } from '../virtual-window';
-import type { AttendeeSortKey, AttendeeStatus } from '../../../shared/attendees';
+import type { AttendeeSortKey, AttendeeStatus, UpdateAttendeeInput } from '../../../shared/attendees';
 import { formatCustomAnswer, type CustomFieldDefinition } from '../../../shared/custom-fields';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, searchParams, type RouteProps } from '../../router';
@@ -99,7 +102,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   const [viewport, setViewport] = createSignal(520);
   let scroller: HTMLDivElement | undefined;
 
-  const [editing, setEditing] = createSignal<number | null>(null);
+  const [editing, setEditing] = createSignal<AdminAttendee | null>(null);
   const [history, setHistory] = createSignal<AdminAttendee | null>(null);
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
@@ -155,7 +158,6 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
     controller = new AbortController();
     pages.clear();
     inFlight.clear();
-    setEditing(null);
     if (!keepScroll && scroller) scroller.scrollTop = 0;
     if (!keepScroll) setScrollTop(0);
     // a new query starts from "unknown": after an empty result, a total of 0 would ask for no page at all
@@ -240,32 +242,14 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
     setVersion((v) => v + 1);
   };
 
-  const save = async (before: AdminAttendee, draft: Draft): Promise<void> => {
-    const patch: Record<string, unknown> = {};
-    if (draft.displayName.trim() !== before.displayName) patch.displayName = draft.displayName.trim();
-    if (draft.email.trim() !== before.email) patch.email = draft.email.trim();
-    const quantity = Number(draft.quantity);
-    if (!Number.isInteger(quantity) || quantity < 1) {
-      setNotice({ ok: false, text: 'Quantity must be a whole number of at least 1.' });
-      return;
-    }
-    if (quantity !== before.quantity) patch.quantity = quantity;
-    if (draft.status !== before.status) patch.status = draft.status;
-    if (Object.keys(patch).length === 0) {
-      setEditing(null);
-      return;
-    }
-    try {
-      const { attendee: saved, queued } = await saveAttendee(before, patch);
-      replaceRow(saved);
-      setEditing(null);
-      setNotice({
-        ok: true,
-        text: queued ? `Saved ${saved.displayName} offline: it will be sent when the server can be reached.` : `Saved ${saved.displayName}.`,
-      });
-    } catch (err) {
-      setNotice({ ok: false, text: `${before.displayName} was not saved: ${adminErrorMessage(err)}` });
-    }
+  /** Sends the panel's changes; a refusal is thrown back to the panel, which shows it at the field. */
+  const save = async (before: AdminAttendee, patch: UpdateAttendeeInput): Promise<void> => {
+    const { attendee: saved, queued } = await saveAttendee(before, patch);
+    replaceRow(saved);
+    setNotice({
+      ok: true,
+      text: queued ? `Saved ${saved.displayName} offline: it will be sent when the server can be reached.` : `Saved ${saved.displayName}.`,
+    });
   };
 
   const askDelete = (row: AdminAttendee) =>
@@ -344,7 +328,17 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       <Show when={total() === 0}>
         <p class="status-text">{search() || status() ? 'No attendee matches these filters.' : 'No attendees yet.'}</p>
       </Show>
-      <div class="vtable" ref={scroller} onScroll={onScroll} role="region" aria-label="Attendees table" tabindex="0" hidden={total() === 0}>
+      <div
+        class="vtable"
+        ref={scroller}
+        onScroll={onScroll}
+        role="region"
+        aria-label="Attendees table"
+        tabindex="0"
+        hidden={total() === 0}
+        // a short list gets a short box (header, rows, border), not an empty screen under it
+        style={{ height: total() ? `min(70vh, 40rem, ${(total()! + 1) * ROW_HEIGHT + 2}px)` : undefined }}
+      >
         <table class="table vtable-table" aria-rowcount={(total() ?? 0) + 1}>
           <thead>
             <tr aria-rowindex="1">
@@ -388,31 +382,18 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
                     }
                   >
                     {(current) => (
-                      <Show
-                        when={editing() === current().row.id}
-                        fallback={
-                          <AttendeeRow
-                            index={index}
-                            row={current().row}
-                            stats={current().stats}
-                            editable={editable}
-                            deletable={source() === 'server'}
-                            eventId={props.eventId}
-                            questions={questions()}
-                            onEdit={() => setEditing(current().row.id)}
-                            onHistory={() => setHistory(current().row)}
-                            onDelete={() => askDelete(current().row)}
-                          />
-                        }
-                      >
-                        <EditRow
-                          index={index}
-                          row={current().row}
-                          answersColumn={questions().length > 0}
-                          onSave={(d) => save(current().row, d)}
-                          onCancel={() => setEditing(null)}
-                        />
-                      </Show>
+                      <AttendeeRow
+                        index={index}
+                        row={current().row}
+                        stats={current().stats}
+                        editable={editable}
+                        deletable={source() === 'server'}
+                        eventId={props.eventId}
+                        questions={questions()}
+                        onEdit={() => setEditing(current().row)}
+                        onHistory={() => setHistory(current().row)}
+                        onDelete={() => askDelete(current().row)}
+                      />
                     )}
                   </Show>
                 );
@@ -424,6 +405,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
           </tbody>
         </table>
       </div>
+      <Show when={editing()}>{(row) => <AttendeeEditPanel row={row()} onSave={(patch) => save(row(), patch)} onClose={() => setEditing(null)} />}</Show>
       <Show when={history()}>
         {(a) => <AttendeeTimeline attendeeId={a().id} name={a().displayName} timezone={ready(event)?.timezone ?? 'UTC'} onClose={() => setHistory(null)} />}
       </Show>
@@ -459,15 +441,14 @@ function AttendeeRow(props: {
       .join('\n');
   return (
     <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
-      <td class="col-name" title={props.row.displayName}>
-        {props.row.displayName}
+      <td class="col-name">
+        <WholeText text={props.row.displayName} />
         <Show when={props.row.pending?.length}>
-          {' '}
           <span class="badge-pending">pending sync</span>
         </Show>
       </td>
-      <td class="col-email" title={props.row.email}>
-        {props.row.email}
+      <td class="col-email">
+        <WholeText text={props.row.email} email />
       </td>
       <td class="col-qty">{props.row.quantity}</td>
       <td class="col-status">
@@ -500,108 +481,38 @@ function AttendeeRow(props: {
       </Show>
       <Show when={props.editable}>
         <td class="col-actions">
-          <button type="button" class="button button-small button-quiet" onClick={props.onEdit} aria-label={`Edit ${props.row.displayName}`}>
-            Edit
-          </button>
-          <AttendeeHistoryButton name={props.row.displayName} onOpen={props.onHistory} />
-          <Show when={props.deletable}>
-            <button
-              type="button"
-              class="button button-small button-quiet button-danger-text"
-              onClick={props.onDelete}
-              aria-label={`Delete ${props.row.displayName}`}
-            >
-              Delete
-            </button>
-          </Show>
+          <RowMenu label={`Actions for ${props.row.displayName}`} items={rowActions(props)} />
         </td>
       </Show>
     </tr>
   );
 }
 
-interface Draft {
-  displayName: string;
-  email: string;
-  quantity: string;
-  status: string;
+/** Edit, History (the extended edition keeps a timeline) and Delete (only with the server) of one row. */
+function rowActions(props: { deletable: boolean; onEdit: () => void; onHistory: () => void; onDelete: () => void }): RowMenuItem[] {
+  const items: RowMenuItem[] = [{ label: 'Edit', onSelect: props.onEdit }];
+  if (edition() === 'extended') items.push({ label: 'History', onSelect: props.onHistory });
+  if (props.deletable) items.push({ label: 'Delete', onSelect: props.onDelete, danger: true });
+  return items;
 }
 
-function EditRow(props: {
-  index: number;
-  row: AdminAttendee;
-  answersColumn: boolean;
-  onSave: (draft: Draft) => Promise<void>;
-  onCancel: () => void;
-}): JSX.Element {
-  const [draft, setDraft] = createSignal<Draft>({
-    displayName: props.row.displayName,
-    email: props.row.email,
-    quantity: String(props.row.quantity),
-    status: props.row.status || 'going',
-  });
-  const [saving, setSaving] = createSignal(false);
-  const set = (key: keyof Draft) => (e: { currentTarget: HTMLInputElement | HTMLSelectElement }) => setDraft({ ...draft(), [key]: e.currentTarget.value });
-  const submit = async () => {
-    if (saving()) return;
-    setSaving(true);
-    await props.onSave(draft());
-    setSaving(false);
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      void submit();
-    } else if (e.key === 'Escape') props.onCancel();
-  };
-  const id = (field: string) => `edit-${props.row.id}-${field}`;
+/**
+ * A name or an email in its cell: up to two lines, an email broken after its @ first. Cut only
+ * when even two lines are too short; then the whole value shows on hover (title) and on focus,
+ * the cut text being focusable for that (UX "Never cut what identifies a person").
+ */
+function WholeText(props: { text: string; email?: boolean }): JSX.Element {
+  const [cut, setCut] = createSignal(false);
+  let el: HTMLSpanElement | undefined;
+  onMount(() => requestAnimationFrame(() => el && setCut(el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)));
+  const at = () => (props.email ? props.text.lastIndexOf('@') : -1);
   return (
-    <tr class="vrow vrow-editing" aria-rowindex={props.index + 2} onKeyDown={onKeyDown}>
-      <td class="col-name">
-        <label class="visually-hidden" for={id('name')}>
-          Display name
-        </label>
-        <input id={id('name')} class="input-compact" value={draft().displayName} onInput={set('displayName')} ref={(el) => queueMicrotask(() => el.focus())} />
-      </td>
-      <td class="col-email">
-        <label class="visually-hidden" for={id('email')}>
-          Email
-        </label>
-        <input id={id('email')} class="input-compact" type="email" value={draft().email} onInput={set('email')} />
-      </td>
-      <td class="col-qty">
-        <label class="visually-hidden" for={id('qty')}>
-          Quantity
-        </label>
-        <input id={id('qty')} class="input-compact" type="number" min="1" max="1000" inputmode="numeric" value={draft().quantity} onInput={set('quantity')} />
-      </td>
-      <td class="col-status">
-        <label class="visually-hidden" for={id('status')}>
-          Status
-        </label>
-        <select id={id('status')} class="input-compact" onChange={set('status')}>
-          <For each={ATTENDEE_STATUSES}>
-            {(s) => (
-              <option value={s} selected={s === draft().status}>
-                {s}
-              </option>
-            )}
-          </For>
-        </select>
-      </td>
-      <td class="col-checkins" />
-      <td class="col-last" />
-      <Show when={props.answersColumn}>
-        <td class="col-answers" />
+    <span ref={el} class="cell-text" classList={{ 'cell-text-cut': cut() }} title={props.text} tabindex={cut() ? 0 : undefined}>
+      <Show when={at() > 0} fallback={props.text}>
+        {props.text.slice(0, at() + 1)}
+        <wbr />
+        {props.text.slice(at() + 1)}
       </Show>
-      <td class="col-actions">
-        <button type="button" class="button button-small" onClick={() => void submit()} aria-disabled={saving()}>
-          {saving() ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" class="button button-small button-quiet" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </td>
-    </tr>
+    </span>
   );
 }

@@ -4,7 +4,8 @@ import { ArrivalsChart } from '../components/arrivals-chart';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { createConfirm } from '../components/confirm';
-import { arrivalBars, chartEndMs } from '../arrivals';
+import { arrivalBars, arrivalsBeforeStart, chartEndMs } from '../arrivals';
+import { deviceState } from '../device-state';
 import {
   annulCheckin,
   arrivals,
@@ -16,21 +17,23 @@ import {
   updateEvent,
   type Arrivals,
   type CheckinCounts,
-  type CheckinDto,
+  type CheckinListItem,
   type DeviceDto,
   type EventDto,
 } from '../data';
 import { adminErrorMessage } from '../errors';
 import { canEdit, type AdminUser } from '../session';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { ready } from '../components/async-view';
+import { parseUtcString } from '../../../shared/time';
 import { A, type RouteProps } from '../../router';
 import { FormError } from '../../ui/form-error';
 
 interface LiveData {
   counts: CheckinCounts;
   arrivals: Arrivals;
-  conflicts: CheckinDto[];
-  recent: CheckinDto[];
+  conflicts: CheckinListItem[];
+  recent: CheckinListItem[];
   devices: DeviceDto[] | null;
   asOfMs: number;
   refreshError: string | null;
@@ -46,6 +49,16 @@ const CONFLICT_TEXT: Record<string, string> = {
   waitlist: 'On the waitlist',
   deleted: 'Attendee deleted',
   again_elsewhere: 'Let in at two doors',
+  over_capacity: 'Walk-in over capacity',
+};
+
+/** How a check-in was made, in the words staff use (docs/api.md#errors check-in sources). */
+const SOURCE_TEXT: Record<string, string> = {
+  scan: 'Door: camera scan',
+  manual: 'Door: typed code',
+  search: 'Door: name search',
+  walk_in: 'Door: walk-in',
+  rest: 'Admin',
 };
 
 export default function AdminEventDashboardPage(props: RouteProps): JSX.Element {
@@ -90,6 +103,11 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
       }
     },
   );
+  // the event's start, once loaded (no arrivals chart before it)
+  const startsMs = () => {
+    const ev = ready(event);
+    return ev ? (parseUtcString(ev.startsUtc)?.getTime() ?? null) : null;
+  };
   const confirm = createConfirm();
   const [publishError, setPublishError] = createSignal<string | null>(null);
 
@@ -109,11 +127,11 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
     }
   };
 
-  const askAnnul = (checkin: CheckinDto, name: string) =>
+  const askUndo = (checkin: CheckinListItem, name: string) =>
     confirm.ask({
-      title: `Annul the check-in of ${name}?`,
-      detail: `Scanned ${formatUtcDateTime(checkin.scannedUtc)}. The row is kept, marked as annulled, and no longer counts.`,
-      confirmLabel: 'Annul check-in',
+      title: `Undo the check-in of ${name}?`,
+      detail: `Scanned ${formatUtcDateTime(checkin.scannedUtc)}. The row is kept, marked as undone, and no longer counts.`,
+      confirmLabel: 'Undo check-in',
       action: () => annulCheckin(checkin.id),
       onDone: () => void refetch(),
     });
@@ -166,20 +184,28 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 Live · updated {new Date(data().asOfMs).toLocaleTimeString()}
                 {data().refreshError ? ` · refresh failed, showing the last figures: ${data().refreshError}` : ''}
               </p>
-              <section class="stats" aria-label="Check-in counts">
+              <section class="stats" aria-label="Check-in figures, in seats">
                 <div class="stat">
-                  <span class="stat-value">
-                    {data().counts.checkedIn} / {data().counts.attendeesGoing}
-                  </span>
-                  <span class="stat-label">checked in / going</span>
+                  <span class="stat-value">{data().counts.seatsCheckedIn}</span>
+                  <span class="stat-label">seats checked in</span>
                 </div>
                 <div class="stat">
                   <span class="stat-value">{data().counts.seatsGoing}</span>
                   <span class="stat-label">seats going</span>
                 </div>
                 <div class="stat">
+                  <span class="stat-value">{data().counts.placesLeft ?? 'No limit'}</span>
+                  <span class="stat-label">places left</span>
+                </div>
+                <div class="stat">
+                  <span class="stat-value">{data().counts.seatsWaitlisted}</span>
+                  <span class="stat-label">seats on the waitlist</span>
+                </div>
+              </section>
+              <section class="stats stats-secondary" aria-label="Scans">
+                <div class="stat">
                   <span class="stat-value">{data().counts.scans}</span>
-                  <span class="stat-label">scans</span>
+                  <span class="stat-label">scans (re-entries included)</span>
                 </div>
                 <div class="stat" classList={{ 'stat-warn': data().counts.conflicts > 0 }}>
                   <span class="stat-value">{data().counts.conflicts}</span>
@@ -193,7 +219,12 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
 
               <section class="section" aria-labelledby="arrivals-heading">
                 <h2 id="arrivals-heading">Arrivals</h2>
-                <ArrivalsChart bars={bars()} label="Arrivals" />
+                <Show
+                  when={!arrivalsBeforeStart(data().arrivals.buckets, startsMs(), data().asOfMs)}
+                  fallback={<p class="status-text">Arrivals appear here once the event starts.</p>}
+                >
+                  <ArrivalsChart bars={bars()} label="Arrivals" />
+                </Show>
               </section>
 
               <Show when={data().devices}>
@@ -208,9 +239,8 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                         <For each={devices()}>
                           {(d) => (
                             <li>
-                              <strong>{d.name}</strong>
-                              {d.revokedUtc ? ' (revoked)' : ''} · last seen {d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : 'never'} ·{' '}
-                              {d.pendingCount === null ? 'pending unknown' : `${d.pendingCount} not yet synced`}
+                              <strong>{d.name}</strong> · <span class={`state state-${deviceState(d).tone}`}>{deviceState(d).label}</span> · last seen{' '}
+                              {d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : 'never'} · not yet synced: {d.pendingCount ?? '—'}
                             </li>
                           )}
                         </For>
@@ -226,8 +256,8 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 empty="No conflicts."
                 rows={data().conflicts}
                 devices={data().devices}
-                canAnnul={canEdit(props.user.role)}
-                onAnnul={askAnnul}
+                canUndo={canEdit(props.user.role)}
+                onUndo={askUndo}
               />
               <CheckinTable
                 id="recent"
@@ -235,8 +265,8 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 empty="No check-ins yet."
                 rows={data().recent}
                 devices={data().devices}
-                canAnnul={canEdit(props.user.role)}
-                onAnnul={askAnnul}
+                canUndo={canEdit(props.user.role)}
+                onUndo={askUndo}
               />
             </>
           );
@@ -261,8 +291,8 @@ function attendeeName(id: number): Promise<string> {
 }
 
 /** Which door (or signed-in person) made a check-in: two rows of one attendee must not look alike. */
-function deviceLabel(row: CheckinDto, devices: DeviceDto[] | null): string {
-  if (row.deviceId === null) return row.source === 'rest' ? 'Online' : 'Signed-in staff';
+function deviceLabel(row: CheckinListItem, devices: DeviceDto[] | null): string {
+  if (row.deviceId === null) return row.source === 'rest' ? 'No device' : 'Signed-in staff';
   return devices?.find((d) => d.id === row.deviceId)?.name ?? `Device #${row.deviceId}`;
 }
 
@@ -270,11 +300,11 @@ function CheckinTable(props: {
   id: string;
   title: string;
   empty: string;
-  rows: CheckinDto[];
+  rows: CheckinListItem[];
   /** Door devices by id (administrators); staff see the device's number. */
   devices: DeviceDto[] | null;
-  canAnnul: boolean;
-  onAnnul: (checkin: CheckinDto, name: string) => void;
+  canUndo: boolean;
+  onUndo: (checkin: CheckinListItem, name: string) => void;
 }): JSX.Element {
   return (
     <section class="section" aria-labelledby={`${props.id}-heading`}>
@@ -283,24 +313,29 @@ function CheckinTable(props: {
         <DataTable labelledBy={`${props.id}-heading`} columns={['Attendee', 'Scanned', 'Device', 'Source', 'Conflict', 'Action']} rows={props.rows}>
           {(row) => {
             const [name] = createResource(() => row.attendeeId, attendeeName);
+            const who = () => name() ?? `attendee #${row.attendeeId}`;
             return (
               <tr classList={{ 'row-annulled': !!row.annulledUtc }}>
-                <td>{name() ?? `Attendee #${row.attendeeId}`}</td>
+                <td>
+                  {name() ?? `Attendee #${row.attendeeId}`}
+                  <Show when={row.repeat}>
+                    {' '}
+                    <span class="badge badge-repeat" title="Re-entry: an earlier check-in of this attendee stands">
+                      Repeat
+                    </span>
+                  </Show>
+                </td>
                 <td>
                   <time datetime={isoDateTime(row.scannedUtc)}>{formatUtcDateTime(row.scannedUtc)}</time>
                 </td>
                 <td>{deviceLabel(row, props.devices)}</td>
-                <td>{row.source}</td>
+                <td>{SOURCE_TEXT[row.source] ?? row.source}</td>
                 <td>{row.conflict ? <span class="flag-conflict">⚠ {CONFLICT_TEXT[row.conflict] ?? row.conflict}</span> : <span class="muted">None</span>}</td>
                 <td>
-                  <Show when={!row.annulledUtc} fallback={<span class="muted">Annulled</span>}>
-                    <Show when={props.canAnnul}>
-                      <button
-                        type="button"
-                        class="button button-small button-quiet"
-                        onClick={() => props.onAnnul(row, name() ?? `attendee #${row.attendeeId}`)}
-                      >
-                        Annul
+                  <Show when={!row.annulledUtc} fallback={<span class="muted">Undone</span>}>
+                    <Show when={props.canUndo}>
+                      <button type="button" class="button button-small button-quiet" onClick={() => props.onUndo(row, who())}>
+                        Undo check-in<span class="visually-hidden"> of {who()}</span>
                       </button>
                     </Show>
                   </Show>

@@ -51,11 +51,13 @@ function EventList(props: { user: AdminUser }): JSX.Element {
         empty={<p class="status-text">No events yet.{canEdit(props.user.role) ? ' Create the first one with “New event”.' : ''}</p>}
       >
         {(list) => (
-          <DataTable labelledBy="events-heading" columns={['Event', 'Starts', 'Status', 'Capacity', 'Actions']} rows={list()}>
+          <DataTable labelledBy="events-heading" class="events-table" columns={['Event', 'Starts', 'Status', 'Capacity', 'Actions']} rows={list()}>
             {(event) => (
               <tr>
                 <td>
-                  <A href={`/admin/events/${event.id}`}>{event.title}</A>
+                  <A href={`/admin/events/${event.id}`} id={`event-title-${event.id}`}>
+                    {event.title}
+                  </A>
                   <Show when={event.venue}>
                     <div class="muted">{event.venue}</div>
                   </Show>
@@ -71,9 +73,14 @@ function EventList(props: { user: AdminUser }): JSX.Element {
                   {event.waitlist ? ' + waitlist' : ''}
                 </td>
                 <td class="cell-actions">
-                  <A href={`/admin/events/${event.id}/attendees`}>Attendees</A>
+                  {/* buttons in size (44 px), links in kind; the event's title tells which row they act on */}
+                  <A href={`/admin/events/${event.id}/attendees`} class="button button-small button-quiet" aria-describedby={`event-title-${event.id}`}>
+                    Attendees
+                  </A>
                   <Show when={canEdit(props.user.role)}>
-                    <A href={`/admin/events/${event.id}/edit`}>Edit</A>
+                    <A href={`/admin/events/${event.id}/edit`} class="button button-small button-quiet" aria-describedby={`event-title-${event.id}`}>
+                      Edit
+                    </A>
                   </Show>
                 </td>
               </tr>

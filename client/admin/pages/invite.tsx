@@ -31,12 +31,12 @@ export default function InvitePage(props: RouteProps): JSX.Element {
             <p>{errorMessage(invite.error)}</p>
           </div>
           <p>
-            Already have a password? <A href="/login">Sign in</A>
+            Already have a password? <A href="/login">Sign in</A>. Forgot it? <a href="/login?forgot">Ask for a new link</a>.
           </p>
         </Match>
         <Match when={invite.state === 'errored'}>
           <div class="notice notice-error" role="alert">
-            <p>The invitation could not be loaded. {errorMessage(invite.error)}</p>
+            <p>The link could not be checked. {errorMessage(invite.error)}</p>
             <button type="button" class="button" onClick={() => void refetch()}>
               Try again
             </button>
@@ -45,7 +45,7 @@ export default function InvitePage(props: RouteProps): JSX.Element {
         <Match when={ready(invite)}>{(loaded) => <PasswordForm token={token()} invite={loaded()} />}</Match>
         <Match when={true}>
           <p class="status-text" aria-busy="true">
-            Loading the invitation…
+            Checking the link…
           </p>
         </Match>
       </Switch>

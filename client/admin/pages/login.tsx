@@ -1,11 +1,24 @@
-import { createSignal, type JSX } from 'solid-js';
+/**
+ * `/login` — sign in; `/login?forgot` asks for a password-reset link by email (docs/api.md#auth):
+ * the answer reads the same whether or not an account uses the address.
+ */
+import { createSignal, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
-import { login, safeNextPath } from '../auth';
+import { login, requestPasswordReset, safeNextPath } from '../auth';
 import { Page } from '../../ui/page';
 import { navigate, searchParams } from '../../router';
 import { FormError } from '../../ui/form-error';
 
 export default function LoginPage(): JSX.Element {
+  const forgot = () => searchParams().has('forgot');
+  return (
+    <Show when={forgot()} fallback={<SignIn />}>
+      <ForgotPassword />
+    </Show>
+  );
+}
+
+function SignIn(): JSX.Element {
   const [email, setEmail] = createSignal('');
   const [password, setPassword] = createSignal('');
   const [submitting, setSubmitting] = createSignal(false);
@@ -60,6 +73,90 @@ export default function LoginPage(): JSX.Element {
         </button>
         <FormError message={error()} id="login-error" />
       </form>
+      <p class="login-aside">
+        <ModeLink href="/login?forgot">Forgot your password?</ModeLink>
+      </p>
     </Page>
+  );
+}
+
+function ForgotPassword(): JSX.Element {
+  const [email, setEmail] = createSignal('');
+  const [submitting, setSubmitting] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+  const [sent, setSent] = createSignal<string | null>(null);
+  let result: HTMLParagraphElement | undefined;
+
+  const onSubmit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (submitting()) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      setSent(await requestPasswordReset(email().trim()));
+      // keep the result where the eyes are
+      queueMicrotask(() => result?.focus());
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Page title="Reset your password">
+      <Show
+        when={sent()}
+        fallback={
+          <>
+            <p class="lead">Type the email you sign in with. We send it a link to choose a new password; the link works once.</p>
+            <form class="form" onSubmit={onSubmit} aria-describedby={error() ? 'forgot-error' : undefined}>
+              <div class="field">
+                <label for="forgot-email">Email</label>
+                <input
+                  id="forgot-email"
+                  name="email"
+                  type="email"
+                  autocomplete="username"
+                  inputmode="email"
+                  required
+                  value={email()}
+                  onInput={(e) => setEmail(e.currentTarget.value)}
+                />
+              </div>
+              <button type="submit" class="button" aria-disabled={submitting()}>
+                {submitting() ? 'Sending…' : 'Send me a link'}
+              </button>
+              <FormError message={error()} id="forgot-error" />
+            </form>
+          </>
+        }
+      >
+        {(message) => (
+          <p class="notice notice-ok" role="status" tabindex="-1" ref={result}>
+            {message()} Check your inbox (and the spam folder) for “Reset your svc password”.
+          </p>
+        )}
+      </Show>
+      <p class="login-aside">
+        <ModeLink href="/login">Back to sign in</ModeLink>
+      </p>
+    </Page>
+  );
+}
+
+/** Between sign-in and reset on the same path: navigates in place (`<A>` would mark the link as the current page). */
+function ModeLink(props: { href: string; children: JSX.Element }): JSX.Element {
+  return (
+    <a
+      href={props.href}
+      onClick={(event) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        navigate(props.href);
+      }}
+    >
+      {props.children}
+    </a>
   );
 }

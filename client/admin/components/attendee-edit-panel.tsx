@@ -1,0 +1,120 @@
+import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { attendeeDraftErrors, attendeePatch, attendeeServerFieldErrors, type AttendeeDraft, type AttendeeFieldErrors } from '../attendee-edit';
+import { ATTENDEE_STATUSES } from '../constants';
+import type { AdminAttendee } from '../data';
+import { FormError } from '../../ui/form-error';
+import { errorMessage } from '../../ui/errors';
+import { submitWith } from '../../ui/forms';
+import type { UpdateAttendeeInput } from '../../../shared/attendees';
+import { SelectField, TextField } from './fields';
+
+/**
+ * One attendee's details in a side panel (a modal dialog at the right; the whole screen on a
+ * phone): full-width fields, each problem next to its field in plain words (aria-invalid), and
+ * a refusal that is not about one field under the buttons. Escape or Cancel closes it unsaved.
+ * `onSave` answers normally when saved (the panel then closes) and throws the server's refusal
+ * otherwise; `onClose` follows every close.
+ */
+export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: UpdateAttendeeInput) => Promise<void>; onClose: () => void }): JSX.Element {
+  let dialog: HTMLDialogElement | undefined;
+  const [draft, setDraft] = createSignal<AttendeeDraft>({
+    displayName: props.row.displayName,
+    email: props.row.email,
+    quantity: String(props.row.quantity),
+    status: props.row.status || 'going',
+  });
+  const [errors, setErrors] = createSignal<AttendeeFieldErrors>({});
+  const [formError, setFormError] = createSignal<string | null>(null);
+  const [saving, setSaving] = createSignal(false);
+  const set = (field: keyof AttendeeDraft) => (value: string) => {
+    setDraft({ ...draft(), [field]: value });
+    // a corrected field loses its message at once; the others keep theirs until the next try
+    if (errors()[field]) setErrors({ ...errors(), [field]: undefined });
+  };
+
+  onMount(() => dialog?.showModal());
+  onCleanup(() => {
+    if (dialog?.open) dialog.close();
+  });
+
+  const focusFirstProblem = () => queueMicrotask(() => dialog?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+
+  const submit = async () => {
+    if (saving()) return;
+    setFormError(null);
+    const problems = attendeeDraftErrors(draft(), props.row.email);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return focusFirstProblem();
+    const patch = attendeePatch(props.row, draft());
+    if (Object.keys(patch).length === 0) return close();
+    setSaving(true);
+    try {
+      await props.onSave(patch);
+      close();
+    } catch (err) {
+      const fields = attendeeServerFieldErrors(err);
+      setErrors(fields);
+      if (Object.keys(fields).length > 0) focusFirstProblem();
+      else setFormError(`Not saved. ${errorMessage(err)}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  function close(): void {
+    dialog?.close();
+  }
+
+  const id = (field: string) => `edit-attendee-${field}`;
+  return (
+    <dialog ref={dialog} class="side-panel" aria-labelledby="edit-attendee-title" onClose={() => props.onClose()}>
+      <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
+        <h2 id="edit-attendee-title" class="side-panel-title">
+          Edit {props.row.displayName}
+        </h2>
+        <TextField
+          id={id('name')}
+          label="Display name"
+          value={draft().displayName}
+          onInput={set('displayName')}
+          error={errors().displayName}
+          autocomplete="off"
+          autofocus
+        />
+        <TextField id={id('email')} label="Email" type="email" value={draft().email} onInput={set('email')} error={errors().email} autocomplete="off" />
+        <div class="field-row side-panel-pair">
+          <TextField
+            id={id('qty')}
+            label="Quantity"
+            type="number"
+            inputmode="numeric"
+            min="1"
+            value={draft().quantity}
+            onInput={set('quantity')}
+            error={errors().quantity}
+          />
+          <SelectField
+            id={id('status')}
+            label="Status"
+            value={draft().status}
+            options={ATTENDEE_STATUSES.map((s) => ({ value: s, label: s }))}
+            onChange={set('status')}
+            error={errors().status}
+          />
+        </div>
+        <Show when={props.row.pending?.length}>
+          <p class="field-hint">An earlier offline edit of this attendee is still waiting to be sent.</p>
+        </Show>
+        <FormError message={formError()} />
+        <div class="button-row">
+          <button type="submit" class="button" aria-disabled={saving()}>
+            {saving() ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" class="button button-quiet" onClick={close}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,237 @@
+/**
+ * Every admin page looked at, at 390 px (a phone) and 1280 px (a laptop), with realistic data on it
+ * (UX "Phone-first for admins too", "Never cut what identifies a person"): a screenshot under
+ * test-results/screens, no page wider than the screen, axe clean, the main links and buttons at
+ * least 44 px tall, and at 1280 px no attendee name or email cut short. The routes come from
+ * client/routes/admin.ts, so a page added there without a fixture here fails the test.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Page, ViewportSize } from 'playwright-core';
+import { createHost } from '../helpers/booking';
+import { createAttendee, createEvent } from '../helpers/checkin';
+import { LAPTOP, useE2e } from '../helpers/e2e';
+import { apiClient } from '../helpers/http';
+import { createEvent as createPublishedEvent, signUp } from '../helpers/registration';
+import { checkScreen, PHONE_390 } from '../helpers/screens';
+import { proposal, submitProposal } from '../helpers/submissions';
+
+const e2e = useE2e({ env: { SVC_JOBS: 'off', SVC_EDITION: 'extended', SVC_WEBHOOKS_ALLOW_PRIVATE: '1' }, login: true });
+
+/** The people the issue measured with: names and emails long enough to be cut by a careless column. */
+const PEOPLE = [
+  { name: 'Ruby Kowalczyk-Henderson', email: 'ruby.kowalczyk-henderson@example-university.ac.uk' },
+  { name: 'Maximilian Oyelaran-Fitzgerald', email: 'maximilian.oyelaran-fitzgerald@students.example-college.org' },
+  { name: 'Siobhán Nic Giolla Phádraig', email: 'siobhan.nicgiollaphadraig@alumni.example-university.ie' },
+  { name: 'Zhang Wei', email: 'zhang.wei@example.cn' },
+];
+
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  const db = e2e.db();
+  const api = e2e.admin.api;
+  const event = await createEvent(db, 'Graduation ball of the School of Engineering');
+  ids.event = event.id;
+  for (const person of PEOPLE) {
+    const attendee = await createAttendee(db, event.id, { name: person.name });
+    expect((await api.patch(`/attendees/${attendee.id}`, { email: person.email })).status).toBe(200);
+  }
+  const [first] = (await api.get(`/attendees?eventId=${event.id}`)).body as Array<{ id: number }>;
+  await api.post('/checkins', { attendeeId: first!.id, eventId: event.id });
+  await api.post('/devices', { name: 'Main entrance, north door', eventIds: [event.id] });
+
+  const host = await createHost(api, 'Alex Montgomery-Richardson');
+  const day = ['09:00', '17:00'];
+  const type = await api.post('/booking-types', {
+    title: 'Admissions consultation',
+    status: 'published',
+    durationMinutes: 60,
+    timezone: 'UTC',
+    hosts: [host],
+    weeklyWindows: { mon: [day], tue: [day], wed: [day], thu: [day], fri: [day], sat: [day], sun: [day] },
+  });
+  ids.bookingType = type.body.id;
+  const slots = (await api.get(`/booking-types/${ids.bookingType}/slots`)).body.slots as Array<{ start_utc: string }>;
+  await api.post('/bookings/admin', {
+    bookingTypeId: ids.bookingType,
+    startUtc: slots[0]!.start_utc,
+    customerName: PEOPLE[1]!.name,
+    customerEmail: PEOPLE[1]!.email,
+    customerTz: 'UTC',
+  });
+
+  // a paid order (local provider: Pay, then the jobs process its webhook)
+  const concert = await createPublishedEvent(api, { title: 'Winter concert', priceCents: 1500, capacity: 50 });
+  const held = await signUp(e2e.server, concert.id, { quantity: 2, email: PEOPLE[0]!.email, display_name: PEOPLE[0]!.name });
+  expect(held.status).toBe(201);
+  ids.order = held.body.orderId;
+  const paymentId = String(held.body.paymentUrl).split('/pay/')[1]!;
+  expect((await apiClient(e2e.server.url).post(`/payments/local/${paymentId}/pay`, {})).status).toBe(202);
+  await e2e.server.server.ctx.jobs.idle();
+
+  expect((await submitProposal(e2e.server, proposal(e2e.server, { submitterName: PEOPLE[2]!.name, submitterEmail: PEOPLE[2]!.email }))).status).toBe(201);
+  expect((await api.post('/resources', { name: 'Seminar room 2.14 (Engineering building)', capacity: 12 })).status).toBe(201);
+  const hook = await api.post('/webhooks', { url: 'http://127.0.0.1:9/hooks/attendees-and-bookings', events: ['ping'] });
+  expect(hook.status).toBe(201);
+  ids.webhook = hook.body.id;
+});
+
+/** An admin route's address with its `:id` filled in, and what shows once its data is on screen. */
+function screenOf(route: string): { path: string; ready: string } {
+  const fixtures: Record<string, { path: string; ready: string }> = {
+    '/admin': { path: '/admin', ready: 'text=Signed in as' },
+    '/admin/events': { path: '/admin/events', ready: 'text=Graduation ball' },
+    '/admin/events/new': { path: '/admin/events/new', ready: 'text=Create event' },
+    '/admin/events/:id': { path: `/admin/events/${ids.event}`, ready: '.stats' },
+    '/admin/events/:id/edit': { path: `/admin/events/${ids.event}/edit`, ready: 'text=Save changes' },
+    '/admin/events/:id/attendees': { path: `/admin/events/${ids.event}/attendees`, ready: 'tr.vrow[data-attendee-id]' },
+    '/admin/booking-types': { path: '/admin/booking-types', ready: 'text=Admissions consultation' },
+    '/admin/booking-types/:id': { path: `/admin/booking-types/${ids.bookingType}`, ready: '.preview-slot' },
+    '/admin/bookings': { path: '/admin/bookings', ready: `text=${PEOPLE[1]!.name}` },
+    '/admin/orders': { path: '/admin/orders', ready: `text=${PEOPLE[0]!.name}` },
+    '/admin/orders/:id': { path: `/admin/orders/${ids.order}`, ready: 'text=Attendee #' },
+    '/admin/submissions': { path: '/admin/submissions', ready: `text=${PEOPLE[2]!.name}` },
+    '/admin/resources': { path: '/admin/resources', ready: 'text=Seminar room 2.14' },
+    '/admin/webhooks': { path: '/admin/webhooks', ready: 'text=attendees-and-bookings' },
+    '/admin/webhooks/:id': { path: `/admin/webhooks/${ids.webhook}`, ready: 'text=attendees-and-bookings' },
+    '/admin/devices': { path: '/admin/devices', ready: 'text=Main entrance, north door' },
+    '/admin/settings': { path: '/admin/settings', ready: 'text=Webhook URL' },
+  };
+  // a page without parameters needs no fixture: its heading is enough to wait for
+  return fixtures[route] ?? { path: route, ready: route.includes(':') ? `missing fixture for ${route}` : 'main h1' };
+}
+
+/** The admin routes as client/routes/admin.ts declares them (sign-in and invitation pages are not admin screens). */
+function adminRoutes(): string[] {
+  const source = readFileSync(join(process.cwd(), 'client/routes/admin.ts'), 'utf8');
+  return [...source.matchAll(/path: '(\/admin[^']*)'/g)].map((m) => m[1]!);
+}
+
+/**
+ * The page's main tap targets shorter than 44 px, as "label (height)": the admin menu, every button,
+ * links styled as buttons or standing as a row's actions, form controls, menu items. A link in
+ * running text or naming a row's item is text, not a target; a checkbox counts with its label row.
+ */
+function smallTapTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const selector = [
+      '.admin-nav a',
+      'main button',
+      'main a.button',
+      'main .cell-actions a',
+      'main [role="menuitem"]',
+      'main select',
+      'main input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"])',
+      'main input[type="checkbox"]',
+      'main input[type="radio"]',
+    ].join(', ');
+    const small: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      if (el.getClientRects().length === 0 || el.closest('.visually-hidden')) continue; // not shown
+      const box = el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio') ? el.closest('label, .field-check, li') : el;
+      const height = (box ?? el).getBoundingClientRect().height;
+      if (height < 43.5) {
+        const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40);
+        small.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} “${name}” (${Math.round(height)} px)`);
+      }
+    }
+    return small;
+  });
+}
+
+/** Every name and email cell of the attendee table: its text and whether it is cut (text wider or taller than its box). */
+function attendeeCells(page: Page): Promise<Array<{ text: string; cut: boolean }>> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('tr.vrow[data-attendee-id] td.col-name .cell-text, tr.vrow[data-attendee-id] td.col-email .cell-text')].map(
+      (el) => ({ text: el.textContent ?? '', cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 }),
+    ),
+  );
+}
+
+async function settle(page: Page, ready: string): Promise<void> {
+  await page.locator(ready).first().waitFor();
+  await page
+    .locator('[aria-busy="true"]')
+    .first()
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
+}
+
+describe('admin screens at phone and laptop width', () => {
+  test('every admin route has a fixture here', () => {
+    const missing = adminRoutes().filter((route) => route.includes(':') && screenOf(route).ready.startsWith('missing'));
+    expect(missing).toEqual([]);
+  });
+
+  const widths: Array<[string, ViewportSize]> = [
+    ['390', PHONE_390],
+    ['1280', LAPTOP],
+  ];
+  for (const [label, viewport] of widths) {
+    test(`at ${label} px every admin page fits the screen, passes axe and has 44 px tap targets`, async () => {
+      const page = await e2e.newPage({ cookie: e2e.admin.cookie, viewport });
+      const small: Record<string, string[]> = {};
+      for (const route of adminRoutes()) {
+        const { path, ready } = screenOf(route);
+        await page.goto(new URL(path, e2e.server.url).href);
+        await settle(page, ready);
+        await checkScreen(page, `admin${path.replace(/\//g, '-')}-${label}`);
+        const found = await smallTapTargets(page);
+        if (found.length > 0) small[path] = found;
+      }
+      expect(small).toEqual({});
+    });
+  }
+
+  test('at 1280 px the attendee table shows every name and email whole, and the admin menu is one row', async () => {
+    const page = await e2e.openPage(`/admin/events/${ids.event}/attendees`, { cookie: e2e.admin.cookie, viewport: LAPTOP });
+    await expect.poll(() => page.locator('tr.vrow[data-attendee-id]').count()).toBe(PEOPLE.length);
+    const cells = await attendeeCells(page);
+    expect(cells.map((c) => c.text).sort()).toEqual(PEOPLE.flatMap((p) => [p.name, p.email]).sort());
+    expect(cells.filter((c) => c.cut)).toEqual([]);
+    const nav = page.getByRole('navigation', { name: 'Administration' });
+    expect(await nav.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.getBoundingClientRect().height < 60)).toBe(true);
+  });
+
+  test('a row’s actions open from the keyboard, Edit opens a side panel, a bad email is marked at its field in plain words', async () => {
+    const ruby = PEOPLE[0]!;
+    const page = await e2e.openPage(`/admin/events/${ids.event}/attendees`, { cookie: e2e.admin.cookie, viewport: PHONE_390 });
+    const menuButton = page.getByRole('button', { name: `Actions for ${ruby.name}` });
+    await menuButton.focus();
+    await page.keyboard.press('ArrowDown');
+    const menu = page.getByRole('menu');
+    await menu.waitFor();
+    expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Edit', 'History', 'Delete']);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Edit');
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await menuButton.getAttribute('aria-expanded')).toBe('false');
+    expect(await menuButton.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await menu.getByRole('menuitem', { name: 'Edit' }).press('Enter');
+    const panel = page.getByRole('dialog', { name: `Edit ${ruby.name}` });
+    await panel.waitFor();
+    const email = panel.getByLabel('Email');
+    expect(await email.inputValue()).toBe(ruby.email);
+    await email.fill('ruby.kowalczyk-henderson@');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel.getByText('Enter an email address like name@example.org.').waitFor();
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    expect(await email.evaluate((el) => el === document.activeElement)).toBe(true);
+    await checkScreen(page, 'admin-attendee-edit-panel-390');
+
+    await email.fill('ruby.h@example-university.ac.uk');
+    expect(await email.getAttribute('aria-invalid')).toBeNull();
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`Saved ${ruby.name}.`).waitFor();
+    await expect.poll(() => panel.count()).toBe(0);
+    await page.getByRole('cell', { name: 'ruby.h@example-university.ac.uk' }).waitFor();
+    expect(await menuButton.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+});
