@@ -86,7 +86,10 @@ export function announceSubmittedNow(ctx: Pick<AppContext, 'db' | 'hooks' | 'log
  * orders (docs/api.md#payments). Zero when the event has no capacity (nothing to compare with).
  */
 async function seatsTakenLocked(tx: Db, event: EventRow): Promise<number> {
-  return event.capacity === null ? 0 : (await attendeesRepository(tx).seatsTaken(event.id)) + (await paymentsRepository.seatsHeld(tx, event.id));
+  if (event.capacity === null) return 0;
+  // Both in one round trip while the event row is locked (pipelined on PostgreSQL).
+  const [going, held] = await Promise.all([attendeesRepository(tx).seatsTaken(event.id), paymentsRepository.seatsHeld(tx, event.id)]);
+  return going + held;
 }
 
 export interface WalkInPerson {

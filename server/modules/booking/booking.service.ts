@@ -212,7 +212,14 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     for (let attempt = 0; attempt < 3 && !decided; attempt++) {
       decided = await ctx.db.transaction(async (tx) => {
         await repo.lockHosts(tx, lockSet);
-        const list = await slots.liveForDay(tx, type, day, { nowMs });
+        const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
+        // Read together (one round trip on PostgreSQL, while the hosts are locked): the live list,
+        // and which of the locked hosts exist and what they hold around the start.
+        const [list, real, busy] = await Promise.all([
+          slots.liveForDay(tx, type, day, { nowMs }),
+          repo.existingUserIds(tx, lockSet),
+          repo.busyForHosts(tx, lockSet, toUtcString(startMs - reach), toUtcString(startMs + reach)),
+        ]);
         const slot = list.find((s) => s.start_utc === input.startUtc);
         if (!slot || slot.capacity_left < input.quantity) throw new AppError('svc_booking_slot_unavailable');
         const unlocked = slot.hosts.filter((id) => !lockSet.includes(id));
@@ -220,9 +227,6 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
           lockSet = [...lockSet, ...unlocked];
           return null;
         }
-        const real = await repo.existingUserIds(tx, slot.hosts);
-        const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
-        const busy = await repo.busyForHosts(tx, slot.hosts, toUtcString(startMs - reach), toUtcString(startMs + reach));
         // One booking's quantity must fit one host (docs/api.md#rest).
         // In the type's host order (its first host is "first" for fixed assignment), hosts a filter added last.
         const rank = (id: number) => (type.hosts.includes(id) ? type.hosts.indexOf(id) : type.hosts.length + id);
@@ -261,9 +265,11 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
           customFields: encodeCustomFields(input.customFields ?? {}),
           cancelToken: newCancelToken(),
         });
-        await repo.bumpEpochs(tx, [hostUserId]);
         // The actions after commit, held in this transaction: a crash before they run delays them, never loses them.
-        const announcement = await holdAnnouncement(tx, ANNOUNCE_BOOKING_CREATED_JOB, { bookingId, status });
+        const [, announcement] = await Promise.all([
+          repo.bumpEpochs(tx, [hostUserId]),
+          holdAnnouncement(tx, ANNOUNCE_BOOKING_CREATED_JOB, { bookingId, status }),
+        ]);
         return { bookingId, status, hostUserId, announcement };
       });
     }
