@@ -117,6 +117,9 @@ function Outbox(): JSX.Element {
         <button type="button" class="button button-quiet" onClick={() => !items.loading && void refetch()} aria-disabled={items.loading}>
           {items.loading ? 'Refreshing…' : 'Refresh'}
         </button>
+        <A href="/admin/outbox" class="button button-quiet">
+          All emails
+        </A>
       </div>
       <AsyncView
         resource={items}
