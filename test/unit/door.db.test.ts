@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AttendeeTuple, DownloadResult, PullResult, SyncEvent } from '../../shared/checkin';
+import type { AttendeeTuple, DownloadResult, PullResult } from '../../shared/checkin';
 import { applyDownloadPage, applyPullPage, applyPushResults, readSyncState, resetCache } from '../../client/door/db/attendee-cache';
 import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
 import {
@@ -20,34 +20,15 @@ import {
   undoScan,
   UNDO_WINDOW_MS,
 } from '../../client/door/db/scans';
+import { attendeeTuple, codeHash, DOOR_EVENT } from '../helpers/door-cache';
 
 const DEVICE = 7;
-const EVENT: SyncEvent = {
-  id: 1,
-  title: 'Gala',
-  startsUtc: '2030-06-01 18:00:00',
-  endsUtc: null,
-  timezone: 'UTC',
-  venue: '',
-  status: 'published',
-  capacity: null,
-};
-const hash = (n: number) => n.toString(16).padStart(64, '0');
+const EVENT = DOOR_EVENT;
+const hash = codeHash;
 const tuple = (
   id: number,
   over: Partial<{ eventId: number; name: string; email: string; status: string; count: number; last: string | null }> = {},
-): AttendeeTuple => [
-  id,
-  over.eventId ?? EVENT.id,
-  over.name ?? `Guest ${id}`,
-  over.email ?? `guest${id}@example.test`,
-  over.status ?? 'going',
-  2,
-  hash(id),
-  over.count ?? 0,
-  over.last ?? null,
-  over.last ? 'Gate 9' : null,
-];
+): AttendeeTuple => attendeeTuple(id, { ...over, quantity: 2, lastDevice: over.last ? 'Gate 9' : null });
 const page = (attendees: AttendeeTuple[], over: Partial<DownloadResult> = {}): DownloadResult => ({
   cursor: '100:0',
   event: EVENT,

@@ -5,35 +5,17 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AttendeeTuple, DownloadResult, SyncEvent } from '../../shared/checkin';
+import type { AttendeeTuple, DownloadResult } from '../../shared/checkin';
 import { applyDownloadPage } from '../../client/door/db/attendee-cache';
 import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
 import { searchWithPresence } from '../../client/door/db/lookup-status';
 import { lookupScan, recordScan, undoScan } from '../../client/door/db/scans';
+import { attendeeTuple, codeHash, DOOR_EVENT } from '../helpers/door-cache';
 
-const EVENT: SyncEvent = {
-  id: 1,
-  title: 'Gala',
-  startsUtc: '2030-06-01 18:00:00',
-  endsUtc: null,
-  timezone: 'UTC',
-  venue: '',
-  status: 'published',
-  capacity: null,
-};
-const hash = (n: number) => n.toString(16).padStart(64, '0');
-const tuple = (id: number, name: string, count = 0, last: string | null = null): AttendeeTuple => [
-  id,
-  EVENT.id,
-  name,
-  `guest${id}@example.test`,
-  'going',
-  1,
-  hash(id),
-  count,
-  last,
-  last ? 'South door' : null,
-];
+const EVENT = DOOR_EVENT;
+const hash = codeHash;
+const tuple = (id: number, name: string, count = 0, last: string | null = null): AttendeeTuple =>
+  attendeeTuple(id, { name, count, last, lastDevice: last ? 'South door' : null });
 
 let db: DoorDb;
 beforeEach(async () => {

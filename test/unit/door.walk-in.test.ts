@@ -13,34 +13,15 @@ import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, searc
 import { localAttendeeId, recordWalkIn, type NewWalkIn } from '../../client/door/db/walk-ins';
 import { createSyncEngine, type SyncEngineOptions } from '../../client/door/sync/engine';
 import { trpcTransport, type DoorTransport } from '../../client/door/sync/transport';
-import type { AttendeeTuple, CheckinDto, SyncEvent } from '../../shared/checkin';
+import type { AttendeeTuple, CheckinDto } from '../../shared/checkin';
 import { createAttendee, createEvent } from '../helpers/checkin';
 import { loginAs } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { attendeeTuple, codeHash, DOOR_EVENT } from '../helpers/door-cache';
 
-const EVENT: SyncEvent = {
-  id: 1,
-  title: 'Gala',
-  startsUtc: '2030-06-01 18:00:00',
-  endsUtc: null,
-  timezone: 'UTC',
-  venue: '',
-  status: 'published',
-  capacity: null,
-};
-const hash = (n: number) => n.toString(16).padStart(64, '0');
-const tuple = (id: number, name = `Guest ${id}`, email = `guest${id}@example.test`, count = 0): AttendeeTuple => [
-  id,
-  EVENT.id,
-  name,
-  email,
-  'going',
-  1,
-  hash(id),
-  count,
-  null,
-  null,
-];
+const EVENT = DOOR_EVENT;
+const hash = codeHash;
+const tuple = (id: number, name = `Guest ${id}`, email = `guest${id}@example.test`, count = 0): AttendeeTuple => attendeeTuple(id, { name, email, count });
 
 const dbs: DoorDb[] = [];
 afterEach(async () => {
