@@ -54,7 +54,8 @@ export default defineConfig({
       },
       workbox: {
         // the app shell; manifest.webmanifest is precached by the plugin itself (a glob would list it twice)
-        globPatterns: ['**/*.{js,css,html,png,ico,svg}'],
+        // wasm: the camera's QR decoder (ZXing-C++, ~1.1 MB, under workbox's 2 MB per-file limit), so the door reads codes offline
+        globPatterns: ['**/*.{js,css,html,png,ico,svg,wasm}'],
         navigateFallback: '/index.html',
         // API paths are never answered with the app shell
         navigateFallbackDenylist: [/^\/trpc(\/|$)/, /^\/svc(\/|$)/],

@@ -72,13 +72,14 @@ export function clientIp(c: Context): string {
 
 /**
  * The Content-Security-Policy of every answer (docs/api.md#auth): scripts only from our origin
- * (the built PWA has no inline script), no framing, no plugins; inline style attributes stay
+ * (the built PWA has no inline script) — and WebAssembly compiled from our own .wasm (the
+ * door's QR decoder; 'wasm-unsafe-eval' allows no JS eval), no framing, no plugins; inline style attributes stay
  * allowed (the camera library positions its overlay with them); images may be data:/blob: URLs
  * (QR codes drawn in the page), and a page may read a blob it made itself (the calendar file it offers).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob: mediastream:",

@@ -18,6 +18,20 @@ describe('Content-Security-Policy in Chromium', () => {
     expect(e2e.pageErrors).toEqual([]);
   });
 
+  test('WebAssembly compiles under the policy (the door camera decoder), with no refusal', async () => {
+    const page = await e2e.openPage('/door');
+    await page.locator('main h1, h1').first().waitFor();
+    // the smallest module: the magic number and version 1
+    const outcome = await page.evaluate(() =>
+      WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(
+        () => 'compiled',
+        (err: Error) => `refused: ${err.message}`,
+      ),
+    );
+    expect(outcome).toBe('compiled');
+    expect(e2e.pageErrors).toEqual([]);
+  });
+
   test('an injected inline script does not run, and the refusal is reported', async () => {
     const page = await e2e.openPage('/events');
     await page.locator('h1').first().waitFor();

@@ -17,6 +17,9 @@ describe('security headers on every answer', () => {
       const csp = h.get('content-security-policy') ?? '';
       expect(csp, path).toContain("script-src 'self'");
       expect(csp, path).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      // WebAssembly may be compiled (the door's QR decoder), JS eval may not
+      expect(csp, path).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp, path).not.toMatch(/script-src[^;]*'unsafe-eval'/);
       expect(csp, path).toContain("frame-ancestors 'none'");
       expect(h.get('referrer-policy'), path).toBe('no-referrer');
       expect(h.get('permissions-policy'), path).toContain('camera=(self)');
