@@ -5,6 +5,7 @@ import { EnvError, loadEnv } from './env';
 import { PluginError } from './plugins/load';
 import { startServer } from './main';
 import { withoutParams } from './logger';
+import { surviveDriverConnectionLoss } from './db/driver-faults';
 
 // `npm start`: build the PWA when needed, start the server, stop gracefully on signals.
 async function main(): Promise<void> {
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   if (!process.argv.includes('--no-build')) ensureClientBuilt((line) => process.stdout.write(`${line}\n`));
   const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const server = await startServer(env, { staticDir: CLIENT_DIST, version });
+  surviveDriverConnectionLoss(server.ctx.logger);
   const out = process.stdout;
   out.write(
     `svc ${version} listening on ${server.url} (database: ${server.ctx.database.kind === 'pglite' ? `PGlite in ${path.join(env.dataDir, 'pglite')}` : 'PostgreSQL'})\n`,

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { isDriverConnectionLoss } from '../../server/db/driver-faults';
+
+const DRIVER = '/app/node_modules/postgres/src/connection.js';
+
+function driverError(message: string, fields: Record<string, unknown>, frames = [`at ErrorResponse (file://${DRIVER}:815:30)`]): Error {
+  const err = Object.assign(new Error(message), fields);
+  err.stack = `Error: ${message}\n    ${frames.join('\n    ')}`;
+  return err;
+}
+
+describe("the driver's failures on a lost connection, survived by the entry point", () => {
+  it('the array-type lookup refused because PostgreSQL shut the connection (57P01) is one', () => {
+    const err = driverError('terminating connection due to administrator command', {
+      code: '57P01',
+      query: 'select b.oid, b.typarray from pg_catalog.pg_type a …',
+    });
+    expect(isDriverConnectionLoss(err)).toBe(true);
+  });
+
+  it('a write queued for a closed socket (TypeError in nextWrite) is one', () => {
+    const err = new TypeError("Cannot read properties of null (reading 'write')");
+    err.stack = `TypeError: ${err.message}\n    at nextWrite (file://${DRIVER}:255:22)\n    at process.processImmediate (node:internal/timers:483:21)`;
+    expect(isDriverConnectionLoss(err)).toBe(true);
+  });
+
+  it('a socket reset or a closed connection with no query of ours in it (the lookup, or a connection being opened) is one', () => {
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' });
+    reset.stack = 'Error: read ECONNRESET\n    at TCP.onStreamRead (node:internal/stream_base_commons:218:20)';
+    expect(isDriverConnectionLoss(reset)).toBe(true);
+    expect(
+      isDriverConnectionLoss(
+        driverError('write CONNECTION_CLOSED 127.0.0.1:5432', { code: 'CONNECTION_CLOSED' }, [`at Socket.closed (file://${DRIVER}:453:57)`]),
+      ),
+    ).toBe(true);
+  });
+
+  it('anything else still ends the process: our own query failing, another TypeError, an error from elsewhere', () => {
+    expect(isDriverConnectionLoss(driverError('terminating connection', { code: '57P01', query: 'select * from svc_events' }))).toBe(false);
+    expect(isDriverConnectionLoss(driverError('duplicate key', { code: '23505', query: 'select from pg_catalog.pg_type' }))).toBe(false);
+    const other = new TypeError("Cannot read properties of null (reading 'write')");
+    other.stack = `TypeError: ${other.message}\n    at handler (file:///app/server/modules/x.ts:1:1)`;
+    expect(isDriverConnectionLoss(other)).toBe(false);
+    expect(isDriverConnectionLoss(Object.assign(new Error('x'), { code: '57P01', query: 'pg_catalog.pg_type' }))).toBe(false);
+    expect(isDriverConnectionLoss('57P01')).toBe(false);
+    const ourReset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    ourReset.stack = 'Error: read ECONNRESET\n    at send (file:///app/server/mail/mailer.ts:10:5)';
+    expect(isDriverConnectionLoss(ourReset)).toBe(false);
+    expect(
+      isDriverConnectionLoss(
+        driverError('write CONNECTION_CLOSED', { code: 'CONNECTION_CLOSED', query: 'select * from svc_events' }, [
+          `at Socket.closed (file://${DRIVER}:453:57)`,
+        ]),
+      ),
+    ).toBe(false);
+  });
+});
