@@ -178,6 +178,23 @@ describe('sync.push', () => {
         ]);
       });
 
+      it('both doors in the same second (times keep whole seconds): the door that syncs second is flagged, whichever it is', async () => {
+        const { event, guest, north, south } = await twoDoorsOneTicket();
+        const at = '2030-06-01 19:00:00';
+        expect((await south.client.sync.push.mutate({ items: [scan(guest, { scannedUtc: at })] })).results[0]).toMatchObject({
+          status: 'inserted',
+          conflict: null,
+        });
+        expect((await north.client.sync.push.mutate({ items: [scan(guest, { scannedUtc: at })] })).results[0]).toMatchObject({
+          status: 'inserted',
+          conflict: 'again_elsewhere',
+        });
+        expect((await rowsOf(event.id)).map((r) => [r.device_id, r.conflict])).toEqual([
+          [south.id, null],
+          [north.id, 'again_elsewhere'],
+        ]);
+      });
+
       it('not a conflict: a re-scan the door judged again, a second scan on the same door, or an earlier check-in that was annulled', async () => {
         const { event, guest, north, south, northScan } = await twoDoorsOneTicket();
         await north.client.sync.push.mutate({ items: [northScan, scan(guest, { scannedUtc: '2030-06-01 19:05:00' })] });

@@ -264,7 +264,7 @@ function expectedOutcome(item: PushItem, snap: ServerSnapshot, deviceId: number)
       // two doors admitted one ticket while apart
       const elsewhere =
         item.verdictOnDevice === 'ok' &&
-        snap.checkins.some((c) => c.attendeeId === attendee.id && c.deviceId !== null && c.deviceId !== deviceId && c.scannedUtc < item.scannedUtc);
+        snap.checkins.some((c) => c.attendeeId === attendee.id && c.deviceId !== null && c.deviceId !== deviceId && c.scannedUtc <= item.scannedUtc);
       return { status: 'inserted', conflict: elsewhere ? 'again_elsewhere' : null };
     }
     if (attendee.status === 'waitlist') return { status: 'inserted', conflict: 'waitlist' };

@@ -305,7 +305,7 @@ export function checkinRepository(db: Db, logger?: Logger) {
 
     /**
      * Per attendee, the earliest check-in (not annulled) made on a door other than `deviceId`:
-     * an offline first entry after it means two doors admitted one ticket while apart.
+     * an offline first entry at or after it means two doors admitted one ticket while apart.
      */
     async earliestElsewhere(attendeeIds: number[], deviceId: number): Promise<Map<number, string>> {
       const found = new Map<number, string>();

@@ -266,7 +266,8 @@ export function checkinService(ctx: AppContext) {
         const elsewhere = await repo.earliestElsewhere([...new Set(firstEntries.map((r) => r.attendeeId))], author.deviceId);
         for (const row of firstEntries) {
           const earliest = elsewhere.get(row.attendeeId);
-          if (earliest !== undefined && earliest < row.scannedUtc) row.conflict = 'again_elsewhere';
+          // In the same second as the other door's (times keep whole seconds), the one synced second is flagged.
+          if (earliest !== undefined && earliest <= row.scannedUtc) row.conflict = 'again_elsewhere';
         }
       }
 
