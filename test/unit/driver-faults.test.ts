@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reconnectDelaySeconds } from '../../server/db/client';
 import { isDriverConnectionLoss } from '../../server/db/driver-faults';
 
 const DRIVER = '/app/node_modules/postgres/src/connection.js';
@@ -53,5 +54,11 @@ describe("the driver's failures on a lost connection, survived by the entry poin
         ]),
       ),
     ).toBe(false);
+  });
+});
+
+describe('reconnecting after PostgreSQL comes back', () => {
+  it('tries a lost connection again after 0.1, 0.2, 0.4, 0.8 s, then every second, never the driver default of up to 20 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 10, 50].map(reconnectDelaySeconds)).toEqual([0.1, 0.2, 0.4, 0.8, 1, 1, 1, 1]);
   });
 });
