@@ -11,7 +11,8 @@ export interface RowMenuItem {
  * A row's actions behind one compact button (WAI-ARIA menu button pattern): the button says
  * which row it acts on, Enter, Space or ↓ opens the menu on its first item, ↑ on its last; ↑ ↓
  * Home End move, Escape closes back to the button, Tab and a click elsewhere close it. The
- * menu is fixed to the viewport, so a scrolling table does not clip it; a scroll closes it.
+ * menu is fixed to the viewport, so a scrolling table does not clip it; it follows its button
+ * when something scrolls and closes when the button leaves the screen.
  * After a choice the button has focus again, so a dialog the choice opens returns focus there.
  */
 export function RowMenu(props: { label: string; items: readonly RowMenuItem[] }): JSX.Element {
@@ -30,8 +31,14 @@ export function RowMenu(props: { label: string; items: readonly RowMenuItem[] })
   const onOutside = (event: Event) => {
     if (!menu?.contains(event.target as Node) && !button?.contains(event.target as Node)) close(false);
   };
+  // The menu follows its button when the page or the table scrolls, and closes once the button is
+  // out of sight. (Closing on any scroll lost the menu to the scroll that brought the button into
+  // view: scroll events arrive a frame late, after the menu had opened.)
   const onScroll = (event: Event) => {
-    if (!menu?.contains(event.target as Node)) close(false);
+    if (!button || menu?.contains(event.target as Node)) return;
+    const box = button.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > window.innerHeight) close(false);
+    else placeBy(box);
   };
   function listen(on: boolean): void {
     const method = on ? 'addEventListener' : 'removeEventListener';
@@ -41,13 +48,16 @@ export function RowMenu(props: { label: string; items: readonly RowMenuItem[] })
   }
   onCleanup(() => listen(false));
 
-  function show(first: 'first' | 'last'): void {
-    if (!button) return;
-    const box = button.getBoundingClientRect();
+  /** Below the button, or above it when the rest of the viewport is too short for the menu. */
+  function placeBy(box: DOMRect): void {
     const right = Math.max(8, window.innerWidth - box.right);
-    // below the button, or above it when the rest of the viewport is too short for the menu
     const room = window.innerHeight - box.bottom;
     setPlace(room < 48 * props.items.length + 16 ? { bottom: window.innerHeight - box.top + 4, right } : { top: box.bottom + 4, right });
+  }
+
+  function show(first: 'first' | 'last'): void {
+    if (!button) return;
+    placeBy(button.getBoundingClientRect());
     setOpen(true);
     listen(true);
     queueMicrotask(() => focusItem(first === 'first' ? 0 : -1));
