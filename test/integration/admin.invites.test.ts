@@ -4,25 +4,18 @@
  * a password uses it up and signs in; expired, used and replaced links are refused; the
  * token never appears in REST answers or logs.
  */
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
-import { createLogger } from '../../server/logger';
+import { capturedLogger } from '../helpers/logs';
 import { apiClient, loginAs } from '../helpers/http';
 import { useTestServer } from '../helpers/test-server';
 import { storedMails } from '../helpers/mail';
 
 const PUBLIC_URL = 'https://svc.example.test';
-const logLines: string[] = [];
-const sink = new Writable({
-  write(chunk, _enc, cb) {
-    logLines.push(chunk.toString());
-    cb();
-  },
-});
+const logs = capturedLogger();
 
-const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: createLogger('debug', sink) });
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: logs.logger });
 let anon: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
@@ -214,7 +207,7 @@ describe('the public invite link', () => {
     await anon.get(`/auth/invites/${token}`);
     await anon.post(`/auth/invites/${token}`, { password: 'a brand new password' });
     await srv.server.ctx.jobs.runDue();
-    const text = logLines.join('');
+    const text = logs.text();
     expect(text).toContain('/auth/invites/');
     expect(seenTokens.size).toBeGreaterThan(5);
     for (const seen of seenTokens) expect(text).not.toContain(seen);

@@ -4,11 +4,10 @@
  * account uses the address; requests are throttled per address (known or not) with the usual
  * 429; the token never reaches an answer, the REST outbox view or the logs.
  */
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
-import { createLogger } from '../../server/logger';
+import { capturedLogger } from '../helpers/logs';
 import { MASK } from '../../server/mail/mailer';
 import { apiClient, loginAs } from '../helpers/http';
 import { storedMails } from '../helpers/mail';
@@ -16,15 +15,9 @@ import { trpcClient } from '../helpers/checkin';
 import { useTestServer } from '../helpers/test-server';
 
 const PUBLIC_URL = 'https://svc.example.test';
-const logLines: string[] = [];
-const sink = new Writable({
-  write(chunk, _enc, cb) {
-    logLines.push(chunk.toString());
-    cb();
-  },
-});
+const logs = capturedLogger();
 
-const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: createLogger('debug', sink) });
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off', SVC_PUBLIC_URL: PUBLIC_URL }, logger: logs.logger });
 const anon = () => apiClient(srv.url);
 
 // Each test starts with fresh throttle windows (the throttle has its own test).
@@ -150,7 +143,7 @@ describe('POST /auth/password-reset', () => {
     const text = (view.body as Array<{ text: string }>)[0]!.text;
     expect(text).not.toContain(token);
     expect(text).toContain(`${PUBLIC_URL}/invite/${MASK}`);
-    const logs = logLines.join('');
-    for (const seen of seenTokens) expect(logs).not.toContain(seen);
+    const logged = logs.text();
+    for (const seen of seenTokens) expect(logged).not.toContain(seen);
   });
 });

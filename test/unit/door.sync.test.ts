@@ -15,6 +15,7 @@ import type { CheckinDto } from '../../shared/checkin';
 import { createAttendee, createEvent, type TestAttendee } from '../helpers/checkin';
 import { loginAs } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { answersLost } from '../helpers/door-transport';
 
 let srv: TestServer;
 let admin: Awaited<ReturnType<typeof loginAs>>;
@@ -122,20 +123,8 @@ describe('push then pull', () => {
   it('a push whose answer was lost is resent and answered duplicate: still one row', async () => {
     const event = await createEvent(db());
     const a = await createAttendee(db(), event.id);
-    let loseNext = true;
-    const door = await pairedDoor([event.id], {
-      wrap: (t) => ({
-        ...t,
-        async push(input) {
-          const answer = await t.push(input);
-          if (loseNext) {
-            loseNext = false;
-            throw new TypeError('fetch failed');
-          }
-          return answer;
-        },
-      }),
-    });
+    const network = answersLost(1);
+    const door = await pairedDoor([event.id], { wrap: network.wrap });
     await door.engine.syncNow();
     const { row } = await scanAt(door, a, event.id);
     await door.engine.syncNow();

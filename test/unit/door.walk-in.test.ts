@@ -18,6 +18,7 @@ import { createAttendee, createEvent } from '../helpers/checkin';
 import { loginAs } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { attendeeTuple, codeHash, DOOR_EVENT } from '../helpers/door-cache';
+import { answersLost } from '../helpers/door-transport';
 
 const EVENT = DOOR_EVENT;
 const hash = codeHash;
@@ -157,20 +158,8 @@ describe('walk-ins synced by the engine to the real server', () => {
   it('the device learns it may register walk-ins; one walk-in whose first answer was lost is stored once and listed once after the pull', async () => {
     const event = await createEvent(sdb());
     await createAttendee(sdb(), event.id, { name: 'Known Guest' });
-    let loseNext = true;
-    const door = await pairedDoor([event.id], true, {
-      wrap: (t) => ({
-        ...t,
-        async push(input) {
-          const answer = await t.push(input);
-          if (loseNext) {
-            loseNext = false;
-            throw new TypeError('fetch failed');
-          }
-          return answer;
-        },
-      }),
-    });
+    const network = answersLost(1);
+    const door = await pairedDoor([event.id], true, { wrap: network.wrap });
     await door.engine.syncNow();
     expect((await door.db.device.get('self'))!.walkIns).toBe(true);
     const w = newWalkIn({ eventId: event.id, displayName: 'Walter Walkin' });
@@ -196,24 +185,12 @@ describe('walk-ins synced by the engine to the real server', () => {
   it('an undo after a push whose answer was lost annuls the row the server stored', async () => {
     const event = await createEvent(sdb());
     const a = await createAttendee(sdb(), event.id);
-    let loseNext = false;
-    const door = await pairedDoor([event.id], false, {
-      wrap: (t) => ({
-        ...t,
-        async push(input) {
-          const answer = await t.push(input);
-          if (loseNext) {
-            loseNext = false;
-            throw new TypeError('fetch failed');
-          }
-          return answer;
-        },
-      }),
-    });
+    const network = answersLost();
+    const door = await pairedDoor([event.id], false, { wrap: network.wrap });
     await door.engine.syncNow();
     const lookup = await lookupScan(door.db, { codeHash: a.codeHash }, event.id, 'Door A');
     const row = await recordScan(door.db, { clientId: randomUUID(), eventId: event.id, codeHash: a.codeHash, lookup, source: 'scan', scannedMs: Date.now() });
-    loseNext = true;
+    network.lose();
     await door.engine.syncNow();
     expect((await serverCheckins(event.id)).map((c) => [c.clientId, c.annulledUtc])).toEqual([[row.clientId, null]]);
     expect(await undoScan(door.db, row.clientId)).toBe('queued');
