@@ -42,19 +42,7 @@ function SignIn(): JSX.Element {
   return (
     <Page title="Sign in">
       <form class="form" onSubmit={onSubmit} aria-describedby={error() ? 'login-error' : undefined}>
-        <div class="field">
-          <label for="login-email">Email</label>
-          <input
-            id="login-email"
-            name="email"
-            type="email"
-            autocomplete="username"
-            inputmode="email"
-            required
-            value={email()}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </div>
+        <AccountEmail id="login-email" value={email()} onInput={setEmail} />
         <div class="field">
           <label for="login-password">Password</label>
           <input
@@ -111,19 +99,7 @@ function ForgotPassword(): JSX.Element {
           <>
             <p class="lead">Type the email you sign in with. We send it a link to choose a new password; the link works once.</p>
             <form class="form" onSubmit={onSubmit} aria-describedby={error() ? 'forgot-error' : undefined}>
-              <div class="field">
-                <label for="forgot-email">Email</label>
-                <input
-                  id="forgot-email"
-                  name="email"
-                  type="email"
-                  autocomplete="username"
-                  inputmode="email"
-                  required
-                  value={email()}
-                  onInput={(e) => setEmail(e.currentTarget.value)}
-                />
-              </div>
+              <AccountEmail id="forgot-email" value={email()} onInput={setEmail} />
               <button type="submit" class="button" aria-disabled={submitting()}>
                 {submitting() ? 'Sending…' : 'Send me a link'}
               </button>
@@ -158,5 +134,24 @@ function ModeLink(props: { href: string; children: JSX.Element }): JSX.Element {
     >
       {props.children}
     </a>
+  );
+}
+
+/** The address an account signs in with: the same field on the sign-in and the reset forms. */
+function AccountEmail(props: { id: string; value: string; onInput: (value: string) => void }): JSX.Element {
+  return (
+    <div class="field">
+      <label for={props.id}>Email</label>
+      <input
+        id={props.id}
+        name="email"
+        type="email"
+        autocomplete="username"
+        inputmode="email"
+        required
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+    </div>
   );
 }
