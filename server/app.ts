@@ -15,13 +15,14 @@ import { staticHandler } from './static';
 import { appRouter } from './api/router';
 import { createTrpcContext } from './api/procedure';
 import { observeRequest } from './metrics';
+import { databaseErrorCode, databaseUnavailable, isDatabaseUnavailable } from './db/driver-faults';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
 function errorResponse(err: AppError): Response {
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
   const retryAfter = err.data.retryAfter;
-  if (err.code === 'svc_rate_limited' && typeof retryAfter === 'number') headers.set('Retry-After', String(retryAfter));
+  if ((err.code === 'svc_rate_limited' || err.code === 'svc_unavailable') && typeof retryAfter === 'number') headers.set('Retry-After', String(retryAfter));
   return new Response(JSON.stringify(err.toBody()), { status: err.status, headers });
 }
 
@@ -63,6 +64,13 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
 
   app.onError((err, c) => {
     if (err instanceof AppError) return errorResponse(err);
+    if (isDatabaseUnavailable(err)) {
+      log.warn(
+        { code: databaseErrorCode(err), method: c.req.method, path: redactPath(new URL(c.req.url).pathname) },
+        'connection lost under a request; answered 503',
+      );
+      return errorResponse(databaseUnavailable());
+    }
     log.error({ err, method: c.req.method, path: redactPath(new URL(c.req.url).pathname) }, 'unhandled error');
     return errorResponse(new AppError('svc_internal'));
   });

@@ -7,6 +7,7 @@ import { authorize, type Access, type Principal } from '../auth/principal';
 import type { AppContext } from '../context';
 import { assertNotCrossSite, assertSameOrigin, clientIp, resolvePrincipal } from '../http';
 import { invalidParams } from './route';
+import { databaseErrorCode, databaseUnavailable, isDatabaseUnavailable } from '../db/driver-faults';
 
 export interface TrpcContext {
   ctx: AppContext;
@@ -67,6 +68,11 @@ const errorMapping = t.middleware(async ({ ctx, next }) => {
     const err = result.error;
     if (err.cause instanceof AppError) {
       throw new TRPCError({ code: trpcCodeFor(err.cause.code, err.cause.status), message: err.cause.message, cause: err.cause });
+    }
+    if (isDatabaseUnavailable(err.cause)) {
+      ctx.ctx.logger.warn({ code: databaseErrorCode(err.cause) }, 'connection lost under a request; answered 503');
+      const app = databaseUnavailable();
+      throw new TRPCError({ code: trpcCodeFor(app.code, app.status), message: app.message, cause: app });
     }
     if (err.code === 'INTERNAL_SERVER_ERROR') ctx.ctx.logger.error({ err: err.cause ?? err }, 'tRPC procedure failed');
   }

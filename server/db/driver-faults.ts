@@ -8,6 +8,7 @@
  * anything else still ends the process (docs/decisions/018-driver-connection-loss.md).
  */
 import type { Logger } from 'pino';
+import { AppError } from '../../shared/errors';
 
 /** SQLSTATEs of a connection PostgreSQL shut (admin or crash shutdown, cannot connect now). */
 const SHUT_BY_SERVER = new Set(['57P01', '57P02', '57P03']);
@@ -37,6 +38,39 @@ export function isDriverConnectionLoss(err: unknown): boolean {
   // The same lookup, or a connection being opened, failed by the socket or the driver closing: no query of ours is in it.
   const ours = typeof query === 'string' && !query.includes('pg_catalog.pg_type');
   return CONNECTION_GONE.has(code) && (DRIVER_FRAME.test(stack) || onlyNodeFrames(stack)) && !ours;
+}
+
+/** SQLSTATEs and driver codes of a database that cannot be reached right now (class 08, shut down, connect timeout). */
+const UNREACHABLE = new Set([...SHUT_BY_SERVER, ...CONNECTION_GONE, 'CONNECT_TIMEOUT', '08000', '08001', '08003', '08004', '08006']);
+
+/**
+ * Whether a request failed because the database went away under it (a restart, a failover, a
+ * terminated connection), looking through wrappers' `cause`s: such a request answers 503
+ * `svc_unavailable` with Retry-After, so clients retry instead of reporting a defect (docs/api.md#errors).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
+  }
+  return false;
+}
+
+/** The first code in the `cause` chain, for logs (never the message: it may quote SQL). */
+export function databaseErrorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** Seconds a client waits before retrying a request the database's absence refused (the pool reconnects within a second). */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
+
+/** The one answer for a request the database's absence refused. */
+export function databaseUnavailable(): AppError {
+  return new AppError('svc_unavailable', undefined, { retryAfter: UNAVAILABLE_RETRY_AFTER_S });
 }
 
 /**

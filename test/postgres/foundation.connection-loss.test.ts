@@ -1,7 +1,8 @@
 /**
  * PostgreSQL only: the server keeps serving while PostgreSQL takes its connections away under
  * load (`pg_terminate_backend`, as a restart or failover does). Requests caught in it fail on
- * their own; the process stays up and answers again once the pool has reconnected.
+ * their own, each with 503 svc_unavailable and Retry-After (never a 500); the process stays up
+ * and answers again once the pool has reconnected.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,10 +29,26 @@ describe('connections lost under load', () => {
       const name = new URL(scratch.url).pathname.slice(1);
       const until = Date.now() + CHURN_MS;
       let terminated = 0;
-      const load = Array.from({ length: 6 }, async () => {
+      /** Every refused answer: its status, code and Retry-After ("REST" or "tRPC"). */
+      const refused: string[] = [];
+      let answered = 0;
+      const trpcList = `${server.url}/trpc/events.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`;
+      const load = Array.from({ length: 6 }, async (_, i) => {
+        const viaTrpc = i % 2 === 1;
         while (Date.now() < until && !died) {
-          const res = await fetch(`${server.url}/svc/v1/events`).catch(() => null);
-          await res?.arrayBuffer().catch(() => undefined);
+          const res = await fetch(viaTrpc ? trpcList : `${server.url}/svc/v1/events`).catch(() => null);
+          if (!res) continue;
+          answered++;
+          const body = (await res.json().catch(() => null)) as {
+            code?: string;
+            error?: { json?: { data?: { svcCode?: string; retryAfter?: number } } };
+          } | null;
+          if (res.status === 200) continue;
+          refused.push(
+            viaTrpc
+              ? `tRPC ${res.status} ${body?.error?.json?.data?.svcCode} retry ${body?.error?.json?.data?.retryAfter}`
+              : `REST ${res.status} ${body?.code} retry ${res.headers.get('retry-after')}`,
+          );
         }
       });
       const churn = (async () => {
@@ -43,6 +60,10 @@ describe('connections lost under load', () => {
       })();
       await Promise.all([...load, churn]);
       expect(terminated, 'connections taken away').toBeGreaterThan(5);
+      expect(answered).toBeGreaterThan(0);
+      // A request that lost its connection is told to retry, in both transports.
+      expect(refused.length, 'some requests lost their connection').toBeGreaterThan(0);
+      expect(new Set(refused)).toEqual(new Set(refused.filter((r) => /^(REST 503 svc_unavailable retry 2|tRPC 503 svc_unavailable retry 2)$/.test(r))));
 
       // Back to normal: readiness and a public list answer (polled, the pool reconnects on demand).
       const deadline = Date.now() + 20_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reconnectDelaySeconds } from '../../server/db/client';
-import { isDriverConnectionLoss } from '../../server/db/driver-faults';
+import { isDriverConnectionLoss, isDatabaseUnavailable } from '../../server/db/driver-faults';
 
 const DRIVER = '/app/node_modules/postgres/src/connection.js';
 
@@ -60,5 +60,24 @@ describe("the driver's failures on a lost connection, survived by the entry poin
 describe('reconnecting after PostgreSQL comes back', () => {
   it('tries a lost connection again after 0.1, 0.2, 0.4, 0.8 s, then every second, never the driver default of up to 20 s', () => {
     expect([0, 1, 2, 3, 4, 5, 10, 50].map(reconnectDelaySeconds)).toEqual([0.1, 0.2, 0.4, 0.8, 1, 1, 1, 1]);
+  });
+});
+
+describe('a request that loses its connection', () => {
+  it('is told the service is unavailable when a connection code is anywhere in the cause chain (a driver error wrapped by the ORM)', () => {
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    expect(isDatabaseUnavailable(terminated)).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: terminated }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new Error('outer', { cause: new Error('Failed query', { cause: Object.assign(new Error('x'), { code: 'CONNECTION_CLOSED' }) }) })),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('connection failure'), { code: '08006' }))).toBe(true);
+  });
+
+  it('is not when the query itself failed or the error has no connection code', () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error('syntax'), { code: '42601' }) }))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError('x is undefined'))).toBe(false);
+    expect(isDatabaseUnavailable('57P01')).toBe(false);
   });
 });
