@@ -3,7 +3,8 @@ import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createLogger } from '../../server/logger';
 
-export function capturedLogger(level = 'debug'): { logger: Logger; text(): string } {
+/** `lines`: every line so far (the live array: `lines.length` marks a point to slice from). */
+export function capturedLogger(level = 'debug'): { logger: Logger; lines: string[]; text(): string } {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -11,5 +12,5 @@ export function capturedLogger(level = 'debug'): { logger: Logger; text(): strin
       cb();
     },
   });
-  return { logger: createLogger(level, sink), text: () => lines.join('') };
+  return { logger: createLogger(level, sink), lines, text: () => lines.join('') };
 }

@@ -3,22 +3,16 @@
  * values (drizzle's `params`, in the message and the stack too), and the one error serializer
  * drops them, on PGlite and PostgreSQL alike.
  */
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/logger';
+import { capturedLogger } from '../helpers/logs';
 import { createEvent, signUp } from '../helpers/registration';
 import { useTestServer } from '../helpers/test-server';
 
-const logLines: string[] = [];
-const sink = new Writable({
-  write(chunk, _enc, cb) {
-    logLines.push(chunk.toString());
-    cb();
-  },
-});
+const captured = capturedLogger('debug');
+const logLines = captured.lines;
 
-const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' }, logger: createLogger('debug', sink) });
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' }, logger: captured.logger });
 
 beforeAll(async () => {
   // Writes that fail inside PostgreSQL, after the service has built the row with its secrets.

@@ -3,21 +3,15 @@
  * probe sent (NUL characters, broken JSON, wrong media type, malformed paths, unknown ids,
  * tRPC garbage) leaves no log entry above `warn` and no stack trace.
  */
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/logger';
+import { capturedLogger } from '../helpers/logs';
 import { createEvent, nonce } from '../helpers/registration';
 import { useTestServer } from '../helpers/test-server';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk, _enc, cb) {
-    lines.push(chunk.toString());
-    cb();
-  },
-});
+const captured = capturedLogger('debug');
+const lines = captured.lines;
 
-const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' }, logger: createLogger('debug', sink) });
+const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' }, logger: captured.logger });
 
 /** pino levels: 40 warn, 50 error, 60 fatal. */
 function entriesAboveWarn(from: number): Array<{ level: number; msg: string; err?: { stack?: string } }> {

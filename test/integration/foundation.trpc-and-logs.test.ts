@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
-import { Writable } from 'node:stream';
 import type { AppRouter } from '../../server/api/router';
-import { createLogger } from '../../server/logger';
+import { capturedLogger } from '../helpers/logs';
 import { useTestServer } from '../helpers/test-server';
 import { loginAs } from '../helpers/http';
 
-const logLines: string[] = [];
-const sink = new Writable({
-  write(chunk, _enc, cb) {
-    logLines.push(chunk.toString());
-    cb();
-  },
-});
+const captured = capturedLogger('info');
+const logLines = captured.lines;
 
-const { server: srv } = useTestServer({ logger: createLogger('info', sink), login: false });
+const { server: srv } = useTestServer({ logger: captured.logger, login: false });
 
 /** A client as the browser's: with `seen`, the Set-Cookie headers of every answer are collected. */
 function trpc(cookie?: string, seen?: string[]) {

@@ -4,10 +4,9 @@
  * svc_booking_awaiting_payment, svc_booking_payment_url, svc_booking_payment_hold_hours).
  * Jobs are off: a test runs the queue itself (`idle()`), so each step can be looked at in between.
  */
-import { Writable } from 'node:stream';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { utcMs } from '../../shared/time';
-import { createLogger } from '../../server/logger';
+import { capturedLogger } from '../helpers/logs';
 import { bookingRepository } from '../../server/modules/booking/booking.repository';
 import { sweepPaymentHolds } from '../../server/modules/booking/booking.service';
 import { apiClient } from '../helpers/http';
@@ -17,15 +16,10 @@ import { bookingBody, createHost, createType, disableIpThrottle, futureStart, re
 import { attendeeRows, createEvent, signUp } from '../helpers/registration';
 import { countRows, outboxTo, paymentEvents, paymentIdOf, paymentStatus, postWebhook, signedLocalEvent } from '../helpers/payments';
 
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk: Buffer, _enc, cb) {
-    logLines.push(chunk.toString());
-    cb();
-  },
-});
+const captured = capturedLogger('info');
+const logLines = captured.lines;
 
-const { server: srv, admin, db, hooks } = useTestServer({ env: { SVC_EDITION: 'extended', SVC_JOBS: 'off' }, logger: createLogger('info', logSink) });
+const { server: srv, admin, db, hooks } = useTestServer({ env: { SVC_EDITION: 'extended', SVC_JOBS: 'off' }, logger: captured.logger });
 const { cleanups, filter } = useTestHooks(hooks);
 const visitor = () => apiClient(srv.url);
 const idle = () => srv.server.ctx.jobs.idle();

@@ -4,11 +4,10 @@
  * package), the dispatcher's priority and the payloads' contents. Retries, auto-disable, SSRF
  * and the free edition are in webhooks.delivery.test.ts. Jobs are off: a test runs the queue.
  */
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
-import { createLogger } from '../../server/logger';
+import { capturedLogger } from '../helpers/logs';
 import { PRIORITY_WEBHOOKS } from '../../server/hooks/priorities';
 import { bookingRepository } from '../../server/modules/booking/booking.repository';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
@@ -19,13 +18,8 @@ import { attendeeRows, createEvent, resetThrottles, signUp } from '../helpers/re
 import { useTestServer } from '../helpers/test-server';
 import { createEndpoint, deliveriesOf, startReceiver, verified, type CreatedEndpoint, type Receiver } from '../helpers/webhooks';
 
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk: Buffer, _enc, cb) {
-    logLines.push(chunk.toString());
-    cb();
-  },
-});
+const captured = capturedLogger('info');
+const logLines = captured.lines;
 const {
   server: srv,
   admin,
@@ -33,7 +27,7 @@ const {
   hooks,
 } = useTestServer({
   env: { SVC_EDITION: 'extended', SVC_JOBS: 'off', SVC_WEBHOOKS_ALLOW_PRIVATE: '1' },
-  logger: createLogger('info', logSink),
+  logger: captured.logger,
 });
 const { cleanups } = useTestHooks(hooks);
 const idle = () => srv.server.ctx.jobs.idle();
