@@ -1,6 +1,8 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const API_TARGET = 'http://localhost:3000';
@@ -16,6 +18,105 @@ const apiProxy = {
   },
 };
 
+/**
+ * The app's base stylesheet (client/styles.css, the entry's CSS) goes into index.html as a
+ * <style>, so no stylesheet blocks the first paint (docs/decisions/019-fast-first-paint.md). CSP allows it:
+ * style-src has 'unsafe-inline' (server/http.ts); scripts stay external. The file leaves the
+ * build, and the entry chunk's CSS list, which Vite copies into the preload list of every chunk
+ * that imports from the entry: nothing fetches it, or appends it again after a page's own styles.
+ * Runs after Vite's HTML plugin has written index.html, before its preload lists are rendered.
+ */
+function inlineEntryCss(): Plugin {
+  return {
+    name: 'svc-inline-entry-css',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (!html || html.type !== 'asset') return;
+      let source = String(html.source);
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry || !chunk.viteMetadata) continue;
+        for (const file of [...chunk.viteMetadata.importedCss]) {
+          const css = bundle[file];
+          const at = source.indexOf(`href="/${file}"`);
+          const start = source.lastIndexOf('<link', at);
+          const end = source.indexOf('>', at);
+          if (!css || css.type !== 'asset' || at < 0 || start < 0 || end < 0) throw new Error(`index.html does not link ${file}`);
+          source = `${source.slice(0, start)}<style>${String(css.source)}</style>${source.slice(end + 1)}`;
+          chunk.viteMetadata.importedCss.delete(file);
+          delete bundle[file];
+        }
+      }
+      html.source = source;
+    },
+  };
+}
+
+/** The route tables, in the order client/app.tsx joins them (the first matching path wins). */
+const ROUTE_TABLES = ['routes/visitor.ts', 'routes/door.ts', 'routes/admin.ts'];
+const ROUTE_ENTRY = /\{\s*path:\s*'([^']+)',\s*component:\s*lazy\(\(\)\s*=>\s*import\('([^']+)'\)\)\s*\}/g;
+
+/** Each `{ path, component: lazy(() => import('…')) }` of the route tables, its module resolved to a file. */
+function readRoutes(root: string): Array<{ path: string; module: string }> {
+  const routes: Array<{ path: string; module: string }> = [];
+  for (const table of ROUTE_TABLES) {
+    const source = readFileSync(path.join(root, table), 'utf8');
+    const found = [...source.matchAll(ROUTE_ENTRY)];
+    // a route written another way would silently lose its preload: refuse the build instead
+    if (found.length !== (source.match(/\bpath:/g) ?? []).length)
+      throw new Error(`${table}: write every route as { path: '…', component: lazy(() => import('…')) }`);
+    for (const [, routePath, spec] of found) {
+      const base = path.resolve(path.dirname(path.join(root, table)), spec!);
+      const module = ['.tsx', '.ts'].map((ext) => base + ext).find((file) => existsSync(file));
+      if (!module) throw new Error(`${table}: ${spec} is not a file`);
+      routes.push({ path: routePath!, module });
+    }
+  }
+  return routes;
+}
+
+/**
+ * route-preloads.json: for each route, the chunks its page imports (its own, the ones it imports
+ * statically, not the entry) and their stylesheets. The server names them in a Link header on the
+ * page's index.html (server/static.ts), so the browser fetches them beside the entry script
+ * instead of after the entry has run and the router asked for the page (docs/decisions/019-fast-first-paint.md).
+ */
+function routePreloads(): Plugin {
+  let root = '';
+  return {
+    name: 'svc-route-preloads',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const byModule = new Map(chunks.filter((c) => c.facadeModuleId).map((c) => [c.facadeModuleId!, c]));
+      const entries = new Set(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+      const preloads = readRoutes(root).map((route) => {
+        const page = byModule.get(route.module);
+        if (!page) throw new Error(`no chunk for the route ${route.path} (${route.module})`);
+        const js: string[] = [];
+        const css: string[] = [];
+        const visit = (fileName: string) => {
+          const chunk = bundle[fileName];
+          if (entries.has(fileName) || js.includes(fileName) || chunk?.type !== 'chunk') return;
+          js.push(fileName);
+          for (const file of chunk.viteMetadata?.importedCss ?? []) if (!css.includes(file)) css.push(file);
+          chunk.imports.forEach(visit);
+        };
+        visit(page.fileName);
+        return { path: route.path, js: js.map((f) => `/${f}`), css: css.map((f) => `/${f}`) };
+      });
+      // the entry first: hints in a header are fetched in their order, before index.html names it
+      const table = { entry: [...entries].map((f) => `/${f}`), routes: preloads };
+      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: `${JSON.stringify(table, null, 1)}\n` });
+    },
+  };
+}
+
 export default defineConfig({
   root: 'client',
   build: {
@@ -28,6 +129,8 @@ export default defineConfig({
   },
   plugins: [
     solid(),
+    inlineEntryCss(),
+    routePreloads(),
     VitePWA({
       registerType: 'prompt',
       // client/pwa.ts registers /sw.js itself with workbox-window

@@ -6,4 +6,7 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 render(() => <App />, root);
-void registerServiceWorker();
+// after the page has loaded: the worker's install downloads the whole app for offline use,
+// which must not compete with this page's own requests (docs/decisions/019-fast-first-paint.md)
+if (document.readyState === 'complete') void registerServiceWorker();
+else window.addEventListener('load', () => void registerServiceWorker(), { once: true });

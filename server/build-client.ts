@@ -5,7 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLIENT_DIST = path.join(ROOT, 'dist', 'client');
+/**
+ * Where the built PWA lives: dist/client, or SVC_CLIENT_DIST (an absolute folder) so a benchmark
+ * or a second checkout can build and serve its own copy without replacing the one others test against.
+ */
+export const CLIENT_DIST = process.env.SVC_CLIENT_DIST ? path.resolve(process.env.SVC_CLIENT_DIST) : path.join(ROOT, 'dist', 'client');
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
@@ -16,7 +20,7 @@ function newestMtime(p: string): number {
   return newest;
 }
 
-/** True when dist/client is missing or older than any client source. */
+/** True when the build (CLIENT_DIST) is missing or older than any client source. */
 export function clientBuildIsStale(): boolean {
   const built = path.join(CLIENT_DIST, 'index.html');
   if (!existsSync(built)) return true;
@@ -31,7 +35,8 @@ export function clientBuildIsStale(): boolean {
  */
 export function ensureClientBuilt(log: (line: string) => void = () => {}): void {
   if (!clientBuildIsStale()) return;
-  const lock = path.join(ROOT, 'dist', '.build-lock');
+  // lock and temporary build sit beside the target, so the final rename never crosses file systems
+  const lock = path.join(path.dirname(CLIENT_DIST), '.build-lock');
   mkdirSync(path.dirname(lock), { recursive: true });
   const waitUntil = Date.now() + 180_000;
   for (;;) {
@@ -48,7 +53,7 @@ export function ensureClientBuilt(log: (line: string) => void = () => {}): void 
   try {
     if (!clientBuildIsStale()) return;
     log('Building the PWA (vite build)…');
-    const tmp = path.join(ROOT, 'dist', `client-${process.pid}-${Date.now()}`);
+    const tmp = path.join(path.dirname(CLIENT_DIST), `${path.basename(CLIENT_DIST)}-${process.pid}-${Date.now()}`);
     try {
       buildClient(tmp);
     } catch (error) {

@@ -38,6 +38,7 @@ export function staticHandler(root: string) {
     if (!candidate.startsWith(absRoot + path.sep) && candidate !== absRoot) return null;
     const file = (await isFile(candidate)) ? candidate : path.extname(urlPath) ? null : path.join(absRoot, 'index.html');
     if (!file || !(await isFile(file))) return null;
+    const preload = path.basename(file) === 'index.html' && !path.extname(urlPath) ? await routePreloadLink(absRoot, urlPath) : null;
     const encoding = await precompressedFor(file, c.req.header('accept-encoding'));
     const body = await readFile(encoding ? `${file}${ENCODINGS[encoding]}` : file);
     const immutable = urlPath.startsWith('/assets/');
@@ -49,8 +50,63 @@ export function staticHandler(root: string) {
       vary: 'Accept-Encoding',
     };
     if (encoding) headers['content-encoding'] = encoding;
+    if (preload) headers.link = preload;
     return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
   };
+}
+
+interface RoutePreload {
+  /** A client route pattern: `/events/:id`. */
+  path: string;
+  js: string[];
+  css: string[];
+}
+
+interface PreloadTable {
+  /** The entry script(s) index.html loads. */
+  entry: string[];
+  routes: RoutePreload[];
+}
+
+const NO_PRELOADS: PreloadTable = { entry: [], routes: [] };
+
+/** route-preloads.json per build folder, re-read when the file changes (a test deploys a new version in place). */
+const preloadTables = new Map<string, { mtimeMs: number; table: PreloadTable }>();
+
+async function routePreloads(root: string): Promise<PreloadTable> {
+  const file = path.join(root, 'route-preloads.json');
+  const mtimeMs = await stat(file).then(
+    (s) => s.mtimeMs,
+    () => -1,
+  );
+  const known = preloadTables.get(root);
+  if (known?.mtimeMs === mtimeMs) return known.table;
+  const table = mtimeMs < 0 ? NO_PRELOADS : (JSON.parse(await readFile(file, 'utf8')) as PreloadTable);
+  preloadTables.set(root, { mtimeMs, table });
+  return table;
+}
+
+/** The client router's rule (client/router.tsx matchRoute): same number of segments, `:name` matches any one. */
+function routeMatches(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/').filter(Boolean);
+  const have = pathname.split('/').filter(Boolean);
+  return want.length === have.length && want.every((part, i) => part.startsWith(':') || part === have[i]);
+}
+
+/**
+ * The Link header for a page path: the chunks and stylesheets its route's page imports (written
+ * by the build, vite.config.ts routePreloads), so the browser fetches them beside the entry
+ * script instead of one round trip after it (docs/decisions/019-fast-first-paint.md). Null when no route matches.
+ */
+async function routePreloadLink(root: string, pathname: string): Promise<string | null> {
+  const { entry, routes } = await routePreloads(root);
+  const route = routes.find((r) => routeMatches(r.path, pathname));
+  if (!route || route.js.length + route.css.length === 0) return null;
+  // the entry first (header hints are fetched in order); `crossorigin` on the stylesheet as Vite's loader asks for it, or the preload goes unused
+  return [
+    ...[...entry, ...route.js].map((src) => `<${src}>; rel=modulepreload`),
+    ...route.css.map((href) => `<${href}>; rel=preload; as=style; crossorigin`),
+  ].join(', ');
 }
 
 /** The build writes these beside each compressible file (server/build-client.ts), brotli preferred. */

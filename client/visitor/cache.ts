@@ -1,12 +1,13 @@
 /**
- * Cached reads for the visitor pages: the stored copy shows at once (with its age), the
- * network answer replaces it when it comes. Offline, the stored copy stays on screen and
- * says how old it is; with no copy the page shows the error.
+ * Cached reads for the visitor pages. Online, the network answers first and its answer is then
+ * kept in `svc-visitor`; offline — or when the network fails — the stored copy shows and says how
+ * old it is; with no copy the page shows the error. The database (and Dexie) is loaded only for
+ * that copy, never on the way to the page's first paint (open-db.ts).
  */
-import { createEffect, createMemo, createSignal, on, type Accessor } from 'solid-js';
-import { createLiveValue } from '../offline/live';
+import { createEffect, createMemo, createSignal, on, onCleanup, type Accessor } from 'solid-js';
 import { ApiError, errorMessage } from '../ui/errors';
-import { visitorDb, type VisitorDb } from './db';
+import type { VisitorDb } from './db';
+import { openVisitorDb, openVisitorDbAfterPaint } from './open-db';
 
 export interface Cached<T> {
   value: T;
@@ -20,6 +21,88 @@ export async function readCache<T>(db: VisitorDb, key: string): Promise<Cached<T
 
 export async function writeCache<T>(db: VisitorDb, key: string, value: T, fetchedAt = Date.now()): Promise<void> {
   await db.cache.put({ key, value, fetchedAt });
+}
+
+/** localStorage key of the copies a page left before the database was open (see keepCopy). */
+export const UNSAVED_COPIES_KEY = 'svc-visitor-unsaved';
+
+/** Copies answered this visit and not yet in IndexedDB (Dexie still loading), by key. */
+const unsaved = new Map<string, Cached<unknown>>();
+/** Copies an earlier visit left in localStorage, read once; moved into IndexedDB when it opens. */
+let leftovers: Map<string, Cached<unknown>> | undefined;
+
+function readLeftovers(): Map<string, Cached<unknown>> {
+  if (!leftovers) {
+    leftovers = new Map();
+    try {
+      const raw = localStorage.getItem(UNSAVED_COPIES_KEY);
+      for (const [k, copy] of Object.entries((raw ? JSON.parse(raw) : {}) as Record<string, Cached<unknown>>)) leftovers.set(k, copy);
+    } catch {
+      /* unreadable: the next answer replaces it */
+    }
+  }
+  return leftovers;
+}
+
+/** Writes the copies an earlier visit left into IndexedDB, then forgets them. */
+async function moveLeftovers(db: VisitorDb): Promise<void> {
+  const left = readLeftovers();
+  if (left.size === 0) return;
+  for (const [k, copy] of left) {
+    const stored = await readCache(db, k);
+    if (!stored || stored.fetchedAt < copy.fetchedAt) await writeCache(db, k, copy.value, copy.fetchedAt);
+  }
+  left.clear();
+  localStorage.removeItem(UNSAVED_COPIES_KEY);
+}
+
+/** A copy the server says is gone (404): dropped wherever it still waits. */
+function forgetCopy(k: string): void {
+  unsaved.delete(k);
+  const left = readLeftovers();
+  if (!left.delete(k)) return;
+  if (left.size === 0) localStorage.removeItem(UNSAVED_COPIES_KEY);
+  else localStorage.setItem(UNSAVED_COPIES_KEY, JSON.stringify(Object.fromEntries(left)));
+}
+
+let leaveHooked = false;
+
+/**
+ * Keeps an answer for offline. It goes to IndexedDB as soon as the database is open; a page
+ * left before that (a reload right after the answer showed, while Dexie was still loading)
+ * puts the copies still waiting into localStorage on `pagehide` — synchronous, so nothing is
+ * lost — and the next visit shows them and moves them into IndexedDB.
+ */
+function keepCopy(k: string, value: unknown, fetchedAt: number): void {
+  unsaved.set(k, { value, fetchedAt });
+  if (!leaveHooked) {
+    leaveHooked = true;
+    window.addEventListener('pagehide', () => {
+      if (unsaved.size === 0) return;
+      try {
+        const all = Object.fromEntries([...readLeftovers(), ...unsaved]);
+        localStorage.setItem(UNSAVED_COPIES_KEY, JSON.stringify(all));
+      } catch {
+        /* storage full or refused: the copy is lost, as IndexedDB would have lost it */
+      }
+    });
+  }
+  void openVisitorDb()
+    .then(async (db) => {
+      await writeCache(db, k, value, fetchedAt);
+      if (unsaved.get(k)?.fetchedAt === fetchedAt) unsaved.delete(k);
+      await moveLeftovers(db);
+    })
+    .catch(() => undefined);
+}
+
+/** The newest stored copy of `k`: one left in localStorage by an earlier visit, else IndexedDB's. */
+async function readStored<T>(k: string): Promise<Cached<T> | undefined> {
+  const left = readLeftovers().get(k) as Cached<T> | undefined;
+  const db = await openVisitorDb().catch(() => undefined);
+  const stored = db ? await readCache<T>(db, k).catch(() => undefined) : undefined;
+  if (db) void moveLeftovers(db).catch(() => undefined);
+  return left && (!stored || stored.fetchedAt < left.fetchedAt) ? left : stored;
 }
 
 export interface CachedResource<T> {
@@ -41,7 +124,6 @@ export interface CachedResource<T> {
  * are re-run when the reactive `key()` changes (another month, another timezone).
  */
 export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (key: string) => Promise<T>): CachedResource<T> {
-  const db = visitorDb();
   const [value, setValue] = createSignal<T>();
   const [fetchedAt, setFetchedAt] = createSignal<number>();
   const [stale, setStale] = createSignal(false);
@@ -50,39 +132,58 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
   const [notFound, setNotFound] = createSignal(false);
   let generation = 0;
 
+  /** Shows the stored copy of `k` if there is one; false when there is none (or no database). */
+  async function showStored(k: string, mine: number): Promise<boolean> {
+    const stored = await readStored<T>(k);
+    if (mine !== generation || !stored) return false;
+    setValue(() => stored.value);
+    setFetchedAt(stored.fetchedAt);
+    setStale(true);
+    return true;
+  }
+
   async function load(k: string, useStored: boolean): Promise<void> {
     const mine = ++generation;
     setLoading(true);
     setError(null);
     setNotFound(false);
+    // another key (another month, another event): nothing of the last one stays on screen
     if (useStored) {
-      const stored = await readCache<T>(db, k).catch(() => undefined);
-      if (mine !== generation) return;
-      if (stored) {
-        setValue(() => stored.value);
-        setFetchedAt(stored.fetchedAt);
-        setStale(true);
-      } else {
-        setValue(undefined);
-        setFetchedAt(undefined);
-      }
+      setValue(undefined);
+      setFetchedAt(undefined);
+      setStale(false);
     }
+    // offline, the stored copy at once; online, the network first and the copy only if it fails
+    const storedFirst = useStored && !navigator.onLine;
+    if (storedFirst) await showStored(k, mine);
+    if (mine !== generation) return;
     try {
-      const fresh = await fetcher(k);
+      const answer = fetcher(k);
+      // the copy of the answer will be kept: the database opens while the answer is on its way
+      if (!storedFirst) openVisitorDbAfterPaint();
+      const fresh = await answer;
       if (mine !== generation) return;
       const at = Date.now();
       setValue(() => fresh);
       setFetchedAt(at);
       setStale(false);
-      await writeCache(db, k, fresh, at).catch(() => undefined);
+      // kept for the next visit offline, after the answer is on screen
+      keepCopy(k, fresh, at);
     } catch (err) {
       if (mine !== generation) return;
-      setError(errorMessage(err));
-      if (err instanceof ApiError && err.status === 404) {
+      const gone = err instanceof ApiError && err.status === 404;
+      if (gone) {
         setNotFound(true);
         setValue(undefined);
-        await db.cache.delete(k).catch(() => undefined);
+        forgetCopy(k);
+        void openVisitorDb()
+          .then((db) => db.cache.delete(k))
+          .catch(() => undefined);
+      } else if (useStored && !storedFirst) {
+        await showStored(k, mine);
+        if (mine !== generation) return;
       }
+      setError(errorMessage(err));
     } finally {
       if (mine === generation) setLoading(false);
     }
@@ -113,15 +214,41 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
 }
 
 /**
- * A Dexie live query as a Solid signal (`createLiveValue`, undefined until the first answer);
- * re-subscribes when `source()` changes. A failure is logged and the last value stays.
+ * A Dexie live query on `svc-visitor` as a Solid signal: undefined while `source()` is null (no
+ * database is opened for it) and until the first answer; re-subscribes when `source()` changes.
+ * A failure is logged and the last value stays.
  */
-export function createLiveQuery<K, T>(source: Accessor<K>, querier: (key: K) => Promise<T>): Accessor<T | undefined> {
-  const live = createLiveValue<T | undefined, K>(querier, undefined, source);
+export function createLiveQuery<K, T>(source: Accessor<K | null>, querier: (db: VisitorDb, key: K) => Promise<T>): Accessor<T | undefined> {
+  const [value, setValue] = createSignal<T>();
+  createEffect(
+    on(source, (k) => {
+      if (k === null) {
+        setValue(undefined);
+        return;
+      }
+      let subscription: { unsubscribe(): void } | undefined;
+      let ended = false;
+      onCleanup(() => {
+        ended = true;
+        subscription?.unsubscribe();
+      });
+      const failed = (err: unknown) => console.warn('[svc] live query failed', err);
+      Promise.all([import('dexie'), openVisitorDb()]).then(([{ liveQuery }, db]) => {
+        if (ended) return;
+        subscription = liveQuery(() => querier(db, k)).subscribe({ next: (v) => setValue(() => v), error: failed });
+      }, failed);
+    }),
+  );
+  // a memo: readers are told only when the value is another one (Dexie tells on every answer)
+  return createMemo(() => value());
+}
+
+/** Runs `fn` once, when `resource` first stops loading (its answer, stored copy or error is on screen). */
+export function onceSettled(resource: Pick<CachedResource<unknown>, 'loading'>, fn: () => void): void {
+  let done = false;
   createEffect(() => {
-    const err = live.error();
-    if (err !== null) console.warn('[svc] live query failed', err);
+    if (done || resource.loading()) return;
+    done = true;
+    fn();
   });
-  // a memo: readers are told only when the value is another one (createLiveValue tells on every answer)
-  return createMemo(() => live.value());
 }

@@ -5,7 +5,7 @@
 import type { NonceDto } from '../../shared/system';
 import { parseUtcString } from '../../shared/time';
 import { call, rpc } from '../ui/trpc';
-import { visitorDb } from './db';
+import { openVisitorDb } from './open-db';
 
 /** `system.nonce`'s answer: the nonce and its expiry (UTC `Y-m-d H:i:s`). */
 export type NonceValue = NonceDto;
@@ -14,13 +14,13 @@ const NONCE_KEY = 'nonce';
 
 export async function fetchNonce(): Promise<NonceValue> {
   const value = await call(rpc().system.nonce.query());
-  await visitorDb().cache.put({ key: NONCE_KEY, value, fetchedAt: Date.now() });
+  await (await openVisitorDb()).cache.put({ key: NONCE_KEY, value, fetchedAt: Date.now() });
   return value;
 }
 
 /** The stored nonce if it is still valid for a while; otherwise null. */
 export async function storedNonce(now = Date.now()): Promise<NonceValue | null> {
-  const entry = await visitorDb().cache.get(NONCE_KEY);
+  const entry = await (await openVisitorDb()).cache.get(NONCE_KEY);
   const value = entry?.value as NonceValue | undefined;
   if (!value) return null;
   const expires = parseUtcString(value.expiresUtc);

@@ -8,7 +8,8 @@ import { createKick } from '../offline/kick';
 import { onReconnect } from '../offline/reconnect';
 import { ApiError, NetworkError } from '../ui/errors';
 import { call, rpc, type AppRouter } from '../ui/trpc';
-import { visitorDb, type Submission } from './db';
+import type { Submission } from './db';
+import { openVisitorDb } from './open-db';
 import { flushOutbox, type OutboxTransport } from './outbox';
 import { fetchNonce } from './nonce';
 
@@ -66,7 +67,7 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 /** One flush; a due entry sets the timer for the next kick. Never rejects. */
 async function flushRound(): Promise<void> {
   try {
-    const report = await flushOutbox(visitorDb(), liveTransport);
+    const report = await flushOutbox(await openVisitorDb(), liveTransport);
     if (report.waiting === 0) localStorage.removeItem(PENDING_FLAG);
     else localStorage.setItem(PENDING_FLAG, '1');
     clearTimeout(timer);
@@ -82,9 +83,14 @@ async function flushRound(): Promise<void> {
 /** Runs a flush now (or right after the one in progress). */
 export const kickOutbox: () => Promise<void> = createKick(flushRound);
 
+/** A flush only when something is queued (PENDING_FLAG): a visit with nothing queued never opens the database. */
+function kickIfPending(): void {
+  if (localStorage.getItem(PENDING_FLAG)) void kickOutbox();
+}
+
 export function startOutboxRunner(): void {
   if (started) return;
   started = true;
-  onReconnect(() => void kickOutbox());
-  void kickOutbox();
+  onReconnect(kickIfPending);
+  kickIfPending();
 }

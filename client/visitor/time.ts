@@ -7,12 +7,21 @@ import { toUtcDate } from '../../shared/time';
 import { formatSlotClock, formatWhen } from '../../shared/time-format';
 import { formatMoney } from '../ui/format';
 
+// Building an Intl formatter loads locale data (the first one tens of milliseconds on a mid phone,
+// each further one a few): every formatter here is made once and kept, never per call or per
+// calendar cell, so a page's first render does not pay for dozens of them.
+let detectedZone: string | undefined;
+
+/** The device's zone (asked once per page load). */
 export function detectTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
+  if (detectedZone === undefined) {
+    try {
+      detectedZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    } catch {
+      detectedZone = 'UTC';
+    }
   }
+  return detectedZone;
 }
 
 /** The zones this browser knows, with `extra` (the detected one, UTC) always included. */
@@ -55,24 +64,29 @@ export function zoneInWords(tz: string): string {
 }
 
 /** A calendar day (`Y-m-d`) in words: `Tuesday, 5 May`. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function utcFormat(name: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let format = formats.get(name);
+  if (!format) {
+    format = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', ...options });
+    formats.set(name, format);
+  }
+  return format;
+}
+
 export function dayInWords(day: string, withYear = false): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(undefined, {
-    timeZone: 'UTC',
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    ...(withYear ? { year: 'numeric' } : {}),
-  }).format(Date.UTC(y, m - 1, d));
+  const options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', ...(withYear ? { year: 'numeric' } : {}) };
+  return utcFormat(withYear ? 'day-year' : 'day', options).format(Date.UTC(y, m - 1, d));
 }
 
 export function monthInWords(year: number, month: number): string {
-  return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(Date.UTC(year, month - 1, 1));
+  return utcFormat('month', { month: 'long', year: 'numeric' }).format(Date.UTC(year, month - 1, 1));
 }
 
 /** Monday-first weekday names, short. */
 export function weekdayNames(style: 'short' | 'long' = 'short'): string[] {
-  const format = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: style });
+  const format = utcFormat(`weekday-${style}`, { weekday: style });
   // 2024-01-01 was a Monday
   return Array.from({ length: 7 }, (_, i) => format.format(Date.UTC(2024, 0, 1 + i)));
 }
@@ -107,10 +121,13 @@ export function monthQueryRange(year: number, month: number, nowMs = Date.now())
   return { from: toUtcDate(from), to: toUtcDate(Math.max(from, to)) };
 }
 
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
+
 /** "5 minutes ago", "yesterday" — the age of a stored copy. */
 export function formatAge(fetchedAt: number, now = Date.now()): string {
   const seconds = Math.round((fetchedAt - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  relativeFormat ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const format = relativeFormat;
   const abs = Math.abs(seconds);
   if (abs < 60) return format.format(Math.min(0, seconds), 'second');
   if (abs < 3600) return format.format(Math.round(seconds / 60), 'minute');

@@ -5,7 +5,7 @@
  * when shown from the cache. A "just taken" notice sits beside the times, focused and in view.
  */
 import { createEffect, createMemo, createSignal, For, on, Show, type JSX } from 'solid-js';
-import { fetchMonthSlots, slotsCacheKey, type Slot } from '../booking';
+import { fetchMonthSlots, slotsCacheKey, takeAheadSlots, type Slot } from '../booking';
 import { createCachedResource } from '../cache';
 import { addMonths, dayInWords, dayInZone, monthGrid, monthInWords, timeZoneList, weekdayNames, zoneInWords } from '../time';
 import { utcMs } from '../../../shared/time';
@@ -42,7 +42,9 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
   };
   const [month, setMonth] = createSignal(startMonth());
   const [day, setDay] = createSignal<string | null>(props.selected ? dayInZone(utcMs(props.selected), props.tz) : null);
-  const zones = timeZoneList([props.tz]);
+  // the ~400 zone names are listed only when the visitor opens the choice
+  let zoneList: string[] | undefined;
+  const zones = () => (zoneList ??= timeZoneList([props.tz]));
   const [choosingZone, setChoosingZone] = createSignal(false);
   let noticeEl: HTMLParagraphElement | undefined;
   createEffect(
@@ -65,7 +67,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
 
   const resource = createCachedResource(
     () => slotsCacheKey(props.typeId, props.tz, month().year, month().month),
-    () => fetchMonthSlots(props.typeId, props.tz, month().year, month().month),
+    (key) => takeAheadSlots(key) ?? fetchMonthSlots(props.typeId, props.tz, month().year, month().month),
   );
   props.ref?.({ refresh: () => resource.refresh() });
 
@@ -138,7 +140,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
           <div class="v-tz-choice" id={`${props.idPrefix}-tz-choice`}>
             <label for={`${props.idPrefix}-tz`}>Your timezone</label>
             <select id={`${props.idPrefix}-tz`} value={props.tz} onChange={(e) => props.onTzChange(e.currentTarget.value)}>
-              <For each={zones}>{(zone) => <option value={zone}>{zoneInWords(zone)}</option>}</For>
+              <For each={zones()}>{(zone) => <option value={zone}>{zoneInWords(zone)}</option>}</For>
             </select>
             <p class="v-hint">Detected from your device; change it if you will be elsewhere.</p>
           </div>

@@ -17,20 +17,20 @@ import { call, rpc } from '../../ui/trpc';
 import type { BookingCreatedDto, PublicBookingTypeDto } from '../../../shared/booking';
 import { isValidTimeZone, toUtcString, utcMs } from '../../../shared/time';
 import { formatWhen, type When } from '../../../shared/time-format';
-import { isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';
-import { createCachedResource, createLiveQuery } from '../cache';
+import { dropAheadSlots, fetchMonthSlotsAhead, isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';
+import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
 import { WhenLines } from '../components/when-lines';
-import { visitorDb } from '../db';
-import { clearDraft, draftSaver, loadDraft } from '../drafts';
+import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import { buildIcs } from '../ics';
 import { prefetchNonce, storedNonce } from '../nonce';
+import { openVisitorDb } from '../open-db';
 import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type BookingSubmissionBody } from '../runner';
-import { detectTimeZone, formatPrice } from '../time';
+import { dayInZone, detectTimeZone, formatPrice } from '../time';
 import '../../styles/visitor.css';
 
 const TAKEN_MESSAGE = 'Sorry, that time was just taken. Here are the times that are still free — please pick another.';
@@ -62,7 +62,6 @@ const BOOK_FIELD_IDS: Record<string, string> = { customerName: 'book-name', cust
 export default function BookPage(props: RouteProps): JSX.Element {
   const typeId = Number(props.params.id);
   const valid = Number.isInteger(typeId) && typeId > 0;
-  const db = visitorDb();
   const draftKey = `booking:${typeId}`;
 
   const type = createCachedResource(
@@ -72,6 +71,12 @@ export default function BookPage(props: RouteProps): JSX.Element {
 
   const savedTz = localStorage.getItem(TZ_STORAGE_KEY);
   const [tz, setTz] = createSignal(savedTz && isValidTimeZone(savedTz) ? savedTz : detectTimeZone());
+  // this month's times go in the same request as the type (the picker takes them when it mounts)
+  if (valid && navigator.onLine) {
+    const today = dayInZone(Date.now(), tz());
+    fetchMonthSlotsAhead(typeId, tz(), Number(today.slice(0, 4)), Number(today.slice(5, 7)));
+  }
+  onCleanup(dropAheadSlots);
   const [slot, setSlot] = createSignal<Slot | null>(null);
   const [name, setName] = createSignal('');
   const [email, setEmail] = createSignal('');
@@ -89,19 +94,20 @@ export default function BookPage(props: RouteProps): JSX.Element {
     const raw = Number(searchParams().get('submission'));
     return Number.isInteger(raw) && raw > 0 ? raw : null;
   };
-  const submission = createLiveQuery(submissionId, (id) => (id === null ? Promise.resolve(undefined) : db.outbox.get(id)));
+  const submission = createLiveQuery(submissionId, (db, id) => db.outbox.get(id));
   const state = () => submission()?.state;
   /** The fields the server refused, marked on the form (aria-invalid) and linked from the message. */
   const refused = createMemo(() => (state() === 'failed' ? fieldProblems(submission()?.error?.params) : {}));
   const created = () => submission()?.result as BookingCreatedDto | undefined;
 
   // Drafts: name, email, seats and the chosen time survive a reload.
-  const saver = draftSaver(db, draftKey);
+  const saver = draftSaver(openVisitorDb, draftKey);
   const [draftLoaded, setDraftLoaded] = createSignal(false);
+  // the nonce is kept for a booking sent offline later; fetched once the page's own answer is in, not before it
+  onceSettled(type, () => void prefetchNonce());
   onMount(async () => {
     startOutboxRunner();
-    void prefetchNonce();
-    const draft = await loadDraft(db, draftKey).catch(() => undefined);
+    const draft = await loadPageDraft(draftKey);
     if (draft) {
       setName(String(draft.name ?? ''));
       setEmail(String(draft.email ?? ''));
@@ -112,9 +118,14 @@ export default function BookPage(props: RouteProps): JSX.Element {
     }
     setDraftLoaded(true);
   });
+  // saved once something changes after the draft (or the empty form) is in: a visit that types nothing stores nothing
+  let shown: string | undefined;
   createEffect(() => {
     const values = { name: name(), email: email(), quantity: String(quantity()), startUtc: slot()?.start_utc ?? '', endUtc: slot()?.end_utc ?? '' };
-    if (draftLoaded()) saver.save(values);
+    if (!draftLoaded()) return;
+    const now = JSON.stringify(values);
+    if (shown !== undefined && now !== shown) saver.save(values);
+    shown = now;
   });
   const onHide = () => void saver.flush();
   window.addEventListener('pagehide', onHide);
@@ -166,7 +177,9 @@ export default function BookPage(props: RouteProps): JSX.Element {
         if (st === 'failed' && isSlotTaken(code)) slotTaken();
         if (st === 'done') {
           setSlot(null);
-          void clearDraft(db, draftKey);
+          void openVisitorDb()
+            .then((db) => clearDraft(db, draftKey))
+            .catch(() => undefined);
           const paymentUrl = created()?.paymentUrl;
           // only for the booking made on this page now: coming back later (Back, reload) shows the link instead
           if (paymentUrl && awaitingAnswer !== null && awaitingAnswer === submissionId()) {
@@ -214,7 +227,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
         customerTz: tz(),
         locationMode: t.locationMode,
       };
-      const id = await enqueue(db, {
+      const id = await enqueue(await openVisitorDb(), {
         kind: 'booking',
         targetId: typeId,
         body,

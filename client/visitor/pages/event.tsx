@@ -21,13 +21,12 @@ import {
   type CustomFieldDefinition,
 } from '../../../shared/custom-fields';
 import { toUtcString, utcMs } from '../../../shared/time';
-import { createCachedResource, createLiveQuery } from '../cache';
+import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
 import { TicketQr } from '../components/ticket-qr';
 import { buildIcs } from '../ics';
-import { visitorDb } from '../db';
-import { clearDraft, draftSaver, loadDraft } from '../drafts';
+import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import {
   applyValues,
   buildSignupBody,
@@ -43,6 +42,7 @@ import {
   type FieldValues,
 } from '../form-fields';
 import { prefetchNonce, storedNonce } from '../nonce';
+import { openVisitorDb } from '../open-db';
 import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type SignupSubmissionBody } from '../runner';
@@ -61,7 +61,6 @@ const DEFAULT_CALENDAR_MS = 3_600_000;
 export default function EventPage(props: RouteProps): JSX.Element {
   const eventId = Number(props.params.id);
   const valid = Number.isInteger(eventId) && eventId > 0;
-  const db = visitorDb();
   const tz = detectTimeZone();
   const draftKey = `signup:${eventId}`;
 
@@ -84,7 +83,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const raw = Number(searchParams().get('submission'));
     return Number.isInteger(raw) && raw > 0 ? raw : null;
   };
-  const submission = createLiveQuery(submissionId, (id) => (id === null ? Promise.resolve(undefined) : db.outbox.get(id)));
+  const submission = createLiveQuery(submissionId, (db, id) => db.outbox.get(id));
   /** A paid sign-up's answer: the seats are held in an order until its checkout is paid. */
   const paymentUrl = (): string | null => {
     const answer = submission()?.state === 'done' ? (submission()?.result as SignupResult | undefined) : undefined;
@@ -103,12 +102,13 @@ export default function EventPage(props: RouteProps): JSX.Element {
 
   let formEl: HTMLFormElement | undefined;
   let values: FieldValues = {};
-  const saver = draftSaver(db, draftKey);
+  const saver = draftSaver(openVisitorDb, draftKey);
 
+  // the nonce is kept for a sign-up sent offline later; fetched once the page's own answer is in, not before it
+  onceSettled(form, () => void prefetchNonce());
   onMount(async () => {
     startOutboxRunner();
-    void prefetchNonce();
-    values = (await loadDraft(db, draftKey).catch(() => undefined)) ?? {};
+    values = (await loadPageDraft(draftKey)) ?? {};
     if (formEl) applyValues(formEl, values);
   });
   const onHide = () => void saver.flush();
@@ -131,7 +131,9 @@ export default function EventPage(props: RouteProps): JSX.Element {
       // the places left changed with this sign-up
       void event.refresh();
       values = {};
-      void clearDraft(db, draftKey);
+      void openVisitorDb()
+        .then((db) => clearDraft(db, draftKey))
+        .catch(() => undefined);
       const url = paymentUrl();
       // only for the sign-up made on this page now: coming back later (Back, reload) shows the link instead
       if (url && awaitingAnswer !== null && awaitingAnswer === submissionId()) {
@@ -290,7 +292,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         formToken: formData.formToken,
         honeypot: String(all[HONEYPOT_FIELD] ?? ''),
       });
-      const id = await enqueue(db, {
+      const id = await enqueue(await openVisitorDb(), {
         kind: 'signup',
         targetId: eventId,
         body,

@@ -1,5 +1,5 @@
 /** `/events`: published events and bookable appointment types, from the device's copy when offline. */
-import { For, onMount, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { isoDateTime } from '../../ui/format';
 import { A } from '../../router';
@@ -46,6 +46,11 @@ export default function EventsPage(): JSX.Element {
     () => 'submissions-open',
     async () => Boolean(await call(rpc().submissions.form.query())),
   );
+  // latched: a later refresh of the list (reconnect) does not take the section away again
+  const [aboveSettled, setAboveSettled] = createSignal(false);
+  createEffect(() => {
+    if (!events.loading() && !proposals.loading()) setAboveSettled(true);
+  });
   onMount(startOutboxRunner);
 
   return (
@@ -109,39 +114,42 @@ export default function EventsPage(): JSX.Element {
         </Show>
       </section>
 
-      <section class="v-stack section" aria-labelledby="types-heading">
-        <h2 id="types-heading">Book an appointment</h2>
-        <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} what="list" refresh={types.refresh} />
-        <Show when={types.value() === undefined && types.loading()}>
-          <p class="status-text" role="status">
-            Loading appointment types…
-          </p>
-        </Show>
-        <Show when={types.value() === undefined && types.error()}>
-          <ErrorState message={types.error()!} onRetry={() => void types.refresh()} />
-        </Show>
-        <Show when={types.value()?.length === 0}>
-          <p class="status-text">No appointments can be booked right now.</p>
-        </Show>
-        <Show when={(types.value()?.length ?? 0) > 0}>
-          <ul class="v-list">
-            <For each={types.value()}>
-              {(type) => (
-                <li>
-                  <A href={`/book/${type.id}`} class="v-item">
-                    <span class="v-item-title">{type.title}</span>
-                    <span class="v-item-meta">
-                      {type.durationMinutes} minutes
-                      {type.locationLabel ? ` · ${type.locationLabel}` : ''}
-                      {type.priceCents > 0 ? ` · ${formatPrice(type.priceCents, type.currency)}` : ' · free'}
-                    </span>
-                  </A>
-                </li>
-              )}
-            </For>
-          </ul>
-        </Show>
-      </section>
+      {/* shown once the events above have their answer, so the list arriving does not push it down under the reader */}
+      <Show when={aboveSettled()}>
+        <section class="v-stack section" aria-labelledby="types-heading">
+          <h2 id="types-heading">Book an appointment</h2>
+          <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} what="list" refresh={types.refresh} />
+          <Show when={types.value() === undefined && types.loading()}>
+            <p class="status-text" role="status">
+              Loading appointment types…
+            </p>
+          </Show>
+          <Show when={types.value() === undefined && types.error()}>
+            <ErrorState message={types.error()!} onRetry={() => void types.refresh()} />
+          </Show>
+          <Show when={types.value()?.length === 0}>
+            <p class="status-text">No appointments can be booked right now.</p>
+          </Show>
+          <Show when={(types.value()?.length ?? 0) > 0}>
+            <ul class="v-list">
+              <For each={types.value()}>
+                {(type) => (
+                  <li>
+                    <A href={`/book/${type.id}`} class="v-item">
+                      <span class="v-item-title">{type.title}</span>
+                      <span class="v-item-meta">
+                        {type.durationMinutes} minutes
+                        {type.locationLabel ? ` · ${type.locationLabel}` : ''}
+                        {type.priceCents > 0 ? ` · ${formatPrice(type.priceCents, type.currency)}` : ' · free'}
+                      </span>
+                    </A>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </Show>
+        </section>
+      </Show>
     </Page>
   );
 }

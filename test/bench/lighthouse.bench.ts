@@ -1,0 +1,127 @@
+/**
+ * Lighthouse (the `lighthouse` package, performance category, its default mobile settings:
+ * Moto G Power screen, simulated slow 4G and 4× CPU slowdown) on Debian's Chromium against the
+ * built PWA served by the real server, seeded with a published event and a booking type:
+ * - performance score of /events, /events/{id}, /book/{id}, /door and /login: at least 95;
+ * - total blocking time of each: under 200 ms;
+ * - LCP and CLS beside them (information).
+ * Each page is run RUNS times (default 3, SVC_LH_RUNS to change) in one browser, Lighthouse
+ * clearing the origin's storage before each run; the figure is the median of the runs.
+ * Lighthouse's CPU slowdown multiplies whatever the machine is doing besides: each run prints
+ * the load average it started under.
+ *
+ * Run alone: `node --import tsx test/bench/lighthouse.bench.ts`; SVC_CLIENT_DIST=/tmp/x builds
+ * and serves the PWA there instead of dist/client; SVC_LH_REPORT_DIR=/tmp/y keeps each run's JSON.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { loginAs } from '../helpers/http';
+import { createType } from '../helpers/booking';
+import { CHROMIUM_PATH } from '../helpers/browser';
+import { startTestServer } from '../helpers/server';
+import { runWhenMain } from './support';
+import type { BenchResult } from './types';
+
+const SCORE_TARGET = 95;
+const TBT_TARGET_MS = 200;
+const RUNS = Math.max(1, Number(process.env.SVC_LH_RUNS ?? 3));
+const REPORT_DIR = process.env.SVC_LH_REPORT_DIR;
+
+// Debian's Chromium, quiet: nothing in the background that would compete with the page.
+const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+interface RunFigures {
+  score: number;
+  tbt: number;
+  lcp: number;
+  cls: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/**
+ * One Lighthouse run. A run that Lighthouse itself reports as broken (NO_NAVSTART, a lost trace:
+ * no figures at all) is made again, at most twice; a run with figures is never repeated.
+ */
+async function measure(url: string, port: number) {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const broken = result.lhr.runtimeError;
+    if (!broken) return result;
+    if (attempt === 3) throw new Error(`Lighthouse on ${url}: ${broken.code} ${broken.message}`);
+    console.log(`${url}: Lighthouse failed to record (${broken.code}); running it again`);
+  }
+}
+
+export default async function run(): Promise<BenchResult[]> {
+  const server = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
+  try {
+    const admin = await loginAs(server.url, server.admin.email, server.admin.password);
+    const event = await admin.api.post('/events', {
+      title: 'Lighthouse summer meetup',
+      startsUtc: '2099-06-01 18:00:00',
+      status: 'published',
+      description: 'An evening of talks and food. Bring a friend; the doors open half an hour before the start.',
+    });
+    if (event.status !== 201) throw new Error(`event create failed: ${event.status} ${JSON.stringify(event.body)}`);
+    const type = await createType(admin.api, { title: 'Advice session', durationMinutes: 30 });
+
+    const pages = ['/events', `/events/${event.body.id}`, `/book/${type.id}`, '/door', '/login'];
+    const results: BenchResult[] = [];
+    if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
+    console.log(`Lighthouse ${RUNS} run(s) per page, mobile default throttling; figures are medians`);
+    for (const page of pages) {
+      const runs: RunFigures[] = [];
+      for (let i = 0; i < RUNS; i += 1) {
+        const startedUnder = load();
+        const result = await measure(new URL(page, server.url).href, chrome.port);
+        const lhr = result.lhr;
+        const figures: RunFigures = {
+          score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          tbt: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN),
+          lcp: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN),
+          cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+        };
+        runs.push(figures);
+        console.log(
+          `${page} run ${i + 1}: score ${figures.score}, TBT ${figures.tbt} ms, LCP ${figures.lcp} ms, CLS ${figures.cls.toFixed(3)} (load ${startedUnder})`,
+        );
+        if (REPORT_DIR) writeFileSync(path.join(REPORT_DIR, `${page.replace(/\W+/g, '_')}-${i + 1}.json`), result.report as string);
+      }
+      const score = median(runs.map((r) => r.score));
+      const tbt = median(runs.map((r) => r.tbt));
+      results.push(
+        { name: `${page} performance score (median of ${RUNS})`, value: score, unit: '', target: `≥ ${SCORE_TARGET}`, pass: score >= SCORE_TARGET },
+        { name: `${page} total blocking time (median of ${RUNS})`, value: tbt, unit: 'ms', target: `< ${TBT_TARGET_MS} ms`, pass: tbt < TBT_TARGET_MS },
+        { name: `${page} largest contentful paint (median of ${RUNS})`, value: median(runs.map((r) => r.lcp)), unit: 'ms', target: 'info', pass: true },
+        {
+          name: `${page} cumulative layout shift (median of ${RUNS})`,
+          value: Math.round(median(runs.map((r) => r.cls)) * 1000) / 1000,
+          unit: '',
+          target: 'info',
+          pass: true,
+        },
+      );
+    }
+    return results;
+  } finally {
+    chrome.kill();
+    await server.close();
+  }
+}
+
+runWhenMain(import.meta.url, run);
