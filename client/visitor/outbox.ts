@@ -114,7 +114,8 @@ async function sendOne(db: VisitorDb, claimed: Submission, transport: OutboxTran
         sub = { ...sub, nonce: '' };
         continue;
       }
-      if (verdict.error.code === 'svc_rate_limited') {
+      // throttled, or the server lost its database for a moment: the same request, later
+      if (verdict.error.code === 'svc_rate_limited' || verdict.error.code === 'svc_unavailable') {
         await release({ notBefore: now() + (verdict.retryAfterSeconds ? verdict.retryAfterSeconds * 1000 : DEFAULT_RETRY_MS) });
         return 'later';
       }

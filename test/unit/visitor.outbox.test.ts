@@ -148,6 +148,26 @@ describe('visitor outbox', () => {
     expect(await pendingCount(db)).toBe(0);
   });
 
+  it('a request the server could not serve for a moment (503 svc_unavailable) stays queued and is sent after Retry-After, never failed', async () => {
+    let now = NOW;
+    let down = true;
+    const { transport, sent } = fakeTransport(
+      () => {
+        if (down) throw new Answer('svc_unavailable', 503, 2);
+        return { id: 1, status: 'going' };
+      },
+      () => now,
+    );
+    const id = await enqueue(db, booking(), NOW);
+    expect(await flushOutbox(db, transport)).toMatchObject({ sent: 0, failed: 0, waiting: 1, nextDueAt: NOW + 2000 });
+    expect((await db.outbox.get(id))?.state).toBe('queued');
+
+    down = false;
+    now = NOW + 2000;
+    expect(await flushOutbox(db, transport)).toMatchObject({ sent: 1, failed: 0, waiting: 0 });
+    expect(sent).toHaveLength(2);
+  });
+
   it('two flushes at once send an entry once; a claim left by a dead tab is taken over after the stale limit', async () => {
     const { transport, sent } = fakeTransport(async () => ({ ok: true }));
     await enqueue(db, booking(), NOW);
