@@ -6,7 +6,9 @@
  * and the server's `svc_rsvp_custom_fields` validator runs it on what arrived, so both refuse
  * the same answers with the same words.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+// type only: the schema lives apart so the visitor's form loads no zod (docs/decisions/019-fast-first-paint.md)
+import type { ZCustomFieldDefinition } from './custom-fields-schema';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'select', 'checkbox'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
@@ -30,30 +32,6 @@ export const TEXT_LIKE_TYPES: readonly CustomFieldType[] = ['text', 'textarea', 
  */
 export const CUSTOM_FIELDS_HTML_MARK = 'data-svc-custom-fields';
 
-export const ZCustomFieldDefinition = z
-  .object({
-    key: z.string().regex(CUSTOM_FIELD_KEY, 'lower-case letters, digits and _ (a letter first), at most 40'),
-    label: z.string().trim().min(1).max(200),
-    type: z.enum(CUSTOM_FIELD_TYPES),
-    required: z.boolean().default(false),
-    options: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
-    maxLength: z.number().int().min(1).max(ANSWER_MAX_LENGTH).optional(),
-  })
-  .strict()
-  .superRefine((field, issue) => {
-    if (field.type === 'select') {
-      const plain = (field.options ?? []).map(plainText);
-      if (plain.length === 0) issue.addIssue({ code: 'custom', path: ['options'], message: 'a choice list needs at least one option' });
-      else if (plain.some((option) => option === ''))
-        issue.addIssue({ code: 'custom', path: ['options'], message: 'an option has no text left once tags are removed' });
-      else if (new Set(plain).size !== plain.length) issue.addIssue({ code: 'custom', path: ['options'], message: 'options must differ from each other' });
-    } else if (field.options !== undefined) {
-      issue.addIssue({ code: 'custom', path: ['options'], message: 'only a choice list (select) has options' });
-    }
-    if (field.maxLength !== undefined && !TEXT_LIKE_TYPES.includes(field.type)) {
-      issue.addIssue({ code: 'custom', path: ['maxLength'], message: `a ${field.type} field has no maximum length` });
-    }
-  });
 export type CustomFieldDefinition = z.infer<typeof ZCustomFieldDefinition>;
 
 /** An answer as stored in custom_fields: text (also an email or a choice), a number, or a tick. */

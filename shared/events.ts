@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 import { ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';
-import { ZCustomFieldDefinition } from './custom-fields';
+import { ZCustomFieldDefinition } from './custom-fields-schema';
 
 /** An outgoing-webhook target (team chat): http(s) only; the server checks the address again (docs/api.md#webhooks). '' = none. */
 export const ZWebhookTarget = z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2000)]);

@@ -11,9 +11,9 @@ import {
   customAnswersMessage,
   CUSTOM_FIELDS_HTML_MARK,
   customFieldInputName,
-  ZCustomFieldDefinition,
   type CustomFieldDefinition,
 } from '../../shared/custom-fields';
+import { ZCustomFieldDefinition } from '../../shared/custom-fields-schema';
 import { PRIORITY_CUSTOM_FIELDS, type CustomFieldAnswers, type Hooks } from '../hooks';
 import { eventsRepository } from '../modules/events/events.repository';
 import type { PluginContext } from '../plugins/load';

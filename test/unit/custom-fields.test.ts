@@ -10,9 +10,9 @@ import {
   customAnswersMessage,
   plainText,
   suggestFieldKey,
-  ZCustomFieldDefinition,
   type CustomFieldDefinition,
 } from '../../shared/custom-fields';
+import { ZCustomFieldDefinition } from '../../shared/custom-fields-schema';
 import { collectCustomInputs, sanitizeText } from '../../server/modules/attendees/signup.service';
 
 const field = (over: Partial<CustomFieldDefinition> & Pick<CustomFieldDefinition, 'key' | 'type'>): CustomFieldDefinition => ({

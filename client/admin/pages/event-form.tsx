@@ -11,10 +11,10 @@ import {
   CUSTOM_FIELD_TYPES,
   suggestFieldKey,
   TEXT_LIKE_TYPES,
-  ZCustomFieldDefinition,
   type CustomFieldDefinition,
   type CustomFieldType,
 } from '../../../shared/custom-fields';
+import { ZCustomFieldDefinition } from '../../../shared/custom-fields-schema';
 import { ApiError } from '../../ui/errors';
 import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { errorMessage } from '../../ui/errors';
