@@ -123,6 +123,9 @@ export interface CachedResource<T> {
  * A cached read: `key()` names the copy in `svc-visitor`, `fetcher()` asks the server. Both
  * are re-run when the reactive `key()` changes (another month, another timezone).
  */
+/** How long a page waits for the network, online, before it shows its stored copy meanwhile. */
+export const SLOW_NETWORK_MS = 2000;
+
 export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (key: string) => Promise<T>): CachedResource<T> {
   const [value, setValue] = createSignal<T>();
   const [fetchedAt, setFetchedAt] = createSignal<number>();
@@ -132,10 +135,10 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
   const [notFound, setNotFound] = createSignal(false);
   let generation = 0;
 
-  /** Shows the stored copy of `k` if there is one; false when there is none (or no database). */
-  async function showStored(k: string, mine: number): Promise<boolean> {
+  /** Shows the stored copy of `k` if there is one (and `still()` holds once it is read); false when there is none (or no database). */
+  async function showStored(k: string, mine: number, still: () => boolean = () => true): Promise<boolean> {
     const stored = await readStored<T>(k);
-    if (mine !== generation || !stored) return false;
+    if (mine !== generation || !stored || !still()) return false;
     setValue(() => stored.value);
     setFetchedAt(stored.fetchedAt);
     setStale(true);
@@ -157,11 +160,15 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
     const storedFirst = useStored && !navigator.onLine;
     if (storedFirst) await showStored(k, mine);
     if (mine !== generation) return;
+    // a slow network (a crowded venue): the stored copy after SLOW_NETWORK_MS, the answer replaces it when it comes
+    let answered = false;
+    const slow = useStored && !storedFirst ? setTimeout(() => void showStored(k, mine, () => !answered), SLOW_NETWORK_MS) : undefined;
     try {
       const answer = fetcher(k);
       // the copy of the answer will be kept: the database opens while the answer is on its way
       if (!storedFirst) openVisitorDbAfterPaint();
       const fresh = await answer;
+      answered = true;
       if (mine !== generation) return;
       const at = Date.now();
       setValue(() => fresh);
@@ -170,6 +177,7 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
       // kept for the next visit offline, after the answer is on screen
       keepCopy(k, fresh, at);
     } catch (err) {
+      answered = true;
       if (mine !== generation) return;
       const gone = err instanceof ApiError && err.status === 404;
       if (gone) {
@@ -185,6 +193,7 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
       }
       setError(errorMessage(err));
     } finally {
+      clearTimeout(slow);
       if (mine === generation) setLoading(false);
     }
   }

@@ -119,4 +119,30 @@ describe('a visitor page on its first visit', () => {
       expect(dexieAsked, "Dexie requested after the page's data").toBeGreaterThan(asked);
     });
   }
+
+  test('on a network that does not answer, the stored copy shows after a moment ("Still refreshing"), and the answer replaces it when it comes', async () => {
+    const slowId = (await createEvent(e2e.admin.api, { title: 'Slow network evening' })).id;
+    const page = await e2e.newPage();
+    await page.goto(new URL(`/events/${slowId}`, e2e.server.url).href);
+    await expect.poll(() => hasStoredCopy(page, `event:${slowId}`), { timeout: 10_000 }).toBe(true);
+
+    // the next answer is held until the test lets it through: a network that is up but slow
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname.startsWith('/trpc/') && url.href.includes('events.get'),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    expect((await e2e.admin.api.patch(`/events/${slowId}`, { title: 'Slow network evening, moved' })).status).toBe(200);
+    await page.reload();
+    await page.getByText(/Still refreshing: showing the event saved/).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Slow network evening' }).waitFor();
+
+    release();
+    await page.getByRole('heading', { level: 1, name: 'Slow network evening, moved' }).waitFor();
+    await expect.poll(() => page.getByText(/Still refreshing|Could not refresh/).count()).toBe(0);
+  });
 });

@@ -5,11 +5,12 @@ import { fieldLabel, fieldProblems, messageNamesField, plainSummary } from '../.
 import { formatAge } from '../time';
 
 /**
- * Says how old a stored copy is whenever the page shows one the network has not refreshed.
+ * Says how old a stored copy is whenever the page shows one the network has not refreshed
+ * (`loading`: the network has not answered yet, on a slow connection).
  * With `refresh`, coming back online (or back to the page) tries again, and the note goes as
  * soon as a refresh succeeds.
  */
-export function AgeNote(props: { fetchedAt: number | undefined; stale: boolean; what: string; refresh?: () => unknown }): JSX.Element {
+export function AgeNote(props: { fetchedAt: number | undefined; stale: boolean; what: string; refresh?: () => unknown; loading?: boolean }): JSX.Element {
   onMount(() => {
     const stop = onReconnect(() => {
       if (props.stale) void props.refresh?.();
@@ -19,7 +20,8 @@ export function AgeNote(props: { fetchedAt: number | undefined; stale: boolean; 
   return (
     <Show when={props.stale && props.fetchedAt !== undefined}>
       <p class="v-age" role="status">
-        {online() ? 'Could not refresh' : 'You are offline'}: showing the {props.what} saved {formatAge(props.fetchedAt!)}.
+        {!online() ? 'You are offline' : props.loading ? 'Still refreshing' : 'Could not refresh'}: showing the {props.what} saved {formatAge(props.fetchedAt!)}
+        .
       </p>
     </Show>
   );

@@ -307,7 +307,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
         <ErrorState message="This appointment type does not exist or cannot be booked any more." />
       </Show>
       <Show when={valid && !type.notFound()}>
-        <AgeNote fetchedAt={type.fetchedAt()} stale={type.stale()} what="details" refresh={type.refresh} />
+        <AgeNote fetchedAt={type.fetchedAt()} stale={type.stale()} loading={type.loading()} what="details" refresh={type.refresh} />
         <Show when={type.value() === undefined && type.loading()}>
           <p class="status-text" role="status">
             Loading…

@@ -357,7 +357,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         <ErrorState message="There is no such event, or it is no longer published." />
       </Show>
       <Show when={valid && !event.notFound()}>
-        <AgeNote fetchedAt={event.fetchedAt()} stale={event.stale()} what="event" refresh={event.refresh} />
+        <AgeNote fetchedAt={event.fetchedAt()} stale={event.stale()} loading={event.loading()} what="event" refresh={event.refresh} />
         <Show when={event.value() === undefined && event.loading()}>
           <p class="status-text" role="status">
             Loading the event…

@@ -57,7 +57,7 @@ export default function EventsPage(): JSX.Element {
     <Page title="Events">
       <section class="v-stack" aria-labelledby="events-heading">
         <h2 id="events-heading">Upcoming events</h2>
-        <AgeNote fetchedAt={events.fetchedAt()} stale={events.stale()} what="list" refresh={events.refresh} />
+        <AgeNote fetchedAt={events.fetchedAt()} stale={events.stale()} loading={events.loading()} what="list" refresh={events.refresh} />
         <Show when={events.value() === undefined && events.loading()}>
           <p class="status-text" role="status">
             Loading events…
@@ -118,7 +118,7 @@ export default function EventsPage(): JSX.Element {
       <Show when={aboveSettled()}>
         <section class="v-stack section" aria-labelledby="types-heading">
           <h2 id="types-heading">Book an appointment</h2>
-          <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} what="list" refresh={types.refresh} />
+          <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} loading={types.loading()} what="list" refresh={types.refresh} />
           <Show when={types.value() === undefined && types.loading()}>
             <p class="status-text" role="status">
               Loading appointment types…
