@@ -5,6 +5,12 @@ import { parseUtcString } from '../../shared/time';
 // which every page importing this module would otherwise pay while it loads
 let dateTimeFormat: Intl.DateTimeFormat | undefined;
 
+/** A value (an Intl formatter) made on the first call, not while its module loads. */
+export function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 export function formatUtcDateTime(value: string | null | undefined): string {
   if (!value) return '';
   const date = parseUtcString(value);

@@ -1,20 +1,22 @@
 import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { onFirstUse } from '../../ui/format';
 import { createLiveValue } from '../../offline/live';
+import { readSyncState } from '../db/attendee-cache';
 import { cachedEventCounts, localCheckedInAdjustment, type EventCounts } from '../db/scans';
 import { doorState } from '../state';
 import { online } from '../../pwa';
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const clock = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const relative = onFirstUse(() => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
+const clock = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' }));
 
 function ago(ms: number, nowMs: number): string {
   const s = Math.round((ms - nowMs) / 1000);
   if (s > -45) return 'just now';
   const m = Math.round(s / 60);
-  if (m > -60) return relative.format(m, 'minute');
+  if (m > -60) return relative().format(m, 'minute');
   const h = Math.round(m / 60);
-  if (h > -48) return relative.format(h, 'hour');
-  return relative.format(Math.round(h / 24), 'day');
+  if (h > -48) return relative().format(h, 'hour');
+  return relative().format(Math.round(h / 24), 'day');
 }
 
 /**
@@ -39,6 +41,15 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
     return c ? { going: c.going, checkedIn: c.checkedIn + adjust.value() } : null;
   };
   const lastSync = () => door.status().lastSyncMs;
+  // while the in-memory list builds at start (db/attendee-index.ts): how many it is loading
+  const stored = createLiveValue(
+    (id: number | null) =>
+      id === null
+        ? Promise.resolve(0)
+        : door.db.device.get('self').then((d) => (d ? readSyncState(door.db, d.deviceId).then((s) => s.downloads[id]?.count ?? 0) : 0)),
+    0,
+    door.eventId,
+  );
 
   let bar!: HTMLDivElement;
   onMount(() => {
@@ -76,7 +87,7 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
           </li>
         </Show>
         <li class="door-chip door-counts">
-          <Show when={counts()} fallback="Counts: —">
+          <Show when={counts()} fallback={door.attendeesReady() ? 'Counts: —' : `Loading ${stored.value().toLocaleString()} attendees…`}>
             {(c) => (
               <>
                 <strong>{c().checkedIn}</strong> checked in / <strong>{c().going}</strong> going
@@ -91,7 +102,7 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
             Last sync:{' '}
             <Show when={lastSync()} fallback="never">
               {(ms) => (
-                <time datetime={new Date(ms()).toISOString()} title={clock.format(ms())}>
+                <time datetime={new Date(ms()).toISOString()} title={clock().format(ms())}>
                   {ago(ms(), now())}
                 </time>
               )}

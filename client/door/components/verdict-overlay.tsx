@@ -1,4 +1,5 @@
 import { createEffect, createSignal, onCleanup, Show, type JSX } from 'solid-js';
+import { onFirstUse } from '../../ui/format';
 import { isAdmitted, type Verdict } from '../../../shared/checkin-rules';
 import { undoScan, UNDO_WINDOW_MS } from '../db/scans';
 import { parseUtcString } from '../../../shared/time';
@@ -25,15 +26,15 @@ const NEXT_STEP: Partial<Record<Verdict, string>> = {
 /** The id of the name search field (door-screen.tsx), where "Try name search" leads. */
 export const NAME_SEARCH_ID = 'door-search';
 
-const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const dayClock = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
-const relative = new Intl.RelativeTimeFormat(undefined, { style: 'short', numeric: 'always' });
+const clock = onFirstUse(() => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }));
+const dayClock = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' }));
+const relative = onFirstUse(() => new Intl.RelativeTimeFormat(undefined, { style: 'short', numeric: 'always' }));
 
 /** An entry time on the device's clock: `7:29 PM` today, with the date on another day. */
 export function entryTime(utc: string, nowMs = Date.now()): string {
   const at = parseUtcString(utc);
   if (!at) return utc;
-  return at.toDateString() === new Date(nowMs).toDateString() ? clock.format(at) : dayClock.format(at);
+  return at.toDateString() === new Date(nowMs).toDateString() ? clock().format(at) : dayClock().format(at);
 }
 
 /** How long ago, short: `just now`, `3 min ago`, `2 hr ago`, `3 days ago` (the device's locale). */
@@ -42,9 +43,9 @@ export function entryAge(utc: string, nowMs = Date.now()): string {
   if (!at) return '';
   const minutes = Math.floor((nowMs - at.getTime()) / 60_000);
   if (minutes < 1) return 'just now';
-  if (minutes < 60) return relative.format(-minutes, 'minute');
+  if (minutes < 60) return relative().format(-minutes, 'minute');
   const hours = Math.floor(minutes / 60);
-  return hours < 48 ? relative.format(-hours, 'hour') : relative.format(-Math.floor(hours / 24), 'day');
+  return hours < 48 ? relative().format(-hours, 'hour') : relative().format(-Math.floor(hours / 24), 'day');
 }
 
 /** A long code cut in the middle (`NOT-A-REAL…34567890`): enough to compare with the ticket in hand. */

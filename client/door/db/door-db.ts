@@ -9,6 +9,10 @@
  * A pull writes only the cache tables, so it can never overwrite an unsent scan; the verdict
  * adds the device's unreflected check-ins to the cached counts (`localCheckinDelta`).
  * Ticket codes are never stored: attendees are keyed by SHA-256 of the code.
+ *
+ * Version 2 (the door, 100,000 attendees): the download is kept as chunks, one record per page,
+ * and answered from an in-memory index built at start (attendee-index.ts); `attendees` then holds
+ * only what changed since (pull deltas, walk-ins). The admin's copy keeps version 1.
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { AttendeeCore } from '../../../shared/attendees';
@@ -127,17 +131,41 @@ export interface SyncStateRecord {
   lastError: string | null;
 }
 
+/**
+ * One stored download page (version 2, the door only): its attendee tuples as the JSON text of an
+ * array, one IndexedDB record per page instead of one per attendee (docs/api.md#sync). `key`:
+ * `<eventId>:<nextAfterId>`.
+ */
+export interface AttendeeChunk {
+  key: string;
+  eventId: number;
+  count: number;
+  tuples: string;
+}
+
+/** An attendee a pull deleted that a chunk still holds (version 2): hidden until the next re-download. */
+export interface GoneAttendee {
+  id: number;
+}
+
 export type DoorDb = Dexie & {
   device: EntityTable<DeviceRecord, 'key'>;
   events: EntityTable<EventRecord, 'id'>;
+  /**
+   * The door (version 2): attendees changed since the download (pull deltas) and local walk-ins,
+   * laid over `attendeeChunks`. The admin's offline database (version 1 schema): every attendee.
+   */
   attendees: EntityTable<AttendeeRecord, 'id'>;
   checkins: EntityTable<LocalCheckin, 'clientId'>;
   /** A union row type: Table rather than EntityTable, whose insert type cannot spread a union. */
   outbox: Table<OutboxItem, number>;
   syncState: EntityTable<SyncStateRecord, 'deviceId'>;
+  /** Present only where `isChunked(db)` (the door's version 2). */
+  attendeeChunks: EntityTable<AttendeeChunk, 'key'>;
+  attendeeGone: EntityTable<GoneAttendee, 'id'>;
 };
 
-/** The door schema (version 1); the admin's offline database reuses it (decision 012). */
+/** The door schema version 1, one record per attendee; the admin's offline database reuses it (decision 012). */
 export const DOOR_STORES = {
   device: 'key',
   events: 'id',
@@ -147,11 +175,47 @@ export const DOOR_STORES = {
   syncState: 'deviceId',
 } as const;
 
-/** Opens (creating or upgrading) the door database. `name` lets tests keep databases apart. */
+/** Version 2 adds the download chunks and the deletions laid over them (attendee-index.ts). */
+export const DOOR_CHUNK_STORES = { attendeeChunks: 'key, eventId', attendeeGone: 'id' } as const;
+
+/** Tuples per chunk when the upgrade to version 2 regroups the stored attendees. */
+const UPGRADE_CHUNK_SIZE = 10_000;
+
+/**
+ * Opens (creating or upgrading) the door database. `name` lets tests keep databases apart.
+ * The upgrade to version 2 moves the cached attendees into chunks (10,000 per record, by event
+ * and id), so a device updated offline at the door keeps its list, its pull cursor, its outbox,
+ * its local scans and its local walk-ins (negative ids stay in `attendees`).
+ */
 export function openDoorDb(name = DOOR_DB_NAME): DoorDb {
   const db = new Dexie(name) as DoorDb;
   db.version(1).stores(DOOR_STORES);
+  db.version(2)
+    .stores({ ...DOOR_STORES, ...DOOR_CHUNK_STORES })
+    .upgrade(async (tx) => {
+      const rows = (await tx.table('attendees').where('id').above(0).toArray()) as AttendeeRecord[];
+      const byEvent = new Map<number, AttendeeTuple[]>();
+      for (const a of rows.sort((x, y) => x.id - y.id)) {
+        const list = byEvent.get(a.eventId) ?? [];
+        list.push(tupleFromAttendee(a));
+        byEvent.set(a.eventId, list);
+      }
+      const chunks: AttendeeChunk[] = [];
+      for (const [eventId, tuples] of byEvent) {
+        for (let i = 0; i < tuples.length; i += UPGRADE_CHUNK_SIZE) {
+          const part = tuples.slice(i, i + UPGRADE_CHUNK_SIZE);
+          chunks.push({ key: `${eventId}:${part.at(-1)![0]}`, eventId, count: part.length, tuples: JSON.stringify(part) });
+        }
+      }
+      await tx.table('attendeeChunks').bulkPut(chunks);
+      await tx.table('attendees').where('id').above(0).delete();
+    });
   return db;
+}
+
+/** Whether `db` keeps downloads as chunks with an in-memory index (the door) or one record per attendee (the admin's copy). */
+export function isChunked(db: Dexie): boolean {
+  return db.tables.some((t) => t.name === 'attendeeChunks');
 }
 
 const WORD_SPLIT = /[\s@._+\-,;:'"()]+/u;
@@ -174,6 +238,11 @@ export function normalizeSearch(query: string): string {
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .trim();
+}
+
+/** An attendee record back to the download's tuple (the in-memory index keeps tuples). */
+export function tupleFromAttendee(a: AttendeeRecord): AttendeeTuple {
+  return [a.id, a.eventId, a.displayName, a.email, a.status, a.quantity, a.codeHash, a.checkinCount, a.lastCheckinUtc, a.lastCheckinDevice, null];
 }
 
 export function attendeeFromTuple(t: AttendeeTuple): AttendeeRecord {

@@ -43,5 +43,8 @@ export async function presenceOf(db: DoorDb, attendees: AttendeeRecord[]): Promi
 /** Name search with each person's presence (2+ characters; otherwise nothing). */
 export async function searchWithPresence(db: DoorDb, eventId: number | null, query: string): Promise<FoundAttendee[]> {
   if (eventId === null || query.trim().length < 2) return [];
-  return presenceOf(db, await searchAttendees(db, eventId, query));
+  const started = globalThis.performance?.now();
+  const found = await presenceOf(db, await searchAttendees(db, eventId, query));
+  globalThis.performance?.measure?.('svc-door-search', { start: started });
+  return found;
 }

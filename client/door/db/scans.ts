@@ -6,7 +6,8 @@
 import type { PushItem } from '../../../shared/checkin';
 import { checkinVerdict, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
 import { toUtcString } from '../../../shared/time';
-import { normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
+import { attendeeIndex, cacheVersion, cacheWrite, indexNow, noteLocalCheckin, type AttendeeIndex } from './attendee-index';
+import { attendeeFromTuple, isChunked, normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
 import { dropLocalWalkIn } from './walk-ins';
 
 /** Door staff may undo their own scan for this long (UX "Undo"; the server's STAFF_UNDO_MINUTES). */
@@ -40,10 +41,10 @@ export interface ScanLookup {
 }
 
 /**
- * Reads an attendee and the device's own scans of it in ONE read-only IndexedDB transaction,
- * both requests in flight at once. The hot path of every scan (< 5 ms p95 over 50,000
- * attendees): plain IndexedDB on Dexie's open connection, because Dexie's promise zones
- * doubled the time of these two reads in Chromium.
+ * One record per attendee (the version-1 layout the admin's copy keeps): reads an attendee and
+ * the device's own scans of it in ONE read-only IndexedDB transaction, both requests in flight
+ * at once: plain IndexedDB on Dexie's open connection, because Dexie's promise zones doubled the
+ * time of these two reads in Chromium. The door answers from memory (`readScanRowsFromIndex`).
  */
 async function readScanRows(
   db: DoorDb,
@@ -74,9 +75,40 @@ async function readScanRows(
   });
 }
 
+/** An attendee's local check-ins (plain IndexedDB, as `readScanRows`). */
+function readLocalCheckins(db: DoorDb, attendeeId: number): Promise<LocalCheckin[]> {
+  const idb = db.backendDB();
+  return new Promise((resolve, reject) => {
+    const req = idb.transaction('checkins', 'readonly').objectStore('checkins').index('attendeeId').getAll(attendeeId);
+    req.onsuccess = () => resolve(req.result as LocalCheckin[]);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/**
+ * On the door (a chunked database): the attendee from the in-memory index, and its local
+ * check-ins from IndexedDB only when it has any (`localIds`): a first scan touches no database.
+ */
+async function readScanRowsFromIndex(
+  db: DoorDb,
+  idx: AttendeeIndex,
+  key: { codeHash: string } | { attendeeId: number },
+): Promise<{ attendee: AttendeeRecord | undefined; local: LocalCheckin[] }> {
+  const t = 'codeHash' in key ? idx.byCode(key.codeHash.toLowerCase()) : idx.rows.get(key.attendeeId);
+  if (!t) return { attendee: undefined, local: [] };
+  const attendee = attendeeFromTuple(t);
+  if (!idx.localIds.has(t[0])) return { attendee, local: [] };
+  if (!db.isOpen()) await db.open();
+  const version = cacheVersion(db);
+  const local = await readLocalCheckins(db, t[0]);
+  // a pull that committed meanwhile may have moved a local check-in into the cached count: read both again
+  if (cacheVersion(db) !== version) return readScanRowsFromIndex(db, await attendeeIndex(db), key);
+  return { attendee, local };
+}
+
 /** The verdict for a code hash (or an attendee picked by name) at `eventId`: the shared rule on the cache plus this device's scans. */
 export async function lookupScan(db: DoorDb, key: { codeHash: string } | { attendeeId: number }, eventId: number, deviceName: string): Promise<ScanLookup> {
-  const { attendee, local } = await readScanRows(db, key);
+  const { attendee, local } = isChunked(db) ? await readScanRowsFromIndex(db, indexNow(db) ?? (await attendeeIndex(db)), key) : await readScanRows(db, key);
   if (!attendee) return { verdict: 'unknown', attendee: null, last: null };
   // by code, the local scans are those of the code; drop any of another attendee (a reused hash)
   const mine = local.filter((c) => c.attendeeId === attendee.id);
@@ -135,6 +167,7 @@ export async function recordScan(db: DoorDb, scan: NewScan): Promise<LocalChecki
     ...(codeHash ? { codeHash } : {}),
     ...(attendee ? { attendeeId: attendee.id } : {}),
   };
+  noteLocalCheckin(db, row.attendeeId);
   await db.transaction('rw', db.checkins, db.outbox, async () => {
     await db.checkins.add(row);
     await db.outbox.add({ clientId: scan.clientId, kind: 'scan', status: 'queued', item, attempts: 0, createdMs: scan.scannedMs, reason: null });
@@ -152,6 +185,15 @@ export type UndoResult = 'dropped' | 'queued' | 'too_late' | 'not_found';
  * resend, `duplicate`) queues the annul (see attendee-cache.ts).
  */
 export async function undoScan(db: DoorDb, clientId: string, nowMs = Date.now()): Promise<UndoResult> {
+  let dropped: number | null = null;
+  const write = () => undoInTransaction(db, clientId, nowMs, (id) => (dropped = id));
+  if (!isChunked(db)) return write();
+  return cacheWrite(db, write, (idx) => {
+    if (dropped !== null) idx.delete(dropped);
+  });
+}
+
+function undoInTransaction(db: DoorDb, clientId: string, nowMs: number, droppedWalkIn: (id: number | null) => void): Promise<UndoResult> {
   return db.transaction('rw', db.checkins, db.outbox, db.attendees, async () => {
     const row = await db.checkins.get(clientId);
     if (!row || !isAdmitted(row.verdict) || !stands(row)) return 'not_found';
@@ -161,7 +203,7 @@ export async function undoScan(db: DoorDb, clientId: string, nowMs = Date.now())
       await db.checkins.update(clientId, { state: 'undone' });
       if (queued && queued.kind !== 'annul' && queued.sent) return 'queued';
       await db.outbox.where('clientId').equals(clientId).delete();
-      await dropLocalWalkIn(db, row);
+      droppedWalkIn(await dropLocalWalkIn(db, row));
       return 'dropped';
     }
     await db.checkins.update(clientId, { undo: 'queued', undoAckedMs: null, reason: null });
@@ -187,6 +229,14 @@ export function pendingCount(db: DoorDb): Promise<number> {
 export async function searchAttendees(db: DoorDb, eventId: number, query: string, limit = 20): Promise<AttendeeRecord[]> {
   const words = normalizeSearch(query).split(/\s+/).filter(Boolean);
   if (words.join(' ').length < 2) return [];
+  if (isChunked(db)) {
+    await watchCache(db);
+    const idx = indexNow(db) ?? (await attendeeIndex(db));
+    return idx
+      .search(eventId, words, limit)
+      .map(attendeeFromTuple)
+      .sort((a, b) => a.displayName.localeCompare(b.displayName));
+  }
   const [first, ...rest] = words.sort((a, b) => b.length - a.length);
   const seen = new Set<number>();
   const found: AttendeeRecord[] = [];
@@ -210,8 +260,22 @@ export interface EventCounts {
   checkedIn: number;
 }
 
+/**
+ * Inside a live query, reads what every change of the cache writes (the sync state, the overlay's
+ * size), so the query runs again after it; the answer itself then comes from memory. Dexie reads
+ * first: a live query tracks only what it reads before its first non-Dexie await.
+ */
+async function watchCache(db: DoorDb): Promise<void> {
+  await Promise.all([db.syncState.toArray(), db.attendees.count()]);
+}
+
 /** The event's counts as the cached list has them (re-run only when the list changes). */
 export async function cachedEventCounts(db: DoorDb, eventId: number): Promise<EventCounts> {
+  if (isChunked(db)) {
+    await watchCache(db);
+    const { going, checkedIn } = (indexNow(db) ?? (await attendeeIndex(db))).counts(eventId);
+    return { going, checkedIn };
+  }
   const [going, checkedIn] = await Promise.all([
     db.attendees.where('[eventId+going]').equals([eventId, 1]).count(),
     db.attendees.where('[eventId+checkedIn]').equals([eventId, 1]).count(),
@@ -235,7 +299,17 @@ export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Pro
     seen.add(c.clientId);
     delta.set(c.attendeeId, (delta.get(c.attendeeId) ?? 0) + localDelta(c));
   }
-  const attendees = await db.attendees.bulkGet([...delta.keys()]);
+  let attendees: (AttendeeRecord | undefined)[];
+  if (isChunked(db)) {
+    await watchCache(db);
+    const idx = indexNow(db) ?? (await attendeeIndex(db));
+    attendees = [...delta.keys()].map((id) => {
+      const t = idx.rows.get(id);
+      return t && attendeeFromTuple(t);
+    });
+  } else {
+    attendees = await db.attendees.bulkGet([...delta.keys()]);
+  }
   let adjust = 0;
   for (const a of attendees) {
     if (!a) continue;
@@ -246,6 +320,10 @@ export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Pro
 
 /** The event's counts from the cache plus this device's check-ins the cache does not show yet. */
 export async function eventCounts(db: DoorDb, eventId: number): Promise<EventCounts> {
+  if (isChunked(db)) {
+    const [cached, adjust] = await Promise.all([cachedEventCounts(db, eventId), localCheckedInAdjustment(db, eventId)]);
+    return { going: cached.going, checkedIn: cached.checkedIn + adjust };
+  }
   return db.transaction('r', db.attendees, db.checkins, async () => {
     const [cached, adjust] = await Promise.all([cachedEventCounts(db, eventId), localCheckedInAdjustment(db, eventId)]);
     return { going: cached.going, checkedIn: cached.checkedIn + adjust };

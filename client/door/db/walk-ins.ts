@@ -8,7 +8,8 @@
  */
 import type { PushItemResult, WalkInPushItem } from '../../../shared/checkin';
 import { toUtcString } from '../../../shared/time';
-import { searchTerms, type AttendeeRecord, type DoorDb, type LocalCheckin } from './door-db';
+import { cacheWrite, noteLocalCheckin, peekIndex } from './attendee-index';
+import { isChunked, searchTerms, tupleFromAttendee, type AttendeeRecord, type DoorDb, type LocalCheckin } from './door-db';
 
 export interface NewWalkIn {
   /** The check-in's client id (also the outbox key, as a scan's). */
@@ -87,12 +88,25 @@ export async function recordWalkIn(db: DoorDb, walkIn: NewWalkIn): Promise<Local
     email,
     quantity: walkIn.quantity,
   };
-  await db.transaction('rw', db.attendees, db.checkins, db.outbox, async () => {
-    await db.attendees.add(attendee);
-    await db.checkins.add(checkin);
-    await db.outbox.add({ clientId: walkIn.clientId, kind: 'walk_in', status: 'queued', item, attempts: 0, createdMs: walkIn.scannedMs, reason: null });
-  });
+  const write = () =>
+    db.transaction('rw', db.attendees, db.checkins, db.outbox, async () => {
+      await db.attendees.add(attendee);
+      await db.checkins.add(checkin);
+      await db.outbox.add({ clientId: walkIn.clientId, kind: 'walk_in', status: 'queued', item, attempts: 0, createdMs: walkIn.scannedMs, reason: null });
+    });
+  if (!isChunked(db)) await write();
+  else {
+    noteLocalCheckin(db, attendeeId);
+    await cacheWrite(db, write, (idx) => idx.put(tupleFromAttendee(attendee)));
+  }
   return checkin;
+}
+
+/** What `replaceWalkIn` changed in the cache, for the in-memory index once the transaction commits. */
+export interface WalkInChange {
+  localId: number;
+  /** The server's attendee that took its place (null: none, or the cache already had it). */
+  record: AttendeeRecord | null;
 }
 
 /**
@@ -101,21 +115,30 @@ export async function recordWalkIn(db: DoorDb, walkIn: NewWalkIn): Promise<Local
  * hash as the next pull carries, so the person is never listed twice; refused → the local
  * attendee goes (the server has none). The check-in then points at the server's attendee.
  */
-export async function replaceWalkIn(db: DoorDb, item: WalkInPushItem, result: PushItemResult): Promise<void> {
+export async function replaceWalkIn(db: DoorDb, item: WalkInPushItem, result: PushItemResult): Promise<WalkInChange | null> {
   const localId = localAttendeeId(item.attendeeClientId);
   const local = await db.attendees.get(localId);
-  if (result.status === 'failed') return;
+  if (result.status === 'failed') return null;
   if (local) await db.attendees.delete(localId);
-  if (result.status === 'rejected' || !result.walkIn) return;
+  if (result.status === 'rejected' || !result.walkIn) return { localId, record: null };
   const { attendeeId, codeHash } = result.walkIn;
-  // a pull may already have brought the real row: it is newer than the local copy
-  if (local && !(await db.attendees.get(attendeeId))) {
-    await db.attendees.put({ ...local, id: attendeeId, codeHash, terms: searchTerms(local.displayName, local.email) });
+  noteLocalCheckin(db, attendeeId);
+  let record: AttendeeRecord | null = null;
+  // a pull (or a download, on the door: its chunks are in memory) may already have brought the real row: it is newer than the local copy
+  if (local && !(await db.attendees.get(attendeeId)) && !peekIndex(db)?.rows.has(attendeeId)) {
+    record = { ...local, id: attendeeId, codeHash, terms: searchTerms(local.displayName, local.email) };
+    await db.attendees.put(record);
   }
   await db.checkins.update(item.clientId, { attendeeId, codeHash });
+  return { localId, record };
 }
 
-/** Undo of a walk-in never sent: the local attendee goes with its check-in (inside undoScan's transaction). */
-export async function dropLocalWalkIn(db: DoorDb, row: LocalCheckin): Promise<void> {
-  if (row.source === 'walk_in' && row.attendeeId !== null && row.attendeeId < 0) await db.attendees.delete(row.attendeeId);
+/**
+ * Undo of a walk-in never sent: the local attendee goes with its check-in (inside undoScan's
+ * transaction). Answers the id it dropped, for the in-memory index.
+ */
+export async function dropLocalWalkIn(db: DoorDb, row: LocalCheckin): Promise<number | null> {
+  if (row.source !== 'walk_in' || row.attendeeId === null || row.attendeeId >= 0) return null;
+  await db.attendees.delete(row.attendeeId);
+  return row.attendeeId;
 }

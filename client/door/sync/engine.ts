@@ -13,13 +13,17 @@ import {
   applyDownloadPage,
   applyPullPage,
   applyPushResults,
+  clearAttendees,
+  compactCache,
   dropUnfollowedEvents,
   emptySyncState,
   readDevice,
   readSyncState,
   resetCache,
 } from '../db/attendee-cache';
-import type { DeviceRecord, DoorDb, OutboxItem } from '../db/door-db';
+import { attendeeIndex } from '../db/attendee-index';
+import type { DownloadResult } from '../../../shared/checkin';
+import { isChunked, type DeviceRecord, type DoorDb, type OutboxItem } from '../db/door-db';
 import { pendingCount } from '../db/scans';
 import type { DoorTransport } from './transport';
 
@@ -208,17 +212,25 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       let progress = (await readSyncState(db, device.deviceId)).downloads[eventId];
       if (progress?.done) continue;
       mark(`svc-door-download-start:${eventId}`);
-      let afterId = progress?.nextAfterId ?? 0;
       setStatus({ downloading: { eventId, count: progress?.count ?? 0 } });
-      for (;;) {
+      // pipelined: the next page is on its way while this one is stored
+      const fetchPage = (afterId: number): Promise<{ page: DownloadResult; startedMs: number }> => {
         const startedMs = now();
-        const page = await call(() => transport.download({ eventId, afterId, limit: downloadPageSize }));
+        const request = call(() => transport.download({ eventId, afterId, limit: downloadPageSize })).then((page) => ({ page, startedMs }));
+        request.catch(() => {}); // awaited below; a store failing first must not leave it unhandled
+        return request;
+      };
+      let next = fetchPage(progress?.nextAfterId ?? 0);
+      for (;;) {
+        const { page, startedMs } = await next;
+        if (page.hasMore) next = fetchPage(page.nextAfterId);
         await applyDownloadPage(db, device.deviceId, page, startedMs);
         progress = (await readSyncState(db, device.deviceId)).downloads[eventId]!;
         setStatus({ downloading: { eventId, count: progress.count } });
         if (!page.hasMore) break;
-        afterId = page.nextAfterId;
       }
+      // ready to scan: the door's in-memory index holds every page
+      if (isChunked(db)) await attendeeIndex(db);
       mark(`svc-door-download-end:${eventId}`);
       globalThis.performance?.measure?.(`svc-door-download:${eventId}`, `svc-door-download-start:${eventId}`, `svc-door-download-end:${eventId}`);
     }
@@ -237,7 +249,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       );
       if (page.reset) return false;
       await applyPullPage(db, device.deviceId, page, startedMs);
-      if (!page.hasMore) return true;
+      if (!page.hasMore) {
+        await compactCache(db);
+        return true;
+      }
     }
   }
 
@@ -341,13 +356,11 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         revokedMs: null,
         walkIns: device.walkIns,
       };
-      await db.transaction('rw', [db.device, db.syncState, db.events, db.attendees], async () => {
-        const previous = await db.device.get('self');
-        if (previous && previous.deviceId !== device.id) {
-          // another device identity: its cache is not ours (the outbox and local scans stay)
-          await db.events.clear();
-          await db.attendees.clear();
-        }
+      const previous = await db.device.get('self');
+      // another device identity: its cache is not ours (the outbox and local scans stay)
+      if (previous && previous.deviceId !== device.id) await clearAttendees(db);
+      await db.transaction('rw', [db.device, db.syncState, db.events], async () => {
+        if (previous && previous.deviceId !== device.id) await db.events.clear();
         await db.device.put(record);
         if (!(await db.syncState.get(device.id))) await db.syncState.put(emptySyncState(device.id));
       });
@@ -367,9 +380,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     /** Unpairs this device; refused while scans are unsynced (they would be lost). */
     async forget(): Promise<boolean> {
       if ((await db.outbox.count()) > 0) return false;
-      await db.transaction('rw', [db.device, db.syncState, db.events, db.attendees, db.checkins], async () => {
-        await Promise.all([db.device.clear(), db.syncState.clear(), db.events.clear(), db.attendees.clear(), db.checkins.clear()]);
+      await db.transaction('rw', [db.device, db.syncState, db.events, db.checkins], async () => {
+        await Promise.all([db.device.clear(), db.syncState.clear(), db.events.clear(), db.checkins.clear()]);
       });
+      await clearAttendees(db);
       setStatus({ phase: 'unpaired', lastSyncMs: null, lastError: null, lastErrorCode: null });
       return true;
     },
