@@ -178,6 +178,17 @@ describe('sync.push', () => {
         ]);
       });
 
+      it('a flag once raised stays when the entry that raised it is undone afterwards (docs/api.md#sync)', async () => {
+        const { event, north, south, northScan, southScan } = await twoDoorsOneTicket();
+        await south.client.sync.push.mutate({ items: [southScan] });
+        await north.client.sync.push.mutate({ items: [northScan] });
+        await db().execute(sql`update svc_checkins set annulled_utc = '2030-06-01 19:20:00' where event_id = ${event.id} and device_id = ${north.id}`);
+        expect((await rowsOf(event.id)).map((r) => [r.device_id, r.conflict])).toEqual([
+          [south.id, 'again_elsewhere'],
+          [north.id, null],
+        ]);
+      });
+
       it('both doors in the same second (times keep whole seconds): the door that syncs second is flagged, whichever it is', async () => {
         const { event, guest, north, south } = await twoDoorsOneTicket();
         const at = '2030-06-01 19:00:00';
