@@ -147,7 +147,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
         </Show>
       </div>
 
-      <AgeNote fetchedAt={resource.fetchedAt()} stale={resource.stale()} loading={resource.loading()} what="free times" refresh={resource.refresh} />
+      <AgeNote resource={resource} what="free times" />
 
       <div class="v-picker-body">
         <section class="v-cal" aria-labelledby={`${props.idPrefix}-month`}>

@@ -3,27 +3,47 @@ import { online } from '../../pwa';
 import { onReconnect } from '../../offline/reconnect';
 import { fieldLabel, fieldProblems, messageNamesField, plainSummary } from '../../ui/forms';
 import { formatAge } from '../time';
+import type { CachedResource } from '../cache';
+
+/** What AgeNote and ResourceStates read of a page's resource (client/visitor/cache.ts). */
+type ShownResource = Pick<CachedResource<unknown>, 'value' | 'fetchedAt' | 'stale' | 'loading' | 'error' | 'refresh'>;
 
 /**
  * Says how old a stored copy is whenever the page shows one the network has not refreshed
- * (`loading`: the network has not answered yet, on a slow connection).
- * With `refresh`, coming back online (or back to the page) tries again, and the note goes as
- * soon as a refresh succeeds.
+ * ("Still refreshing" while a slow network has not answered yet). Coming back online (or back
+ * to the page) tries again, and the note goes as soon as a refresh succeeds.
  */
-export function AgeNote(props: { fetchedAt: number | undefined; stale: boolean; what: string; refresh?: () => unknown; loading?: boolean }): JSX.Element {
+export function AgeNote(props: { resource: ShownResource; what: string }): JSX.Element {
   onMount(() => {
     const stop = onReconnect(() => {
-      if (props.stale) void props.refresh?.();
+      if (props.resource.stale()) void props.resource.refresh();
     });
     onCleanup(stop);
   });
   return (
-    <Show when={props.stale && props.fetchedAt !== undefined}>
+    <Show when={props.resource.stale() && props.resource.fetchedAt() !== undefined}>
       <p class="v-age" role="status">
-        {!online() ? 'You are offline' : props.loading ? 'Still refreshing' : 'Could not refresh'}: showing the {props.what} saved {formatAge(props.fetchedAt!)}
-        .
+        {!online() ? 'You are offline' : props.resource.loading() ? 'Still refreshing' : 'Could not refresh'}: showing the {props.what} saved{' '}
+        {formatAge(props.resource.fetchedAt()!)}.
       </p>
     </Show>
+  );
+}
+
+/** A section's states before its content: the stored copy's age, "Loading…" with nothing to show yet, or the error with Try again. */
+export function ResourceStates(props: { resource: ShownResource; what: string; loading: string }): JSX.Element {
+  return (
+    <>
+      <AgeNote resource={props.resource} what={props.what} />
+      <Show when={props.resource.value() === undefined && props.resource.loading()}>
+        <p class="status-text" role="status">
+          {props.loading}
+        </p>
+      </Show>
+      <Show when={props.resource.value() === undefined && !props.resource.loading() && props.resource.error()}>
+        {(message) => <ErrorState message={message()} onRetry={() => void props.resource.refresh()} />}
+      </Show>
+    </>
   );
 }
 

@@ -21,7 +21,7 @@ import { dropAheadSlots, fetchMonthSlotsAhead, isSlotTaken, slotStillFree, TZ_ST
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
-import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
+import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
 import { WhenLines } from '../components/when-lines';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import { buildIcs } from '../ics';
@@ -307,15 +307,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
         <ErrorState message="This appointment type does not exist or cannot be booked any more." />
       </Show>
       <Show when={valid && !type.notFound()}>
-        <AgeNote fetchedAt={type.fetchedAt()} stale={type.stale()} loading={type.loading()} what="details" refresh={type.refresh} />
-        <Show when={type.value() === undefined && type.loading()}>
-          <p class="status-text" role="status">
-            Loading…
-          </p>
-        </Show>
-        <Show when={type.value() === undefined && !type.loading() && type.error()}>
-          <ErrorState message={type.error()!} onRetry={() => void type.refresh()} />
-        </Show>
+        <ResourceStates resource={type} what="details" loading="Loading…" />
         <Show when={type.value()}>
           {(t) => (
             <div class="v-book">

@@ -23,7 +23,7 @@ import {
 import { toUtcString, utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
-import { AgeNote, ErrorState, SubmissionProblem } from '../components/states';
+import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
 import { TicketQr } from '../components/ticket-qr';
 import { buildIcs } from '../ics';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
@@ -357,15 +357,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         <ErrorState message="There is no such event, or it is no longer published." />
       </Show>
       <Show when={valid && !event.notFound()}>
-        <AgeNote fetchedAt={event.fetchedAt()} stale={event.stale()} loading={event.loading()} what="event" refresh={event.refresh} />
-        <Show when={event.value() === undefined && event.loading()}>
-          <p class="status-text" role="status">
-            Loading the event…
-          </p>
-        </Show>
-        <Show when={event.value() === undefined && !event.loading() && event.error()}>
-          <ErrorState message={event.error()!} onRetry={() => void event.refresh()} />
-        </Show>
+        <ResourceStates resource={event} what="event" loading="Loading the event…" />
         <Show when={event.value()}>
           {(ev) => (
             <div class="v-stack">

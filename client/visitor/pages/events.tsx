@@ -4,7 +4,7 @@ import { Page } from '../../ui/page';
 import { isoDateTime } from '../../ui/format';
 import { A } from '../../router';
 import { call, rpc } from '../../ui/trpc';
-import { AgeNote, ErrorState } from '../components/states';
+import { ResourceStates } from '../components/states';
 import { createCachedResource } from '../cache';
 import { startOutboxRunner } from '../runner';
 import { detectTimeZone, formatPrice } from '../time';
@@ -57,15 +57,7 @@ export default function EventsPage(): JSX.Element {
     <Page title="Events">
       <section class="v-stack" aria-labelledby="events-heading">
         <h2 id="events-heading">Upcoming events</h2>
-        <AgeNote fetchedAt={events.fetchedAt()} stale={events.stale()} loading={events.loading()} what="list" refresh={events.refresh} />
-        <Show when={events.value() === undefined && events.loading()}>
-          <p class="status-text" role="status">
-            Loading events…
-          </p>
-        </Show>
-        <Show when={events.value() === undefined && events.error()}>
-          <ErrorState message={events.error()!} onRetry={() => void events.refresh()} />
-        </Show>
+        <ResourceStates resource={events} what="list" loading="Loading events…" />
         <Show when={events.value()?.length === 0}>
           <p class="status-text">No events are open for sign-up right now. Please look again later.</p>
         </Show>
@@ -118,15 +110,7 @@ export default function EventsPage(): JSX.Element {
       <Show when={aboveSettled()}>
         <section class="v-stack section" aria-labelledby="types-heading">
           <h2 id="types-heading">Book an appointment</h2>
-          <AgeNote fetchedAt={types.fetchedAt()} stale={types.stale()} loading={types.loading()} what="list" refresh={types.refresh} />
-          <Show when={types.value() === undefined && types.loading()}>
-            <p class="status-text" role="status">
-              Loading appointment types…
-            </p>
-          </Show>
-          <Show when={types.value() === undefined && types.error()}>
-            <ErrorState message={types.error()!} onRetry={() => void types.refresh()} />
-          </Show>
+          <ResourceStates resource={types} what="list" loading="Loading appointment types…" />
           <Show when={types.value()?.length === 0}>
             <p class="status-text">No appointments can be booked right now.</p>
           </Show>
