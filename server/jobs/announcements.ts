@@ -7,7 +7,7 @@
  * the writer died, a runner takes the job when the lease runs out and runs them then. A listener
  * that throws ends the chain as the contract says, and the job is dropped with it.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
 import { nowUtc } from '../db/columns';
@@ -29,6 +29,15 @@ export async function holdAnnouncement(tx: Db, type: string, payload: Record<str
     })
     .returning({ id: jobs.id });
   return row!.id;
+}
+
+/**
+ * `holdAnnouncement`'s row as the select list of `insert into svc_jobs (type, payload, state,
+ * attempts, locked_until_utc) select …`, for a writer that holds the job in the statement that
+ * writes (the payload may name the new row's id).
+ */
+export function heldAnnouncementValues(type: string, payload: SQL): SQL {
+  return sql`${type}::text, ${payload}, 'running', 0, ${nowUtc} + make_interval(secs => ${ANNOUNCE_LEASE_SECONDS}::int)`;
 }
 
 /**

@@ -4,7 +4,8 @@
  *    15-minute interval, 60-day range, 2,000 existing bookings, cache off. Target: median < 10 ms.
  * 2. Booking creation over HTTP with 100 concurrent clients, on PostgreSQL when
  *    TEST_DATABASE_URL/DATABASE_URL is set (else PGlite): created/s, then a query proving that
- *    no two slot-holding bookings of one host overlap.
+ *    no two slot-holding bookings of one host overlap. The clients run in a worker thread
+ *    (bench-server.ts `runRush`), not in the server's thread as before.
  *
  * Run alone: `node --import tsx test/bench/booking.bench.ts`.
  */
@@ -143,13 +144,9 @@ async function benchCreation(): Promise<BenchResult[]> {
       customerEmail: `bench${i}@example.test`,
       customerTz: 'UTC',
     }));
-    const rush = await runRush(CLIENTS, CREATE_ATTEMPTS, (i) =>
-      fetch(`${server.url}/svc/v1/bookings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-svc-nonce': nonce.nonce },
-        body: JSON.stringify(attempts[i]),
-      }),
-    );
+    const headers = { 'content-type': 'application/json', 'x-svc-nonce': nonce.nonce };
+    const requests = attempts.map((attempt) => ({ path: '/svc/v1/bookings', method: 'POST' as const, headers, body: JSON.stringify(attempt) }));
+    const rush = await runRush(server.url, CLIENTS, requests);
     const { statuses, seconds } = rush;
     const created = statuses.get(201) ?? 0;
     const unexpected = [...statuses.entries()].filter(([s]) => s !== 201 && s !== 409).reduce((n, [, c]) => n + c, 0);

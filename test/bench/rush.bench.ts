@@ -2,8 +2,9 @@
  * A sign-up rush on one hot event: 200 concurrent clients sign 5,000 people up for 1,000 seats
  * (no waitlist), over HTTP with the contract's nonce and form token, on PostgreSQL when
  * TEST_DATABASE_URL/DATABASE_URL is set (else PGlite). Targets on this 2-core machine: at least
- * 500 sign-ups/s, exactly 1,000 going, every other answer the "full" refusal. The booking rush is
- * in booking.bench.ts.
+ * 500 sign-ups/s, exactly 1,000 going, every other answer the "full" refusal. The clients run in a
+ * worker thread (bench-server.ts `runRush`), not in the server's thread as before. The booking rush
+ * is in booking.bench.ts.
  *
  * Run alone: `node --import tsx test/bench/rush.bench.ts`.
  */
@@ -33,13 +34,14 @@ export default async function run(): Promise<BenchResult[]> {
     const { nonce } = (await (await fetch(`${server.url}/svc/v1/nonce`)).json()) as { nonce: string };
     // A form rendered ten seconds ago: past the minimum fill time.
     const formToken = signValue(server.ctx.secret, `signup-form|${eventId}`, String(Date.now() - 10_000));
-    const rush = await runRush(CLIENTS, SIGNUPS, (i) =>
-      fetch(`${server.url}/svc/v1/events/${eventId}/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-svc-nonce': nonce },
-        body: JSON.stringify({ email: `rush${i}@example.test`, display_name: `Rush ${i}`, quantity: 1, svc_ts: formToken, svc_hp: '' }),
-      }),
-    );
+    const headers = { 'content-type': 'application/json', 'x-svc-nonce': nonce };
+    const requests = Array.from({ length: SIGNUPS }, (_, i) => ({
+      path: `/svc/v1/events/${eventId}/signup`,
+      method: 'POST' as const,
+      headers,
+      body: JSON.stringify({ email: `rush${i}@example.test`, display_name: `Rush ${i}`, quantity: 1, svc_ts: formToken, svc_hp: '' }),
+    }));
+    const rush = await runRush(server.url, CLIENTS, requests);
     const [going] = await queryRows<{ n: number }>(
       db,
       sql`select coalesce(sum(quantity), 0)::int as n from svc_attendees where event_id = ${eventId} and status = 'going'`,

@@ -49,6 +49,22 @@ function post(url: string, nonce: string, body: Record<string, unknown>) {
 }
 
 describe('no double booking on PostgreSQL', () => {
+  it('a start already taken is refused while another booking holds its host locks', async () => {
+    const host = await createHost(admin.api);
+    const type = await createType(admin.api, { hosts: [host], capacity: 1 });
+    const start = futureStart(4, 15);
+    const nonce = await fetchNonce(srv.url);
+    expect((await post(srv.url, nonce, bookingBody(type.id, start))).status).toBe(201);
+    // If the refusal queued on the host lock, this would wait for the transaction that never ends before it.
+    await srv.server.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(1400000004::int4, ${host}::int4)`);
+      const refused = await post(srv.url, nonce, bookingBody(type.id, start));
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('svc_booking_slot_unavailable');
+    });
+    expect(await seatsTaken(type.id, start)).toBe(1);
+  });
+
   it('50 concurrent requests for the last seat: exactly one 201, the rest 409', async () => {
     const host = await createHost(admin.api);
     const type = await createType(admin.api, { hosts: [host], capacity: 3 });

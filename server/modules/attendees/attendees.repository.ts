@@ -1,7 +1,12 @@
-import { and, asc, desc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AttendeeSortKey } from '../../../shared/attendees';
-import type { Db } from '../../db/client';
+import { queryRows, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
+import { heldAnnouncementValues } from '../../jobs/announcements';
+import { jobs } from '../../jobs/jobs.sql';
+import type { EventRow } from '../events/events.repository';
+import { events } from '../events/events.sql';
+import { orders } from '../payments/payments.sql';
 import { attendees } from './attendees.sql';
 
 export type AttendeeRecord = typeof attendees.$inferSelect;
@@ -40,6 +45,31 @@ function likePattern(text: string): string {
   return `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 }
 
+/** Seats an event holds, as one SQL expression: going rows and old rows with an empty status (docs/api.md#errors), and unpaid orders (docs/api.md#payments). */
+const seatsOf = (eventId: SQLWrapper | number) => sql`(
+  (select coalesce(sum(${attendees.quantity}), 0) from ${attendees} where ${attendees.eventId} = ${eventId} and ${attendees.status} in ('going', ''))
+  + (select coalesce(sum(${orders.quantity}), 0) from ${orders} where ${orders.eventId} = ${eventId} and ${orders.status} = 'pending_payment'))::int`;
+
+const ATTENDEE_COLUMNS = Object.values(getTableColumns(attendees));
+
+/** A raw `svc_attendees` row (snake_case, driver values) as drizzle's select would answer it. */
+function attendeeFromRaw(raw: Record<string, unknown>): AttendeeRecord {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(attendees)).map(([key, column]) => {
+      const value = raw[column.name];
+      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+    }),
+  ) as AttendeeRecord;
+}
+
+export interface SeatedSignup {
+  /** 'going' or 'waitlist' as decided; null when refused: the event is full without a waitlist, or not published. */
+  status: 'going' | 'waitlist' | null;
+  row: AttendeeRecord | null;
+  /** The held `svc_rsvp_submitted` job of the new row (server/jobs/announcements.ts). */
+  announcement: number | null;
+}
+
 function whereOf(filter: AttendeeFilter): SQL | undefined {
   return and(
     filter.eventId !== undefined ? eq(attendees.eventId, filter.eventId) : undefined,
@@ -58,13 +88,67 @@ export function attendeesRepository(db: Db) {
     /** Exact-match lookup through the unique index; the caller compares in constant time. */
     findByCancelToken: async (token: string) => (await db.select().from(attendees).where(eq(attendees.cancelToken, token)))[0] ?? null,
     lockById: async (id: number) => (await db.select().from(attendees).where(eq(attendees.id, id)).for('update'))[0] ?? null,
-    /** Seats held on an event: going rows, and old rows with an empty status (docs/api.md#errors). */
-    seatsTaken: async (eventId: number) => {
+    /**
+     * An event and, when it has a capacity and no waitlist, the seats it holds (null otherwise:
+     * the count is not run). One statement, for the sign-up's first read.
+     */
+    eventWithSeats: async (eventId: number): Promise<{ event: EventRow; seatsTaken: number | null } | null> => {
       const [row] = await db
-        .select({ n: sql<number>`coalesce(sum(${attendees.quantity}), 0)::int` })
-        .from(attendees)
-        .where(and(eq(attendees.eventId, eventId), inArray(attendees.status, ['going', ''])));
-      return row!.n;
+        .select({
+          event: events,
+          seats: sql<number | null>`case when ${events.capacity} is not null and not ${events.waitlist} then ${seatsOf(events.id)} end`,
+        })
+        .from(events)
+        .where(eq(events.id, eventId));
+      return row ? { event: row.event, seatsTaken: row.seats === null ? null : Number(row.seats) } : null;
+    },
+    /** Seats an event holds: going rows, old rows with an empty status, and unpaid orders. One statement. */
+    seatsTaken: async (eventId: number) => {
+      const [row] = await queryRows<{ n: number }>(db, sql`select ${seatsOf(eventId)} as n`);
+      return Number(row!.n);
+    },
+    /**
+     * A free sign-up in one statement, for a transaction that has locked the event row (so the
+     * count below sees every seat committed before it): decides going / waitlist / refused
+     * against the event's capacity and waitlist flag, inserts the row with that status and holds
+     * its `svc_rsvp_submitted` job (`holdAnnouncement`). Sent right behind the lock, it keeps the
+     * hot row locked for one round trip instead of four (docs/api.md#errors, capacity).
+     */
+    insertIfSeats: async (
+      eventId: number,
+      row: Omit<NewAttendeeRecord, 'eventId' | 'status'> & { quantity: number },
+      announcementType: string,
+    ): Promise<SeatedSignup> => {
+      const [result] = await queryRows<Record<string, unknown>>(
+        db,
+        sql`with decided as (
+              select case
+                       when ${events.status} <> 'published' then null
+                       when ${events.capacity} is null or ${seatsOf(events.id)} + ${row.quantity}::int <= ${events.capacity} then 'going'
+                       when ${events.waitlist} then 'waitlist'
+                     end as status
+              from ${events} where ${events.id} = ${eventId}
+            ),
+            ins as (
+              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash)
+              select ${eventId}::int, ${row.email}::text, ${row.displayName}::text, ${row.quantity}::int, decided.status,
+                     ${row.customFields ?? null}::text, ${row.cancelToken}::text, ${row.ticketCode}::text, ${row.ticketCodeHash}::text
+              from decided where decided.status is not null
+              returning ${sql.join(
+                ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
+                sql`, `,
+              )}
+            ),
+            job as (
+              insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
+              select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('attendeeIds', jsonb_build_array(ins.id))`)} from ins
+              returning id
+            )
+            select ins.*, job.id as svc_announcement_job from decided left join ins on true left join job on true`,
+      );
+      if (!result || result.id === null || result.id === undefined) return { status: null, row: null, announcement: null };
+      const inserted = attendeeFromRaw(result);
+      return { status: inserted.status as 'going' | 'waitlist', row: inserted, announcement: Number(result.svc_announcement_job) };
     },
     insert: async (row: NewAttendeeRecord) => (await db.insert(attendees).values(row).returning())[0]!,
     update: async (id: number, patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>) =>

@@ -19,7 +19,6 @@ import { attendeesRepository, type AttendeeRecord } from './attendees.repository
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from '../payments/orders.service';
 import { openPayment, paymentsEnabled } from '../payments/payments.service';
-import { paymentsRepository } from '../payments/payments.repository';
 
 /** docs/api.md#errors: minimum fill time of the sign-up form. */
 export const MIN_FILL_MS = 3_000;
@@ -87,9 +86,7 @@ export function announceSubmittedNow(ctx: Pick<AppContext, 'db' | 'hooks' | 'log
  */
 async function seatsTakenLocked(tx: Db, event: EventRow): Promise<number> {
   if (event.capacity === null) return 0;
-  // Both in one round trip while the event row is locked (pipelined on PostgreSQL).
-  const [going, held] = await Promise.all([attendeesRepository(tx).seatsTaken(event.id), paymentsRepository.seatsHeld(tx, event.id)]);
-  return going + held;
+  return attendeesRepository(tx).seatsTaken(event.id);
 }
 
 export interface WalkInPerson {
@@ -184,7 +181,10 @@ export function signupService(ctx: AppContext) {
    * reading its form, an unknown event is simply not there (404), as a draft is to the public.
    */
   async function publicEvent(eventId: number, unknownIs: 'invalid_param' | 'not_found'): Promise<EventRow> {
-    const event = await eventsRepository(db).findById(eventId);
+    return assertPublished(await eventsRepository(db).findById(eventId), unknownIs);
+  }
+
+  function assertPublished(event: EventRow | null, unknownIs: 'invalid_param' | 'not_found'): EventRow {
     if (!event && unknownIs === 'invalid_param') throw new AppError('svc_invalid_param', 'Invalid parameter(s): id', { params: { id: 'no such event' } });
     if (event?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
     return event;
@@ -222,8 +222,13 @@ export function signupService(ctx: AppContext) {
       const nowMs = req.nowMs ?? Date.now();
       const { raw } = req;
 
-      // 1. Published event, open window.
-      const event = await publicEvent(req.eventId, 'invalid_param');
+      // 1. Published event, open window. Read with it, for an event with a capacity and no
+      // waitlist, the seats it holds: when it is already full the sign-up is refused in 9. without
+      // queueing on the event row's lock behind the sign-ups that still fit. A seat only comes back
+      // by a cancel; a refusal read just before one is simply ordered before it.
+      const found = await attendeesRepository(db).eventWithSeats(req.eventId);
+      const event = assertPublished(found?.event ?? null, 'invalid_param');
+      const seatsAtRead = found?.seatsTaken ?? null;
       if (!signupWindowOpen(event, toUtcString(nowMs))) throw new AppError('svc_signup_closed');
 
       // 2. Honeypot.
@@ -277,14 +282,31 @@ export function signupService(ctx: AppContext) {
       for (const { bucket, rule } of buckets) await enforceRateLimit(db, bucket, rule, nowMs);
 
       // 9. Seats decided under the event row's lock: concurrent sign-ups queue on it and never oversell.
-      // Unpaid orders hold seats too (docs/api.md#payments).
+      // Unpaid orders hold seats too (docs/api.md#payments). Already full at 1.: refused without the lock.
+      if (seatsAtRead !== null && event.capacity !== null && seatsAtRead + fields.quantity > event.capacity) throw new AppError('svc_event_full');
       const paid = paymentsEnabled(ctx) && event.priceCents > 0;
       const currency = paid ? await settingsService(ctx).currency() : '';
       const { cancelToken, ticketCode, ticketCodeHash } = newTicketSecrets();
+      const customFields = encodeCustomFields(answers);
       const decided = await db.transaction(async (tx) => {
+        if (!paid) {
+          // Free: once the lock is granted, one statement counts, decides and inserts (with the held
+          // job), so the hot row stays locked for that statement and the commit only. The lock goes
+          // first on its own: a statement's snapshot is taken when it starts, so a count sent
+          // before the lock was granted could miss a seat committed while it waited.
+          const locked = await eventsRepository(tx).lockById(event.id);
+          if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+          const seated = await attendeesRepository(tx).insertIfSeats(
+            event.id,
+            { email: fields.email, displayName: fields.display_name, quantity: fields.quantity, customFields, cancelToken, ticketCode, ticketCodeHash },
+            ANNOUNCE_RSVP_SUBMITTED_JOB,
+          );
+          if (!seated.row) throw new AppError('svc_event_full');
+          // svc_rsvp_submitted (and the ticket mail its listener queues) held in this transaction: a crash cannot lose it.
+          return { row: seated.row, announcement: seated.announcement! };
+        }
         const locked = await eventsRepository(tx).lockById(event.id);
         if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
-        const repo = attendeesRepository(tx);
         let status: 'going' | 'waitlist' = 'going';
         const taken = await seatsTakenLocked(tx, locked);
         if (locked.capacity !== null && taken + fields.quantity > locked.capacity) {
@@ -292,14 +314,14 @@ export function signupService(ctx: AppContext) {
           status = 'waitlist';
         }
         // A paid event: the seats are held by an order until it is paid; the tickets come with the payment.
-        if (paid && status === 'going') {
+        if (status === 'going') {
           const order = await ordersService(ctx).hold(tx, {
             event: locked,
             email: fields.email,
             name: fields.display_name,
             quantity: fields.quantity,
             currency,
-            customFields: encodeCustomFields(answers),
+            customFields,
           });
           const payment = await openPayment(ctx, tx, {
             orderId: order.id,
@@ -310,18 +332,17 @@ export function signupService(ctx: AppContext) {
           });
           return { order: { orderId: order.id, status: 'pending_payment' as const, paymentUrl: payment.url } };
         }
-        const row = await repo.insert({
+        const row = await attendeesRepository(tx).insert({
           eventId: locked.id,
           email: fields.email,
           displayName: fields.display_name,
           quantity: fields.quantity,
           status,
-          customFields: encodeCustomFields(answers),
+          customFields,
           cancelToken,
           ticketCode,
           ticketCodeHash,
         });
-        // svc_rsvp_submitted (and the ticket mail its listener queues) held in this transaction: a crash cannot lose it.
         return { row, announcement: await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: [row.id] }) };
       });
       if (decided.order) return decided.order;

@@ -32,7 +32,7 @@ import type { Db } from '../../db/client';
 import { applyContractFilter, encodeCustomFields } from '../../hooks';
 import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '../../hooks/types';
 import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
-import { announce, holdAnnouncement } from '../../jobs/announcements';
+import { announce } from '../../jobs/announcements';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { settingsService } from '../settings/settings.service';
@@ -140,12 +140,17 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
   const slots = slotService(ctx, repo);
   const types = bookingTypeService(ctx, repo);
 
-  /** The default strategy: least-loaded for round_robin, the first candidate for every other mode. */
-  function defaultStrategy(tx: Db, type: BookingTypeRow): AssignmentStrategy {
+  /**
+   * The default strategy: least-loaded for round_robin, the first candidate for every other mode.
+   * `prefetched` holds the upcoming counts create() already read with the agendas (same locks,
+   * same round trip); a candidate it does not cover is counted afresh.
+   */
+  function defaultStrategy(tx: Db, type: BookingTypeRow, prefetched: Map<number, number> | null = null, coveredIds: number[] = []): AssignmentStrategy {
     if (effectiveAssignment(type) !== 'round_robin') return { pick: (candidates) => candidates[0] ?? 0 };
     return {
       async pick(candidates) {
-        const counts = await repo.upcomingCounts(tx, candidates, toUtcString(Date.now()));
+        const counts =
+          prefetched && candidates.every((id) => coveredIds.includes(id)) ? prefetched : await repo.upcomingCounts(tx, candidates, toUtcString(Date.now()));
         let best = 0;
         let bestCount = Infinity;
         // Ties go to the earlier candidate (ascending host id), so the choice is deterministic.
@@ -206,6 +211,16 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     const day = input.startUtc.slice(0, 10);
     const config = toBookingTypeConfig(type);
 
+    // A start no longer offered is refused without queueing on the host locks behind the bookings
+    // being decided: in a rush most attempts collide, and each used to wait its turn to learn so.
+    // A slot only comes back when a booking leaves it; a refusal read just before that is ordered
+    // before it. Only while no callback filters the list: a filter may add the start back, and
+    // it runs once per create, under the locks (contract).
+    if (!hooks.hasFilter('svc_booking_slots')) {
+      const offered = (await slots.liveForDay(ctx.db, type, day, { nowMs })).find((s) => s.start_utc === input.startUtc);
+      if (!offered || offered.capacity_left < input.quantity) throw new AppError('svc_booking_slot_unavailable');
+    }
+
     let lockSet = [...type.hosts];
     let decided: { bookingId: number; status: BookingStatus; hostUserId: number; announcement: number } | null = null;
     // A filter may offer hosts outside the type; they are locked too, by starting over with them.
@@ -215,10 +230,13 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
         // Read together (one round trip on PostgreSQL, while the hosts are locked): the live list,
         // and which of the locked hosts exist and what they hold around the start.
-        const [list, real, busy] = await Promise.all([
+        // Least-loaded assignment's counts come along (they would otherwise cost one more round trip with the hosts locked).
+        const countUpcoming = admin?.hostUserId === undefined && effectiveAssignment(type) === 'round_robin';
+        const [list, real, busy, upcoming] = await Promise.all([
           slots.liveForDay(tx, type, day, { nowMs }),
           repo.existingUserIds(tx, lockSet),
           repo.busyForHosts(tx, lockSet, toUtcString(startMs - reach), toUtcString(startMs + reach)),
+          countUpcoming ? repo.upcomingCounts(tx, lockSet, toUtcString(nowMs)) : null,
         ]);
         const slot = list.find((s) => s.start_utc === input.startUtc);
         if (!slot || slot.capacity_left < input.quantity) throw new AppError('svc_booking_slot_unavailable');
@@ -240,7 +258,12 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
           if (!candidates.includes(admin.hostUserId)) throw new AppError('svc_booking_no_host', 'That host is not free at that time.');
           hostUserId = admin.hostUserId;
         } else {
-          const strategy = await applyContractFilter(hooks, 'svc_booking_assignment_strategy', defaultStrategy(tx, type), effectiveAssignment(type));
+          const strategy = await applyContractFilter(
+            hooks,
+            'svc_booking_assignment_strategy',
+            defaultStrategy(tx, type, upcoming, lockSet),
+            effectiveAssignment(type),
+          );
           const picked = Number(await strategy.pick([...candidates], type.id, input.startUtc));
           // Contract: 0 means nobody; an id outside the candidates is written unchecked.
           if (!Number.isInteger(picked) || picked <= 0 || picked > 2_147_483_647) throw new AppError('svc_booking_no_host');
@@ -251,24 +274,28 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const awaitingPayment = !admin && !type.requiresApproval && (await applyContractFilter(hooks, 'svc_booking_awaiting_payment', false, type.id, config));
         const status: BookingStatus = awaitingPayment ? 'pending_payment' : type.requiresApproval && !admin ? 'pending_approval' : 'confirmed';
         const paymentStatus = awaitingPayment ? 'pending' : type.priceCents > 0 ? 'on_site' : null;
-        const bookingId = await repo.insertBooking(tx, {
-          bookingTypeId: type.id,
-          hostUserId,
-          customerEmail: input.customerEmail,
-          customerName: input.customerName,
-          customerTz: input.customerTz,
-          startUtc: input.startUtc,
-          endUtc,
-          status,
-          quantity: input.quantity,
-          paymentStatus,
-          customFields: encodeCustomFields(input.customFields ?? {}),
-          cancelToken: newCancelToken(),
-        });
-        // The actions after commit, held in this transaction: a crash before they run delays them, never loses them.
-        const [, announcement] = await Promise.all([
+        // The row with its held announcement (the actions after commit: a crash before they run delays
+        // them, never loses them), and the host's slot-cache epoch, in one round trip.
+        const [{ bookingId, announcement }] = await Promise.all([
+          repo.insertBookingHeld(
+            tx,
+            {
+              bookingTypeId: type.id,
+              hostUserId,
+              customerEmail: input.customerEmail,
+              customerName: input.customerName,
+              customerTz: input.customerTz,
+              startUtc: input.startUtc,
+              endUtc,
+              status,
+              quantity: input.quantity,
+              paymentStatus,
+              customFields: encodeCustomFields(input.customFields ?? {}),
+              cancelToken: newCancelToken(),
+            },
+            ANNOUNCE_BOOKING_CREATED_JOB,
+          ),
           repo.bumpEpochs(tx, [hostUserId]),
-          holdAnnouncement(tx, ANNOUNCE_BOOKING_CREATED_JOB, { bookingId, status }),
         ]);
         return { bookingId, status, hostUserId, announcement };
       });
