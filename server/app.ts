@@ -23,7 +23,10 @@ function errorResponse(err: AppError): Response {
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
   const retryAfter = err.data.retryAfter;
   if ((err.code === 'svc_rate_limited' || err.code === 'svc_unavailable') && typeof retryAfter === 'number') headers.set('Retry-After', String(retryAfter));
-  return new Response(JSON.stringify(err.toBody()), { status: err.status, headers });
+  const text = JSON.stringify(err.toBody());
+  // the length lets the compression step leave it alone: an error answer is always small
+  headers.set('content-length', String(Buffer.byteLength(text)));
+  return new Response(text, { status: err.status, headers });
 }
 
 /**

@@ -66,13 +66,23 @@ export function nowUtcString(): string {
   return toUtcString(new Date());
 }
 
+/** Answers of isValidTimeZone: building a formatter to ask costs ~0.1 ms, and one request may ask several times. */
+const zoneValidity = new Map<string, boolean>();
+const ZONE_MEMO_MAX = 1000;
+
 /** True when `tz` is an IANA zone this runtime knows. */
 export function isValidTimeZone(tz: string): boolean {
   if (!tz || tz.length > 64) return false;
+  const known = zoneValidity.get(tz);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  // bounded: only the first names asked about are remembered (a stream of junk names cannot grow it)
+  if (zoneValidity.size < ZONE_MEMO_MAX) zoneValidity.set(tz, valid);
+  return valid;
 }

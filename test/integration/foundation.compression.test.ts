@@ -69,6 +69,12 @@ describe('API answers', () => {
     expect(JSON.parse(gunzipSync(doc.body).toString()).openapi).toBe('3.1.0');
     const small = await rawGet('/svc/v1/health', { 'accept-encoding': 'gzip' });
     expect(small.headers['content-encoding']).toBeUndefined();
+    // an error answer is small too (a rush of "full" refusals is not gzipped one by one)
+    const refused = await rawGet('/svc/v1/events/999999', { 'accept-encoding': 'gzip' });
+    expect(refused.status).toBe(404);
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(Number(refused.headers['content-length'])).toBe(refused.body.length);
+    expect(JSON.parse(refused.body.toString()).code).toBe('svc_not_found');
   });
 
   it('a streamed CSV export is gzipped on the fly', async () => {
