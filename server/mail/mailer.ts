@@ -2,9 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Db } from '../db/client';
+import { queryRows, type Db } from '../db/client';
 import { nowUtc } from '../db/columns';
 import { enqueueJob, type JobRunner } from '../jobs/queue';
+import { jobs } from '../jobs/jobs.sql';
 import type { OutboxItem } from '../../shared/mail';
 import { toUtcString } from '../../shared/time';
 import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
@@ -47,6 +48,25 @@ export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOpt
     contentType: a.contentType,
     content: Buffer.isBuffer(a.content) ? a.content.toString('base64') : Buffer.from(a.content, 'utf8').toString('base64'),
   }));
+  if (!opts.dedupeKey) {
+    // The usual case, one statement (a sign-up's ticket mail in a rush): the mail and its send job
+    // together or neither; without a dedupe key the job's insert cannot conflict.
+    const [row] = await queryRows<{ id: number }>(
+      db,
+      sql`with mail as (
+            insert into ${outbox} (to_address, subject, text, html, attachments, topic, once_key)
+            values (${message.to}, ${message.subject}, ${message.text}, ${message.html ?? null}, ${JSON.stringify(attachments)}::jsonb,
+                    ${message.topic ?? null}, ${opts.onceKey ?? null})
+            on conflict do nothing
+            returning id),
+          job as (
+            insert into ${jobs} (type, payload, run_at_utc)
+            select ${MAIL_SEND_JOB}, jsonb_build_object('outboxId', mail.id), ${opts.sendAtUtc ? sql`${opts.sendAtUtc}::timestamp` : nowUtc} from mail
+            returning id)
+          select mail.id from mail, job`,
+    );
+    return row ? Number(row.id) : null;
+  }
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(outbox)

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
 import { PRIORITY_FREE_CONFIRMATION_EMAIL, PRIORITY_PROMOTED_TICKET_EMAIL } from '../../hooks';
 import { queueMail } from '../../mail/mailer';
-import { eventsRepository, type EventRow } from '../events/events.repository';
+import type { EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { ticketQrPng } from '../../mail/ticket-qr';
 
@@ -70,13 +70,13 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
   hooks.addAction(
     'svc_rsvp_submitted',
     async (attendeeId: number) => {
-      const attendee = await attendeesRepository(ctx.db).findById(attendeeId);
+      const found = await attendeesRepository(ctx.db).findWithEvent(attendeeId);
+      if (!found) return;
+      const { attendee, event } = found;
       // A ticket of a paid order came with the order's one email, every ticket in it (docs/api.md#payments).
-      if (!attendee || attendee.orderId !== null) return;
+      if (attendee.orderId !== null) return;
       // A walk-in registered at the door without an email (stored as ''): nobody to mail.
       if (attendee.email === '') return;
-      const event = await eventsRepository(ctx.db).findById(attendee.eventId);
-      if (!event) return;
       const message = await buildConfirmationMail(ctx.env.publicUrl, event, attendee);
       // Once ever: a replayed announcement (crash recovery) does not mail the ticket twice.
       await queueMail(ctx.db, message, { onceKey: `attendee-confirmation:${attendee.id}` });
@@ -89,10 +89,10 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
     'svc_attendee_status_changed',
     async (attendeeId: number, status: string, oldStatus: string) => {
       if (status !== 'going' || oldStatus !== 'waitlist') return;
-      const attendee = await attendeesRepository(ctx.db).findById(attendeeId);
-      if (!attendee || attendee.status !== 'going' || attendee.email === '') return;
-      const event = await eventsRepository(ctx.db).findById(attendee.eventId);
-      if (!event) return;
+      const found = await attendeesRepository(ctx.db).findWithEvent(attendeeId);
+      if (!found) return;
+      const { attendee, event } = found;
+      if (attendee.status !== 'going' || attendee.email === '') return;
       const message = await buildConfirmationMail(ctx.env.publicUrl, event, attendee);
       await queueMail(ctx.db, message, { onceKey: `attendee-promoted:${attendee.id}` });
     },

@@ -150,6 +150,11 @@ export function attendeesRepository(db: Db) {
       const inserted = attendeeFromRaw(result);
       return { status: inserted.status as 'going' | 'waitlist', row: inserted, announcement: Number(result.svc_announcement_job) };
     },
+    /** An attendee with its event, in one read (the confirmation mail's listener). */
+    findWithEvent: async (id: number): Promise<{ attendee: AttendeeRecord; event: EventRow } | null> =>
+      (
+        await db.select({ attendee: attendees, event: events }).from(attendees).innerJoin(events, eq(events.id, attendees.eventId)).where(eq(attendees.id, id))
+      )[0] ?? null,
     insert: async (row: NewAttendeeRecord) => (await db.insert(attendees).values(row).returning())[0]!,
     update: async (id: number, patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>) =>
       (
