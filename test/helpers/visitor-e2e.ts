@@ -68,6 +68,8 @@ export function storedDraft(page: Page, key: string): Promise<Record<string, unk
 /** On the booking page: shows the slot's month and day in the calendar (in `tz`) and presses its button. */
 export async function pickSlot(page: Page, startUtc: string, tz: string): Promise<void> {
   const day = dayInZone(parseUtcString(startUtc)!, tz);
+  // the calendar first (a page just opened may not have drawn it yet), then the month it shows
+  await page.locator('[data-day]').first().waitFor();
   for (let i = 0; i < 3 && (await page.locator(`[data-day="${day}"]`).count()) === 0; i += 1) {
     await page.getByRole('button', { name: 'Next month' }).click();
   }
