@@ -156,15 +156,6 @@ export const paymentsRepository = {
     return row ?? null;
   },
 
-  /** Seats held by unpaid checkout orders of an event (they count against its capacity). */
-  async seatsHeld(db: Db, eventId: number): Promise<number> {
-    const [row] = await db
-      .select({ n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int` })
-      .from(orders)
-      .where(and(eq(orders.eventId, eventId), eq(orders.status, 'pending_payment')));
-    return row!.n;
-  },
-
   /** Unpaid orders created before `cutoffUtc` become expired; answers their ids. */
   async expireOrders(db: Db, cutoffUtc: string): Promise<number[]> {
     const rows = await db
