@@ -109,10 +109,24 @@ export default async function run(): Promise<BenchResult[]> {
       const p95 = percentile(all, 95);
       console.log(`${p.label}: read ${t.length}/${specs.length}; missed: ${misses.get(p.id)!.join('; ') || 'none'}`);
       for (const line of seenOnMiss.get(p.id)!.slice(0, 4)) console.log(`  saw on a miss — ${line}`);
+      // the targets are the shipped path's; the others are measured beside it for comparison (decision 017)
+      const shipped = p.id === 'door';
       results.push(
-        { name: `camera ${p.id}: decode rate`, value: round(rate), unit: '%', target: `≥ ${RATE_TARGET} %`, pass: rate >= RATE_TARGET },
+        {
+          name: `camera ${p.id}: decode rate`,
+          value: round(rate),
+          unit: '%',
+          target: shipped ? `≥ ${RATE_TARGET} %` : 'comparison (not shipped)',
+          pass: !shipped || rate >= RATE_TARGET,
+        },
         { name: `camera ${p.id}: first decode p50`, value: round(percentile(all, 50)), unit: 'ms', target: 'report', pass: true },
-        { name: `camera ${p.id}: first decode p95`, value: round(p95), unit: 'ms', target: `< ${P95_TARGET_MS} ms`, pass: p95 < P95_TARGET_MS },
+        {
+          name: `camera ${p.id}: first decode p95`,
+          value: round(p95),
+          unit: 'ms',
+          target: shipped ? `< ${P95_TARGET_MS} ms` : 'comparison (not shipped)',
+          pass: !shipped || p95 < P95_TARGET_MS,
+        },
       );
     }
     if (native === 'absent')
