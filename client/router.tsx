@@ -4,6 +4,7 @@
  * flat route table (docs/api.md#overview) without another dependency.
  */
 import { createMemo, createSignal, splitProps, type Component, type JSX } from 'solid-js';
+import { matchRoute as matchPath } from '../shared/route-match';
 import { Dynamic } from 'solid-js/web';
 
 export type Params = Record<string, string>;
@@ -69,30 +70,9 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   if (!url.hash) window.scrollTo(0, 0);
 }
 
-function splitPath(path: string): string[] {
-  return path.split('/').filter((segment) => segment !== '');
-}
-
-/** The first route whose pattern matches `pathname`, with its decoded params. */
+/** The first route whose pattern matches `pathname`, with its decoded params (shared/route-match.ts). */
 export function matchRoute(routes: readonly RouteDefinition[], pathname: string): RouteMatch | null {
-  const segments = splitPath(pathname);
-  for (const route of routes) {
-    const pattern = splitPath(route.path);
-    if (pattern.length !== segments.length) continue;
-    const params: Params = {};
-    const matches = pattern.every((part, i) => {
-      const segment = segments[i] as string;
-      if (!part.startsWith(':')) return part === segment;
-      try {
-        params[part.slice(1)] = decodeURIComponent(segment);
-        return true;
-      } catch {
-        return false; // malformed percent-encoding: not this route
-      }
-    });
-    if (matches) return { route, params };
-  }
-  return null;
+  return matchPath(routes, pathname);
 }
 
 export function Router(props: { routes: readonly RouteDefinition[]; fallback: Component<RouteProps> }): JSX.Element {

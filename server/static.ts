@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
+import { matchRoute } from '../shared/route-match';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -86,13 +87,6 @@ async function routePreloads(root: string): Promise<PreloadTable> {
   return table;
 }
 
-/** The client router's rule (client/router.tsx matchRoute): same number of segments, `:name` matches any one. */
-function routeMatches(pattern: string, pathname: string): boolean {
-  const want = pattern.split('/').filter(Boolean);
-  const have = pathname.split('/').filter(Boolean);
-  return want.length === have.length && want.every((part, i) => part.startsWith(':') || part === have[i]);
-}
-
 /**
  * The Link header for a page path: the chunks and stylesheets its route's page imports (written
  * by the build, vite.config.ts routePreloads), so the browser fetches them beside the entry
@@ -100,7 +94,7 @@ function routeMatches(pattern: string, pathname: string): boolean {
  */
 async function routePreloadLink(root: string, pathname: string): Promise<string | null> {
   const { entry, routes } = await routePreloads(root);
-  const route = routes.find((r) => routeMatches(r.path, pathname));
+  const route = matchRoute(routes, pathname)?.route;
   if (!route || route.js.length + route.css.length === 0) return null;
   // the entry first (header hints are fetched in order); `crossorigin` on the stylesheet as Vite's loader asks for it, or the preload goes unused
   return [
