@@ -225,7 +225,10 @@ export class JobRunner {
   }
 
   private async claim(nowMs?: number): Promise<ClaimedJob[]> {
-    const now = nowMs === undefined ? sql`${nowUtc}` : sql`${toUtcString(nowMs)}::timestamp`;
+    // A moved clock only moves time forward: a job due by the wall clock is due at any pass clock,
+    // so a job queued by a job (due "now", to the second) runs in the same pass even when the
+    // wall clock crossed a second after the pass began.
+    const now = nowMs === undefined ? sql`${nowUtc}` : sql`greatest(${toUtcString(nowMs)}::timestamp, ${nowUtc})`;
     return queryRows<ClaimedJob>(
       this.db,
       sql`update ${jobs} set state = 'running', attempts = attempts + 1,

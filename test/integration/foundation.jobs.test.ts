@@ -67,6 +67,20 @@ describe('durable jobs', () => {
     expect(calls).toBe(2);
   });
 
+  it('a pass at a moved clock runs what the wall clock has due: a job queued by a job runs in the same pass', async () => {
+    const ran: string[] = [];
+    const runner = new JobRunner(database.db, silent);
+    runner.register('t.first', async (_p, ctx) => {
+      ran.push('first');
+      await enqueueJob(ctx.db, 't.second', {});
+    });
+    runner.register('t.second', async () => void ran.push('second'));
+    await enqueueJob(database.db, 't.first', {});
+    // a clock a minute behind stands for a pass that began in an earlier second than the queueing
+    expect(await runner.runDue(Date.now() - 60_000)).toBe(2);
+    expect(ran).toEqual(['first', 'second']);
+  });
+
   it('backoff doubles from 5 s and is capped at an hour', () => {
     const mid = () => 0.5;
     expect([1, 2, 3, 4].map((n) => backoffSeconds(n, mid))).toEqual([5, 10, 20, 40]);
