@@ -76,6 +76,25 @@ function checkinJson(rows: NewCheckin[]): string {
 const sameDevice = (column: typeof checkins.deviceId | typeof scanLog.deviceId, deviceId: number | null): SQL =>
   deviceId === null ? isNull(column) : eq(column, deviceId);
 
+/**
+ * The statement's CTE that flags other doors' first entries (docs/api.md#sync, again_elsewhere):
+ * two doors admitted one ticket while apart and the other door's first entry is later than this
+ * push's earliest (the other order is caught before the insert). The update's snapshot does not
+ * see the batch (`ins`), so it never touches the batch's own rows. The earliest times are one
+ * JSON object probed per row, not a join: the planner cannot estimate the CTE's rows and joined
+ * them in a nested loop, every pushed row × every earlier row of these attendees (125 ms a
+ * batch of 500 once a door had scanned them twice).
+ */
+const againElsewhereSql = (deviceId: number): SQL => sql`elsewhere as (
+    update ${checkins} c set conflict = 'again_elsewhere'
+    from (select jsonb_object_agg(attendee_id, scanned_utc) as firsts
+          from (select attendee_id, min(scanned_utc) as scanned_utc from ins where first_entry group by attendee_id) f) n
+    where c.attendee_id = any(array(select attendee_id from ins where first_entry))
+      and c.first_entry and c.annulled_utc is null and c.conflict is null
+      and c.device_id is not null and c.device_id <> ${deviceId}
+      and c.scanned_utc > (n.firsts ->> c.attendee_id::text)::timestamp
+    returning c.id),`;
+
 /** Queries only; the rules live in checkin.service.ts and sync.service.ts. */
 export function checkinRepository(db: Db, logger?: Logger) {
   return {
@@ -98,13 +117,16 @@ export function checkinRepository(db: Db, logger?: Logger) {
     },
 
     /**
-     * One statement for a whole batch. Returns the rows actually inserted (a clientId already
-     * stored, even by a concurrent push, is left out: the unique constraint decides) and the job
+     * One statement for a whole batch of one author's rows (one push). Returns the rows actually
+     * inserted (a clientId already stored, even by a concurrent push, is left out: the unique
+     * constraint decides) and the job
      * holding their actions (checkin.actions.ts; null when none was inserted), or null when the
      * statement failed — then nothing of the batch was stored.
      */
     async insertMany(rows: NewCheckin[]): Promise<{ inserted: Array<{ id: number; clientId: string }>; jobId: number | null } | null> {
       if (rows.length === 0) return { inserted: [], jobId: null };
+      const deviceId = rows[0]!.deviceId;
+      if (rows.some((r) => r.deviceId !== deviceId)) throw new Error('insertMany takes one author’s rows');
       try {
         const result = await queryRows<{ id: number; clientId: string; jobId: number | null }>(
           db,
@@ -114,19 +136,7 @@ export function checkinRepository(db: Db, logger?: Logger) {
                 from jsonb_array_elements(${checkinJson(rows)}::jsonb) as r
                 on conflict on constraint svc_checkins_device_client do nothing
                 returning id, client_id, attendee_id, event_id, scanned_utc, device_id, first_entry),
-              -- Two doors admitted one ticket while apart, the other door's first entry later than
-              -- this one: it is flagged too (the other order is caught before the insert). The
-              -- update's snapshot does not see this batch, so it never touches the batch's own rows.
-              elsewhere as (
-                update ${checkins} c set conflict = 'again_elsewhere'
-                from (select attendee_id, min(scanned_utc) as scanned_utc, min(device_id) as device_id
-                      from ins where first_entry and device_id is not null group by attendee_id) n
-                -- the ids as an array first: the planner cannot estimate the CTE's rows, and joined
-                -- on them alone it scanned the whole table once per pushed row (750 ms a batch of 500)
-                where c.attendee_id = any(array(select attendee_id from ins where first_entry and device_id is not null))
-                  and c.attendee_id = n.attendee_id and c.first_entry and c.annulled_utc is null and c.conflict is null
-                  and c.device_id is not null and c.device_id <> n.device_id and c.scanned_utc > n.scanned_utc
-                returning c.id),
+              ${deviceId === null ? sql`` : againElsewhereSql(deviceId)}
               held as (${holdActionsSql(sql`(select jsonb_agg(jsonb_build_array(id, attendee_id, event_id) order by id) from ins)`, sql`exists (select 1 from ins)`)})
               select ins.id, ins.client_id::text as "clientId", (select id from held) as "jobId" from ins`,
         );
