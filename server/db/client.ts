@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { preparing } from './prepared';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -42,7 +43,7 @@ async function openPostgres(url: string): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
   const client = postgres(url, { max: 10, onnotice: () => {}, connection: { TimeZone: 'UTC' }, backoff: reconnectDelaySeconds });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = drizzle(preparing(client), { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
