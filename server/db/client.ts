@@ -97,6 +97,45 @@ async function pingDb(db: Db): Promise<boolean> {
   }
 }
 
+/**
+ * A transaction whose last statements leave with its COMMIT. `decide` reads and decides (the
+ * locks it takes are held while it runs); what it answers as `write` is started and the
+ * transaction commits without waiting for those statements' answers: the connection sends them
+ * and the COMMIT in one flight, so a hot lock is held for the database's work only, not for a
+ * round trip to this server and back. `write` sends all its statements at once (it never waits
+ * for one's answer before the next), and nothing may depend on their answers before the commit.
+ * If one of its statements fails, PostgreSQL rolls the whole transaction back at the COMMIT and
+ * the error is thrown here; nothing is stored. docs/decisions/022-prepared-statements.md.
+ */
+export async function transactionWithFinalWrite<D, W>(
+  db: Db,
+  decide: (tx: Db) => Promise<{ decision: D; write: (() => PromiseLike<W>) | null }>,
+): Promise<{ decision: D; written: W | null }> {
+  let pending: Promise<W> | null = null;
+  const committed = db.transaction(async (tx) => {
+    const decided = await decide(tx);
+    if (decided.write) {
+      const write = decided.write;
+      // Started once (a drizzle query runs again on every then()), and a failure must not count as
+      // unhandled before it is awaited below.
+      pending = new Promise<W>((resolve, reject) => void write().then(resolve, reject));
+      pending.catch(() => {});
+      // Both drivers hand a statement over after a few promise steps, never after I/O: once the
+      // steps queued now have run, the write's statements are queued on the transaction's
+      // connection and the COMMIT goes behind them. postgres.js itself sends at this same point.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return decided.decision;
+  });
+  const decision = await committed.catch(async (err: unknown) => {
+    // PGlite answers the COMMIT after a failed statement with an error of its own (PostgreSQL
+    // with ROLLBACK): the final write's error is the cause worth throwing.
+    if (pending) await pending;
+    throw err;
+  });
+  return { decision, written: pending === null ? null : await (pending as Promise<W>) };
+}
+
 /** Rows of a raw `db.execute()`, whichever driver answered (PGlite: {rows}, postgres.js: an array). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown;

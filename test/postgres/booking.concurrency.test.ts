@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
+import { bookings } from '../../server/modules/booking/booking.sql';
 import { useTestServer } from '../helpers/test-server';
 import { startServerOnDatabase } from '../helpers/second-server';
 import { apiClient } from '../helpers/http';
@@ -44,6 +45,19 @@ async function seatsTaken(typeId: number, start: string): Promise<number> {
   return Number(row!.n);
 }
 
+/** Resolves once a backend waits for a host's advisory lock (polls pg_stat_activity; no sleep stands in for it). */
+async function waitForLockWaiter(): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const rows = await queryRows(
+      srv.server.ctx.db,
+      sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`,
+    );
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('no request queued on the host lock');
+}
+
 function post(url: string, nonce: string, body: Record<string, unknown>) {
   return apiClient(url).post('/bookings', body, { 'x-svc-nonce': nonce });
 }
@@ -62,6 +76,35 @@ describe('no double booking on PostgreSQL', () => {
       expect(refused.status).toBe(409);
       expect(refused.body.code).toBe('svc_booking_slot_unavailable');
     });
+    expect(await seatsTaken(type.id, start)).toBe(1);
+  });
+
+  it('a booking that waited for its host lock sees the booking committed while it waited (its reads run after the lock)', async () => {
+    const host = await createHost(admin.api);
+    const type = await createType(admin.api, { hosts: [host], capacity: 1 });
+    const start = futureStart(4, 16);
+    const nonce = await fetchNonce(srv.url);
+    let pending: Promise<{ status: number; body: any }> | undefined;
+    await srv.server.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(1400000004::int4, ${host}::int4)`);
+      // the start is still free: this request passes the unlocked check and queues on the lock
+      pending = post(srv.url, nonce, bookingBody(type.id, start));
+      await waitForLockWaiter();
+      await tx.insert(bookings).values({
+        bookingTypeId: type.id,
+        hostUserId: host,
+        customerEmail: 'first@example.test',
+        customerName: 'First',
+        customerTz: 'UTC',
+        startUtc: start,
+        endUtc: futureStart(4, 17),
+        status: 'confirmed',
+        cancelToken: `held-${type.id}`,
+      });
+    });
+    const refused = await pending!;
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('svc_booking_slot_unavailable');
     expect(await seatsTaken(type.id, start)).toBe(1);
   });
 

@@ -7,7 +7,7 @@ import { ZSignupFields, type CancelPreview, type CancelResult, type SignupBody, 
 import type { SignupForm } from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { transactionWithFinalWrite, type Db } from '../../db/client';
 import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type RawCustomFieldInput } from '../../hooks';
 import { invalidParams } from '../../api/route';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
@@ -288,63 +288,7 @@ export function signupService(ctx: AppContext) {
       const currency = paid ? await settingsService(ctx).currency() : '';
       const { cancelToken, ticketCode, ticketCodeHash } = newTicketSecrets();
       const customFields = encodeCustomFields(answers);
-      const decided = await db.transaction(async (tx) => {
-        if (!paid) {
-          // Free: once the lock is granted, one statement counts, decides and inserts (with the held
-          // job), so the hot row stays locked for that statement and the commit only. The lock goes
-          // first on its own: a statement's snapshot is taken when it starts, so a count sent
-          // before the lock was granted could miss a seat committed while it waited.
-          const locked = await eventsRepository(tx).lockById(event.id);
-          if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
-          const seated = await attendeesRepository(tx).insertIfSeats(
-            event.id,
-            { email: fields.email, displayName: fields.display_name, quantity: fields.quantity, customFields, cancelToken, ticketCode, ticketCodeHash },
-            ANNOUNCE_RSVP_SUBMITTED_JOB,
-          );
-          if (!seated.row) throw new AppError('svc_event_full');
-          // svc_rsvp_submitted (and the ticket mail its listener queues) held in this transaction: a crash cannot lose it.
-          return { row: seated.row, announcement: seated.announcement! };
-        }
-        const locked = await eventsRepository(tx).lockById(event.id);
-        if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
-        let status: 'going' | 'waitlist' = 'going';
-        const taken = await seatsTakenLocked(tx, locked);
-        if (locked.capacity !== null && taken + fields.quantity > locked.capacity) {
-          if (!locked.waitlist) throw new AppError('svc_event_full');
-          status = 'waitlist';
-        }
-        // A paid event: the seats are held by an order until it is paid; the tickets come with the payment.
-        if (status === 'going') {
-          const order = await ordersService(ctx).hold(tx, {
-            event: locked,
-            email: fields.email,
-            name: fields.display_name,
-            quantity: fields.quantity,
-            currency,
-            customFields,
-          });
-          const payment = await openPayment(ctx, tx, {
-            orderId: order.id,
-            amountCents: order.amountCents,
-            currency,
-            description: `${locked.title}: ${fields.quantity} ${fields.quantity === 1 ? 'ticket' : 'tickets'}`,
-            customerEmail: fields.email,
-          });
-          return { order: { orderId: order.id, status: 'pending_payment' as const, paymentUrl: payment.url } };
-        }
-        const row = await attendeesRepository(tx).insert({
-          eventId: locked.id,
-          email: fields.email,
-          displayName: fields.display_name,
-          quantity: fields.quantity,
-          status,
-          customFields,
-          cancelToken,
-          ticketCode,
-          ticketCodeHash,
-        });
-        return { row, announcement: await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: [row.id] }) };
-      });
+      const decided = paid ? await paidSignup() : await freeSignup();
       if (decided.order) return decided.order;
       const row = decided.row!;
 
@@ -353,6 +297,78 @@ export function signupService(ctx: AppContext) {
       // The visitor who just signed up sees their ticket at once (it is also in their email); a
       // waitlisted sign-up is not admitted, so it gets no code to show at the door.
       return row.status === 'waitlist' ? { id: row.id, status: 'waitlist' } : { id: row.id, status: 'going', ticketCode: row.ticketCode };
+
+      /**
+       * Free: the lock, one statement that counts, decides and inserts (with the held job), and the
+       * COMMIT leave together, so the hot row stays locked for the database's work only. PostgreSQL
+       * runs them in order and the statement takes its snapshot when it starts, after the lock is
+       * granted: it sees every seat committed while this request waited. Refused (not published,
+       * full), the statement wrote nothing and the commit has nothing to keep
+       * (docs/decisions/022-prepared-statements.md).
+       */
+      async function freeSignup(): Promise<{ row: AttendeeRecord; announcement: number; order?: undefined }> {
+        const { written } = await transactionWithFinalWrite(db, async (tx) => ({
+          decision: null,
+          write: () =>
+            Promise.all([
+              eventsRepository(tx).lockById(event.id),
+              attendeesRepository(tx).insertIfSeats(
+                event.id,
+                { email: fields.email, displayName: fields.display_name, quantity: fields.quantity, customFields, cancelToken, ticketCode, ticketCodeHash },
+                ANNOUNCE_RSVP_SUBMITTED_JOB,
+              ),
+            ]),
+        }));
+        const [locked, seated] = written!;
+        if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+        if (!seated.row) throw new AppError('svc_event_full');
+        // svc_rsvp_submitted (and the ticket mail its listener queues) held in that transaction: a crash cannot lose it.
+        return { row: seated.row, announcement: seated.announcement! };
+      }
+
+      function paidSignup() {
+        return db.transaction(async (tx) => {
+          const locked = await eventsRepository(tx).lockById(event.id);
+          if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+          let status: 'going' | 'waitlist' = 'going';
+          const taken = await seatsTakenLocked(tx, locked);
+          if (locked.capacity !== null && taken + fields.quantity > locked.capacity) {
+            if (!locked.waitlist) throw new AppError('svc_event_full');
+            status = 'waitlist';
+          }
+          // A paid event: the seats are held by an order until it is paid; the tickets come with the payment.
+          if (status === 'going') {
+            const order = await ordersService(ctx).hold(tx, {
+              event: locked,
+              email: fields.email,
+              name: fields.display_name,
+              quantity: fields.quantity,
+              currency,
+              customFields,
+            });
+            const payment = await openPayment(ctx, tx, {
+              orderId: order.id,
+              amountCents: order.amountCents,
+              currency,
+              description: `${locked.title}: ${fields.quantity} ${fields.quantity === 1 ? 'ticket' : 'tickets'}`,
+              customerEmail: fields.email,
+            });
+            return { order: { orderId: order.id, status: 'pending_payment' as const, paymentUrl: payment.url } };
+          }
+          const row = await attendeesRepository(tx).insert({
+            eventId: locked.id,
+            email: fields.email,
+            displayName: fields.display_name,
+            quantity: fields.quantity,
+            status,
+            customFields,
+            cancelToken,
+            ticketCode,
+            ticketCodeHash,
+          });
+          return { row, announcement: await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: [row.id] }) };
+        });
+      }
     },
 
     /** What the public cancel page shows; never a secret. */

@@ -28,7 +28,7 @@ import { occupiedFrom, occupiedTo, type BusyBooking } from '../../../shared/book
 import { DAY_MS, zoneTimeline } from '../../../shared/booking/tz';
 import { parseUtcString, toUtcString, utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/client';
+import { transactionWithFinalWrite, type Db } from '../../db/client';
 import { applyContractFilter, encodeCustomFields } from '../../hooks';
 import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '../../hooks/types';
 import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
@@ -225,14 +225,16 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     let decided: { bookingId: number; status: BookingStatus; hostUserId: number; announcement: number } | null = null;
     // A filter may offer hosts outside the type; they are locked too, by starting over with them.
     for (let attempt = 0; attempt < 3 && !decided; attempt++) {
-      decided = await ctx.db.transaction(async (tx) => {
-        await repo.lockHosts(tx, lockSet);
+      const { decision, written } = await transactionWithFinalWrite(ctx.db, async (tx) => {
         const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
-        // Read together (one round trip on PostgreSQL, while the hosts are locked): the live list,
-        // and which of the locked hosts exist and what they hold around the start.
-        // Least-loaded assignment's counts come along (they would otherwise cost one more round trip with the hosts locked).
+        // Sent with the lock, in one round trip: the live list, which of the locked hosts exist
+        // and what they hold around the start, and least-loaded assignment's counts. PostgreSQL
+        // runs a connection's statements in order and each takes its snapshot when it starts, so
+        // the reads run once the locks are granted and see every booking committed before; the
+        // hosts stay locked for one round trip fewer (docs/decisions/022-prepared-statements.md).
         const countUpcoming = admin?.hostUserId === undefined && effectiveAssignment(type) === 'round_robin';
-        const [list, real, busy, upcoming] = await Promise.all([
+        const [, list, real, busy, upcoming] = await Promise.all([
+          repo.lockHosts(tx, lockSet),
           slots.liveForDay(tx, type, day, { nowMs }),
           repo.existingUserIds(tx, lockSet),
           repo.busyForHosts(tx, lockSet, toUtcString(startMs - reach), toUtcString(startMs + reach)),
@@ -243,7 +245,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const unlocked = slot.hosts.filter((id) => !lockSet.includes(id));
         if (unlocked.length > 0) {
           lockSet = [...lockSet, ...unlocked];
-          return null;
+          return { decision: null, write: null };
         }
         // One booking's quantity must fit one host (docs/api.md#rest).
         // In the type's host order (its first host is "first" for fixed assignment), hosts a filter added last.
@@ -275,30 +277,33 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const status: BookingStatus = awaitingPayment ? 'pending_payment' : type.requiresApproval && !admin ? 'pending_approval' : 'confirmed';
         const paymentStatus = awaitingPayment ? 'pending' : type.priceCents > 0 ? 'on_site' : null;
         // The row with its held announcement (the actions after commit: a crash before they run delays
-        // them, never loses them), and the host's slot-cache epoch, in one round trip.
-        const [{ bookingId, announcement }] = await Promise.all([
-          repo.insertBookingHeld(
-            tx,
-            {
-              bookingTypeId: type.id,
-              hostUserId,
-              customerEmail: input.customerEmail,
-              customerName: input.customerName,
-              customerTz: input.customerTz,
-              startUtc: input.startUtc,
-              endUtc,
-              status,
-              quantity: input.quantity,
-              paymentStatus,
-              customFields: encodeCustomFields(input.customFields ?? {}),
-              cancelToken: newCancelToken(),
-            },
-            ANNOUNCE_BOOKING_CREATED_JOB,
-          ),
-          repo.bumpEpochs(tx, [hostUserId]),
-        ]);
-        return { bookingId, status, hostUserId, announcement };
+        // them, never loses them) and the host's slot-cache epoch, sent with the COMMIT: decided, the
+        // hosts stay locked for the database's work only.
+        const write = () =>
+          Promise.all([
+            repo.insertBookingHeld(
+              tx,
+              {
+                bookingTypeId: type.id,
+                hostUserId,
+                customerEmail: input.customerEmail,
+                customerName: input.customerName,
+                customerTz: input.customerTz,
+                startUtc: input.startUtc,
+                endUtc,
+                status,
+                quantity: input.quantity,
+                paymentStatus,
+                customFields: encodeCustomFields(input.customFields ?? {}),
+                cancelToken: newCancelToken(),
+              },
+              ANNOUNCE_BOOKING_CREATED_JOB,
+            ),
+            repo.bumpEpochs(tx, [hostUserId]),
+          ]);
+        return { decision: { status, hostUserId }, write };
       });
+      if (decision && written) decided = { ...decision, bookingId: written[0].bookingId, announcement: written[0].announcement };
     }
     if (!decided) throw new AppError('svc_booking_slot_unavailable');
 
