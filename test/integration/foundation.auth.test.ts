@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { authService } from '../../server/auth/auth.service';
 import { describe, expect, it } from 'vitest';
 import { TEST_DB_KIND } from '../helpers/db';
@@ -167,6 +168,39 @@ describe('bad input', () => {
     const res = await admin.api.post('/users', { email: 'big@example.test', role: 'host', displayName: 'x'.repeat(2 * 1024 * 1024) });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('svc_payload_too_large');
+  });
+
+  it('a body sent in chunks (no Content-Length) is limited as it comes: 413 over the limit, read as usual under it', async () => {
+    const chunked = (parts: string[]) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(`${srv.url}/svc/v1/auth/login`);
+        let answered = false;
+        const req = http.request(
+          { hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
+          (res) => {
+            answered = true;
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        // the server may answer 413 and close before the rest is written: the answer counts
+        req.on('error', (err) => {
+          if (!answered) reject(err);
+        });
+        void (async () => {
+          for (const part of parts) {
+            if (answered || req.destroyed) return;
+            if (!req.write(part)) await new Promise((r) => req.once('drain', r));
+          }
+          req.end();
+        })();
+      });
+    const over = await chunked(['{"email":"a@example.test","password":"', ...Array.from({ length: 3 }, () => 'x'.repeat(512 * 1024)), '"}']);
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body).code).toBe('svc_payload_too_large');
+    const under = await chunked(['{"email":"nobody@example.test",', '"password":"wrong password here"}']);
+    expect(under.status).toBe(401);
   });
 
   it('a database gone from under the server answers with no SQL or stack in the body: 503 svc_unavailable when the driver says the connection went (PostgreSQL), else 500 svc_internal', async () => {
