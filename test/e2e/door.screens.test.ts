@@ -122,7 +122,10 @@ describe('door screens at 390 px', () => {
     await search.fill('');
     await search.blur();
 
-    // offline: a full-width bar; a ticket cancelled meanwhile on the server is let in offline
+    // offline: a full-width bar; a ticket cancelled meanwhile on the server is let in offline.
+    // Every scan so far (refused ones too) is queued for the server's log: they are sent first, so
+    // the one scan made offline is the only one not yet synced (on a busy machine they were not).
+    await page.getByText('All scans synced').waitFor();
     await page.context().setOffline(true);
     const offlineBar = page.getByRole('status').filter({ hasText: 'Offline. Scanning still works; scans are sent when the network is back.' });
     await offlineBar.waitFor();
