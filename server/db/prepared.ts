@@ -1,4 +1,5 @@
-import type { Sql } from 'postgres';
+import type { ReservedSql, Sql } from 'postgres';
+import { isDatabaseUnavailable } from './driver-faults';
 
 /**
  * A statement with more parameters than this runs unprepared: such a statement spells a list
@@ -10,9 +11,20 @@ export const MAX_PREPARED_PARAMETERS = 64;
 
 type Callback = (sql: Sql) => unknown;
 
+/** postgres.js's `unsafe`, answering named prepared statements for up to MAX_PREPARED_PARAMETERS parameters. */
+function preparedUnsafe(target: Sql) {
+  return (text: string, params?: unknown, options?: Record<string, unknown>) => {
+    // unsafe(text, options) is postgres.js's two-argument form
+    const list = Array.isArray(params) ? params : [];
+    const given = Array.isArray(params) ? (options ?? {}) : ((params as Record<string, unknown> | undefined) ?? {});
+    return target.unsafe(text, list as never, { ...given, prepare: list.length <= MAX_PREPARED_PARAMETERS });
+  };
+}
+
 /**
  * The pool as drizzle should use it: every statement with parameters (up to
- * MAX_PREPARED_PARAMETERS) runs as a named prepared statement, kept per connection.
+ * MAX_PREPARED_PARAMETERS) runs as a named prepared statement, kept per connection, and a
+ * transaction runs on a connection reserved before its BEGIN is sent (`transactionOnReserved`).
  *
  * drizzle calls postgres.js's `unsafe(text, params, { prepare: false })` for every query, and an
  * unprepared statement with parameters costs postgres.js two round trips (Parse + Describe, wait
@@ -25,22 +37,84 @@ type Callback = (sql: Sql) => unknown;
 export function preparing(client: Sql): Sql {
   return new Proxy(client, {
     get(target, key, receiver) {
-      if (key === 'unsafe') {
-        return (text: string, params?: unknown, options?: Record<string, unknown>) => {
-          // unsafe(text, options) is postgres.js's two-argument form
-          const list = Array.isArray(params) ? params : [];
-          const given = Array.isArray(params) ? (options ?? {}) : ((params as Record<string, unknown> | undefined) ?? {});
-          return target.unsafe(text, list as never, { ...given, prepare: list.length <= MAX_PREPARED_PARAMETERS });
-        };
-      }
-      if (key === 'begin' || key === 'savepoint') {
+      if (key === 'unsafe') return preparedUnsafe(target);
+      if (key === 'begin') {
         return (...args: unknown[]) => {
           const fn = args.pop() as Callback;
-          const open = Reflect.get(target, key, receiver) as (...a: unknown[]) => Promise<unknown>;
-          return open(...args, (sql: Sql) => fn(preparing(sql)));
+          return transactionOnReserved(target, typeof args[0] === 'string' ? args[0] : '', fn);
         };
       }
       return Reflect.get(target, key, receiver);
     },
   });
+}
+
+/**
+ * A transaction on a connection taken out of the pool (`sql.reserve()`) before BEGIN is sent,
+ * in place of postgres.js's `sql.begin`. postgres.js 3.4.9 marks a connection as its
+ * transaction's only after BEGIN is written, and skips that step when the BEGIN is the statement
+ * that fills the connection's pipeline (100 statements sent and unanswered) or meets a full
+ * socket buffer: the BEGIN then fails with UNSAFE_TRANSACTION and, worse, the connection goes back
+ * to the pool inside an open transaction (upstream issues 823, 1189, 1210; fixes unreleased). A
+ * rush of 200 clients met it in 4 rushes of 7. A reserved connection is never the pool's while it
+ * is ours, whatever its pipeline holds. docs/decisions/022-prepared-statements.md.
+ */
+export async function transactionOnReserved(pool: Sql, options: string, fn: Callback): Promise<unknown> {
+  const connection = await pool.reserve();
+  // After a lost connection the pool has already taken it back (and may be opening it again for
+  // another query): giving it back a second time, or sending a ROLLBACK on it, would reach that
+  // new session. PostgreSQL rolled the transaction back when the connection went.
+  let lost = false;
+  const noteLoss = (err: unknown) => {
+    if (isDatabaseUnavailable(err)) lost = true;
+  };
+  try {
+    await connection.unsafe(`begin ${options.replace(/[^a-z ]/gi, '')}`);
+    let result: unknown;
+    try {
+      result = await fn(scoped(connection, { next: 0 }));
+    } catch (err) {
+      noteLoss(err);
+      if (!lost) await connection.unsafe('rollback').catch(noteLoss);
+      throw err;
+    }
+    const committed = await connection.unsafe('commit');
+    // A statement of the transaction failed and nothing awaited its error (PostgreSQL then answers
+    // COMMIT with ROLLBACK): nothing was stored, and the caller must not think otherwise.
+    if (committed.command === 'ROLLBACK') throw new Error('The transaction was rolled back: one of its statements failed.');
+    return result;
+  } catch (err) {
+    noteLoss(err);
+    throw err;
+  } finally {
+    if (!lost) connection.release();
+  }
+}
+
+/** The client a transaction's callback gets: prepared statements, and savepoints on the same connection. */
+function scoped(connection: ReservedSql, savepoints: { next: number }): Sql {
+  return new Proxy(connection, {
+    get(target, key, receiver) {
+      if (key === 'unsafe') return preparedUnsafe(target);
+      if (key === 'savepoint') {
+        return async (...args: unknown[]) => {
+          const fn = args.pop() as Callback;
+          const name = `s${savepoints.next++}`;
+          await target.unsafe(`savepoint ${name}`);
+          try {
+            return await fn(scoped(target, savepoints));
+          } catch (err) {
+            if (!isDatabaseUnavailable(err)) await target.unsafe(`rollback to ${name}`);
+            throw err;
+          }
+        };
+      }
+      if (key === 'begin' || key === 'release' || key === 'reserve') {
+        return () => {
+          throw new Error(`${String(key)} is not available inside a transaction`);
+        };
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  }) as unknown as Sql;
 }
