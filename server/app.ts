@@ -19,10 +19,16 @@ import { databaseErrorCode, databaseUnavailable, isDatabaseUnavailable } from '.
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Seconds a refused caller should wait, for Retry-After: a throttle's or an absent database's. */
+function retryAfterOf(err: AppError | null): number | null {
+  const retryAfter = err?.data.retryAfter;
+  return (err?.code === 'svc_rate_limited' || err?.code === 'svc_unavailable') && typeof retryAfter === 'number' ? retryAfter : null;
+}
+
 function errorResponse(err: AppError): Response {
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
-  const retryAfter = err.data.retryAfter;
-  if ((err.code === 'svc_rate_limited' || err.code === 'svc_unavailable') && typeof retryAfter === 'number') headers.set('Retry-After', String(retryAfter));
+  const retryAfter = retryAfterOf(err);
+  if (retryAfter !== null) headers.set('Retry-After', String(retryAfter));
   const text = JSON.stringify(err.toBody());
   // the length lets the compression step leave it alone: an error answer is always small
   headers.set('content-length', String(Buffer.byteLength(text)));
@@ -119,6 +125,12 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
       req: c.req.raw,
       router: appRouter,
       createContext: () => createTrpcContext(c, ctx),
+      // Retry-After as REST sends it (errorResponse above), so a door's push or a throttled
+      // login is told when to try again by the header as well as by data.retryAfter.
+      responseMeta: ({ errors }) => {
+        const wait = errors.map((e) => (e.cause instanceof AppError ? e.cause : null)).find((e) => retryAfterOf(e) !== null);
+        return wait ? { headers: { 'Retry-After': String(retryAfterOf(wait)) } } : {};
+      },
     });
     // Hono drops headers set on `c` when a handler returns its own Response; answering through
     // c.newResponse keeps them (a procedure's Set-Cookie: auth.login, auth.logout; x-request-id).

@@ -23,6 +23,13 @@ export async function createTrpcContext(c: HonoContext, ctx: AppContext): Promis
     return { ctx, principal: await resolvePrincipal(c, ctx), ip: clientIp(c), c };
   } catch (err) {
     if (err instanceof AppError) return { ctx, principal: null, ip: clientIp(c), c, authError: err };
+    // The credential's look-up runs before any procedure, outside errorMapping: a connection lost
+    // there answered 500 with nothing logged (a door push, docs/decisions/018-driver-connection-loss.md).
+    if (isDatabaseUnavailable(err)) {
+      ctx.logger.warn({ code: databaseErrorCode(err) }, 'connection lost under a request; answered 503');
+      const app = databaseUnavailable();
+      throw new TRPCError({ code: trpcCodeFor(app.code, app.status), message: app.message, cause: app });
+    }
     throw err;
   }
 }
