@@ -58,6 +58,10 @@ export interface RushResult {
   /** Milliseconds from request to whole answer. */
   p50: number;
   p99: number;
+  /** Answers with a 5xx status: a rush answers every request, none with a server error. */
+  serverErrors: number;
+  /** Requests that got no answer (the connection failed), counted as status 0. */
+  unanswered: number;
 }
 
 /** One request of a rush, described as data so another thread can send it. */
@@ -88,10 +92,16 @@ const { baseUrl, clients, requests } = workerData;
     while (next < requests.length) {
       const r = requests[next++];
       const sent = performance.now();
-      const res = await fetch(baseUrl + r.path, { method: r.method, headers: r.headers, body: r.body });
-      await res.arrayBuffer();
+      // A request the connection dropped (status 0) is counted, not thrown: one lost answer must
+      // not end the rush and hide every other figure.
+      let status = 0;
+      try {
+        const res = await fetch(baseUrl + r.path, { method: r.method, headers: r.headers, body: r.body });
+        await res.arrayBuffer();
+        status = res.status;
+      } catch {}
       latencies.push(performance.now() - sent);
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
   }));
   parentPort.postMessage({ seconds: (performance.now() - started) / 1000, statuses: [...statuses], latencies });
@@ -116,6 +126,8 @@ export async function runRush(baseUrl: string, clients: number, requests: RushRe
       requestsPerSecond: requests.length / done.seconds,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
+      serverErrors: done.statuses.filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0),
+      unanswered: done.statuses.find(([status]) => status === 0)?.[1] ?? 0,
     };
   } finally {
     await worker.terminate();

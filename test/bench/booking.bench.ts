@@ -112,7 +112,12 @@ async function benchSlots(): Promise<BenchResult[]> {
   }
 }
 
-async function benchCreation(): Promise<BenchResult[]> {
+/**
+ * The booking rush: `clients` concurrent clients, CREATE_ATTEMPTS attempts on a 15-minute grid over
+ * 3 days. The attempts/s target is judged at CLIENTS only (the figure decisions 021 and 022 track);
+ * rush.bench.ts runs it at 50, 200 and 500 clients as well, where only the 5xx count is judged.
+ */
+export async function benchCreation(clients = CLIENTS): Promise<BenchResult[]> {
   const { server, kind, close } = await startBenchServer();
   try {
     const hosts = await insertHosts(server, 5);
@@ -146,7 +151,7 @@ async function benchCreation(): Promise<BenchResult[]> {
     }));
     const headers = { 'content-type': 'application/json', 'x-svc-nonce': nonce.nonce };
     const requests = attempts.map((attempt) => ({ path: '/svc/v1/bookings', method: 'POST' as const, headers, body: JSON.stringify(attempt) }));
-    const rush = await runRush(server.url, CLIENTS, requests);
+    const rush = await runRush(server.url, clients, requests);
     const { statuses, seconds } = rush;
     const created = statuses.get(201) ?? 0;
     const unexpected = [...statuses.entries()].filter(([s]) => s !== 201 && s !== 409).reduce((n, [, c]) => n + c, 0);
@@ -157,16 +162,19 @@ async function benchCreation(): Promise<BenchResult[]> {
            and a.start_utc < b.end_utc and b.start_utc < a.end_utc
            and not (a.booking_type_id = b.booking_type_id and a.start_utc = b.start_utc)`,
     );
-    const scenario = `booking creation, ${CLIENTS} concurrent clients, ${CREATE_ATTEMPTS} attempts (${kind})`;
+    const scenario = `booking creation, ${clients} concurrent clients, ${CREATE_ATTEMPTS} attempts (${kind})`;
+    const judged = clients === CLIENTS;
+    console.log(`${scenario}: ${Math.round(rush.requestsPerSecond)} attempts/s, ${rush.serverErrors} 5xx, ${rush.unanswered} unanswered`);
     return [
       { name: `${scenario}, created/s`, value: Math.round((created / seconds) * 10) / 10, unit: 'bookings/s', target: 'report (> 0)', pass: created > 0 },
       {
         name: `${scenario}, attempts/s`,
         value: Math.round(rush.requestsPerSecond * 10) / 10,
         unit: 'requests/s',
-        target: `>= ${ATTEMPTS_TARGET}`,
-        pass: rush.requestsPerSecond >= ATTEMPTS_TARGET,
+        target: judged ? `>= ${ATTEMPTS_TARGET}` : 'report',
+        pass: !judged || rush.requestsPerSecond >= ATTEMPTS_TARGET,
       },
+      { name: `${scenario}, 5xx answers`, value: rush.serverErrors, unit: 'responses', target: '= 0', pass: rush.serverErrors === 0 },
       { name: `${scenario}, p99`, value: Math.round(rush.p99), unit: 'ms', target: 'report', pass: true },
       { name: `${scenario}, answers other than 201/409`, value: unexpected, unit: 'responses', target: '= 0', pass: unexpected === 0 },
       { name: `${scenario}, overlapping bookings of one host`, value: Number(overlap!.n), unit: 'pairs', target: '= 0', pass: Number(overlap!.n) === 0 },
