@@ -1,4 +1,4 @@
-import '../../shared/validation';
+import { assertCleanText } from '../../shared/validation';
 import type { Context } from 'hono';
 import { z, type ZodType } from 'zod';
 import { AppError } from '../../shared/errors';
@@ -79,40 +79,9 @@ export function invalidParams(error: z.ZodError, prefix?: string): AppError {
   return new AppError('svc_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, { status: 400, params });
 }
 
-/**
- * The first field (dotted path) whose text holds a NUL character, or null. PostgreSQL refuses
- * 0x00 in text, so such input is bad input named by its field, never a failed query.
- * Depth first in key order, with a stack of its own: a body nested thousands deep (10 KB of
- * `[`) overflowed the call stack when this recursed, a 500.
- */
-export function fieldWithNul(value: unknown, at = ''): string | null {
-  const pending: Array<[unknown, string]> = [[value, at]];
-  while (pending.length > 0) {
-    const [v, path] = pending.pop()!;
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) return path || 'body';
-      continue;
-    }
-    if (v === null || typeof v !== 'object') continue;
-    const children: Array<[unknown, string]> = [];
-    for (const [key, child] of Object.entries(v)) {
-      if (key.includes('\u0000')) return path ? `${path}.${key.replaceAll('\u0000', '')}` : key.replaceAll('\u0000', '');
-      children.push([child, path ? `${path}.${key}` : key]);
-    }
-    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
-  }
-  return null;
-}
-
-/** Refuses input with a NUL character anywhere (400 svc_invalid_param naming the field). */
-export function assertNoNul(value: unknown): void {
-  const field = fieldWithNul(value);
-  if (field) throw new AppError('svc_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: 'must not contain a NUL character' } });
-}
-
 export function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, prefix?: string): T {
   if (!schema) return undefined as T;
-  assertNoNul(value);
+  assertCleanText(value);
   const result = schema.safeParse(value);
   if (!result.success) throw invalidParams(result.error, prefix);
   return result.data;
@@ -155,11 +124,16 @@ export async function runRoute(def: AnyRouteDef, c: Context, ctx: AppContext): P
   const ip = clientIp(c);
   // The raw input (path, query and body fields as sent) for checks that run before validation;
   // an unreadable body counts as empty here and is answered by validation below.
-  const raw = async () => ({
-    ...c.req.query(),
-    ...((def.body ? await readBody(c, def.bodyFormat ?? 'json').catch(() => ({})) : {}) as object),
-    ...c.req.param(),
-  });
+  // Its text is checked as validation checks it: a screen keys throttles and nonces on it.
+  const raw = async () => {
+    const fields = {
+      ...c.req.query(),
+      ...((def.body ? await readBody(c, def.bodyFormat ?? 'json').catch(() => ({})) : {}) as object),
+      ...c.req.param(),
+    };
+    assertCleanText(fields);
+    return fields;
+  };
   const pre = def.before ? await def.before({ c, ctx, principal, ip, raw }) : undefined;
   const params = parseWith(def.params, c.req.param(), undefined);
   const query = parseWith(def.query, c.req.query(), undefined);

@@ -6,7 +6,7 @@
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z, ZodType } from 'zod';
 import { procedure, router } from './procedure';
-import { assertNoNul } from './route';
+import { assertCleanText } from '../../shared/validation';
 import type { AnyOperation, Operation, OperationRecord } from './operation';
 
 type InputOf<S> = S extends ZodType ? z.input<S> : void;
@@ -25,7 +25,7 @@ export type ProceduresOf<R extends OperationRecord> = { [K in keyof R as R[K] ex
 
 function procedureOf(op: AnyOperation) {
   let base = procedure(op.access).use(async ({ getRawInput, next }) => {
-    assertNoNul(await getRawInput());
+    assertCleanText(await getRawInput());
     return next();
   });
   if (op.screen) {

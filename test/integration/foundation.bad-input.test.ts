@@ -1,9 +1,13 @@
 /**
  * Bad input is a 4xx naming the problem, never a 500: a NUL character (PostgreSQL refuses 0x00
- * in text) anywhere in a path, query, body or tRPC input, and malformed percent-encoding.
+ * in text), an unpaired UTF-16 surrogate or a Unicode noncharacter anywhere in a path, query,
+ * body or tRPC input, and malformed percent-encoding. Signed webhook bodies: foundation.bad-input.signed.test.ts.
  */
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../server/db/client';
 import { apiClient } from '../helpers/http';
+import { createEvent, resetThrottles, signUp } from '../helpers/registration';
 import { useTestServer } from '../helpers/test-server';
 
 const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' }, client: true });
@@ -78,5 +82,51 @@ describe('transport refusals answer in our error shape', () => {
     const res = await fetch(`${srv.url}/svc/v1/events?search=${'x'.repeat(100_000)}`);
     expect(res.status).toBe(431);
     expect(await res.json()).toMatchObject({ code: 'svc_request_too_large', data: { status: 431 } });
+  });
+});
+
+describe('an unpaired surrogate or a noncharacter is 400 svc_invalid_param naming the field, and nothing is stored', () => {
+  const count = async (table: 'svc_rate_limits' | 'svc_attendees') =>
+    (await queryRows<{ n: number }>(srv.server.ctx.db, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
+
+  it('in the login email, on REST and tRPC (its throttle key was cast to jsonb: a 500)', async () => {
+    const before = await count('svc_rate_limits');
+    for (const email of ['\uD800@example.test', 'a\uDC00b@example.test']) {
+      const res = await apiClient(srv.url).post('/auth/login', { email, password: 'whatever' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'svc_invalid_param', data: { params: { email: 'must not contain an unpaired UTF-16 surrogate' } } });
+    }
+    const res = await fetch(`${srv.url}/trpc/auth.login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ json: { email: '\uD800@example.test', password: 'whatever' } }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.json.data).toMatchObject({
+      svcCode: 'svc_invalid_param',
+      params: { email: 'must not contain an unpaired UTF-16 surrogate' },
+    });
+    expect(await count('svc_rate_limits')).toBe(before);
+  });
+
+  it('in a visitor’s name (U+FFFE, U+FFFF and U+FDD0 made the XLSX export a file readers refuse)', async () => {
+    const event = await createEvent(admin.api);
+    const before = await count('svc_attendees');
+    for (const name of ['Ada\uFFFE', 'Ada\uFFFF', '\uFDD0Ada', 'Ada\u{10FFFF}']) {
+      await resetThrottles(srv);
+      const res = await signUp(srv, event.id, { display_name: name });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'svc_invalid_param',
+        data: { params: { display_name: 'must not contain a Unicode noncharacter (U+FFFE, U+FFFF, U+FDD0–U+FDEF)' } },
+      });
+    }
+    expect(await count('svc_attendees')).toBe(before);
+  });
+
+  it('in a key of a nested object, named without the character', async () => {
+    const res = await admin.api.patch('/settings', { locationLabels: { 'ph\uD800one': 'Call' } });
+    expect(res.status).toBe(400);
+    expect(res.body.data.params).toEqual({ 'locationLabels.phone': 'must not contain an unpaired UTF-16 surrogate' });
   });
 });

@@ -5,6 +5,7 @@
  * status): a repeat changes nothing and answers 200.
  */
 import { AppError } from '../../../shared/errors';
+import { assertCleanText } from '../../../shared/validation';
 import { ZCommerceOrderInput, type CommerceOrderInput, type OrderDto, type OrderStatus } from '../../../shared/payments';
 import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
@@ -35,6 +36,8 @@ export function commerceService(ctx: AppContext) {
     } catch {
       throw new AppError('svc_invalid_json', 'The request body is not valid JSON.');
     }
+    // Signed does not mean storable: a NUL in a name answered 500 from the insert.
+    assertCleanText(json);
     const parsed = ZCommerceOrderInput.safeParse(json);
     if (!parsed.success) throw invalidParams(parsed.error);
     return parsed.data;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../../../shared/errors';
+import { assertCleanText } from '../../../../shared/validation';
 import { randomToken } from '../../../security/crypto';
 import { derivedWebhookSecret, signStandardWebhook, verifyStandardWebhook, type SignedHeaders } from '../../../security/standard-webhooks';
 import type { PaymentProvider, ProviderEvent, ProviderEventKind } from './provider';
@@ -43,12 +44,16 @@ export function createLocalProvider(opts: { serverSecret: string; publicUrl: str
     },
     async parseWebhook(rawBody, headers): Promise<ProviderEvent | null> {
       const eventId = verifyStandardWebhook(secret, rawBody, headers);
+      let json: unknown;
       let parsed: z.infer<typeof ZLocalEvent>;
       try {
-        parsed = ZLocalEvent.parse(JSON.parse(rawBody));
+        json = JSON.parse(rawBody);
+        parsed = ZLocalEvent.parse(json);
       } catch {
         throw new AppError('svc_invalid_json', 'The webhook body is not a payment event.');
       }
+      // Signed does not mean storable: a NUL in the session id answered 500 from its look-up.
+      assertCleanText(json);
       const { sessionId, amountCents } = parsed.data;
       return { eventId, kind: KIND_OF[parsed.type], reference: sessionId, sessionId, paymentRef: sessionId, amountCents };
     },

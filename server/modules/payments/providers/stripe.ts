@@ -9,6 +9,7 @@
 
 import Stripe from 'stripe';
 import { AppError } from '../../../../shared/errors';
+import { assertCleanText } from '../../../../shared/validation';
 import type { CheckoutRequest, CheckoutSession, PaymentProvider, ProviderEvent, ProviderEventKind, RefundRequest } from './provider';
 
 export interface StripeProviderOptions {
@@ -78,6 +79,8 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       } catch (err) {
         throw new AppError('svc_invalid_signature', undefined, undefined, { cause: err });
       }
+      // Signed does not mean storable: a NUL in an id answered 500 from its look-up.
+      assertCleanText(event);
       return toProviderEvent(event);
     },
 
