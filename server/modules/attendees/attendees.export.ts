@@ -5,6 +5,7 @@ import type { Hooks } from '../../hooks';
 import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
 import type { CustomFieldDefinition } from '../../../shared/custom-fields';
+import { xmlSafeText } from '../../../shared/validation';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { SERIALIZED_ATTENDEE_KEYS, serializeAttendees } from './attendees.serialize';
 
@@ -70,11 +71,16 @@ function answerOf(item: Record<string, unknown>, key: string): unknown {
 /** Excel on Windows reads a CSV as UTF-8 only when it starts with a byte order mark. */
 export const UTF8_BOM = '\uFEFF';
 
-/** A cell of the spreadsheet: numbers and booleans as such, objects as JSON, formula starts neutralised like the CSV's. */
+/**
+ * A cell of the spreadsheet: numbers and booleans as such, objects as JSON, formula starts
+ * neutralised like the CSV's. Text goes without the characters XML forbids (a name with U+FFFF,
+ * stored before input refused it, made readers refuse the whole file), before the formula check
+ * so a stripped control character cannot uncover a formula.
+ */
 function xlsxCell(value: unknown): string | number | boolean | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = xmlSafeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
@@ -102,7 +108,7 @@ function exportXlsxStream(
       const items = rows.length ? await serializeAttendees(deps.hooks, rows) : [];
       if (columns === null) {
         columns = columnsOf(items, definitions);
-        sheet.addRow(columns.map((c) => c.header)).commit();
+        sheet.addRow(columns.map((c) => xlsxCell(c.header))).commit();
       }
       for (const item of items) sheet.addRow(columns.map((c) => xlsxCell(c.cell(item)))).commit();
       if (rows.length < EXPORT_PAGE_SIZE) break;
