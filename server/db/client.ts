@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { preparing } from './prepared';
+import { preparing, type ConnectionCloses } from './prepared';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -42,8 +42,16 @@ async function openPostgres(url: string): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { TimeZone: 'UTC' }, backoff: reconnectDelaySeconds });
-  const db = drizzle(preparing(client), { schema }) as unknown as Db;
+  // Transactions waiting for a connection ask again when the pool loses one (server/db/prepared.ts).
+  const closes: ConnectionCloses = new Set();
+  const client = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    connection: { TimeZone: 'UTC' },
+    backoff: reconnectDelaySeconds,
+    onclose: () => closes.forEach((closed) => closed()),
+  });
+  const db = drizzle(preparing(client, closes), { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',

@@ -34,14 +34,14 @@ function preparedUnsafe(target: Sql) {
  * Connections are recycled after 30–60 minutes (postgres.js's default lifetime), which bounds the
  * statements each backend keeps. docs/decisions/022-prepared-statements.md.
  */
-export function preparing(client: Sql): Sql {
+export function preparing(client: Sql, closes: ConnectionCloses = new Set()): Sql {
   return new Proxy(client, {
     get(target, key, receiver) {
       if (key === 'unsafe') return preparedUnsafe(target);
       if (key === 'begin') {
         return (...args: unknown[]) => {
           const fn = args.pop() as Callback;
-          return transactionOnReserved(target, typeof args[0] === 'string' ? args[0] : '', fn);
+          return transactionOnReserved(target, typeof args[0] === 'string' ? args[0] : '', fn, closes);
         };
       }
       return Reflect.get(target, key, receiver);
@@ -59,8 +59,8 @@ export function preparing(client: Sql): Sql {
  * rush of 200 clients met it in 4 rushes of 7. A reserved connection is never the pool's while it
  * is ours, whatever its pipeline holds. docs/decisions/022-prepared-statements.md.
  */
-export async function transactionOnReserved(pool: Sql, options: string, fn: Callback): Promise<unknown> {
-  const connection = await pool.reserve();
+export async function transactionOnReserved(pool: Sql, options: string, fn: Callback, closes: ConnectionCloses = new Set()): Promise<unknown> {
+  const connection = await reserveConnection(pool, closes);
   // After a lost connection the pool has already taken it back (and may be opening it again for
   // another query): giving it back a second time, or sending a ROLLBACK on it, would reach that
   // new session. PostgreSQL rolled the transaction back when the connection went.
@@ -89,6 +89,46 @@ export async function transactionOnReserved(pool: Sql, options: string, fn: Call
   } finally {
     if (!lost) connection.release();
   }
+}
+
+/**
+ * Called on every connection the pool loses (postgres.js's `onclose` option calls each one):
+ * `openDatabase` passes the set it calls to `preparing`.
+ */
+export type ConnectionCloses = Set<() => void>;
+
+/**
+ * `pool.reserve()`, asked again after each lost connection until one answers (the others give
+ * their connection straight back). postgres.js 3.4.9 hands a lost connection the request at the
+ * head of its queue to reconnect for; when that request is a reservation, the connection drops
+ * it after fetching its types, and the reservation never resolves: the transaction would wait
+ * forever. The extra ask goes out a tick later, once the pool has finished taking the lost
+ * connection back (asked inside `onclose`, it would open that connection twice).
+ */
+function reserveConnection(pool: Sql, closes: ConnectionCloses): Promise<ReservedSql> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const ask = () => {
+      pool.reserve().then(
+        (connection) => {
+          if (settled) return connection.release();
+          settled = true;
+          closes.delete(askAgain);
+          resolve(connection);
+        },
+        (err: unknown) => {
+          // the pool is ending (a lost ask never settles, so none is waited for)
+          if (settled) return;
+          settled = true;
+          closes.delete(askAgain);
+          reject(err as Error);
+        },
+      );
+    };
+    const askAgain = () => void setImmediate(() => settled || ask());
+    closes.add(askAgain);
+    ask();
+  });
 }
 
 /** The client a transaction's callback gets: prepared statements, and savepoints on the same connection. */

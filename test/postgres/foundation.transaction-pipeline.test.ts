@@ -11,7 +11,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Db } from '../../server/db/client';
-import { preparing } from '../../server/db/prepared';
+import { preparing, type ConnectionCloses } from '../../server/db/prepared';
 import * as schema from '../../server/db/schema';
 import { createScratchPostgres } from '../helpers/db';
 
@@ -84,6 +84,30 @@ describe('transactions and the pool', () => {
       expect(outcome).not.toBe('committed');
       expect(await client.unsafe('select count(*)::int as n from svc_t_unawaited')).toEqual([{ n: 0 }]);
     } finally {
+      await client.end({ timeout: 5 });
+    }
+  });
+});
+
+describe('a transaction waiting for a connection when the pool loses one', () => {
+  it('is served once the pool reconnects, not left waiting forever (postgres.js drops the reservation it reconnected for)', async () => {
+    const closes: ConnectionCloses = new Set();
+    const client = postgres(scratch.url, { max: 2, onnotice: () => {}, onclose: () => closes.forEach((closed) => closed()) });
+    const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
+    try {
+      // Both connections held: the transaction's reservation waits at the head of the pool's queue.
+      const [first, second] = [await client.reserve(), await client.reserve()];
+      const [{ pid }] = await first.unsafe<[{ pid: number }]>('select pg_backend_pid() as pid');
+      const db = drizzle(preparing(client, closes), { schema }) as unknown as Db;
+      const tx = db.transaction(async (t) => (await queryRows<{ n: number }>(t, sql`select ${7}::int as n`))[0]!.n);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The lost connection reconnects for the waiting reservation, then forgets it.
+      await admin`select pg_terminate_backend(${pid})`;
+      const outcome = await Promise.race([tx, new Promise((resolve) => setTimeout(resolve, 10_000, 'still waiting after 10 s'))]);
+      expect(outcome).toBe(7);
+      second.release();
+    } finally {
+      await admin.end();
       await client.end({ timeout: 5 });
     }
   });
