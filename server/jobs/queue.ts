@@ -2,6 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { jsonInts, queryRows, type Db } from '../db/client';
 import { nowUtc } from '../db/columns';
+import { databaseErrorCode } from '../db/driver-faults';
+import { serializeError } from '../logger';
 import { jobs } from './jobs.sql';
 import { toUtcString } from '../../shared/time';
 
@@ -66,6 +68,20 @@ export function registerQueueJobs(runner: JobRunner, db: Db): void {
 export function backoffSeconds(attempt: number, random = Math.random): number {
   const base = Math.min(3600, 5 * 2 ** Math.max(0, attempt - 1));
   return Math.round(base * (0.75 + random() * 0.5));
+}
+
+/**
+ * A failed job's error as `last_error` keeps it (the admin reads it): the message as the log's
+ * error serializer writes it, so a failed query's bound values (a payment id, a whole mail with
+ * its manage link) and its cause's message (PostgreSQL quotes the value it refused) are masked,
+ * with the database's error code in their place (docs/decisions/006-jobs-and-mail.md).
+ */
+export function storedError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const { message } = serializeError(err) as { message?: unknown };
+  const text = typeof message === 'string' ? message : err.name;
+  const code = databaseErrorCode(err);
+  return text.includes('\nparams: [redacted]') && code ? `${text} (code ${code})` : text;
 }
 
 interface ClaimedJob {
@@ -255,9 +271,10 @@ export class JobRunner {
         .set({ state: 'done', finishedUtc: nowUtc, lockedUntilUtc: null, lastError: null })
         .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.state, 'running')));
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = storedError(err);
       const final = job.attempts >= job.max_attempts;
-      log.warn({ err: message, final }, 'job failed');
+      // the logger's error serializer masks a failed query's values, as for a request's error
+      log.warn({ err, final }, 'job failed');
       await this.db
         .update(jobs)
         .set({

@@ -7,6 +7,8 @@ import { jobs } from '../../server/jobs/jobs.sql';
 import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, LEASE_SECONDS, pruneFinishedJobs } from '../../server/jobs/queue';
 import { toUtcString } from '../../shared/time';
 import { openTestDatabase, TEST_DB_KIND } from '../helpers/db';
+import { queueMail } from '../../server/mail/mailer';
+import { capturedLogger } from '../helpers/logs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -168,6 +170,55 @@ describe('durable jobs', () => {
   it('the same dedupe key is queued once while pending', async () => {
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).not.toBeNull();
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).toBeNull();
+  });
+});
+
+describe('no secret in a failed job’s log or stored error', () => {
+  // A payment id is the visitor's key to /pay/{id}; a manage token is the key to their booking.
+  const PAYMENT_ID = 'pay_7Hq2LrX9sKd3VbN8mZt4WcYp';
+  const MANAGE_TOKEN = 'mT9xQ2vL7kR4pW8sN3bZ6yH1cJ5dF0gA';
+
+  beforeAll(async () => {
+    // A write that fails inside the database after the job built the row with its secret.
+    await database.db.execute(sql`alter table svc_outbox add constraint test_fail_mail check (subject <> 'Fail me') not valid`);
+  });
+  afterAll(async () => {
+    await database.db.execute(sql`alter table svc_outbox drop constraint test_fail_mail`);
+  });
+
+  async function failOnce(type: string, handler: Parameters<JobRunner['register']>[1]) {
+    const captured = capturedLogger('debug');
+    const runner = new JobRunner(database.db, captured.logger);
+    runner.register(type, handler);
+    const id = (await enqueueJob(database.db, type, {}))!;
+    expect(await runner.runDue()).toBe(1);
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.id, id));
+    return { row: row!, log: captured.text() };
+  }
+
+  it('a job whose query fails with a payment id among its values keeps it out of the log and last_error', async () => {
+    // The payment id is bound to a cast that fails: PostgreSQL's own message quotes the value too.
+    const { row, log } = await failOnce('t.payment_query', async (_p, ctx) => {
+      await ctx.db.execute(sql`select ${PAYMENT_ID}::int`);
+    });
+    expect(row.state).toBe('queued');
+    expect(row.lastError).toMatch(/Failed query/);
+    expect(row.lastError).toContain('params: [redacted]');
+    expect(row.lastError).not.toContain(PAYMENT_ID);
+    expect(log).toMatch(/job failed/);
+    expect(log).not.toContain(PAYMENT_ID);
+  });
+
+  it('a job whose mail insert fails keeps the mail and its /manage/ link out of the log and last_error', async () => {
+    const { row, log } = await failOnce('t.mail_query', async (_p, ctx) => {
+      await queueMail(ctx.db, { to: 'visitor@example.test', subject: 'Fail me', text: `Manage your booking: https://svc.example.test/manage/${MANAGE_TOKEN}` });
+    });
+    expect(row.lastError).toMatch(/Failed query/);
+    expect(row.lastError).not.toContain(MANAGE_TOKEN);
+    expect(row.lastError).not.toContain('visitor@example.test');
+    expect(log).toMatch(/job failed/);
+    expect(log).not.toContain(MANAGE_TOKEN);
+    expect(log).not.toContain('visitor@example.test');
   });
 });
 
