@@ -343,9 +343,9 @@ export class JobRunner {
         const room = (this.opts.outboundConcurrency ?? OUTBOUND_CONCURRENCY) - this.outbound.size;
         if (room <= 0 || this.outboundTypes.length === 0) return started;
         const batch = await this.claim('outbound', room, nowMs);
-        // jobs of one receiver claimed together run one after another in one slot
+        // jobs of one receiver claimed together run one after another in one slot, oldest first
         const slots = new Map<string, ClaimedJob[]>();
-        for (const job of batch) {
+        for (const job of batch.sort((a, b) => a.id - b.id)) {
           const receiver = job.payload[OUTBOUND_RECEIVER];
           const key = typeof receiver === 'string' ? receiver : `job:${job.id}`;
           slots.set(key, [...(slots.get(key) ?? []), job]);

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { jobs } from '../../server/jobs/jobs.sql';
-import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, LEASE_SECONDS, pruneFinishedJobs } from '../../server/jobs/queue';
+import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, LEASE_SECONDS, OUTBOUND_RECEIVER, pruneFinishedJobs } from '../../server/jobs/queue';
 import { toUtcString } from '../../shared/time';
 import { openTestDatabase, TEST_DB_KIND } from '../helpers/db';
 import { queueMail } from '../../server/mail/mailer';
@@ -170,6 +170,83 @@ describe('durable jobs', () => {
   it('the same dedupe key is queued once while pending', async () => {
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).not.toBeNull();
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).toBeNull();
+  });
+});
+
+/** A promise a test settles when it chooses: an outbound job "waiting on its receiver". */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('the outbound lane', () => {
+  it('main-lane jobs run while an outbound job is still waiting on its receiver, and runDue waits for both', async () => {
+    const runner = new JobRunner(database.db, silent);
+    const receiver = gate();
+    const ran: string[] = [];
+    runner.register(
+      't.deliver',
+      async () => {
+        ran.push('deliver started');
+        await receiver.opened;
+        ran.push('deliver answered');
+      },
+      { lane: 'outbound' },
+    );
+    runner.register('t.mail', async (p) => void ran.push(`mail ${String(p.n)}`));
+    // the delivery is the oldest: in one lane it would hold back at least the mails after its batch
+    await enqueueJob(database.db, 't.deliver', {}, { runAtUtc: toUtcString(Date.now() - 60_000) });
+    const mails = Array.from({ length: 8 }, (_, n) => `mail ${n}`);
+    for (let n = 0; n < mails.length; n++) await enqueueJob(database.db, 't.mail', { n });
+    const pass = runner.runDue();
+    try {
+      await vi.waitFor(() => expect([...ran].sort()).toEqual(['deliver started', ...mails]), { timeout: 10_000, interval: 20 });
+    } finally {
+      receiver.open();
+    }
+    expect(await pass).toBe(1 + mails.length);
+    expect(ran.at(-1)).toBe('deliver answered');
+    const rows = await database.db.select({ state: jobs.state }).from(jobs);
+    expect(rows.every((r) => r.state === 'done')).toBe(true);
+  });
+
+  it('outbound jobs of different receivers run at once, those of one receiver one after another', async () => {
+    const runner = new JobRunner(database.db, silent);
+    const receivers: Array<[string, string]> = [
+      ['a1', 'webhook:1'],
+      ['a2', 'webhook:1'],
+      ['b1', 'webhook:2'],
+      ['c1', 'webhook:3'],
+    ];
+    const gates = new Map(receivers.map(([name]) => [name, gate()]));
+    const running = new Set<string>();
+    const started: string[] = [];
+    let mostAtOnce = 0;
+    runner.register(
+      't.post',
+      async (p) => {
+        const name = String(p.name);
+        started.push(name);
+        running.add(name);
+        mostAtOnce = Math.max(mostAtOnce, running.size);
+        await gates.get(name)!.opened;
+        running.delete(name);
+      },
+      { lane: 'outbound' },
+    );
+    for (const [name, receiver] of receivers) await enqueueJob(database.db, 't.post', { name, [OUTBOUND_RECEIVER]: receiver });
+    const pass = runner.runDue();
+    try {
+      await vi.waitFor(() => expect([...running].sort()).toEqual(['a1', 'b1', 'c1']), { timeout: 10_000, interval: 20 });
+      expect(started).not.toContain('a2'); // its receiver is busy with a1
+      gates.get('a1')!.open();
+      await vi.waitFor(() => expect(running.has('a2')).toBe(true), { timeout: 10_000, interval: 20 });
+    } finally {
+      for (const g of gates.values()) g.open();
+    }
+    expect(await pass).toBe(4);
+    expect(mostAtOnce).toBe(3);
   });
 });
 
