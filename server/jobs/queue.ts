@@ -232,7 +232,7 @@ export class JobRunner {
   kick(): void {
     if (this.stopped || !this.started) return;
     if (!this.mainRunning)
-      this.mainInFlight = this.runMain()
+      void this.runMain()
         // what the pass's jobs queued for the outbound lane (an announcement's webhooks) starts now
         .then((ran) => ran > 0 && this.kickOutbound())
         .catch((err) => this.logger.error({ err }, 'job pass failed'));
@@ -288,33 +288,32 @@ export class JobRunner {
   }
 
   /** The main lane: claims a batch, runs it one job at a time, until none is due; 0 when a pass is under way. */
-  private async runMain(nowMs?: number): Promise<number> {
-    if (this.mainRunning) return 0;
+  private runMain(nowMs?: number): Promise<number> {
+    if (this.mainRunning) return Promise.resolve(0);
     this.mainRunning = true;
+    const pass = this.mainPass(nowMs).finally(() => (this.mainRunning = false));
+    // idle() and stop() wait for whichever pass is under way, a kick's or a runDue's
+    this.mainInFlight = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private async mainPass(nowMs?: number): Promise<number> {
     let count = 0;
-    try {
-      for (;;) {
-        const batch = await this.claim('main', this.opts.batchSize ?? DEFAULT_BATCH_SIZE, nowMs);
-        if (batch.length === 0) break;
-        for (const job of batch) this.hold(job);
-        try {
-          for (const job of batch) {
-            try {
-              await this.runOne(job, nowMs);
-            } finally {
-              this.release(job.id);
-            }
-            count++;
-          }
-        } finally {
-          // a failed outcome write leaves the rest of the batch to the lease
-          for (const job of batch) this.release(job.id);
+    for (;;) {
+      const batch = await this.claim('main', this.opts.batchSize ?? DEFAULT_BATCH_SIZE, nowMs);
+      if (batch.length === 0) return count;
+      for (const job of batch) this.hold(job);
+      try {
+        for (const job of batch) {
+          await this.runOne(job, nowMs);
+          this.release(job.id);
+          count++;
         }
+      } finally {
+        // a failed outcome write leaves the rest of the batch to the lease
+        for (const job of batch) this.release(job.id);
       }
-    } finally {
-      this.mainRunning = false;
     }
-    return count;
   }
 
   /**
