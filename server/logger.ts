@@ -28,13 +28,27 @@ export function withoutParams(text: string): string {
   return `${text.slice(0, at)}\nparams: [redacted]${frames === -1 ? '' : text.slice(frames)}`;
 }
 
+/**
+ * PostgreSQL quotes the value it refused at the end of its message (`invalid input syntax for
+ * type integer: "…"`, `invalid input value for enum …: "…"`); the serializer writes a cause's
+ * message into the stack (`caused by: PostgresError: …`). Names it quotes elsewhere (a
+ * constraint, a relation) stay: they say what failed, not with what.
+ */
+const REFUSED_VALUE = /^(\S[^\n]*?): "[^\n]*"$/gm;
+export const withoutRefusedValues = (text: string) => text.replace(REFUSED_VALUE, '$1: "[redacted]"');
+
 function scrubError(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > 8) return value;
   if (Array.isArray(value)) return value.map((v) => scrubError(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (QUERY_VALUE_KEYS.has(key)) continue;
-    out[key] = typeof v === 'string' && (key === 'message' || key === 'stack') ? withoutParams(v) : typeof v === 'object' ? scrubError(v, depth + 1) : v;
+    out[key] =
+      typeof v === 'string' && (key === 'message' || key === 'stack')
+        ? withoutRefusedValues(withoutParams(v))
+        : typeof v === 'object'
+          ? scrubError(v, depth + 1)
+          : v;
   }
   return out;
 }

@@ -5,6 +5,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** When its data ended (the wall clock). */
+  atMs: number;
 }
 
 /** A real SMTP server on loopback that keeps what it receives. */
@@ -22,6 +24,7 @@ export async function startSmtpServer(): Promise<{ url: string; received: Receiv
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
+          atMs: Date.now(),
         });
         callback();
       });

@@ -15,6 +15,8 @@ export interface ReceivedRequest {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** When it arrived (the wall clock). */
+  atMs: number;
 }
 
 export interface ScriptedAnswer {
@@ -48,9 +50,10 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const atMs = Date.now();
       const path = req.url ?? '/';
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-      received.set(path, [...(received.get(path) ?? []), { path, headers, body: Buffer.concat(chunks).toString('utf8') }]);
+      received.set(path, [...(received.get(path) ?? []), { path, headers, body: Buffer.concat(chunks).toString('utf8'), atMs }]);
       const answer = scripts.get(path)?.shift() ?? fallbacks.get(path) ?? {};
       const send = () => {
         if (res.destroyed) return;

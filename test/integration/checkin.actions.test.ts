@@ -118,6 +118,33 @@ describe('held check-in actions', () => {
     expect(fired).toEqual([[res.body.checkinId, people[0]!.id, event.id]]);
   });
 
+  it('a listener whose query fails with a ticket code among its values: the held job’s last_error keeps the code out', async () => {
+    const { event, people } = await threeAttendees();
+    const ticketCode = people[0]!.ticketCode;
+    // a plugin's listener looks the ticket up with a cast that fails: PostgreSQL quotes the value too
+    const listener = async () => {
+      await db().execute(sql`select ${ticketCode}::int`);
+    };
+    hooks().addAction('svc_pro_attendee_checked_in', listener, 10, 3);
+    cleanups.push(() => hooks().removeAction('svc_pro_attendee_checked_in', listener, 10));
+
+    const res = await admin.api.post<{ checkinId: number }>('/checkins', { ticketCode, eventId: event.id });
+    try {
+      expect(res.status).toBe(201);
+      const [job] = await queryRows<{ last_error: string }>(
+        db(),
+        sql`select last_error from svc_jobs where type = ${CHECKIN_ACTIONS_JOB} and state = 'queued'`,
+      );
+      expect(job!.last_error).toMatch(/Failed query/);
+      expect(job!.last_error).toContain('params: [redacted]');
+      expect(job!.last_error).not.toContain(ticketCode);
+    } finally {
+      // the held action fires without the failing listener: the next test starts with no held job
+      hooks().removeAction('svc_pro_attendee_checked_in', listener, 10);
+      await runJobsAfter(60);
+    }
+  });
+
   it('a failed insert holds no job and fires nothing', async () => {
     const fired = recordActions();
     const row: NewCheckin = {

@@ -1,12 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Database } from '../../server/db/client';
 import { openDatabase } from '../../server/db/client';
 import { jobs } from '../../server/jobs/jobs.sql';
-import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, LEASE_SECONDS, pruneFinishedJobs } from '../../server/jobs/queue';
+import { backoffSeconds, enqueueJob, JobRunner, KEEP_FINISHED_JOBS_DAYS, LEASE_SECONDS, OUTBOUND_RECEIVER, pruneFinishedJobs } from '../../server/jobs/queue';
 import { toUtcString } from '../../shared/time';
 import { openTestDatabase, TEST_DB_KIND } from '../helpers/db';
+import { queueMail } from '../../server/mail/mailer';
+import { capturedLogger } from '../helpers/logs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -168,6 +170,132 @@ describe('durable jobs', () => {
   it('the same dedupe key is queued once while pending', async () => {
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).not.toBeNull();
     expect(await enqueueJob(database.db, 't.dedupe', {}, { dedupeKey: 'reminder:1' })).toBeNull();
+  });
+});
+
+/** A promise a test settles when it chooses: an outbound job "waiting on its receiver". */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('the outbound lane', () => {
+  it('main-lane jobs run while an outbound job is still waiting on its receiver, and runDue waits for both', async () => {
+    const runner = new JobRunner(database.db, silent);
+    const receiver = gate();
+    const ran: string[] = [];
+    runner.register(
+      't.deliver',
+      async () => {
+        ran.push('deliver started');
+        await receiver.opened;
+        ran.push('deliver answered');
+      },
+      { lane: 'outbound' },
+    );
+    runner.register('t.mail', async (p) => void ran.push(`mail ${String(p.n)}`));
+    // the delivery is the oldest: in one lane it would hold back at least the mails after its batch
+    await enqueueJob(database.db, 't.deliver', {}, { runAtUtc: toUtcString(Date.now() - 60_000) });
+    const mails = Array.from({ length: 8 }, (_, n) => `mail ${n}`);
+    for (let n = 0; n < mails.length; n++) await enqueueJob(database.db, 't.mail', { n });
+    const pass = runner.runDue();
+    try {
+      await vi.waitFor(() => expect([...ran].sort()).toEqual(['deliver started', ...mails]), { timeout: 10_000, interval: 20 });
+    } finally {
+      receiver.open();
+    }
+    expect(await pass).toBe(1 + mails.length);
+    expect(ran.at(-1)).toBe('deliver answered');
+    const rows = await database.db.select({ state: jobs.state }).from(jobs);
+    expect(rows.every((r) => r.state === 'done')).toBe(true);
+  });
+
+  it('outbound jobs of different receivers run at once, those of one receiver one after another', async () => {
+    const runner = new JobRunner(database.db, silent);
+    const receivers: Array<[string, string]> = [
+      ['a1', 'webhook:1'],
+      ['a2', 'webhook:1'],
+      ['b1', 'webhook:2'],
+      ['c1', 'webhook:3'],
+    ];
+    const gates = new Map(receivers.map(([name]) => [name, gate()]));
+    const running = new Set<string>();
+    const started: string[] = [];
+    let mostAtOnce = 0;
+    runner.register(
+      't.post',
+      async (p) => {
+        const name = String(p.name);
+        started.push(name);
+        running.add(name);
+        mostAtOnce = Math.max(mostAtOnce, running.size);
+        await gates.get(name)!.opened;
+        running.delete(name);
+      },
+      { lane: 'outbound' },
+    );
+    for (const [name, receiver] of receivers) await enqueueJob(database.db, 't.post', { name, [OUTBOUND_RECEIVER]: receiver });
+    const pass = runner.runDue();
+    try {
+      await vi.waitFor(() => expect([...running].sort()).toEqual(['a1', 'b1', 'c1']), { timeout: 10_000, interval: 20 });
+      expect(started).not.toContain('a2'); // its receiver is busy with a1
+      gates.get('a1')!.open();
+      await vi.waitFor(() => expect(running.has('a2')).toBe(true), { timeout: 10_000, interval: 20 });
+    } finally {
+      for (const g of gates.values()) g.open();
+    }
+    expect(await pass).toBe(4);
+    expect(mostAtOnce).toBe(3);
+  });
+});
+
+describe('no secret in a failed job’s log or stored error', () => {
+  // A payment id is the visitor's key to /pay/{id}; a manage token is the key to their booking.
+  const PAYMENT_ID = 'pay_7Hq2LrX9sKd3VbN8mZt4WcYp';
+  const MANAGE_TOKEN = 'mT9xQ2vL7kR4pW8sN3bZ6yH1cJ5dF0gA';
+
+  beforeAll(async () => {
+    // A write that fails inside the database after the job built the row with its secret.
+    await database.db.execute(sql`alter table svc_outbox add constraint test_fail_mail check (subject <> 'Fail me') not valid`);
+  });
+  afterAll(async () => {
+    await database.db.execute(sql`alter table svc_outbox drop constraint test_fail_mail`);
+  });
+
+  async function failOnce(type: string, handler: Parameters<JobRunner['register']>[1]) {
+    const captured = capturedLogger('debug');
+    const runner = new JobRunner(database.db, captured.logger);
+    runner.register(type, handler);
+    const id = (await enqueueJob(database.db, type, {}))!;
+    expect(await runner.runDue()).toBe(1);
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.id, id));
+    return { row: row!, log: captured.text() };
+  }
+
+  it('a job whose query fails with a payment id among its values keeps it out of the log and last_error', async () => {
+    // The payment id is bound to a cast that fails: PostgreSQL's own message quotes the value too.
+    const { row, log } = await failOnce('t.payment_query', async (_p, ctx) => {
+      await ctx.db.execute(sql`select ${PAYMENT_ID}::int`);
+    });
+    expect(row.state).toBe('queued');
+    expect(row.lastError).toMatch(/Failed query/);
+    expect(row.lastError).toContain('params: [redacted]');
+    expect(row.lastError).not.toContain(PAYMENT_ID);
+    expect(log).toMatch(/job failed/);
+    expect(log).not.toContain(PAYMENT_ID);
+  });
+
+  it('a job whose mail insert fails keeps the mail and its /manage/ link out of the log and last_error', async () => {
+    const { row, log } = await failOnce('t.mail_query', async (_p, ctx) => {
+      await queueMail(ctx.db, { to: 'visitor@example.test', subject: 'Fail me', text: `Manage your booking: https://svc.example.test/manage/${MANAGE_TOKEN}` });
+    });
+    expect(row.lastError).toMatch(/Failed query/);
+    expect(row.lastError).not.toContain(MANAGE_TOKEN);
+    expect(row.lastError).not.toContain('visitor@example.test');
+    expect(log).toMatch(/job failed/);
+    expect(log).not.toContain(MANAGE_TOKEN);
+    expect(log).not.toContain('visitor@example.test');
   });
 });
 

@@ -7,10 +7,19 @@ export function registerChatJobs(runner: JobRunner, ctx: AppContext): void {
   runner.register(CHAT_FLUSH_JOB, async (payload) => {
     await chatService(ctx).flush(Number(payload.eventId), String(payload.dueUtc ?? ''));
   });
-  runner.register(CHAT_SEND_JOB, async (payload) => {
-    await chatService(ctx).send(Number(payload.eventId), String(payload.url), String(payload.text));
-  });
-  runner.register(CHAT_TEST_JOB, async (payload) => {
-    await chatService(ctx).sendTest(String(payload.url));
-  });
+  // only these two talk to the chat: they run in the outbound lane, beside mail and payments (docs/decisions/023-outbound-lane.md)
+  runner.register(
+    CHAT_SEND_JOB,
+    async (payload) => {
+      await chatService(ctx).send(Number(payload.eventId), String(payload.url), String(payload.text));
+    },
+    { lane: 'outbound' },
+  );
+  runner.register(
+    CHAT_TEST_JOB,
+    async (payload) => {
+      await chatService(ctx).sendTest(String(payload.url));
+    },
+    { lane: 'outbound' },
+  );
 }

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
 import type { ChatTestDto } from '../../../shared/chat';
 import type { Db } from '../../db/client';
-import { enqueueJob } from '../../jobs/queue';
+import { enqueueJob, OUTBOUND_RECEIVER } from '../../jobs/queue';
 import { assertTargetAllowed, outboundPolicy, postOutbound, type OutboundPolicy } from '../../security/outbound';
 import { checkinRepository } from '../checkin/checkin.repository';
 import { requireExtended } from '../payments/payments.service';
@@ -82,7 +82,8 @@ export function chatService(ctx: Pick<AppContext, 'db' | 'env'>, db: Db = ctx.db
           seatsGoing: counts.seatsGoing,
           more: claimed.pendingCount - 1,
         });
-        await enqueueJob(tx, CHAT_SEND_JOB, { eventId, url, text }, { maxAttempts: CHAT_SEND_ATTEMPTS });
+        // the event's chat is the job's receiver: one message at a time in the outbound lane
+        await enqueueJob(tx, CHAT_SEND_JOB, { eventId, url, text, [OUTBOUND_RECEIVER]: `chat:${eventId}` }, { maxAttempts: CHAT_SEND_ATTEMPTS });
       });
     },
 

@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import type { Hooks } from '../../hooks';
 import { jobs } from '../../jobs/jobs.sql';
-import { backoffSeconds, HELD_LEASE_SECONDS, type JobRunner } from '../../jobs/queue';
+import { backoffSeconds, HELD_LEASE_SECONDS, storedError, type JobRunner } from '../../jobs/queue';
 
 export const CHECKIN_ACTIONS_JOB = 'checkin.actions';
 
@@ -77,7 +77,8 @@ export async function fireCheckedIn(ctx: ActionsContext, jobId: number | null, r
       .set({
         state: 'queued',
         lockedUntilUtc: null,
-        lastError: (err instanceof Error ? err.message : String(err)).slice(0, 2000),
+        // a listener's failed query keeps its values (ticket codes, tokens) out of the stored error
+        lastError: storedError(err).slice(0, 2000),
         runAtUtc: sql`${nowUtc} + make_interval(secs => ${backoffSeconds(1)})` as never,
       })
       .where(heldByWriter(jobId))

@@ -10,8 +10,13 @@ function deliverPayload(payload: Record<string, unknown>): DeliverJobPayload {
 }
 
 export function registerWebhookJobs(runner: JobRunner, ctx: AppContext): void {
-  runner.register(WEBHOOK_DELIVER_JOB, async (payload, job) => {
-    const outcome = await attemptDelivery(ctx, deliverPayload(payload), job.nowMs);
-    job.logger.debug({ deliveryId: payload.deliveryId, outcome }, 'webhook attempt');
-  });
+  runner.register(
+    WEBHOOK_DELIVER_JOB,
+    async (payload, job) => {
+      const outcome = await attemptDelivery(ctx, deliverPayload(payload), job.nowMs);
+      job.logger.debug({ deliveryId: payload.deliveryId, outcome }, 'webhook attempt');
+    },
+    // a receiver that never answers holds one outbound slot for one attempt's deadline, never a mail (docs/decisions/023-outbound-lane.md)
+    { lane: 'outbound' },
+  );
 }

@@ -25,7 +25,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import type { Env } from '../../env';
-import { cancelQueuedJobs, enqueueJob } from '../../jobs/queue';
+import { cancelQueuedJobs, enqueueJob, OUTBOUND_RECEIVER } from '../../jobs/queue';
 import { queueMail } from '../../mail/mailer';
 import { assertTargetAllowed, OutboundError, outboundPolicy, postOutbound, type OutboundPolicy } from '../../security/outbound';
 import { signStandardWebhook } from '../../security/standard-webhooks';
@@ -105,12 +105,16 @@ function toDeliveryDetailDto(row: DeliveryRow): WebhookDeliveryDetailDto {
 
 const wholeSeconds = (ms: number) => Math.floor(ms / 1000) * 1000;
 
-/** Queues attempt `payload.attempt` at `atMs` (in the caller's transaction); one job per attempt number. */
-async function queueAttempt(tx: Db, payload: DeliverJobPayload, atMs: number): Promise<void> {
+/**
+ * Queues attempt `payload.attempt` at `atMs` (in the caller's transaction); one job per attempt
+ * number. The endpoint is the job's receiver: one attempt per endpoint at a time, so an endpoint
+ * that never answers holds one slot of the outbound lane (docs/decisions/023-outbound-lane.md).
+ */
+async function queueAttempt(tx: Db, endpointId: number, payload: DeliverJobPayload, atMs: number): Promise<void> {
   await enqueueJob(
     tx,
     WEBHOOK_DELIVER_JOB,
-    { ...payload },
+    { ...payload, [OUTBOUND_RECEIVER]: `webhook:${endpointId}` },
     { runAtUtc: toUtcString(atMs), dedupeKey: `${WEBHOOK_DELIVER_JOB}:${payload.deliveryId}:${payload.attempt}`, maxAttempts: 5 },
   );
 }
@@ -119,7 +123,7 @@ async function queueAttempt(tx: Db, payload: DeliverJobPayload, atMs: number): P
 async function insertDelivery(tx: Db, endpointId: number, type: WebhookEventType, payload: Record<string, unknown>, nowMs: number): Promise<DeliveryRow> {
   const at = toUtcString(nowMs);
   const row = await repo.insertDelivery(tx, { endpointId, messageId: newMessageId(), type, payload, nextAttemptUtc: at, createdUtc: at, updatedUtc: at });
-  await queueAttempt(tx, { deliveryId: row.id, attempt: 1, step: 0, seriesStartMs: wholeSeconds(nowMs) }, nowMs);
+  await queueAttempt(tx, endpointId, { deliveryId: row.id, attempt: 1, step: 0, seriesStartMs: wholeSeconds(nowMs) }, nowMs);
   return row;
 }
 
@@ -252,7 +256,7 @@ export async function attemptDelivery(ctx: Pick<AppContext, 'db' | 'env' | 'logg
       }
     }
     if (next === null) return 'failed';
-    await queueAttempt(tx, { ...job, attempt: job.attempt + 1, step: job.step + 1 }, next);
+    await queueAttempt(tx, endpoint.id, { ...job, attempt: job.attempt + 1, step: job.step + 1 }, next);
     return 'retrying';
   });
 }
@@ -382,7 +386,7 @@ export function webhooksService(ctx: Pick<AppContext, 'db' | 'env'>, clock: () =
         const restarted = await repo.restartDelivery(tx, deliveryId, toUtcString(nowMs));
         // a retry still queued from the old series gives way to the new one (one job per attempt number)
         await cancelQueuedJobs(tx, `${WEBHOOK_DELIVER_JOB}:${deliveryId}:`);
-        await queueAttempt(tx, { deliveryId, attempt: restarted.attempts + 1, step: 0, seriesStartMs: wholeSeconds(nowMs) }, nowMs);
+        await queueAttempt(tx, id, { deliveryId, attempt: restarted.attempts + 1, step: 0, seriesStartMs: wholeSeconds(nowMs) }, nowMs);
         return restarted;
       });
       return toDeliveryDto(row);
