@@ -95,6 +95,26 @@ const PATHS: MailPath[] = [
     },
   },
   {
+    name: 'waitlisted sign-up',
+    first: 'svc_rsvp_submitted',
+    prepare: async () => {
+      const event = await createEvent(admin.api, { capacity: 1, waitlist: true });
+      expect((await signUpAs(event.id, uniqueEmail('seated'))).body.status).toBe('going');
+      const to = uniqueEmail('waitlisted');
+      return { to, subject: /^You are on the waitlist/, act: () => signUpAs(event.id, to), ok: 201 };
+    },
+  },
+  {
+    name: 'booking request awaiting approval',
+    first: 'svc_booking_created',
+    prepare: async () => {
+      const type = await createType(admin.api, { hosts: [host], requiresApproval: true });
+      const to = uniqueEmail('request');
+      const start = futureStart(day++, 10);
+      return { to, subject: /^Booking request received/, act: () => submitBooking(srv.url, bookingBody(type.id, start, { customerEmail: to })), ok: 201 };
+    },
+  },
+  {
     name: 'approval',
     first: 'svc_booking_approved',
     prepare: async () => {
