@@ -12,6 +12,7 @@ import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
 import { registerConfirmationMail } from './attendees/attendees.mail';
 import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmitted } from './attendees/signup.service';
+import { ANNOUNCE_ATTENDEE_CHANGED_JOB, announceAttendeeChange, type AttendeeChange } from './attendees/attendees.service';
 import { bookingOperations } from './booking/booking.operations';
 import { settingsOperations } from './settings/settings.operations';
 import { registerBookingJobs, registerBookingListeners } from './booking/booking.notifications';
@@ -74,7 +75,11 @@ export const modules: SvcModule[] = [
     name: 'attendees',
     registerListeners: registerConfirmationMail,
     // Sign-ups whose request died between commit and svc_rsvp_submitted (server/jobs/announcements.ts).
-    registerJobs: (runner, ctx) => runner.register(ANNOUNCE_RSVP_SUBMITTED_JOB, (payload) => announceSubmitted(ctx, (payload.attendeeIds as number[]) ?? [])),
+    registerJobs: (runner, ctx) => {
+      runner.register(ANNOUNCE_RSVP_SUBMITTED_JOB, (payload) => announceSubmitted(ctx, (payload.attendeeIds as number[]) ?? []));
+      // Admin changes and visitor cancels whose request died after its commit, or whose listener threw.
+      runner.register(ANNOUNCE_ATTENDEE_CHANGED_JOB, (payload) => announceAttendeeChange(ctx.hooks, payload as unknown as AttendeeChange));
+    },
   },
   { name: 'booking', registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
   { name: 'checkin', registerJobs: registerCheckinJobs },

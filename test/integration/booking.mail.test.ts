@@ -156,6 +156,10 @@ describe('cancellation', () => {
     expect(res.status).toBe(500);
     expect((await mailsTo(b.email)).map((m) => m.subject)).toEqual(['Booking confirmed: Consultation']);
     expect((await reminderJobs(b.id)).map((j) => j.state)).toEqual(['queued']);
+    // The held announcement is run again by a runner (docs/decisions/006-jobs-and-mail.md), and the thrower still stops it.
+    await srv.server.ctx.jobs.runDue(Date.now() + 60_000);
+    expect((await mailsTo(b.email)).map((m) => m.subject)).toEqual(['Booking confirmed: Consultation']);
+    expect((await reminderJobs(b.id)).map((j) => j.state)).toEqual(['queued']);
   });
 });
 

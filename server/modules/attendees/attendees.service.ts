@@ -3,11 +3,42 @@ import { AppError } from '../../../shared/errors';
 import type { AttendeeDto, AttendeeExportQuery, AttendeeListQuery, UpdateAttendeeInput } from '../../../shared/attendees';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
-import type { AttendeeChanges } from '../../hooks';
+import type { Db } from '../../db/client';
+import type { AttendeeChanges, Hooks } from '../../hooks';
+import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { eventsRepository } from '../events/events.repository';
 import { exportAttendeesStream } from './attendees.export';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { serializeAttendee, serializeAttendees } from './attendees.serialize';
+
+/**
+ * The held job behind an attendee's actions after an admin PATCH or a visitor cancel
+ * (server/jobs/announcements.ts): a waitlisted attendee moved to going is mailed the ticket by a
+ * listener, so the job is queued in the transaction that writes the change, and no crash or
+ * failed mail insert loses it.
+ */
+export const ANNOUNCE_ATTENDEE_CHANGED_JOB = 'announce.attendee_changed';
+
+/** What changed, as the held job's payload: enough to fire the contract's actions again. */
+export type AttendeeChange =
+  { change: 'updated'; attendeeId: number; changes: AttendeeChanges; status?: string; oldStatus: string } | { change: 'cancelled'; attendeeId: number };
+
+/** The contract's actions after a change, in its order; run by the writer after commit, or by a runner. */
+export async function announceAttendeeChange(hooks: Hooks, c: AttendeeChange): Promise<void> {
+  if (c.change === 'cancelled') return hooks.doAction('svc_rsvp_cancelled', c.attendeeId);
+  await hooks.doAction('svc_attendee_updated', c.attendeeId, c.changes);
+  if (c.status !== undefined) await hooks.doAction('svc_attendee_status_changed', c.attendeeId, c.status, c.oldStatus);
+}
+
+/** In the writing transaction: holds the change's actions (`announceChangeNow` fires them after commit). */
+export function holdAttendeeChange(tx: Db, c: AttendeeChange): Promise<number> {
+  return holdAnnouncement(tx, ANNOUNCE_ATTENDEE_CHANGED_JOB, c);
+}
+
+/** After commit, in the writer: the change's actions, and its held job dropped (or left to the runners if a listener threw). */
+export function announceChangeNow(ctx: Pick<AppContext, 'db' | 'hooks' | 'logger'>, jobId: number, c: AttendeeChange): Promise<void> {
+  return announce(ctx.db, ctx.logger, jobId, () => announceAttendeeChange(ctx.hooks, c));
+}
 
 export function attendeesService(ctx: AppContext) {
   const { db, hooks } = ctx;
@@ -62,21 +93,25 @@ export function attendeesService(ctx: AppContext) {
       }
       if (input.status !== undefined && input.status !== before.status) patch.status = input.status;
 
-      let after = before;
-      if (Object.keys(patch).length > 0) {
-        let written: AttendeeRecord | null;
-        try {
-          written = await repo.update(id, patch);
-        } catch (err) {
-          ctx.logger.error({ err, attendeeId: id }, 'attendee update failed');
-          throw new AppError('svc_internal', 'The attendee could not be saved.', undefined, { cause: err });
-        }
-        if (!written) throw new AppError('svc_not_found', 'No such attendee.');
-        after = written;
+      const change: AttendeeChange = { change: 'updated', attendeeId: id, changes, status: input.status, oldStatus: before.status ?? '' };
+      if (Object.keys(patch).length === 0) {
+        // Nothing written, nothing a crash could lose: the actions fire as the contract says.
+        await announceAttendeeChange(hooks, change);
+        return serializeAttendee(hooks, before);
       }
-      await hooks.doAction('svc_attendee_updated', id, changes);
-      if (input.status !== undefined) await hooks.doAction('svc_attendee_status_changed', id, input.status, before.status ?? '');
-      return serializeAttendee(hooks, after);
+      let written: { row: AttendeeRecord; held: number } | null;
+      try {
+        written = await db.transaction(async (tx) => {
+          const row = await attendeesRepository(tx).update(id, patch);
+          return row && { row, held: await holdAttendeeChange(tx, change) };
+        });
+      } catch (err) {
+        ctx.logger.error({ err, attendeeId: id }, 'attendee update failed');
+        throw new AppError('svc_internal', 'The attendee could not be saved.', undefined, { cause: err });
+      }
+      if (!written) throw new AppError('svc_not_found', 'No such attendee.');
+      await announceChangeNow(ctx, written.held, change);
+      return serializeAttendee(hooks, written.row);
     },
 
     /**

@@ -16,6 +16,7 @@ import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '..
 import { countRateLimits, enforceRateLimit, secondsLeftInWindow, type RateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
+import { announceChangeNow, holdAttendeeChange } from './attendees.service';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from '../payments/orders.service';
 import { openPayment, paymentsEnabled } from '../payments/payments.service';
@@ -399,10 +400,11 @@ export function signupService(ctx: AppContext) {
         const row = await repo.lockById(found.id);
         if (!row || !safeEqual(row.cancelToken, token)) throw new AppError('svc_not_found');
         if (row.status === 'cancelled') throw new AppError('svc_already_cancelled');
-        return repo.update(row.id, { status: 'cancelled' });
+        const updated = await repo.update(row.id, { status: 'cancelled' });
+        return updated && { id: updated.id, held: await holdAttendeeChange(tx, { change: 'cancelled', attendeeId: updated.id }) };
       });
       if (!cancelled) throw new AppError('svc_not_found');
-      await hooks.doAction('svc_rsvp_cancelled', cancelled.id);
+      await announceChangeNow(ctx, cancelled.held, { change: 'cancelled', attendeeId: cancelled.id });
       return { id: cancelled.id, status: 'cancelled' };
     },
   };

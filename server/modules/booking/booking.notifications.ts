@@ -22,7 +22,14 @@ import type { BookingReadBackFailed, BookingRowStrings } from '../../hooks/types
 import { settingsService } from '../settings/settings.service';
 import { describeLocation } from './booking-type.service';
 import { bookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
-import { ANNOUNCE_BOOKING_CREATED_JOB, bookingService, sweepPaymentHolds } from './booking.service';
+import {
+  ANNOUNCE_BOOKING_CHANGED_JOB,
+  ANNOUNCE_BOOKING_CREATED_JOB,
+  announceBookingChange,
+  bookingService,
+  sweepPaymentHolds,
+  type BookingChange,
+} from './booking.service';
 import type { BookingStatus } from '../../../shared/booking';
 
 export const BOOKING_REMINDER_JOB = 'booking.reminder';
@@ -253,10 +260,16 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
 }
 
 export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
-  // A request that died between its commit and its actions: they run here, once its lease ran out.
+  // A request that died between its commit and its actions, or whose listener threw: they run here (server/jobs/announcements.ts).
   runner.register(ANNOUNCE_BOOKING_CREATED_JOB, async (payload, job) => {
     await bookingService(ctx).announceCreated(Number(payload.bookingId), payload.status as BookingStatus);
-    job.logger.warn({ bookingId: payload.bookingId }, 'announced a booking whose request died after its commit');
+    job.logger.warn({ bookingId: payload.bookingId }, 'announced a booking after its request (which died after its commit, or whose listener failed)');
+  });
+  // Approval, decline, cancel or reschedule whose request died after its commit, or whose listeners threw.
+  runner.register(ANNOUNCE_BOOKING_CHANGED_JOB, async (payload, job) => {
+    const change = payload as unknown as BookingChange;
+    await announceBookingChange(ctx.hooks, change);
+    job.logger.warn({ bookingId: change.bookingId, change: change.change }, 'announced a booking change after its request');
   });
 
   runner.register(BOOKING_REMINDER_JOB, async (payload) => {

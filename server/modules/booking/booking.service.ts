@@ -32,7 +32,8 @@ import { transactionWithFinalWrite, type Db } from '../../db/client';
 import { applyContractFilter, encodeCustomFields } from '../../hooks';
 import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '../../hooks/types';
 import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
-import { announce } from '../../jobs/announcements';
+import { announce, holdAnnouncement } from '../../jobs/announcements';
+import type { Hooks } from '../../hooks';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { settingsService } from '../settings/settings.service';
@@ -47,6 +48,36 @@ export const BOOKING_IP_LIMIT = { limit: 8, windowSeconds: 60 } as const;
 export const BOOKING_EMAIL_LIMIT = { limit: 5, windowSeconds: 3600 } as const;
 /** The held job behind a new booking's actions (server/jobs/announcements.ts). */
 export const ANNOUNCE_BOOKING_CREATED_JOB = 'announce.booking_created';
+
+/**
+ * The held job behind a booking's actions after approval, decline, cancel and reschedule
+ * (server/jobs/announcements.ts): their listeners queue the mail, so the job is queued in the
+ * transaction that makes the change true, and no crash or failed mail insert loses it.
+ */
+export const ANNOUNCE_BOOKING_CHANGED_JOB = 'announce.booking_changed';
+
+/** What changed, as the held job's payload: enough to fire the contract's actions again. */
+export type BookingChange =
+  { bookingId: number; change: 'approved' | 'declined' | 'cancelled' } | { bookingId: number; change: 'rescheduled'; oldStart: string; newStart: string };
+
+/** The contract's actions after a change, in its order; run by the writer after commit, or by a runner. */
+export async function announceBookingChange(hooks: Hooks, c: BookingChange): Promise<void> {
+  switch (c.change) {
+    case 'approved':
+      await hooks.doAction('svc_booking_approved', c.bookingId);
+      await hooks.doAction('svc_booking_confirmed', c.bookingId);
+      return;
+    case 'declined':
+      await hooks.doAction('svc_booking_declined', c.bookingId);
+      await hooks.doAction('svc_booking_cancelled', c.bookingId);
+      return;
+    case 'cancelled':
+      await hooks.doAction('svc_booking_cancelled', c.bookingId);
+      return;
+    case 'rescheduled':
+      await hooks.doAction('svc_booking_rescheduled', c.bookingId, c.oldStart, c.newStart);
+  }
+}
 
 /** Throttle bucket of an IP: the contract keys the per-IP limit by the md5 of the IP. */
 export function bookingIpBucket(ip: string): string {
@@ -172,6 +203,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
   }
 
   async function cancel(bookingId: number): Promise<BookingDto> {
+    const change: BookingChange = { bookingId, change: 'cancelled' };
     const row = await ctx.db.transaction(async (tx) => {
       const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
       if (!current) throw new AppError('svc_not_found', 'No such booking.');
@@ -183,10 +215,10 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
       // Contract Errors: a failed cancellation update is HTTP 500 and fires nothing.
       if (!updated) throw new AppError('svc_internal');
       await repo.bumpEpochs(tx, [updated.hostUserId]);
-      return updated;
+      return { updated, held: await holdAnnouncement(tx, ANNOUNCE_BOOKING_CHANGED_JOB, change) };
     });
-    await hooks.doAction('svc_booking_cancelled', bookingId);
-    return toBookingDto(row);
+    await announce(ctx.db, ctx.logger, row.held, () => announceBookingChange(hooks, change));
+    return toBookingDto(row.updated);
   }
 
   async function assertStartInFuture(startUtc: string, nowMs: number): Promise<number> {
@@ -423,6 +455,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     },
 
     async approve(bookingId: number): Promise<BookingDto> {
+      const change: BookingChange = { bookingId, change: 'approved' };
       const row = await ctx.db.transaction(async (tx) => {
         const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
         if (!current) throw new AppError('svc_not_found', 'No such booking.');
@@ -431,14 +464,14 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         if (current.status !== 'pending_approval') throw new AppError('svc_booking_invalid_state');
         const updated = await repo.updateStatus(tx, bookingId, ['pending_approval'], 'confirmed');
         if (!updated) throw new AppError('svc_internal');
-        return updated;
+        return { updated, held: await holdAnnouncement(tx, ANNOUNCE_BOOKING_CHANGED_JOB, change) };
       });
-      await hooks.doAction('svc_booking_approved', bookingId);
-      await hooks.doAction('svc_booking_confirmed', bookingId);
-      return toBookingDto(row);
+      await announce(ctx.db, ctx.logger, row.held, () => announceBookingChange(hooks, change));
+      return toBookingDto(row.updated);
     },
 
     async decline(bookingId: number): Promise<BookingDto> {
+      const change: BookingChange = { bookingId, change: 'declined' };
       const row = await ctx.db.transaction(async (tx) => {
         const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
         if (!current) throw new AppError('svc_not_found', 'No such booking.');
@@ -447,11 +480,10 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const updated = await repo.updateStatus(tx, bookingId, ['pending_approval'], 'cancelled');
         if (!updated) throw new AppError('svc_internal');
         await repo.bumpEpochs(tx, [updated.hostUserId]);
-        return updated;
+        return { updated, held: await holdAnnouncement(tx, ANNOUNCE_BOOKING_CHANGED_JOB, change) };
       });
-      await hooks.doAction('svc_booking_declined', bookingId);
-      await hooks.doAction('svc_booking_cancelled', bookingId);
-      return toBookingDto(row);
+      await announce(ctx.db, ctx.logger, row.held, () => announceBookingChange(hooks, change));
+      return toBookingDto(row.updated);
     },
 
     /**
@@ -479,9 +511,10 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         const updated = await repo.moveBooking(tx, current.bookingId, startUtc, endUtc, current.startUtc);
         if (!updated) throw new AppError('svc_internal');
         await repo.bumpEpochs(tx, [current.hostUserId]);
-        return { updated, oldStart: current.startUtc ?? '' };
+        const change: BookingChange = { bookingId: current.bookingId, change: 'rescheduled', oldStart: current.startUtc ?? '', newStart: startUtc };
+        return { updated, change, held: await holdAnnouncement(tx, ANNOUNCE_BOOKING_CHANGED_JOB, change) };
       });
-      await hooks.doAction('svc_booking_rescheduled', booking.bookingId, moved.oldStart, startUtc);
+      await announce(ctx.db, ctx.logger, moved.held, () => announceBookingChange(hooks, moved.change));
       return holderView(moved.updated, type);
     },
 
