@@ -216,6 +216,11 @@ export const ZBookingDto = z.object({
   status: z.enum(BOOKING_STATUSES),
   quantity: z.number().int(),
   paymentStatus: z.string().nullable(),
+  /**
+   * The admin list only: why this booking's payment needs a look (money that confirmed nothing
+   * and was refunded: amount_mismatch, refunded_at_provider, payment_failed, hold_released), or null.
+   */
+  paymentAttention: z.string().nullable().optional(),
   orderId: z.string().nullable(),
   customFields: z.record(z.string(), z.unknown()).nullable(),
   rescheduledFrom: z.string().nullable(),
