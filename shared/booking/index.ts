@@ -217,10 +217,11 @@ export const ZBookingDto = z.object({
   quantity: z.number().int(),
   paymentStatus: z.string().nullable(),
   /**
-   * The admin list only: why this booking's payment needs a look (money that confirmed nothing
-   * and was refunded: amount_mismatch, refunded_at_provider, payment_failed, hold_released), or null.
+   * The admin list only, and only on a flagged booking: why its payment needs a look (money that
+   * confirmed nothing and was refunded: amount_mismatch, refunded_at_provider, payment_failed,
+   * hold_released).
    */
-  paymentAttention: z.string().nullable().optional(),
+  paymentAttention: z.string().optional(),
   orderId: z.string().nullable(),
   customFields: z.record(z.string(), z.unknown()).nullable(),
   rescheduledFrom: z.string().nullable(),

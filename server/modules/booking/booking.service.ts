@@ -389,7 +389,10 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
           const job = await holdAnnouncement(tx, ANNOUNCE_BOOKING_PAID_JOB, { bookingId });
           return { outcome: 'confirmed', after: () => announce(ctx.db, ctx.logger, job, () => announcePaid(bookingId)) };
         }
-        return { outcome: current.paymentStatus === 'paid' && current.status === 'confirmed' ? 'already' : 'released', after: nothing };
+        if (current.paymentStatus === 'paid' && current.status === 'confirmed') return { outcome: 'already', after: nothing };
+        // Landed after the hold was released: the caller refunds it, which the row says already.
+        if (current.paymentStatus !== 'refunded') await repo.setPaymentStatus(tx, bookingId, 'refunded');
+        return { outcome: 'released', after: nothing };
       }
       if (current.status === 'pending_payment') {
         const row = await repo.updateStatus(tx, bookingId, ['pending_payment'], 'abandoned');
@@ -535,7 +538,14 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         ctx.db,
         items.map((b) => b.bookingId),
       );
-      return { items: items.map((b) => ({ ...toBookingDto(b), paymentAttention: flagged.get(b.bookingId) ?? null })), total };
+      // Only on a flagged booking: an unflagged one reads as everywhere else (webhooks send the same shape).
+      return {
+        items: items.map((b) => {
+          const paymentAttention = flagged.get(b.bookingId);
+          return paymentAttention ? { ...toBookingDto(b), paymentAttention } : toBookingDto(b);
+        }),
+        total,
+      };
     },
   };
 
