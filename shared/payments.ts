@@ -9,6 +9,15 @@ export const PAYMENT_STATUSES = ['open', 'paid', 'cancelled', 'expired', 'refund
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const ZPaymentStatus = z.enum(PAYMENT_STATUSES);
 
+/**
+ * Why a payment needs an administrator's look: it landed but confirmed nothing, and was refunded —
+ * the amount or currency differed from what was owed, the provider refunded it or reported it
+ * failed, or its hold had been released first (docs/api.md#payments).
+ */
+export const PAYMENT_ATTENTIONS = ['amount_mismatch', 'refunded_at_provider', 'payment_failed', 'hold_released'] as const;
+export type PaymentAttention = (typeof PAYMENT_ATTENTIONS)[number];
+export const ZPaymentAttention = z.enum(PAYMENT_ATTENTIONS);
+
 export const ORDER_STATUSES = ['pending_payment', 'paid', 'refunded', 'expired', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ZOrderStatus = z.enum(ORDER_STATUSES);
@@ -70,6 +79,8 @@ export const ZOrderDto = z.object({
   externalId: z.string().nullable(),
   provider: ZPaymentProvider.nullable(),
   paymentStatus: ZPaymentStatus.nullable(),
+  /** Why the admin should look at this order's payment (money that confirmed nothing, refunded), or null. */
+  paymentAttention: ZPaymentAttention.nullable(),
   createdUtc: z.string(),
   paidUtc: z.string().nullable(),
 });

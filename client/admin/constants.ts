@@ -4,7 +4,7 @@
  */
 import type { AttendeeSortKey, AttendeeStatus } from '../../shared/attendees';
 import type { BookingStatus } from '../../shared/booking';
-import type { OrderStatus, PaymentStatus } from '../../shared/payments';
+import type { OrderStatus, PaymentAttention, PaymentStatus } from '../../shared/payments';
 import { ROLES, type Role } from '../../shared/users';
 
 export { ROLES, type Role };
@@ -58,6 +58,18 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   refunding: 'Refund under way',
   refunded: 'Refunded',
 };
+
+/** Why a payment needs the admin's look (docs/api.md#payments): money that confirmed nothing, refunded. */
+export const PAYMENT_ATTENTION_LABELS: Record<PaymentAttention, string> = {
+  amount_mismatch: 'Check: paid a different amount or currency (refunded)',
+  refunded_at_provider: 'Check: refunded at the provider',
+  payment_failed: 'Check: payment also reported failed (refunded)',
+  hold_released: 'Check: paid after the hold was released (refunded)',
+};
+
+/** The admin's flag for a payment, when it has one. */
+export const attentionLabel = (attention: string | null | undefined): string | null =>
+  attention ? (PAYMENT_ATTENTION_LABELS[attention as PaymentAttention] ?? attention) : null;
 
 /** A booking's `paymentStatus` (null: free, nothing to pay). */
 export const BOOKING_PAYMENT_LABELS: Record<string, string> = {

@@ -216,6 +216,12 @@ export const ZBookingDto = z.object({
   status: z.enum(BOOKING_STATUSES),
   quantity: z.number().int(),
   paymentStatus: z.string().nullable(),
+  /**
+   * The admin list only, and only on a flagged booking: why its payment needs a look (money that
+   * confirmed nothing and was refunded: amount_mismatch, refunded_at_provider, payment_failed,
+   * hold_released).
+   */
+  paymentAttention: z.string().optional(),
   orderId: z.string().nullable(),
   customFields: z.record(z.string(), z.unknown()).nullable(),
   rescheduledFrom: z.string().nullable(),

@@ -31,8 +31,9 @@ export function signedLocalEvent(
   amountCents: number,
   eventId = newEventId(),
   at = new Date(),
+  currency?: string,
 ): SignedEvent {
-  const body = JSON.stringify({ type, timestamp: at.toISOString(), data: { sessionId, amountCents } });
+  const body = JSON.stringify({ type, timestamp: at.toISOString(), data: { sessionId, amountCents, ...(currency ? { currency } : {}) } });
   const secret = derivedWebhookSecret(srv.server.ctx.secret, LOCAL_WEBHOOK_PURPOSE);
   return { body, headers: { ...signStandardWebhook(secret, eventId, body, at) } };
 }

@@ -361,7 +361,7 @@ describe('the payment-hold sweeper', () => {
     const logged = logLines.length;
 
     await idle();
-    expect((await bookingOf(bookingId)).status).toBe('abandoned');
+    expect(await bookingOf(bookingId)).toMatchObject({ status: 'abandoned', paymentStatus: 'refunded' });
     expect(names()).not.toContain('svc_booking_paid');
     expect(names()).not.toContain('svc_booking_confirmed');
     expect(await paymentStatus(srv, paymentId)).toBe('refunded');

@@ -392,6 +392,83 @@ describe('the Stripe provider', () => {
     expect(await paymentStatus(srv, paymentId)).toBe('refunded');
   });
 
+  const refundedCharge = (paymentId: string | null, intent: string, amount: number) =>
+    stripeEvent('charge.refunded', {
+      id: `ch_${intent}`,
+      object: 'charge',
+      amount,
+      amount_refunded: amount,
+      refunded: true,
+      currency: 'usd',
+      metadata: paymentId ? { svc_payment: paymentId } : {},
+      payment_intent: intent,
+    });
+
+  async function heldStripeBooking(price = 7000) {
+    const type = await createType(admin.api, { hosts: [host], priceCents: price });
+    const res = await submitBooking(srv.url, bookingBody(type.id, futureStart(day++, 10)));
+    expect(res.status).toBe(201);
+    await srv.server.ctx.jobs.idle();
+    calls.length = 0;
+    requests.length = 0;
+    return { bookingId: res.body.bookingId as number, paymentId: paymentIdOf(res.body.paymentUrl), sessionId: `cs_test_${sessions}` };
+  }
+  const attentionOf = async (paymentId: string) =>
+    (await queryRows<{ attention: string | null }>(db(), sql`select attention from svc_payments where id = ${paymentId}`))[0]?.attention;
+
+  it.each([
+    ['naming our payment in its metadata', true],
+    ['naming only the PaymentIntent (matched once the payment names it)', false],
+  ])(
+    'charge.refunded before checkout.session.completed, %s: the booking is never confirmed, no refund asked of Stripe, flagged',
+    async (_how, withMetadata) => {
+      const { bookingId, paymentId, sessionId } = await heldStripeBooking();
+      const intent = `pi_test_early_refund_${bookingId}`;
+      expect((await postWebhook(srv, 'stripe', refundedCharge(withMetadata ? paymentId : null, intent, 7000))).status).toBe(200);
+      await srv.server.ctx.jobs.idle();
+      expect((await postWebhook(srv, 'stripe', completed(paymentId, sessionId, 7000, intent))).status).toBe(200);
+      await srv.server.ctx.jobs.idle();
+      expect((await bookingRepository.findBooking(db(), bookingId))?.status).not.toBe('confirmed');
+      expect(calls.map((c) => c[0])).not.toContain('svc_booking_paid');
+      expect(await paymentStatus(srv, paymentId)).toBe('refunded');
+      expect(await attentionOf(paymentId)).toBe('refunded_at_provider');
+      expect(requests.filter((r) => r.path === '/v1/refunds')).toEqual([]);
+    },
+  );
+
+  it('checkout.session.completed in another currency confirms nothing: refunded at Stripe (a job) and flagged amount_mismatch', async () => {
+    const { bookingId, paymentId, sessionId } = await heldStripeBooking();
+    const event = completed(paymentId, sessionId, 7000, `pi_test_eur_${bookingId}`);
+    const eur = stripeEvent('checkout.session.completed', { ...(JSON.parse(event.body).data.object as Record<string, unknown>), currency: 'eur' });
+    expect((await postWebhook(srv, 'stripe', eur)).status).toBe(200);
+    await srv.server.ctx.jobs.idle();
+    expect((await bookingRepository.findBooking(db(), bookingId))?.status).toBe('abandoned');
+    expect(calls).toEqual([]);
+    expect(await attentionOf(paymentId)).toBe('amount_mismatch');
+    expect(requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(1);
+    expect(await paymentStatus(srv, paymentId)).toBe('refunded');
+  });
+
+  it.each([
+    ['ten minutes ahead', 10 * 60],
+    ['ten minutes old', -10 * 60],
+  ])('a Stripe signature dated %s answers 400 svc_invalid_signature and stores nothing', async (_when, offsetSeconds) => {
+    const { bookingId, paymentId, sessionId } = await heldStripeBooking();
+    const event = completed(paymentId, sessionId, 7000, `pi_test_skew_${bookingId}`);
+    const header = Stripe.webhooks.generateTestHeaderString({
+      payload: event.body,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(Date.now() / 1000) + offsetSeconds,
+    });
+    const events = await countRows(srv, 'svc_payment_events');
+    const res = await postWebhook(srv, 'stripe', { body: event.body, headers: { 'stripe-signature': header } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('svc_invalid_signature');
+    expect(await countRows(srv, 'svc_payment_events')).toBe(events);
+    await srv.server.ctx.jobs.idle();
+    expect((await bookingRepository.findBooking(db(), bookingId))?.status).toBe('pending_payment');
+  });
+
   it('GET /payments/status names the provider and its webhook address, never a secret', async () => {
     const res = await admin.api.get('/payments/status');
     expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { SaveStatus, SelectField, TextField } from '../components/fields';
 import { calendarDays, groupByLocalDay, shiftAnchor, type CalendarView } from '../calendar';
-import { BOOKING_PAYMENT_LABELS, BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
+import { attentionLabel, BOOKING_PAYMENT_LABELS, BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
 import {
   approveBooking,
   cancelBooking,
@@ -264,6 +264,7 @@ function Bookings(): JSX.Element {
                         <Show when={paymentLabel(b)} fallback={<span class="muted">Free</span>}>
                           {(label) => <span class={`state state-pay-${b.paymentStatus}`}>{label()}</span>}
                         </Show>
+                        <Show when={attentionLabel(b.paymentAttention)}>{(flag) => <span class="state state-attention"> {flag()}</span>}</Show>
                       </td>
                       <td>{actions(b)}</td>
                     </tr>

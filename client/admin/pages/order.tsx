@@ -9,7 +9,7 @@ import { ActionNoticeView, type ActionNotice } from '../components/action-notice
 import { AdminFrame } from '../components/admin-frame';
 import { createConfirm } from '../components/confirm';
 import { DataTable } from '../components/data-table';
-import { ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS } from '../constants';
+import { attentionLabel, ORDER_STATUS_LABELS, PAYMENT_STATUS_LABELS } from '../constants';
 import { getOrder, refundOrder, type OrderDetailDto } from '../data';
 import { ExtendedOnly } from '../components/extended-only';
 import { ApiError } from '../../ui/errors';
@@ -108,6 +108,7 @@ function OrderView(props: { id: number }): JSX.Element {
                       </>
                     )}
                   </Show>
+                  <Show when={attentionLabel(o().paymentAttention)}>{(flag) => <span class="state state-attention"> {flag()}</span>}</Show>
                 </dd>
                 <dt>Source</dt>
                 <dd>{o().source === 'commerce' ? `Shop order${o().externalId ? ` ${o().externalId}` : ''}` : 'Sign-up with online payment'}</dd>

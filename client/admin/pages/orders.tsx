@@ -8,7 +8,7 @@ import { AdminFrame } from '../components/admin-frame';
 import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { Pager } from '../components/pager';
-import { ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUS_LABELS } from '../constants';
+import { attentionLabel, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUS_LABELS } from '../constants';
 import { listEvents, listOrders, type OrderFilter } from '../data';
 import { ExtendedOnly } from '../components/extended-only';
 import type { OrderStatus } from '../../../shared/payments';
@@ -172,6 +172,7 @@ function Orders(): JSX.Element {
                     <Show when={o.paymentStatus} fallback={<span class="muted">{o.source === 'commerce' ? 'In the shop' : '—'}</span>}>
                       {(p) => <span class={`state state-${p()}`}>{PAYMENT_STATUS_LABELS[p()]}</span>}
                     </Show>
+                    <Show when={attentionLabel(o.paymentAttention)}>{(flag) => <span class="state state-attention"> {flag()}</span>}</Show>
                   </td>
                 </tr>
               )}

@@ -10,6 +10,7 @@ import { buildIcs, type IcsMethod } from '../../mail/ics';
 import { toUtcString, utcMs } from '../../../shared/time';
 import { formatWhen } from '../../../shared/time-format';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
 import type { Hooks } from '../../hooks';
 import {
   PRIORITY_BOOKING_APPROVED_EMAIL,
@@ -25,6 +26,8 @@ import { bookingRepository, type BookingRow, type BookingTypeRow } from './booki
 import {
   ANNOUNCE_BOOKING_CHANGED_JOB,
   ANNOUNCE_BOOKING_CREATED_JOB,
+  ANNOUNCE_BOOKING_PAID_JOB,
+  ANNOUNCE_BOOKING_REFUNDED_JOB,
   announceBookingChange,
   bookingService,
   sweepPaymentHolds,
@@ -49,12 +52,12 @@ interface MailContext {
   manageUrl: string;
 }
 
-async function loadMailContext(ctx: AppContext, bookingId: number): Promise<MailContext | null> {
-  const booking = await bookingRepository.findBooking(ctx.db, bookingId);
+async function loadMailContext(ctx: AppContext, bookingId: number, db: Db = ctx.db): Promise<MailContext | null> {
+  const booking = await bookingRepository.findBooking(db, bookingId);
   if (!booking) return null;
-  const type = await bookingRepository.findType(ctx.db, booking.bookingTypeId);
+  const type = await bookingRepository.findType(db, booking.bookingTypeId);
   if (!type) return null;
-  const [host, labels] = await Promise.all([bookingRepository.findUser(ctx.db, booking.hostUserId), settingsService(ctx).locationLabels()]);
+  const [host, labels] = await Promise.all([bookingRepository.findUser(db, booking.hostUserId), settingsService({ db, hooks: ctx.hooks }).locationLabels()]);
   return {
     booking,
     type,
@@ -122,9 +125,9 @@ function summaryLines(m: MailContext): string[] {
   ];
 }
 
-async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Booking confirmed: ${m.type.title}`): Promise<void> {
+async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Booking confirmed: ${m.type.title}`, db: Db = ctx.db): Promise<void> {
   await queueMail(
-    ctx.db,
+    db,
     {
       to: m.booking.customerEmail,
       subject,
@@ -150,20 +153,55 @@ async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Boo
  */
 const onceKey = (m: MailContext, kind: string) => `${bookingMailTopic(m.booking.bookingId)}:${kind}:r${m.booking.revision}`;
 
-async function scheduleReminder(ctx: AppContext, booking: BookingRow): Promise<void> {
+async function scheduleReminder(ctx: AppContext, booking: BookingRow, db: Db = ctx.db): Promise<void> {
   const runAtMs = utcMs(booking.startUtc) - REMINDER_LEAD_MS;
   if (runAtMs <= Date.now()) return;
   await enqueueJob(
-    ctx.db,
+    db,
     BOOKING_REMINDER_JOB,
     { bookingId: booking.bookingId, startUtc: booking.startUtc },
     { runAtUtc: toUtcString(runAtMs), dedupeKey: reminderDedupeKey(booking.bookingId) },
   );
 }
 
-async function clearReminders(ctx: AppContext, bookingId: number): Promise<void> {
-  await cancelQueuedJobs(ctx.db, reminderDedupeKey(bookingId));
-  await cancelQueuedMail(ctx.db, `${bookingMailTopic(bookingId)}:reminder`);
+async function clearReminders(ctx: AppContext, bookingId: number, db: Db = ctx.db): Promise<void> {
+  await cancelQueuedJobs(db, reminderDedupeKey(bookingId));
+  await cancelQueuedMail(db, `${bookingMailTopic(bookingId)}:reminder`);
+}
+
+async function queueCancellation(ctx: AppContext, m: MailContext, db: Db = ctx.db): Promise<void> {
+  await queueMail(
+    db,
+    {
+      to: m.booking.customerEmail,
+      subject: `Booking cancelled: ${m.type.title}`,
+      text: [`Hello ${m.booking.customerName},`, '', 'Your booking has been cancelled.', '', ...summaryLines(m)].join('\n'),
+      attachments: [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }],
+      topic: bookingMailTopic(m.booking.bookingId),
+    },
+    { onceKey: onceKey(m, 'cancelled') },
+  );
+}
+
+/**
+ * In the payment's own transaction (docs/api.md#payments): the paid booking's confirmation (and
+ * its reminder), so neither a crash after the commit nor a mail insert that fails can lose it —
+ * a failed insert rolls the payment back and its job runs again. The `svc_booking_paid` listener
+ * writes the same mail under the same once key afterwards, which then writes nothing.
+ */
+export async function queuePaidConfirmation(ctx: AppContext, tx: Db, bookingId: number): Promise<void> {
+  const m = await loadMailContext(ctx, bookingId, tx);
+  if (!m) return;
+  await queueConfirmation(ctx, m, undefined, tx);
+  await scheduleReminder(ctx, m.booking, tx);
+}
+
+/** In the refund's own transaction: a refunded booking's cancellation mail, as `queuePaidConfirmation`. */
+export async function queueRefundCancellation(ctx: AppContext, tx: Db, bookingId: number): Promise<void> {
+  const m = await loadMailContext(ctx, bookingId, tx);
+  if (!m) return;
+  await queueCancellation(ctx, m, tx);
+  await clearReminders(ctx, bookingId, tx);
 }
 
 export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
@@ -229,17 +267,7 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
     async (bookingId: number) => {
       const m = await loadMailContext(ctx, bookingId);
       if (!m) return;
-      await queueMail(
-        ctx.db,
-        {
-          to: m.booking.customerEmail,
-          subject: `Booking cancelled: ${m.type.title}`,
-          text: [`Hello ${m.booking.customerName},`, '', 'Your booking has been cancelled.', '', ...summaryLines(m)].join('\n'),
-          attachments: [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }],
-          topic: bookingMailTopic(bookingId),
-        },
-        { onceKey: onceKey(m, 'cancelled') },
-      );
+      await queueCancellation(ctx, m);
       await clearReminders(ctx, bookingId);
     },
     PRIORITY_BOOKING_CANCELLED_EMAIL,
@@ -270,6 +298,15 @@ export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
     const change = payload as unknown as BookingChange;
     await announceBookingChange(ctx.hooks, change);
     job.logger.warn({ bookingId: change.bookingId, change: change.change }, 'announced a booking change after its request');
+  });
+
+  runner.register(ANNOUNCE_BOOKING_PAID_JOB, async (payload, job) => {
+    await bookingService(ctx).announcePaid(Number(payload.bookingId));
+    job.logger.warn({ bookingId: payload.bookingId }, 'announced a paid booking whose writer died after its commit');
+  });
+  runner.register(ANNOUNCE_BOOKING_REFUNDED_JOB, async (payload, job) => {
+    await bookingService(ctx).announceRefunded(Number(payload.bookingId));
+    job.logger.warn({ bookingId: payload.bookingId }, 'announced a refunded booking whose writer died after its commit');
   });
 
   runner.register(BOOKING_REMINDER_JOB, async (payload) => {

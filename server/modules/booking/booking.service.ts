@@ -40,6 +40,7 @@ import { settingsService } from '../settings/settings.service';
 import { bookingTypeService, describeLocation, effectiveAssignment, toBookingTypeConfig } from './booking-type.service';
 import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
 import { slotService } from './slot.service';
+import { paymentsRepository } from '../payments/payments.repository';
 
 const MINUTE_MS = 60_000;
 
@@ -48,6 +49,15 @@ export const BOOKING_IP_LIMIT = { limit: 8, windowSeconds: 60 } as const;
 export const BOOKING_EMAIL_LIMIT = { limit: 5, windowSeconds: 3600 } as const;
 /** The held job behind a new booking's actions (server/jobs/announcements.ts). */
 export const ANNOUNCE_BOOKING_CREATED_JOB = 'announce.booking_created';
+/** The held jobs behind a paid booking's actions, and a refunded one's cancellation. */
+export const ANNOUNCE_BOOKING_PAID_JOB = 'announce.booking_paid';
+export const ANNOUNCE_BOOKING_REFUNDED_JOB = 'announce.booking_refunded';
+
+/** What a payment's verdict did to its booking, and the actions to run once that commits. */
+export interface AppliedPayment {
+  outcome: 'confirmed' | 'already' | 'released' | 'abandoned' | 'cancelled' | 'unchanged';
+  after: () => Promise<void>;
+}
 
 /**
  * The held job behind a booking's actions after approval, decline, cancel and reschedule
@@ -372,52 +382,72 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     return undefined;
   }
 
+  /** The contract's actions once a booking's payment landed (writer after commit, or a runner). */
+  async function announcePaid(bookingId: number): Promise<void> {
+    await hooks.doAction('svc_booking_paid', bookingId);
+    await hooks.doAction('svc_booking_confirmed', bookingId);
+  }
+
+  /** A paid booking whose money went back is cancelled: its action (and, through it, the mail). */
+  async function announceRefunded(bookingId: number): Promise<void> {
+    await hooks.doAction('svc_booking_cancelled', bookingId);
+  }
+
   return {
     create,
     cancel,
     announceCreated,
 
     /**
-     * A payment for a held booking landed (docs/api.md#payments): pending_payment → confirmed
-     * (payment_status paid), then `svc_booking_paid` and `svc_booking_confirmed`. `alsoInTx`
-     * records the payment in the same transaction. 'already' for a booking already paid (a
-     * repeated delivery: nothing fires), 'released' when its hold was released first (the
-     * caller refunds; the booking is never confirmed).
+     * A payment's verdict applied to its booking, in the payment's transaction (the payment row is
+     * locked first: docs/decisions/023-payment-events-as-a-set.md). The contract's actions are
+     * held in that transaction as a job (server/jobs/announcements.ts) and fired by `after` once it
+     * commits, or by a runner if the writer died first.
+     * - `confirm`: pending_payment → confirmed, payment_status paid, then `svc_booking_paid` and
+     *   `svc_booking_confirmed`. 'already' when this booking is paid already (nothing fires);
+     *   'released' when its hold was released first (the caller refunds; never confirmed).
+     * - `release` (nothing was paid): the hold goes, as the sweeper would — abandoned,
+     *   `svc_booking_payment_abandoned`, no `svc_booking_cancelled`, no mail.
+     * - `refund` (the money goes back): a held booking is released as above; one this payment
+     *   confirmed is cancelled (`svc_booking_cancelled` and its mail: the holder was told it was
+     *   confirmed); either way payment_status refunded.
      */
-    async settlePayment(
-      bookingId: number,
-      alsoInTx: (tx: Db, outcome: 'confirmed' | 'already' | 'released') => Promise<void>,
-    ): Promise<'confirmed' | 'already' | 'released'> {
-      const outcome = await ctx.db.transaction(async (tx) => {
-        const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
-        let result: 'confirmed' | 'already' | 'released';
-        if (current?.status === 'pending_payment') result = (await repo.markPaid(tx, bookingId)) ? 'confirmed' : 'released';
-        else result = current?.paymentStatus === 'paid' ? 'already' : 'released';
-        await alsoInTx(tx, result);
-        return result;
-      });
-      if (outcome === 'confirmed') {
-        await hooks.doAction('svc_booking_paid', bookingId);
-        await hooks.doAction('svc_booking_confirmed', bookingId);
+    async applyPayment(tx: Db, bookingId: number, verdict: 'confirm' | 'release' | 'refund'): Promise<AppliedPayment> {
+      const current = await repo.findBooking(tx, bookingId, { forUpdate: true });
+      const nothing = async () => {};
+      if (!current) return { outcome: 'unchanged', after: nothing };
+      if (verdict === 'confirm') {
+        if (current.status === 'pending_payment' && (await repo.markPaid(tx, bookingId))) {
+          const job = await holdAnnouncement(tx, ANNOUNCE_BOOKING_PAID_JOB, { bookingId });
+          return { outcome: 'confirmed', after: () => announce(ctx.db, ctx.logger, job, () => announcePaid(bookingId)) };
+        }
+        if (current.paymentStatus === 'paid' && current.status === 'confirmed') return { outcome: 'already', after: nothing };
+        // Landed after the hold was released: the caller refunds it, which the row says already.
+        if (current.paymentStatus !== 'refunded') await repo.setPaymentStatus(tx, bookingId, 'refunded');
+        return { outcome: 'released', after: nothing };
       }
-      return outcome;
+      if (current.status === 'pending_payment') {
+        const row = await repo.updateStatus(tx, bookingId, ['pending_payment'], 'abandoned');
+        if (!row) return { outcome: 'unchanged', after: nothing };
+        await repo.bumpEpochs(tx, [row.hostUserId]);
+        if (verdict === 'refund') await repo.setPaymentStatus(tx, bookingId, 'refunded');
+        return { outcome: 'abandoned', after: () => hooks.doAction('svc_booking_payment_abandoned', bookingId) };
+      }
+      if (verdict === 'release') return { outcome: 'unchanged', after: nothing };
+      if (current.status === 'confirmed' && current.paymentStatus === 'paid') {
+        const row = await repo.updateStatus(tx, bookingId, ['confirmed'], 'cancelled');
+        if (!row) return { outcome: 'unchanged', after: nothing };
+        await repo.bumpEpochs(tx, [row.hostUserId]);
+        await repo.setPaymentStatus(tx, bookingId, 'refunded');
+        const job = await holdAnnouncement(tx, ANNOUNCE_BOOKING_REFUNDED_JOB, { bookingId });
+        return { outcome: 'cancelled', after: () => announce(ctx.db, ctx.logger, job, () => announceRefunded(bookingId)) };
+      }
+      if (current.paymentStatus !== 'refunded') await repo.setPaymentStatus(tx, bookingId, 'refunded');
+      return { outcome: 'unchanged', after: nothing };
     },
 
-    /**
-     * The visitor gave up paying (or the provider says the checkout failed): the hold is
-     * released at once, as the sweeper would — `abandoned`, `svc_booking_payment_abandoned`,
-     * no `svc_booking_cancelled`, no mail. false when the booking was not held any more.
-     */
-    async releaseHold(bookingId: number, alsoInTx: (tx: Db) => Promise<void>): Promise<boolean> {
-      const released = await ctx.db.transaction(async (tx) => {
-        const row = await repo.updateStatus(tx, bookingId, ['pending_payment'], 'abandoned');
-        if (row) await repo.bumpEpochs(tx, [row.hostUserId]);
-        await alsoInTx(tx);
-        return row !== null;
-      });
-      if (released) await hooks.doAction('svc_booking_payment_abandoned', bookingId);
-      return released;
-    },
+    announcePaid,
+    announceRefunded,
 
     /**
      * POST /bookings checks before validation, in the contract's order: nonce, then
@@ -537,7 +567,18 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         page: query.page,
         perPage: query.perPage,
       });
-      return { items: items.map(toBookingDto), total };
+      const flagged = await paymentsRepository.attentionOfBookings(
+        ctx.db,
+        items.map((b) => b.bookingId),
+      );
+      // Only on a flagged booking: an unflagged one reads as everywhere else (webhooks send the same shape).
+      return {
+        items: items.map((b) => {
+          const paymentAttention = flagged.get(b.bookingId);
+          return paymentAttention ? { ...toBookingDto(b), paymentAttention } : toBookingDto(b);
+        }),
+        total,
+      };
     },
   };
 

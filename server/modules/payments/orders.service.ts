@@ -11,13 +11,21 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { queueMail } from '../../mail/mailer';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
-import { ANNOUNCE_RSVP_SUBMITTED_JOB, newTicketSecrets, submittedPayload } from '../attendees/signup.service';
+import { announceSubmitted, newTicketSecrets, submittedPayload } from '../attendees/signup.service';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { buildOrderMail } from './orders.mail';
 import { paymentsRepository as repo, type OrderRow, type PaymentRow } from './payments.repository';
 
-export type SettleOutcome = 'fulfilled' | 'already' | 'released';
+/** The held jobs behind a paid order's actions and a refunded (or reversed) one's (server/jobs/announcements.ts). */
+export const ANNOUNCE_ORDER_PAID_JOB = 'announce.order_paid';
+export const ANNOUNCE_ORDER_REFUNDED_JOB = 'announce.order_refunded';
+
+/** What a payment's verdict did to its order, and the actions to run once that commits. */
+export interface AppliedOrderPayment {
+  outcome: 'fulfilled' | 'already' | 'released' | 'expired' | 'refunded' | 'unchanged';
+  after: () => Promise<void>;
+}
 
 export function toOrderDto(order: OrderRow & { eventTitle: string }, payment: PaymentRow | null): OrderDto {
   return {
@@ -35,6 +43,7 @@ export function toOrderDto(order: OrderRow & { eventTitle: string }, payment: Pa
     externalId: order.externalId,
     provider: payment?.provider ?? null,
     paymentStatus: payment?.status ?? null,
+    paymentAttention: payment?.attention ?? null,
     createdUtc: order.createdUtc,
     paidUtc: order.paidUtc,
   };
@@ -85,6 +94,18 @@ export function ordersService(ctx: AppContext) {
     for (const id of ids) await hooks.doAction('svc_rsvp_cancelled', id);
   }
 
+  /** A paid order's actions: `svc_rsvp_submitted` once per ticket row (read by id), then `svc_order_paid`. */
+  async function announcePaid(orderId: number, attendeeIds: number[]): Promise<void> {
+    await announceSubmitted(ctx, attendeeIds);
+    await hooks.doAction('svc_order_paid', orderId);
+  }
+
+  /** A refunded (or reversed) order's actions: `svc_rsvp_cancelled` once per row it cancelled, then `svc_order_refunded`. */
+  async function announceRefunded(orderId: number, attendeeIds: number[], refunded = true): Promise<void> {
+    await announceCancelled(attendeeIds);
+    if (refunded) await hooks.doAction('svc_order_refunded', orderId);
+  }
+
   async function detail(db: Db, order: OrderRow): Promise<OrderDetailDto> {
     const [event, payment, tickets] = await Promise.all([
       eventsRepository(db).findById(order.eventId),
@@ -122,67 +143,75 @@ export function ordersService(ctx: AppContext) {
     },
 
     /**
-     * The payment for a held order landed: paid, one row per ticket, one email. 'already' for a
-     * repeated delivery; 'released' when the hold ran out first (the caller refunds).
+     * A payment's verdict applied to its order, in the payment's transaction (the payment row is
+     * locked first: docs/decisions/023-payment-events-as-a-set.md); the actions are held there as
+     * a job and fired by `after` once it commits (or by a runner if the writer died first).
+     * - `confirm`: pending_payment → paid, one row per ticket, one email (in this transaction),
+     *   then `svc_rsvp_submitted` per row and `svc_order_paid`. 'already' for a paid order;
+     *   'released' when its hold ran out first (the caller refunds).
+     * - `release` (nothing was paid): the seats go back, expired.
+     * - `refund` (the money goes back): refunded; a paid order's rows are cancelled, then
+     *   `svc_rsvp_cancelled` once per row and `svc_order_refunded`.
      */
-    async settlePayment(orderId: number, alsoInTx: (tx: Db, outcome: SettleOutcome) => Promise<void>): Promise<SettleOutcome> {
-      const { outcome, rows, announcement } = await ctx.db.transaction(async (tx) => {
-        const order = await repo.findOrder(tx, orderId, { forUpdate: true });
-        let result: SettleOutcome = 'released';
-        let issued: AttendeeRecord[] = [];
-        let held: number | null = null;
-        if (order?.status === 'pending_payment') {
+    async applyPayment(tx: Db, orderId: number, verdict: 'confirm' | 'release' | 'refund'): Promise<AppliedOrderPayment> {
+      const order = await repo.findOrder(tx, orderId, { forUpdate: true });
+      const nothing = async () => {};
+      if (!order) return { outcome: 'unchanged', after: nothing };
+      if (verdict === 'confirm') {
+        if (order.status === 'pending_payment') {
           const paid = (await repo.setOrderStatus(tx, order.id, 'paid', { paid: true }))!;
-          issued = await issueTickets(tx, paid);
-          held = await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: issued.map((r) => r.id) });
-          result = 'fulfilled';
-        } else if (order && (order.status === 'paid' || order.status === 'refunded')) result = 'already';
-        await alsoInTx(tx, result);
-        return { outcome: result, rows: issued, announcement: held };
-      });
-      if (announcement !== null) await announce(ctx.db, ctx.logger, announcement, () => announceTickets(rows));
-      if (outcome === 'fulfilled') await hooks.doAction('svc_order_paid', orderId);
-      return outcome;
-    },
-
-    /** The visitor gave up (or the checkout failed): the seats go back at once. */
-    async releaseHold(orderId: number, alsoInTx: (tx: Db) => Promise<void>): Promise<boolean> {
-      return ctx.db.transaction(async (tx) => {
-        const order = await repo.findOrder(tx, orderId, { forUpdate: true });
-        const released = order?.status === 'pending_payment';
-        if (released) await repo.setOrderStatus(tx, orderId, 'expired');
-        await alsoInTx(tx);
-        return released;
-      });
+          const rows = await issueTickets(tx, paid);
+          const attendeeIds = rows.map((r) => r.id);
+          const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_PAID_JOB, { orderId, attendeeIds });
+          return { outcome: 'fulfilled', after: () => announce(ctx.db, ctx.logger, job, () => announcePaid(orderId, attendeeIds)) };
+        }
+        return { outcome: order.status === 'paid' ? 'already' : 'released', after: nothing };
+      }
+      if (order.status === 'pending_payment') {
+        await repo.setOrderStatus(tx, orderId, verdict === 'refund' ? 'refunded' : 'expired');
+        return { outcome: verdict === 'refund' ? 'refunded' : 'expired', after: nothing };
+      }
+      if (verdict === 'release') return { outcome: 'unchanged', after: nothing };
+      if (order.status === 'paid') {
+        await repo.setOrderStatus(tx, orderId, 'refunded');
+        const attendeeIds = await repo.cancelTickets(tx, orderId);
+        const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds });
+        return { outcome: 'refunded', after: () => announce(ctx.db, ctx.logger, job, () => announceRefunded(orderId, attendeeIds)) };
+      }
+      // An order whose hold ran out (or the visitor gave up) and whose late money went back.
+      if (order.status === 'expired') await repo.setOrderStatus(tx, orderId, 'refunded');
+      return { outcome: 'unchanged', after: nothing };
     },
 
     /**
-     * Refund or reversal: the order becomes `status` and every row of it `cancelled`, then
-     * `svc_rsvp_cancelled` once per row (it may run with no one signed in). false when the
-     * order was not paid (nothing changes, nothing fires).
+     * Admin refund or shop reversal of a paid order: the order becomes `status` and every row of
+     * it `cancelled`, then `svc_rsvp_cancelled` once per row (it may run with no one signed in),
+     * held in the same transaction. false when the order was not paid (nothing changes, nothing fires).
      */
     async reverse(
       orderId: number,
       status: Extract<OrderStatus, 'refunded' | 'cancelled'>,
       alsoInTx: (tx: Db, order: OrderRow) => Promise<void>,
     ): Promise<boolean> {
-      const cancelled = await ctx.db.transaction(async (tx) => {
+      const reversed = await ctx.db.transaction(async (tx) => {
         const order = await repo.findOrder(tx, orderId, { forUpdate: true });
         if (order?.status !== 'paid') return null;
         await repo.setOrderStatus(tx, orderId, status);
-        const ids = await repo.cancelTickets(tx, orderId);
+        const attendeeIds = await repo.cancelTickets(tx, orderId);
         await alsoInTx(tx, order);
-        return ids;
+        const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds, refunded: status === 'refunded' });
+        return { attendeeIds, job };
       });
-      if (!cancelled) return false;
-      await announceCancelled(cancelled);
-      if (status === 'refunded') await hooks.doAction('svc_order_refunded', orderId);
+      if (!reversed) return false;
+      await announce(ctx.db, ctx.logger, reversed.job, () => announceRefunded(orderId, reversed.attendeeIds, status === 'refunded'));
       return true;
     },
 
     issueTickets,
     announceTickets,
     announceCancelled,
+    announcePaid,
+    announceRefunded,
 
     async list(query: {
       eventId?: number;

@@ -1,5 +1,5 @@
 /** Queries of payments, provider events and orders; no rules here (STYLE §2). */
-import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import type { OrderStatus, PaymentStatus } from '../../../shared/payments';
@@ -70,6 +70,16 @@ export const paymentsRepository = {
     return new Map(rows.map((r) => [r.orderId!, r]));
   },
 
+  /** The flag of each of these bookings' flagged payments (the admin list shows it). */
+  async attentionOfBookings(db: Db, bookingIds: number[]): Promise<Map<number, string>> {
+    if (bookingIds.length === 0) return new Map();
+    const rows = await db
+      .select({ bookingId: payments.bookingId, attention: payments.attention })
+      .from(payments)
+      .where(and(inArray(payments.bookingId, bookingIds), isNotNull(payments.attention)));
+    return new Map(rows.map((r) => [r.bookingId!, r.attention!]));
+  },
+
   async updatePayment(db: Db, id: string, patch: Partial<Omit<PaymentInsert, 'id'>>): Promise<PaymentRow | null> {
     const [row] = await db
       .update(payments)
@@ -113,6 +123,22 @@ export const paymentsRepository = {
     const query = db.select().from(paymentEvents).where(eq(paymentEvents.id, id));
     const [row] = opts.forUpdate ? await query.for('update') : await query;
     return row ?? null;
+  },
+
+  /**
+   * Every stored event of one payment, processed or not, matched as `findPaymentFor` matches
+   * them: by our reference, the checkout id or the captured payment's id (an event that came
+   * before the one naming that id was stored as `unknown_payment`, and counts from then on).
+   */
+  async eventsOfPayment(db: Db, provider: string, ref: { id: string; sessionId: string | null; paymentRef: string | null }): Promise<PaymentEventRow[]> {
+    const matches: SQL[] = [eq(paymentEvents.reference, ref.id)];
+    if (ref.sessionId) matches.push(eq(paymentEvents.sessionId, ref.sessionId));
+    if (ref.paymentRef) matches.push(eq(paymentEvents.paymentRef, ref.paymentRef));
+    return db
+      .select()
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.provider, provider), or(...matches)))
+      .orderBy(paymentEvents.id);
   },
 
   async markEventProcessed(db: Db, id: number, outcome: string): Promise<void> {

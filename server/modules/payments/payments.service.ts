@@ -13,6 +13,8 @@ import { enqueueJob } from '../../jobs/queue';
 import { randomToken } from '../../security/crypto';
 import { bookingService } from '../booking/booking.service';
 import { bookingRepository } from '../booking/booking.repository';
+import { queuePaidConfirmation, queueRefundCancellation } from '../booking/booking.notifications';
+import { paymentVerdict } from './payment-verdict';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from './orders.service';
 import { paymentsRepository as repo, type PaymentEventRow, type PaymentRow } from './payments.repository';
@@ -122,12 +124,24 @@ export function paymentsService(ctx: AppContext) {
     return (await repo.findOrder(ctx.db, payment.orderId!))?.status === 'pending_payment';
   }
 
-  /** Releases the hold behind an open payment and closes the payment as `status`, in one transaction. */
-  async function release(payment: PaymentRow, status: PaymentStatus): Promise<void> {
-    const close = (tx: Db) =>
-      repo.closeOpenPayments(tx, payment.bookingId !== null ? { bookingIds: [payment.bookingId] } : { orderIds: [payment.orderId!] }, status);
-    if (payment.bookingId !== null) await bookings.releaseHold(payment.bookingId, close);
-    else await orders.releaseHold(payment.orderId!, close);
+  /**
+   * The visitor gave up paying: under the payment's lock (the lock every event of it takes first),
+   * the hold goes back and the payment closes as `status`. false when it was no longer open.
+   */
+  async function release(paymentId: string, status: PaymentStatus): Promise<boolean> {
+    const done = await ctx.db.transaction(async (tx) => {
+      const payment = await repo.findPayment(tx, paymentId, { forUpdate: true });
+      if (payment?.status !== 'open') return null;
+      const applied = await applyToHold(tx, payment, 'release');
+      await repo.updatePayment(tx, payment.id, { status });
+      return applied;
+    });
+    await done?.after();
+    return done !== null;
+  }
+
+  function applyToHold(tx: Db, payment: PaymentRow, action: 'confirm' | 'release' | 'refund') {
+    return payment.bookingId !== null ? bookings.applyPayment(tx, payment.bookingId, action) : orders.applyPayment(tx, payment.orderId!, action);
   }
 
   /** Queues the provider refund of a captured payment in the caller's transaction. */
@@ -136,51 +150,68 @@ export function paymentsService(ctx: AppContext) {
     await enqueueJob(tx, REFUND_JOB, { paymentId }, { dedupeKey: `payment-refund:${paymentId}`, maxAttempts: 10 });
   }
 
-  async function processPaid(event: PaymentEventRow, payment: PaymentRow): Promise<string> {
-    if (payment.status !== 'open' && payment.status !== 'cancelled' && payment.status !== 'expired') {
-      await repo.markEventProcessed(ctx.db, event.id, 'duplicate');
-      return 'duplicate';
-    }
-    const record = async (tx: Db, outcome: string) => {
-      if (outcome === 'confirmed' || outcome === 'fulfilled') {
-        await repo.updatePayment(tx, payment.id, { status: 'paid', paidUtc: toUtcString(Date.now()), paymentRef: event.paymentRef ?? payment.paymentRef });
-      } else if (outcome === 'released') {
-        // Docs: a payment that lands after its hold was released is refunded, never confirmed.
-        await repo.updatePayment(tx, payment.id, { status: 'paid', paymentRef: event.paymentRef ?? payment.paymentRef });
-        await queueRefund(tx, payment.id);
+  /**
+   * Processes one stored event by what ALL stored events of its payment say, under the payment's
+   * row lock (docs/decisions/023-payment-events-as-a-set.md): the final state is the same for
+   * every order the provider delivers them in. A payment that confirms nothing is refunded (once)
+   * and flagged for the admin; the booking's or order's mails and actions are written in this
+   * same transaction (held, server/jobs/announcements.ts), so no crash or failed insert loses them.
+   */
+  async function reconcile(event: PaymentEventRow, paymentId: string): Promise<string> {
+    const { outcome, after, warn } = await ctx.db.transaction(async (tx) => {
+      const payment = (await repo.findPayment(tx, paymentId, { forUpdate: true }))!;
+      // The captured payment's id, learned from its first event, also matches refunds keyed by it alone.
+      const paymentRef = payment.paymentRef ?? event.paymentRef;
+      const all = await repo.eventsOfPayment(tx, payment.provider, { id: payment.id, sessionId: payment.providerSessionId, paymentRef });
+      const verdict = paymentVerdict(payment, all);
+      const patch: Partial<PaymentRow> = paymentRef !== payment.paymentRef ? { paymentRef } : {};
+      let result: string;
+      let warnLate = false;
+      let refundQueued = false;
+      let applied: { outcome: string; after: () => Promise<void> } = { outcome: 'unchanged', after: async () => {} };
+      if (verdict.action === null) {
+        result = 'pending';
+      } else {
+        applied = await applyToHold(tx, payment, verdict.action);
+        let attention = verdict.attention;
+        if (verdict.action === 'confirm') {
+          if (applied.outcome === 'confirmed' || applied.outcome === 'fulfilled') {
+            Object.assign(patch, { status: 'paid', paidUtc: toUtcString(Date.now()) });
+            if (payment.bookingId !== null) await queuePaidConfirmation(ctx, tx, payment.bookingId);
+            result = applied.outcome;
+          } else if (applied.outcome === 'already') {
+            result = 'duplicate';
+          } else {
+            // Docs: a payment that lands after its hold was released is refunded, never confirmed.
+            attention = 'hold_released';
+            warnLate = payment.status === 'open' || payment.status === 'cancelled' || payment.status === 'expired';
+            result = 'refunded_late';
+          }
+        } else result = verdict.action === 'release' ? 'released' : 'refunded';
+        if (applied.outcome === 'cancelled' && payment.bookingId !== null) await queueRefundCancellation(ctx, tx, payment.bookingId);
+        const moneyIn = verdict.action === 'refund' || result === 'refunded_late';
+        if (moneyIn) {
+          if (attention !== payment.attention) patch.attention = attention;
+          if (verdict.refundedAtProvider) {
+            if (payment.status !== 'refunded') patch.status = 'refunded';
+          } else if (payment.status !== 'refunding' && payment.status !== 'refunded') {
+            await queueRefund(tx, payment.id);
+            refundQueued = true;
+          }
+        } else if (verdict.action === 'release' && payment.status === 'open') patch.status = 'expired';
+        // A further refund or failure of a payment already settled that way changes nothing.
+        if (verdict.action !== 'confirm' && applied.outcome === 'unchanged' && !refundQueued && patch.status === undefined && patch.attention === undefined)
+          result = 'duplicate';
       }
-      await repo.markEventProcessed(tx, event.id, outcome === 'released' ? 'refunded_late' : outcome);
-    };
-    const outcome =
-      payment.bookingId !== null
-        ? await bookings.settlePayment(payment.bookingId, (tx, o) => record(tx, o))
-        : await orders.settlePayment(payment.orderId!, (tx, o) => record(tx, o));
+      if (Object.keys(patch).length > 0) await repo.updatePayment(tx, payment.id, patch);
+      await repo.markEventProcessed(tx, event.id, result);
+      return { outcome: result, after: applied.after, warn: warnLate ? payment : null };
+    });
+    await after();
     // The payment id is the visitor's capability: the log names what it paid for instead.
-    if (outcome === 'released')
-      ctx.logger.warn({ bookingId: payment.bookingId, orderId: payment.orderId }, 'payment landed after its hold was released: refunding it');
-    return outcome === 'released' ? 'refunded_late' : outcome;
-  }
-
-  async function processRefunded(event: PaymentEventRow, payment: PaymentRow): Promise<string> {
-    if (payment.status !== 'paid' && payment.status !== 'refunding') {
-      await repo.markEventProcessed(ctx.db, event.id, 'duplicate');
-      return 'duplicate';
-    }
-    const record = async (tx: Db) => {
-      await repo.updatePayment(tx, payment.id, { status: 'refunded' });
-      await repo.markEventProcessed(tx, event.id, 'refunded');
-    };
-    if (payment.orderId !== null) {
-      const reversed = await orders.reverse(payment.orderId, 'refunded', record);
-      if (!reversed) await ctx.db.transaction(record);
-    } else {
-      // A refunded booking keeps its status (only the holder or an admin cancels one); its payment state says refunded.
-      await ctx.db.transaction(async (tx) => {
-        await bookingRepository.setPaymentStatus(tx, payment.bookingId!, 'refunded');
-        await record(tx);
-      });
-    }
-    return 'refunded';
+    if (warn) ctx.logger.warn({ bookingId: warn.bookingId, orderId: warn.orderId }, 'payment landed after its hold was released: refunding it');
+    if (outcome === 'refunded' || outcome === 'refunded_late') ctx.jobs.kick();
+    return outcome;
   }
 
   return {
@@ -202,7 +233,13 @@ export function paymentsService(ctx: AppContext) {
       await enqueueJob(
         ctx.db,
         LOCAL_DELIVER_JOB,
-        { paymentId: payment.id, kind: 'paid' satisfies ProviderEventKind, eventId: `evt_local_${randomToken(12)}`, amountCents: payment.amountCents },
+        {
+          paymentId: payment.id,
+          kind: 'paid' satisfies ProviderEventKind,
+          eventId: `evt_local_${randomToken(12)}`,
+          amountCents: payment.amountCents,
+          currency: payment.currency,
+        },
         { dedupeKey: `local-pay:${payment.id}`, maxAttempts: 10 },
       );
       ctx.jobs.kick();
@@ -213,8 +250,10 @@ export function paymentsService(ctx: AppContext) {
     async cancel(id: string, provider?: ProviderName): Promise<CheckoutDto> {
       const payment = await findOpenable(id, provider);
       if (payment.status === 'cancelled' || payment.status === 'expired') return view(payment);
-      if (payment.status !== 'open') throw new AppError('svc_payment_closed');
-      await release(payment, 'cancelled');
+      if (payment.status !== 'open' || !(await release(payment.id, 'cancelled'))) {
+        const now = (await repo.findPayment(ctx.db, id))!;
+        if (now.status !== 'cancelled' && now.status !== 'expired') throw new AppError('svc_payment_closed');
+      }
       return view((await repo.findPayment(ctx.db, id))!);
     },
 
@@ -237,6 +276,7 @@ export function paymentsService(ctx: AppContext) {
           sessionId: event.sessionId ?? null,
           paymentRef: event.paymentRef ?? null,
           amountCents: event.amountCents,
+          currency: event.currency?.toUpperCase() ?? null,
         });
         if (row) await enqueueJob(tx, PROCESS_EVENT_JOB, { eventRowId: row.id }, { dedupeKey: `payment-event:${row.id}` });
         return row;
@@ -255,12 +295,7 @@ export function paymentsService(ctx: AppContext) {
         await repo.markEventProcessed(ctx.db, event.id, 'unknown_payment');
         return 'unknown_payment';
       }
-      if (event.kind === 'paid') return processPaid(event, payment);
-      if (event.kind === 'refunded') return processRefunded(event, payment);
-      // failed: the checkout is over at the provider, so the hold goes back now.
-      if (payment.status === 'open') await release(payment, 'expired');
-      await repo.markEventProcessed(ctx.db, event.id, 'released');
-      return 'released';
+      return reconcile(event, payment.id);
     },
 
     /** Creates the hosted checkout at the provider (a job: the network is never inside a request). */
@@ -296,10 +331,10 @@ export function paymentsService(ctx: AppContext) {
     },
 
     /** The local provider delivers its signed webhook to this server's own endpoint (a job). */
-    async deliverLocalWebhook(payload: { paymentId: string; kind: ProviderEventKind; eventId: string; amountCents: number }): Promise<void> {
+    async deliverLocalWebhook(payload: { paymentId: string; kind: ProviderEventKind; eventId: string; amountCents: number; currency?: string }): Promise<void> {
       const provider = (await paymentProvider(ctx)) as LocalProvider;
       if (provider.name !== 'local') return;
-      const { body, headers } = provider.webhookFor(payload.kind, payload.paymentId, payload.amountCents, payload.eventId);
+      const { body, headers } = provider.webhookFor(payload.kind, payload.paymentId, payload.amountCents, payload.eventId, payload.currency);
       if (!ctx.selfUrl) throw new Error('the server is not listening yet');
       const res = await fetch(`${ctx.selfUrl}/svc/v1/payments/local/webhook`, {
         method: 'POST',
@@ -320,10 +355,16 @@ export function paymentsService(ctx: AppContext) {
       if (order.source === 'commerce')
         throw new AppError('svc_order_invalid_state', 'This order came from the shop: refund it there, and the shop reverses it here.');
       if (order.status !== 'paid') throw new AppError('svc_order_invalid_state', 'Only a paid order can be refunded.');
-      await orders.reverse(orderId, 'refunded', async (tx) => {
-        const payment = await repo.latestPaymentOf(tx, { orderId });
-        if (payment?.status === 'paid') await queueRefund(tx, payment.id);
+      const payment = await repo.latestPaymentOf(ctx.db, { orderId });
+      // The payment's lock first, as its provider events take it, then the order's.
+      const applied = await ctx.db.transaction(async (tx) => {
+        const locked = payment && (await repo.findPayment(tx, payment.id, { forUpdate: true }));
+        const done = await orders.applyPayment(tx, orderId, 'refund');
+        if (done.outcome !== 'refunded') throw new AppError('svc_order_invalid_state', 'Only a paid order can be refunded.');
+        if (locked?.status === 'paid') await queueRefund(tx, locked.id);
+        return done;
       });
+      await applied.after();
       ctx.jobs.kick();
       return orders.get(orderId);
     },

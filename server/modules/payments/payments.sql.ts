@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 import { events } from '../events/events.sql';
-import type { OrderLine, OrderSource, OrderStatus, PaymentStatus } from '../../../shared/payments';
+import type { OrderLine, OrderSource, OrderStatus, PaymentAttention, PaymentStatus } from '../../../shared/payments';
 
 /**
  * One payment per paid booking or order (docs/api.md#payments). Its id is our reference at the
@@ -28,6 +28,12 @@ export const payments = pgTable(
     /** The provider's id of the captured payment (Stripe: the PaymentIntent), needed to refund. */
     paymentRef: text('payment_ref'),
     refundRef: text('refund_ref'),
+    /**
+     * Why an administrator should look at this payment (docs/api.md#payments): money landed that
+     * confirmed nothing (`amount_mismatch`, `refunded_at_provider`, `payment_failed`,
+     * `hold_released`) and was refunded. Null when nothing needs a look.
+     */
+    attention: text('attention').$type<PaymentAttention>(),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
     updatedUtc: utcTimestamp('updated_utc').notNull().default(nowUtc),
     paidUtc: utcTimestamp('paid_utc'),
@@ -56,12 +62,20 @@ export const paymentEvents = pgTable(
     sessionId: text('session_id'),
     paymentRef: text('payment_ref'),
     amountCents: integer('amount_cents').notNull(),
+    /** Uppercase ISO 4217 as the provider reported it; null when the provider's event names none (local). */
+    currency: text('currency'),
     /** What processing did: confirmed, fulfilled, refunded_late, ignored… (null until processed). */
     outcome: text('outcome'),
     receivedUtc: utcTimestamp('received_utc').notNull().default(nowUtc),
     processedUtc: utcTimestamp('processed_utc'),
   },
-  (t) => [uniqueIndex('svc_payment_events_provider_event').on(t.provider, t.eventId)],
+  (t) => [
+    uniqueIndex('svc_payment_events_provider_event').on(t.provider, t.eventId),
+    // A payment's events are read together on every event of it (payment-verdict.ts).
+    index('svc_payment_events_reference').on(t.provider, t.reference),
+    index('svc_payment_events_session').on(t.provider, t.sessionId),
+    index('svc_payment_events_payment_ref').on(t.provider, t.paymentRef),
+  ],
 );
 
 /**

@@ -15,7 +15,14 @@ export const LOCAL_WEBHOOK_PURPOSE = 'local-payments';
 
 const ZLocalEvent = z.object({
   type: z.enum(['payment.succeeded', 'payment.failed', 'payment.refunded']),
-  data: z.object({ sessionId: z.string().min(1).max(200), amountCents: z.number().int().min(0) }),
+  data: z.object({
+    sessionId: z.string().min(1).max(200),
+    amountCents: z.number().int().min(0),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/)
+      .optional(),
+  }),
 });
 
 const KIND_OF: Record<z.infer<typeof ZLocalEvent>['type'], ProviderEventKind> = {
@@ -31,7 +38,7 @@ const TYPE_OF: Record<ProviderEventKind, z.infer<typeof ZLocalEvent>['type']> = 
 
 export interface LocalProvider extends PaymentProvider {
   /** The signed webhook the server delivers to itself for a checkout. */
-  webhookFor(kind: ProviderEventKind, sessionId: string, amountCents: number, eventId: string): { body: string; headers: SignedHeaders };
+  webhookFor(kind: ProviderEventKind, sessionId: string, amountCents: number, eventId: string, currency?: string): { body: string; headers: SignedHeaders };
 }
 
 export function createLocalProvider(opts: { serverSecret: string; publicUrl: string }): LocalProvider {
@@ -54,15 +61,19 @@ export function createLocalProvider(opts: { serverSecret: string; publicUrl: str
       }
       // Signed does not mean storable: a NUL in the session id answered 500 from its look-up.
       assertCleanText(json);
-      const { sessionId, amountCents } = parsed.data;
-      return { eventId, kind: KIND_OF[parsed.type], reference: sessionId, sessionId, paymentRef: sessionId, amountCents };
+      const { sessionId, amountCents, currency } = parsed.data;
+      return { eventId, kind: KIND_OF[parsed.type], reference: sessionId, sessionId, paymentRef: sessionId, amountCents, ...(currency ? { currency } : {}) };
     },
     async refund() {
       // Nothing left the building, so nothing goes back through a network either.
       return { refundId: `re_local_${randomToken(12)}` };
     },
-    webhookFor(kind, sessionId, amountCents, eventId) {
-      const body = JSON.stringify({ type: TYPE_OF[kind], timestamp: new Date().toISOString(), data: { sessionId, amountCents } });
+    webhookFor(kind, sessionId, amountCents, eventId, currency) {
+      const body = JSON.stringify({
+        type: TYPE_OF[kind],
+        timestamp: new Date().toISOString(),
+        data: { sessionId, amountCents, ...(currency ? { currency } : {}) },
+      });
       return { body, headers: signStandardWebhook(secret, eventId, body) };
     },
   };

@@ -42,6 +42,8 @@ export interface ProviderEvent {
   /** The provider's id of the captured payment (Stripe: the PaymentIntent), needed to refund. */
   paymentRef?: string;
   amountCents: number;
+  /** ISO 4217 of what was paid, when the event says (compared with what is owed). */
+  currency?: string;
 }
 
 export interface RefundRequest {

@@ -26,6 +26,8 @@ const MAX_NETWORK_RETRIES = 2;
 /** Per attempt; Stripe's default is 80 s, far longer than a job should wait. */
 const TIMEOUT_MS = 20_000;
 const SIGNATURE_HEADER = 'stripe-signature';
+/** Seconds a signature's timestamp may be off, either way (Stripe's default tolerance). */
+const TOLERANCE_SECONDS = 300;
 /** The metadata key that leads a Stripe object back to our payment. */
 const METADATA_KEY = 'svc_payment';
 
@@ -73,9 +75,12 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
     async parseWebhook(rawBody: string, headers: Record<string, string>): Promise<ProviderEvent | null> {
       const signature = headers[SIGNATURE_HEADER];
       if (!signature) throw new AppError('svc_invalid_signature');
+      // constructEvent refuses only signatures too old; one dated too far ahead is as suspect.
+      const signedAt = Number(/(?:^|,)\s*t=(\d{1,12})(?:,|$)/.exec(signature)?.[1] ?? NaN);
+      if (!(signedAt <= Math.floor(Date.now() / 1000) + TOLERANCE_SECONDS)) throw new AppError('svc_invalid_signature');
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
+        event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret, TOLERANCE_SECONDS);
       } catch (err) {
         throw new AppError('svc_invalid_signature', undefined, undefined, { cause: err });
       }
@@ -118,6 +123,7 @@ function toProviderEvent(event: Stripe.Event): ProviderEvent | null {
         reference: charge.metadata?.[METADATA_KEY] ?? undefined,
         paymentRef: idOf(charge.payment_intent),
         amountCents: charge.amount_refunded,
+        currency: charge.currency.toUpperCase(),
       };
     }
     default:
@@ -133,6 +139,7 @@ function fromSession(eventId: string, kind: ProviderEventKind, session: Stripe.C
     reference: session.metadata?.[METADATA_KEY] ?? session.client_reference_id ?? undefined,
     paymentRef: idOf(session.payment_intent),
     amountCents: session.amount_total ?? 0,
+    ...(session.currency ? { currency: session.currency.toUpperCase() } : {}),
   };
 }
 
