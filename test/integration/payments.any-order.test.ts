@@ -1,5 +1,5 @@
 /**
- * Payment events in any order (docs/decisions/023-payment-events-as-a-set.md): the outcome is a
+ * Payment events in any order (docs/decisions/024-payment-events-as-a-set.md): the outcome is a
  * function of the set of a payment's provider events, not of the order they arrive in. A refunded
  * or failed payment never confirms anything; money that lands for a released hold, or that is not
  * what was owed (amount or currency), is refunded once and flagged for the admin (`attention`).

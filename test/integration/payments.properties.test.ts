@@ -1,5 +1,5 @@
 /**
- * Property (docs/decisions/023-payment-events-as-a-set.md): a payment's outcome is a function of
+ * Property (docs/decisions/024-payment-events-as-a-set.md): a payment's outcome is a function of
  * the SET of its provider events, not of their order. For a held booking or order, one random set
  * of events — paid, paid short, refunded, failed, and the hold expiring (the sweepers) — is sent
  * twice, to two holds alike, each time in its own random order, with random duplicate deliveries

@@ -1,4 +1,4 @@
-/** The verdict over a payment's set of provider events (docs/decisions/023-payment-events-as-a-set.md). */
+/** The verdict over a payment's set of provider events (docs/decisions/024-payment-events-as-a-set.md). */
 import { describe, expect, it } from 'vitest';
 import { paymentVerdict, type StoredEventFacts } from '../../server/modules/payments/payment-verdict';
 

@@ -400,7 +400,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
 
     /**
      * A payment's verdict applied to its booking, in the payment's transaction (the payment row is
-     * locked first: docs/decisions/023-payment-events-as-a-set.md). The contract's actions are
+     * locked first: docs/decisions/024-payment-events-as-a-set.md). The contract's actions are
      * held in that transaction as a job (server/jobs/announcements.ts) and fired by `after` once it
      * commits, or by a runner if the writer died first.
      * - `confirm`: pending_payment → confirmed, payment_status paid, then `svc_booking_paid` and

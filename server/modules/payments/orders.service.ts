@@ -144,7 +144,7 @@ export function ordersService(ctx: AppContext) {
 
     /**
      * A payment's verdict applied to its order, in the payment's transaction (the payment row is
-     * locked first: docs/decisions/023-payment-events-as-a-set.md); the actions are held there as
+     * locked first: docs/decisions/024-payment-events-as-a-set.md); the actions are held there as
      * a job and fired by `after` once it commits (or by a runner if the writer died first).
      * - `confirm`: pending_payment → paid, one row per ticket, one email (in this transaction),
      *   then `svc_rsvp_submitted` per row and `svc_order_paid`. 'already' for a paid order;

@@ -1,6 +1,6 @@
 /**
  * What a payment's provider events, taken together, say should happen
- * (docs/decisions/023-payment-events-as-a-set.md). Providers promise no order: a refund may come
+ * (docs/decisions/024-payment-events-as-a-set.md). Providers promise no order: a refund may come
  * before the payment it refunds, a failure after a success. So the verdict is a function of the
  * SET of stored events, never of the one in hand, and every ordering of one set ends the same.
  */

@@ -152,7 +152,7 @@ export function paymentsService(ctx: AppContext) {
 
   /**
    * Processes one stored event by what ALL stored events of its payment say, under the payment's
-   * row lock (docs/decisions/023-payment-events-as-a-set.md): the final state is the same for
+   * row lock (docs/decisions/024-payment-events-as-a-set.md): the final state is the same for
    * every order the provider delivers them in. A payment that confirms nothing is refunded (once)
    * and flagged for the admin; the booking's or order's mails and actions are written in this
    * same transaction (held, server/jobs/announcements.ts), so no crash or failed insert loses them.
