@@ -249,21 +249,24 @@ describe('the visitor gives up paying', () => {
   it.each([
     ['the local page’s Cancel', (id: string) => `/payments/local/${id}/cancel`],
     ['the checkout’s Cancel', (id: string) => `/payments/checkout/${id}/cancel`],
-  ])('%s releases the hold: abandoned, svc_booking_payment_abandoned, no svc_booking_cancelled, no mail, the slot offered again', async (_how, path) => {
-    const { type, start, bookingId, paymentId, email } = await heldBooking();
-    expect(await offered(type.id, start)).toBe(false);
-    const res = await visitor().post(path(paymentId));
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('cancelled');
-    expect((await bookingOf(bookingId)).status).toBe('abandoned');
-    expect(calls).toEqual([['svc_booking_payment_abandoned', bookingId]]);
-    await idle();
-    expect(names()).not.toContain('svc_booking_cancelled');
-    expect(await outboxTo(srv, email)).toEqual([]);
-    expect(await paymentStatus(srv, paymentId)).toBe('cancelled');
-    expect(await offered(type.id, start)).toBe(true);
-    expect((await submitBooking(srv.url, bookingBody(type.id, start))).status).toBe(201);
-  });
+  ])(
+    '%s releases the hold: abandoned with paymentStatus cancelled (no longer pending), svc_booking_payment_abandoned, no svc_booking_cancelled, no mail, the slot offered again',
+    async (_how, path) => {
+      const { type, start, bookingId, paymentId, email } = await heldBooking();
+      expect(await offered(type.id, start)).toBe(false);
+      const res = await visitor().post(path(paymentId));
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('cancelled');
+      expect(await bookingOf(bookingId)).toMatchObject({ status: 'abandoned', paymentStatus: 'cancelled' });
+      expect(calls).toEqual([['svc_booking_payment_abandoned', bookingId]]);
+      await idle();
+      expect(names()).not.toContain('svc_booking_cancelled');
+      expect(await outboxTo(srv, email)).toEqual([]);
+      expect(await paymentStatus(srv, paymentId)).toBe('cancelled');
+      expect(await offered(type.id, start)).toBe(true);
+      expect((await submitBooking(srv.url, bookingBody(type.id, start))).status).toBe(201);
+    },
+  );
 
   it('Pay after Cancel answers 409 svc_payment_closed and queues nothing', async () => {
     const { bookingId, paymentId } = await heldBooking();
@@ -317,15 +320,15 @@ describe('the payment-hold sweeper', () => {
   const MINUTE = 60_000;
   const createdMs = async (id: number) => utcMs((await bookingOf(id)).createdUtc);
 
-  it('releases holds older than the hold hours (24 by default) and not younger ones: abandoned, payment_abandoned, no cancelled, no mail', async () => {
+  it('releases holds older than the hold hours (24 by default) and not younger ones: abandoned with paymentStatus expired, payment_abandoned, no cancelled, no mail', async () => {
     const { type, start, bookingId, email } = await heldBooking();
     const created = await createdMs(bookingId);
     expect(await sweepPaymentHolds(srv.server.ctx, created + 24 * HOUR - MINUTE)).not.toContain(bookingId);
-    expect((await bookingOf(bookingId)).status).toBe('pending_payment');
+    expect(await bookingOf(bookingId)).toMatchObject({ status: 'pending_payment', paymentStatus: 'pending' });
     expect(calls).toEqual([]);
 
     expect(await sweepPaymentHolds(srv.server.ctx, created + 24 * HOUR + MINUTE)).toContain(bookingId);
-    expect((await bookingOf(bookingId)).status).toBe('abandoned');
+    expect(await bookingOf(bookingId)).toMatchObject({ status: 'abandoned', paymentStatus: 'expired' });
     expect(calls).toContainEqual(['svc_booking_payment_abandoned', bookingId]);
     expect(names()).not.toContain('svc_booking_cancelled');
     await idle();

@@ -376,9 +376,9 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
      * released at once, as the sweeper would — `abandoned`, `svc_booking_payment_abandoned`,
      * no `svc_booking_cancelled`, no mail. false when the booking was not held any more.
      */
-    async releaseHold(bookingId: number, alsoInTx: (tx: Db) => Promise<void>): Promise<boolean> {
+    async releaseHold(bookingId: number, alsoInTx: (tx: Db) => Promise<void>, paymentStatus: 'cancelled' | 'expired' = 'cancelled'): Promise<boolean> {
       const released = await ctx.db.transaction(async (tx) => {
-        const row = await repo.updateStatus(tx, bookingId, ['pending_payment'], 'abandoned');
+        const row = await repo.abandonHold(tx, bookingId, paymentStatus);
         if (row) await repo.bumpEpochs(tx, [row.hostUserId]);
         await alsoInTx(tx);
         return row !== null;

@@ -126,7 +126,7 @@ export function paymentsService(ctx: AppContext) {
   async function release(payment: PaymentRow, status: PaymentStatus): Promise<void> {
     const close = (tx: Db) =>
       repo.closeOpenPayments(tx, payment.bookingId !== null ? { bookingIds: [payment.bookingId] } : { orderIds: [payment.orderId!] }, status);
-    if (payment.bookingId !== null) await bookings.releaseHold(payment.bookingId, close);
+    if (payment.bookingId !== null) await bookings.releaseHold(payment.bookingId, close, status === 'expired' ? 'expired' : 'cancelled');
     else await orders.releaseHold(payment.orderId!, close);
   }
 
