@@ -8,6 +8,7 @@ import { queryRows } from '../../server/db/client';
 import ExcelJS from 'exceljs';
 import { storedMails } from '../helpers/mail';
 import { csvCell } from '../../server/modules/attendees/attendees.export';
+import { toUtcString } from '../../shared/time';
 
 /** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF records. */
 function parseCsv(text: string): string[][] {
@@ -100,7 +101,9 @@ describe('exports', () => {
       // empty cells are holes in exceljs's row array
       // XML turns a bare carriage return into a line feed; everything else is as in the CSV
       const expected = csv[n - 1]!.map((cell) => cell.replace(/\r/g, '\n'));
-      expect(Array.from({ length: csv[0]!.length }, (_, i) => (row[i] === undefined || row[i] === null ? '' : String(row[i])))).toEqual(expected);
+      // a date cell reads back as the CSV's UTC time
+      const asText = (cell: unknown) => (cell === undefined || cell === null ? '' : cell instanceof Date ? toUtcString(cell) : String(cell));
+      expect(Array.from({ length: csv[0]!.length }, (_, i) => asText(row[i]))).toEqual(expected);
     }
     expect(values(2)[3]).toBe('Plain Name');
     expect(values(4)[3]).toBe(`'=HYPERLINK("http://evil")`);
@@ -110,6 +113,24 @@ describe('exports', () => {
       expect(text).not.toContain(row.cancel_token);
       expect(text).not.toContain(row.ticket_code);
     }
+  });
+
+  it('XLSX: UTC times are date cells with a date format; the header row is frozen and filterable', async () => {
+    const res = await fetch(`${srv.url}/svc/v1/attendees/export?eventId=${event.id}&format=xlsx`, { headers: { cookie: admin.cookie } });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+    const sheet = workbook.getWorksheet('Attendees')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+    const json = (await admin.api.get(`/attendees/export?eventId=${event.id}&format=json`)).body as Array<{ createdUtc: string }>;
+    for (const key of ['createdUtc', 'updatedUtc']) {
+      const cell = sheet.getRow(2).getCell(header.indexOf(key) + 1);
+      expect(cell.type).toBe(ExcelJS.ValueType.Date);
+      expect(cell.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    }
+    const created = sheet.getRow(2).getCell(header.indexOf('createdUtc') + 1).value as Date;
+    expect(toUtcString(created)).toBe(json[0]!.createdUtc);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBe(`A1:${String.fromCharCode(64 + header.length)}1`);
   });
 
   it('csvCell neutralises each formula start and serialises objects as JSON', () => {
