@@ -34,7 +34,16 @@ export type SignupFields = z.infer<typeof ZSignupFields>;
  * `ticketCode` (the QR payload) goes only to the visitor who just signed up and is going; a
  * waitlisted sign-up has none to show.
  */
-export const ZSignupResult = z.union([z.object({ id: z.number().int(), status: ZAttendeeStatus, ticketCode: z.string().optional() }), ZOrderCreatedDto]);
+export const ZSignupResult = z.union([
+  z.object({
+    id: z.number().int(),
+    status: ZAttendeeStatus,
+    ticketCode: z.string().optional(),
+    /** With a seat: the UID of the mailed `event.ics`, for the page's "Add to calendar" file. */
+    calendarUid: z.string().optional(),
+  }),
+  ZOrderCreatedDto,
+]);
 export type SignupResult = z.infer<typeof ZSignupResult>;
 
 /** Admin PATCH /attendees/{id}: the contract's camelCase body. */

@@ -79,7 +79,7 @@ describe('a priced type in the extended edition awaits payment', () => {
     const start = futureStart(day++, 10);
     const res = await submitBooking(srv.url, bookingBody(type.id, start, { quantity: 2 }));
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['bookingId', 'endUtc', 'hostUserId', 'paymentUrl', 'startUtc', 'status']);
+    expect(Object.keys(res.body).sort()).toEqual(['bookingId', 'calendarUid', 'endUtc', 'hostUserId', 'paymentUrl', 'startUtc', 'status']);
     expect(res.body).toMatchObject({ status: 'pending_payment', startUtc: start, hostUserId: host });
     const url = new URL(res.body.paymentUrl);
     expect(url.protocol).toMatch(/^https?:$/);

@@ -6,6 +6,7 @@ import { startSmtpServer } from '../helpers/smtp';
 import { attendeeRows, createEvent, resetThrottles, signUp } from '../helpers/registration';
 import { queryRows } from '../../server/db/client';
 import ExcelJS from 'exceljs';
+import ICAL from 'ical.js';
 import { storedMails } from '../helpers/mail';
 import { csvCell } from '../../server/modules/attendees/attendees.export';
 import { toUtcString } from '../../shared/time';
@@ -243,7 +244,39 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     expect(raw).toContain(row.ticket_code);
     expect(raw).toMatch(/Content-Type: image\/png; name=ticket\.png/i);
     const outbox = await admin.api.get('/outbox?to=mail@example.test');
-    expect(outbox.body[0].attachments).toEqual([{ filename: 'ticket.png', contentType: 'image/png' }]);
+    expect(outbox.body[0].attachments).toEqual([
+      { filename: 'ticket.png', contentType: 'image/png' },
+      { filename: 'event.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST' },
+    ]);
+  });
+
+  it("the sign-up confirmation carries its event.ics: a UID with the site's domain, one per attendee, the one the page's calendar file uses", async () => {
+    const event = await createEvent(admin.api, { title: 'Calendar night', venue: 'Hall B', startsUtc: '2099-06-01 18:00:00', endsUtc: '2099-06-01 20:00:00' });
+    const first = await signUp(srv, event.id, { email: 'ics-one@example.test', display_name: 'Ida Ics' });
+    await resetThrottles(srv);
+    const second = await signUp(srv, event.id, { email: 'ics-two@example.test' });
+    const uids: string[] = [];
+    for (const [email, answer] of [
+      ['ics-one@example.test', first.body],
+      ['ics-two@example.test', second.body],
+    ] as const) {
+      const [row] = await queryRows<{ attachments: Array<{ filename: string; content: string }> }>(
+        srv.server.ctx.db,
+        sql`select attachments from svc_outbox where to_address = ${email}`,
+      );
+      const file = row!.attachments.find((a) => a.filename === 'event.ics')!;
+      const calendar = new ICAL.Component(ICAL.parse(Buffer.from(file.content, 'base64').toString('utf8')));
+      const vevent = calendar.getFirstSubcomponent('vevent')!;
+      const uid = String(vevent.getFirstPropertyValue('uid'));
+      expect(uid).toMatch(/^attendee-\d+-[0-9a-f]{12}@tickets\.example\.test$/);
+      expect(answer.calendarUid).toBe(uid);
+      expect((vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2099-06-01T18:00:00.000Z');
+      expect((vevent.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate().toISOString()).toBe('2099-06-01T20:00:00.000Z');
+      expect(vevent.getFirstPropertyValue('summary')).toBe('Calendar night');
+      expect(vevent.getFirstPropertyValue('location')).toBe('Hall B');
+      uids.push(uid);
+    }
+    expect(new Set(uids).size).toBe(2);
   });
 
   it('reads the attendee by id, not the payload: a forged payload cancel_token is not mailed', async () => {
@@ -297,6 +330,6 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     expect(ticket.subject).toMatch(/registered/i);
     expect(ticket.text).toContain(row.ticket_code);
     const outbox = await admin.api.get('/outbox?to=promoted@example.test');
-    expect(outbox.body.find((m: { subject: string }) => /registered/i.test(m.subject)).attachments).toHaveLength(1);
+    expect(outbox.body.find((m: { subject: string }) => /registered/i.test(m.subject)).attachments).toHaveLength(2);
   });
 });

@@ -258,7 +258,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
     const b = created();
     if (!t || !b) return null;
     const ics = buildIcs({
-      uid: `booking-${b.bookingId}@${window.location.hostname}`,
+      // the mailed invite's UID, so its later update or cancel also reaches this copy
+      uid: b.calendarUid,
       startUtc: b.startUtc,
       endUtc: b.endUtc,
       title: t.title,

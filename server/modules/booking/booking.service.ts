@@ -33,6 +33,7 @@ import { applyContractFilter, encodeCustomFields } from '../../hooks';
 import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '../../hooks/types';
 import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { announce } from '../../jobs/announcements';
+import { calendarUid } from '../../mail/ics';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { settingsService } from '../settings/settings.service';
@@ -308,7 +309,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     if (!decided) throw new AppError('svc_booking_slot_unavailable');
 
     const { bookingId, status, hostUserId } = decided;
-    const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId };
+    const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId, calendarUid: calendarUid(ctx, 'booking', bookingId) };
     const paymentUrl = await announce(ctx.db, ctx.logger, decided.announcement, () => announceCreated(bookingId, status));
     if (paymentUrl) result.paymentUrl = paymentUrl;
     return result;
