@@ -102,6 +102,16 @@ describe('a priced type in the extended edition awaits payment', () => {
     expect(JSON.stringify(checkout.body)).not.toContain(row.cancelToken);
   });
 
+  it("the pay page names the slot in the place's zone (with its name), then the customer's clock, labelled", async () => {
+    const type = await createType(admin.api, { hosts: [host], priceCents: 3000, timezone: 'Europe/Berlin', title: 'Massage' });
+    // 10:00 UTC is 11:00 or 12:00 in Berlin, 05:00 or 06:00 in New York
+    const res = await submitBooking(srv.url, bookingBody(type.id, futureStart(day++, 10), { customerTz: 'America/New_York' }));
+    expect(res.status).toBe(201);
+    const checkout = await visitor().get(`/payments/checkout/${paymentIdOf(res.body.paymentUrl)}`);
+    expect(checkout.status).toBe(200);
+    expect(checkout.body.description).toMatch(/^Massage, .*1[12]:00–1[23]:00 CES?T \(Berlin\) · 0[56]:00–0[67]:00 E[SD]T your time$/);
+  });
+
   it('holds the slot: the slot list no longer offers it and a second booking for it answers 409', async () => {
     const { type, start } = await heldBooking();
     expect(await offered(type.id, start)).toBe(false);
