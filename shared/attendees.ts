@@ -34,7 +34,16 @@ export type SignupFields = z.infer<typeof ZSignupFields>;
  * `ticketCode` (the QR payload) goes only to the visitor who just signed up and is going; a
  * waitlisted sign-up has none to show.
  */
-export const ZSignupResult = z.union([z.object({ id: z.number().int(), status: ZAttendeeStatus, ticketCode: z.string().optional() }), ZOrderCreatedDto]);
+export const ZSignupResult = z.union([
+  z.object({
+    id: z.number().int(),
+    status: ZAttendeeStatus,
+    ticketCode: z.string().optional(),
+    /** With a seat: the UID of the mailed `event.ics`, for the page's "Add to calendar" file. */
+    calendarUid: z.string().optional(),
+  }),
+  ZOrderCreatedDto,
+]);
 export type SignupResult = z.infer<typeof ZSignupResult>;
 
 /** Admin PATCH /attendees/{id}: the contract's camelCase body. */
@@ -113,4 +122,22 @@ export type CancelResult = z.infer<typeof ZCancelResult>;
  * contract's spam checks and throttles.
  */
 export const ZSignupBody = z.record(z.string(), z.unknown());
+
+/**
+ * The same body as the OpenAPI document shows it: the fields the service reads, in the types it
+ * accepts (a form posts the quantity as text). Further `svc_cf_<key>` answers may follow.
+ */
+export const ZSignupBodyDocumented = z
+  .object({
+    email: z.string().max(254).meta({ description: "The attendee's email address", format: 'email' }),
+    display_name: z.string().min(1).max(MAX_NAME_LENGTH).meta({ description: 'The name on the ticket' }),
+    quantity: z
+      .union([z.number().int().min(1).max(MAX_QUANTITY), z.string().regex(/^\s*\d+\s*$/)])
+      .optional()
+      .meta({ description: 'Seats, 1 by default (a form posts it as text)' }),
+    svc_ts: z.string().meta({ description: 'The formToken of GET /events/{id}/form, posted back (minimum fill time)' }),
+    svc_hp: z.string().max(0).optional().meta({ description: 'Honeypot: must stay empty' }),
+  })
+  .catchall(z.unknown())
+  .meta({ description: "Answers to the event's own questions follow as svc_cf_<key> (docs/api.md#custom-fields)." });
 export type SignupBody = z.infer<typeof ZSignupBody>;

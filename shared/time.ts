@@ -4,6 +4,9 @@ export const UTC_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const CLOCK_RE = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
 /** The days of a week, in the order weekly windows list them. */
+/** An event without an end takes this long in a calendar file (the mailed one and the page's alike). */
+export const CALENDAR_LENGTH_WITHOUT_END_MS = 3_600_000;
+
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 

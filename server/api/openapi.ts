@@ -96,17 +96,34 @@ export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; ser
     if (!responses['401'] && route.access !== 'public') responses['401'] = responseOf(401, { description: 'No valid session or token', error: true });
     if (!responses['403'] && route.access !== 'public')
       responses['403'] = responseOf(403, { description: 'The role may not do this, or a cookie write from another origin', error: true });
+    const hasPathParams = /:[A-Za-z_]/.test(route.path);
+    if (!responses['404'] && hasPathParams) responses['404'] = responseOf(404, { description: 'Nothing answers to this path parameter', error: true });
+    // the body limit answers before any route (server/app.ts), whatever the method but GET and HEAD
+    if (!responses['413'] && route.method !== 'get')
+      responses['413'] = responseOf(413, { description: 'The request body is over the size limit', error: true });
+    if (!responses['415'] && route.body)
+      responses['415'] = responseOf(415, {
+        description: route.bodyFormat === 'json-or-form' ? 'The body is neither JSON nor a form' : 'The body is not JSON (Content-Type: application/json)',
+        error: true,
+      });
     responses.default = { description: 'Any other error', content: { 'application/json': { schema: ERROR_REF } } };
+    const headers = (route.requestHeaders ?? []).map((h) => ({
+      name: h.name,
+      in: 'header',
+      required: h.required,
+      description: h.description,
+      schema: { type: 'string' },
+    }));
     const operation: Record<string, unknown> = {
       operationId: `${route.method}${route.path.replace(/[/:{}-]+(\w)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
       summary: route.summary,
       tags: route.tags,
-      parameters: [...parametersOf(route.params, 'path', templates.get(route)!.rename), ...parametersOf(route.query, 'query')],
+      parameters: [...parametersOf(route.params, 'path', templates.get(route)!.rename), ...parametersOf(route.query, 'query'), ...headers],
       responses,
       security: route.access === 'public' ? [] : [{ session: [] }, { bearer: [] }],
     };
     if (route.body) {
-      const schema = toSchema(route.body, 'input');
+      const schema = toSchema(route.documentedBody ?? route.body, 'input');
       const content: Record<string, unknown> = { 'application/json': { schema } };
       if (route.bodyFormat === 'json-or-form') content['application/x-www-form-urlencoded'] = { schema };
       operation.requestBody = { required: true, content };

@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import { z, type ZodObject, type ZodType } from 'zod';
 import type { Access, Principal } from '../auth/principal';
 import type { AppContext } from '../context';
+import type { RequestHeaderDoc } from './route';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type OperationKind = 'query' | 'mutation';
@@ -66,6 +67,13 @@ export interface RestBinding {
    * nothing parses it first): what the body is, for the document.
    */
   rawBody?: string;
+  /** Request headers the operation reads (the public forms' X-Svc-Nonce), for the document. */
+  requestHeaders?: RequestHeaderDoc[];
+  /**
+   * The body as the document shows it, when the operation takes it loosely and validates it
+   * itself (the sign-up: the contract's spam checks come before validation).
+   */
+  documentedBody?: ZodType;
 }
 
 type InputSchema = ZodType | undefined;

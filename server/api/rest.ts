@@ -34,6 +34,8 @@ export function routeOf(op: AnyOperation): AnyRouteDef {
     body: parts.body,
     bodyFormat: rest.bodyFormat,
     rawBody: rest.rawBody,
+    requestHeaders: rest.requestHeaders,
+    documentedBody: rest.documentedBody,
     before: op.screen ? async ({ c, ctx, principal, ip, raw }) => op.screen!({ c, ctx, principal, ip, raw: await raw() }) : undefined,
     responses,
     async handler({ params, query, body, principal, ip, c, ctx }) {

@@ -25,6 +25,20 @@ export interface RouteInput<P, Q, B, Pre> {
 export type RouteResult = Response | { status?: number; body?: unknown; headers?: Record<string, string> };
 
 /** One documented answer of a route. */
+/** A request header an operation reads, as the OpenAPI document declares it. */
+export interface RequestHeaderDoc {
+  name: string;
+  required: boolean;
+  description: string;
+}
+
+/** The public forms' nonce (docs/api.md#errors): checked before anything else, even validation. */
+export const NONCE_HEADER: RequestHeaderDoc = {
+  name: 'X-Svc-Nonce',
+  required: true,
+  description: 'The nonce from GET /nonce; missing, forged or expired answers 403 svc_invalid_nonce',
+};
+
 export interface RouteResponse {
   description: string;
   /** The JSON body (for a list: the item, answered as a bare array with X-Total-Count). */
@@ -50,6 +64,10 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined
   bodyFormat?: 'json' | 'json-or-form';
   /** The handler reads the body raw (signed webhooks): its description, for the document. */
   rawBody?: string;
+  /** Request headers it reads, for the document. */
+  requestHeaders?: RequestHeaderDoc[];
+  /** The body's documented shape when `body` takes it loosely. */
+  documentedBody?: ZodType;
   /** Runs after the access check and before input validation (nonce checks, throttles). */
   before?: (input: { c: Context; ctx: AppContext; principal: Principal | null; ip: string; raw: () => Promise<unknown> }) => Promise<Pre>;
   /** Documented answers, for the OpenAPI document. */

@@ -131,7 +131,7 @@ export function invitesService(ctx: AppContext) {
               'If you did not expect this, ignore this email.',
             ].join('\n'),
           };
-    await queueMail(tx, { to: user.email, ...message, topic });
+    await queueMail(tx, { to: user.email, ...message, topic, linkOrigin: ctx.env.publicUrl });
     return expiresUtc;
   }
 

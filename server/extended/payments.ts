@@ -11,6 +11,7 @@ import { bookingRepository } from '../modules/booking/booking.repository';
 import { openPayment } from '../modules/payments/payments.service';
 import { settingsService } from '../modules/settings/settings.service';
 import { formatAmount } from '../modules/payments/orders.mail';
+import { formatWhen } from '../../shared/time-format';
 
 export function registerPaymentPath(hooks: Hooks, ctx: PluginContext): void {
   hooks.addFilter('svc_booking_awaiting_payment', (awaiting, _typeId, config) => awaiting === true || config.price_cents > 0, PRIORITY_PAYMENT_PATH, 3);
@@ -25,9 +26,9 @@ export function registerPaymentPath(hooks: Hooks, ctx: PluginContext): void {
       if (!booking || !type || booking.status !== 'pending_payment') return '';
       const currency = await settingsService({ db: ctx.db, hooks }).currency();
       const amountCents = type.priceCents * booking.quantity;
-      const when = new Intl.DateTimeFormat('en-GB', { timeZone: booking.customerTz, dateStyle: 'medium', timeStyle: 'short' }).format(
-        new Date(`${booking.startUtc.replace(' ', 'T')}Z`),
-      );
+      // What the pay page (and a provider's checkout) shows: the slot in the place's zone, named,
+      // then the customer's clock when it differs — as the booking page and its mails say it.
+      const when = formatWhen({ startUtc: booking.startUtc, endUtc: booking.endUtc, zone: type.timezone, viewerZone: booking.customerTz }).text;
       const opened = await ctx.db.transaction((tx) =>
         openPayment({ env: ctx.config }, tx, {
           bookingId,

@@ -2,6 +2,7 @@
  * The `invite.ics` attached to booking emails (docs/api.md#rest): one RFC 5545 VEVENT, sent as
  * an iTIP REQUEST when a booking is confirmed or moved and as a CANCEL when it ends.
  */
+import { createHash } from 'node:crypto';
 import { parseUtcString } from '../../shared/time';
 
 export type IcsMethod = 'REQUEST' | 'CANCEL';
@@ -9,6 +10,11 @@ export type IcsMethod = 'REQUEST' | 'CANCEL';
 export interface IcsParticipant {
   name: string;
   email: string;
+}
+
+export interface IcsOrganizer extends IcsParticipant {
+  /** The address the mail comes from, when it is not the organizer's (RFC 5545 §3.2.18 SENT-BY). */
+  sentBy?: string;
 }
 
 export interface IcsInput {
@@ -25,10 +31,22 @@ export interface IcsInput {
   location?: string;
   /** Absolute http(s) link, e.g. the manage page. */
   url?: string;
-  organizer: IcsParticipant;
+  organizer: IcsOrganizer;
   attendee: IcsParticipant;
   /** Raise it for every update of the same uid; calendars ignore a lower one. */
   sequence: number;
+}
+
+/**
+ * One UID per calendar entry and installation: `{kind}-{id}-{installation}@{host}`. The
+ * installation part comes from the server secret, so two svc installations on one host name (or
+ * a database restored elsewhere) never reuse each other's UIDs. The mailed invite, its updates and
+ * cancel, and the page's "Add to calendar" file all carry this one UID (the server hands it to the
+ * page), so a cancel removes whichever copy the person kept.
+ */
+export function calendarUid(ctx: { secret: string; env: { publicUrl: string } }, kind: 'booking' | 'attendee', id: number): string {
+  const installation = createHash('sha256').update(`invite-uid|${ctx.secret}`).digest('hex').slice(0, 12);
+  return `${kind}-${id}-${installation}@${new URL(ctx.env.publicUrl).hostname}`;
 }
 
 /** RFC 5545 §3.1: content lines are folded at 75 octets, excluding the line break. */
@@ -53,7 +71,7 @@ export function buildIcs(input: IcsInput): string {
     `DESCRIPTION:${escapeText(input.description)}`,
     ...(input.location ? [`LOCATION:${escapeText(input.location)}`] : []),
     ...(input.url ? [`URL:${toHttpUrl(input.url)}`] : []),
-    `ORGANIZER;CN=${quoteParam(input.organizer.name)}:${toMailto(input.organizer.email)}`,
+    `ORGANIZER;CN=${quoteParam(input.organizer.name)}${sentByParam(input.organizer)}:${toMailto(input.organizer.email)}`,
     `ATTENDEE;CN=${quoteParam(input.attendee.name)};RSVP=FALSE:${toMailto(input.attendee.email)}`,
     `SEQUENCE:${toSequence(input.sequence)}`,
     `STATUS:${status}`,
@@ -111,6 +129,12 @@ function toIcsUtc(value: string, field: string): string {
 function quoteParam(value: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what a parameter value may not carry
   return `"${value.replace(/[\u0000-\u001F\u007F"]/g, '')}"`;
+}
+
+/** SENT-BY only when someone else sends on the organizer's behalf; its value is a quoted mailto URI. */
+function sentByParam(organizer: IcsOrganizer): string {
+  if (!organizer.sentBy || organizer.sentBy.toLowerCase() === organizer.email.toLowerCase()) return '';
+  return `;SENT-BY="${toMailto(organizer.sentBy)}"`;
 }
 
 function toMailto(email: string): string {

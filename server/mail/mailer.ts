@@ -8,6 +8,7 @@ import { enqueueJob, type JobRunner } from '../jobs/queue';
 import { jobs } from '../jobs/jobs.sql';
 import type { OutboxItem } from '../../shared/mail';
 import { toUtcString } from '../../shared/time';
+import { mailHtml, textToHtml } from './layout';
 import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
 
 export interface MailAttachment {
@@ -20,13 +21,21 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The HTML body, when a template composes its own; otherwise it is made from `text`. Either way it gets the shared layout. */
   html?: string;
   attachments?: MailAttachment[];
   /** What the mail is about (e.g. `booking:12`). */
   topic?: string;
+  /** Links to this origin (the site's public URL) are clickable in the HTML made from `text`; other URLs stay text. */
+  linkOrigin?: string;
 }
 
 export const MAIL_SEND_JOB = 'mail.send';
+
+/** The bare address of SVC_MAIL_FROM (`svc <no-reply@svc.local>` → `no-reply@svc.local`). */
+export function senderAddress(mailFrom: string): string {
+  return (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+}
 
 export interface QueueMailOptions {
   sendAtUtc?: string;
@@ -48,6 +57,8 @@ export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOpt
     contentType: a.contentType,
     content: Buffer.isBuffer(a.content) ? a.content.toString('base64') : Buffer.from(a.content, 'utf8').toString('base64'),
   }));
+  // Every mail is multipart: text and HTML from the same content (docs/decisions/026-mail-html-layout.md).
+  const html = mailHtml(message.html ?? textToHtml(message.text, message.linkOrigin));
   if (!opts.dedupeKey) {
     // The usual case, one statement (a sign-up's ticket mail in a rush): the mail and its send job
     // together or neither; without a dedupe key the job's insert cannot conflict.
@@ -55,7 +66,7 @@ export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOpt
       db,
       sql`with mail as (
             insert into ${outbox} (to_address, subject, text, html, attachments, topic, once_key)
-            values (${message.to}, ${message.subject}, ${message.text}, ${message.html ?? null}, ${JSON.stringify(attachments)}::jsonb,
+            values (${message.to}, ${message.subject}, ${message.text}, ${html}, ${JSON.stringify(attachments)}::jsonb,
                     ${message.topic ?? null}, ${opts.onceKey ?? null})
             on conflict do nothing
             returning id),
@@ -74,7 +85,7 @@ export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOpt
         toAddress: message.to,
         subject: message.subject,
         text: message.text,
-        html: message.html ?? null,
+        html,
         attachments,
         topic: message.topic ?? null,
         onceKey: opts.onceKey ?? null,

@@ -238,6 +238,8 @@ export const ZBookingCreatedDto = z.object({
   endUtc: z.string(),
   hostUserId: z.number().int(),
   paymentUrl: z.string().optional(),
+  /** The UID of the booking's calendar entry: the page's "Add to calendar" file uses the mailed invite's. */
+  calendarUid: z.string(),
 });
 export type BookingCreatedDto = z.infer<typeof ZBookingCreatedDto>;
 

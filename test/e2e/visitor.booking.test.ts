@@ -93,6 +93,20 @@ describe('visitor booking', () => {
     const ics = await page.evaluate(async (href) => (await fetch(href)).text(), (await calendar.getAttribute('href'))!);
     expect(ics).toContain(`DTSTART:${start.replace(/[-:]/g, '').replace(' ', 'T')}Z`);
     expect(ics).toContain('SUMMARY:Haircut');
+    // one calendar entry: the page's file carries the mailed invite's UID, so the mailed CANCEL removes it too
+    const [invite] = await queryRows<{ attachments: Array<{ filename: string; content: string }> }>(
+      e2e.db(),
+      sql`select attachments from svc_outbox where to_address = ${email} order by id limit 1`,
+    );
+    const mailedUid = /^UID:(.+)$/m
+      .exec(
+        Buffer.from(invite!.attachments.find((a) => a.filename === 'invite.ics')!.content, 'base64')
+          .toString('utf8')
+          .replace(/\r\n /g, ''),
+      )![1]!
+      .trim();
+    expect(mailedUid).toMatch(/^booking-\d+-[0-9a-f]{12}@/);
+    expect(ics.replace(/\r\n /g, '')).toContain(`UID:${mailedUid}\r\n`);
     await expectAccessible(page, 'booking confirmation');
     expect(await bookingRow(email)).toEqual([{ status: 'confirmed', start_utc: start, customer_tz: TZ }]);
 

@@ -43,7 +43,7 @@ describe('POST /bookings, free path', () => {
     const start = futureStart(3, 10);
     const res = await submitBooking(srv.url, bookingBody(type.id, start));
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['bookingId', 'endUtc', 'hostUserId', 'startUtc', 'status']);
+    expect(Object.keys(res.body).sort()).toEqual(['bookingId', 'calendarUid', 'endUtc', 'hostUserId', 'startUtc', 'status']);
     expect(res.body).toMatchObject({ status: 'confirmed', startUtc: start, endUtc: futureStart(3, 11), hostUserId: hostA });
     const [row] = await queryRows<{ cancel_token: string }>(db(), sql`select cancel_token from svc_bookings where booking_id = ${res.body.bookingId}`);
     expect(row!.cancel_token).toHaveLength(64);

@@ -76,7 +76,8 @@ describe('confirmation email', () => {
     expect(ics).toContain('METHOD:REQUEST');
     expect(ics).toContain(`DTSTART:${compact(start)}`);
     expect(ics).toContain(`DTEND:${compact(futureStart(4, 14, 15))}`);
-    expect(ics).toContain('ORGANIZER;CN="Hana Host":mailto:hana.host@example.test');
+    // the host organizes, the site's sender sends on her behalf (RFC 5545 SENT-BY)
+    expect(ics).toContain('ORGANIZER;CN="Hana Host";SENT-BY="mailto:no-reply@svc.local":mailto:hana.host@example.test');
     expect(ics).toContain(`ATTENDEE;CN="Mia Mail";RSVP=FALSE:mailto:${b.email}`);
     expect(ics).toContain('LOCATION:In person: 12 Main St');
     expect(ics).toContain(`URL:${PUBLIC_URL}/manage/${b.token}`);
@@ -123,10 +124,22 @@ describe('approval flow emails', () => {
     expect((await reminderJobs(b.id)).map((j) => j.state)).toEqual(['queued']);
   });
 
-  it('a decline sends the cancellation email', async () => {
+  it('a decline sends the cancellation email without a calendar CANCEL: the request never had an invite', async () => {
     const b = await book({ requiresApproval: true }, futureStart(6, 12));
     await admin.api.post(`/bookings/${b.id}/decline`);
-    expect((await mailsTo(b.email)).map((m) => m.subject)).toEqual(['Booking request received: Consultation', 'Booking cancelled: Consultation']);
+    const mails = await mailsTo(b.email);
+    expect(mails.map((m) => m.subject)).toEqual(['Booking request received: Consultation', 'Booking cancelled: Consultation']);
+    expect(mails[1]!.text).toContain('Your booking request was declined.');
+    expect(mails[1]!.attachments).toEqual([]);
+  });
+
+  it('an approved request cancelled later still gets its calendar CANCEL', async () => {
+    const b = await book({ requiresApproval: true }, futureStart(6, 14));
+    await admin.api.post(`/bookings/${b.id}/approve`);
+    expect((await anon().delete(`/bookings/${b.token}`)).status).toBe(204);
+    const cancelled = (await mailsTo(b.email)).at(-1)!;
+    expect(cancelled.subject).toBe('Booking cancelled: Consultation');
+    expect(icsOf(cancelled)).toContain('METHOD:CANCEL');
   });
 });
 
@@ -177,6 +190,17 @@ describe('reschedule', () => {
     expect(mails.map((m) => m.subject)).toEqual(['Booking confirmed: Consultation', 'Booking moved: Consultation']);
     expect(icsOf(mails[1]!)).toContain(`DTSTART:${futureStart(9, 15).replace(/[-:]/g, '').replace(' ', 'T')}Z`);
   });
+
+  it('the "Booking moved" mail names the new time and the old one', async () => {
+    const b = await book({ durationMinutes: 30 }, futureStart(8, 12));
+    expect((await anon().patch(`/bookings/${b.token}/reschedule`, { startUtc: futureStart(9, 16) })).status).toBe(200);
+    const moved = (await mailsTo(b.email)).at(-1)!;
+    expect(moved.subject).toBe('Booking moved: Consultation');
+    // the type's zone is UTC here; the customer's clock (Europe/Berlin) follows
+    expect(moved.text).toMatch(/^Now: .*, 16:00–16:30 UTC · /m);
+    expect(moved.text).toMatch(/^Was: .*, 12:00–12:30 UTC · /m);
+    expect(moved.text).not.toMatch(/^When:/m);
+  });
 });
 
 describe('invites other tools read right', () => {
@@ -206,6 +230,16 @@ describe('invites other tools read right', () => {
     const { secret } = srv.server.ctx;
     expect(events[0]!.uid).toBe(inviteUid({ secret, env: srv.server.ctx.env }, b.id));
     expect(inviteUid({ secret: `${secret}-another-installation`, env: srv.server.ctx.env }, b.id)).not.toBe(events[0]!.uid);
+  });
+
+  it('the booking page\'s "Add to calendar" file and the mailed invite carry one UID', async () => {
+    const type = await createType(admin.api, { hosts: [host] });
+    const email = uniqueEmail('uid');
+    const res = await submitBooking(srv.url, bookingBody(type.id, futureStart(13, 11), { customerEmail: email }));
+    expect(res.status).toBe(201);
+    const [mail] = await mailsTo(email);
+    expect(res.body.calendarUid).toBe(eventOf(mail!).uid);
+    expect(res.body.calendarUid).toMatch(/^booking-\d+-[0-9a-f]{12}@book\.example\.test$/);
   });
 
   it('an accented name survives: the part says charset=utf-8 and its iTIP method (RFC 6047)', async () => {

@@ -79,7 +79,7 @@ describe('a priced type in the extended edition awaits payment', () => {
     const start = futureStart(day++, 10);
     const res = await submitBooking(srv.url, bookingBody(type.id, start, { quantity: 2 }));
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['bookingId', 'endUtc', 'hostUserId', 'paymentUrl', 'startUtc', 'status']);
+    expect(Object.keys(res.body).sort()).toEqual(['bookingId', 'calendarUid', 'endUtc', 'hostUserId', 'paymentUrl', 'startUtc', 'status']);
     expect(res.body).toMatchObject({ status: 'pending_payment', startUtc: start, hostUserId: host });
     const url = new URL(res.body.paymentUrl);
     expect(url.protocol).toMatch(/^https?:$/);
@@ -100,6 +100,16 @@ describe('a priced type in the extended edition awaits payment', () => {
       checkoutUrl: null,
     });
     expect(JSON.stringify(checkout.body)).not.toContain(row.cancelToken);
+  });
+
+  it("the pay page names the slot in the place's zone (with its name), then the customer's clock, labelled", async () => {
+    const type = await createType(admin.api, { hosts: [host], priceCents: 3000, timezone: 'Europe/Berlin', title: 'Massage' });
+    // 10:00 UTC is 11:00 or 12:00 in Berlin, 05:00 or 06:00 in New York
+    const res = await submitBooking(srv.url, bookingBody(type.id, futureStart(day++, 10), { customerTz: 'America/New_York' }));
+    expect(res.status).toBe(201);
+    const checkout = await visitor().get(`/payments/checkout/${paymentIdOf(res.body.paymentUrl)}`);
+    expect(checkout.status).toBe(200);
+    expect(checkout.body.description).toMatch(/^Massage, .*1[12]:00–1[23]:00 CES?T \(Berlin\) · 0[56]:00–0[67]:00 E[SD]T your time$/);
   });
 
   it('holds the slot: the slot list no longer offers it and a second booking for it answers 409', async () => {
@@ -249,21 +259,24 @@ describe('the visitor gives up paying', () => {
   it.each([
     ['the local page’s Cancel', (id: string) => `/payments/local/${id}/cancel`],
     ['the checkout’s Cancel', (id: string) => `/payments/checkout/${id}/cancel`],
-  ])('%s releases the hold: abandoned, svc_booking_payment_abandoned, no svc_booking_cancelled, no mail, the slot offered again', async (_how, path) => {
-    const { type, start, bookingId, paymentId, email } = await heldBooking();
-    expect(await offered(type.id, start)).toBe(false);
-    const res = await visitor().post(path(paymentId));
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('cancelled');
-    expect((await bookingOf(bookingId)).status).toBe('abandoned');
-    expect(calls).toEqual([['svc_booking_payment_abandoned', bookingId]]);
-    await idle();
-    expect(names()).not.toContain('svc_booking_cancelled');
-    expect(await outboxTo(srv, email)).toEqual([]);
-    expect(await paymentStatus(srv, paymentId)).toBe('cancelled');
-    expect(await offered(type.id, start)).toBe(true);
-    expect((await submitBooking(srv.url, bookingBody(type.id, start))).status).toBe(201);
-  });
+  ])(
+    '%s releases the hold: abandoned with paymentStatus cancelled (no longer pending), svc_booking_payment_abandoned, no svc_booking_cancelled, no mail, the slot offered again',
+    async (_how, path) => {
+      const { type, start, bookingId, paymentId, email } = await heldBooking();
+      expect(await offered(type.id, start)).toBe(false);
+      const res = await visitor().post(path(paymentId));
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('cancelled');
+      expect(await bookingOf(bookingId)).toMatchObject({ status: 'abandoned', paymentStatus: 'cancelled' });
+      expect(calls).toEqual([['svc_booking_payment_abandoned', bookingId]]);
+      await idle();
+      expect(names()).not.toContain('svc_booking_cancelled');
+      expect(await outboxTo(srv, email)).toEqual([]);
+      expect(await paymentStatus(srv, paymentId)).toBe('cancelled');
+      expect(await offered(type.id, start)).toBe(true);
+      expect((await submitBooking(srv.url, bookingBody(type.id, start))).status).toBe(201);
+    },
+  );
 
   it('Pay after Cancel answers 409 svc_payment_closed and queues nothing', async () => {
     const { bookingId, paymentId } = await heldBooking();
@@ -317,15 +330,15 @@ describe('the payment-hold sweeper', () => {
   const MINUTE = 60_000;
   const createdMs = async (id: number) => utcMs((await bookingOf(id)).createdUtc);
 
-  it('releases holds older than the hold hours (24 by default) and not younger ones: abandoned, payment_abandoned, no cancelled, no mail', async () => {
+  it('releases holds older than the hold hours (24 by default) and not younger ones: abandoned with paymentStatus expired, payment_abandoned, no cancelled, no mail', async () => {
     const { type, start, bookingId, email } = await heldBooking();
     const created = await createdMs(bookingId);
     expect(await sweepPaymentHolds(srv.server.ctx, created + 24 * HOUR - MINUTE)).not.toContain(bookingId);
-    expect((await bookingOf(bookingId)).status).toBe('pending_payment');
+    expect(await bookingOf(bookingId)).toMatchObject({ status: 'pending_payment', paymentStatus: 'pending' });
     expect(calls).toEqual([]);
 
     expect(await sweepPaymentHolds(srv.server.ctx, created + 24 * HOUR + MINUTE)).toContain(bookingId);
-    expect((await bookingOf(bookingId)).status).toBe('abandoned');
+    expect(await bookingOf(bookingId)).toMatchObject({ status: 'abandoned', paymentStatus: 'expired' });
     expect(calls).toContainEqual(['svc_booking_payment_abandoned', bookingId]);
     expect(names()).not.toContain('svc_booking_cancelled');
     await idle();

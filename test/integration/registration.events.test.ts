@@ -178,7 +178,12 @@ describe('tRPC procedures for the PWA', () => {
     const noNonce = await trpcMutation('attendees.signup', { id: event.id, fields });
     expect(noNonce.body.error.json.data.svcCode).toBe('svc_invalid_nonce');
     const ok = await trpcMutation('attendees.signup', { id: event.id, fields }, { 'x-svc-nonce': await nonce(srv) });
-    expect(ok.body.result.data.json).toEqual({ id: expect.any(Number), status: 'going', ticketCode: expect.any(String) });
+    expect(ok.body.result.data.json).toEqual({
+      id: expect.any(Number),
+      status: 'going',
+      ticketCode: expect.any(String),
+      calendarUid: expect.stringMatching(/^attendee-\d+-/),
+    });
     const full = await trpcMutation(
       'attendees.signup',
       { id: event.id, fields: { ...fields, email: 'trpc2@example.test' } },

@@ -6,8 +6,10 @@ import { startSmtpServer } from '../helpers/smtp';
 import { attendeeRows, createEvent, resetThrottles, signUp } from '../helpers/registration';
 import { queryRows } from '../../server/db/client';
 import ExcelJS from 'exceljs';
+import ICAL from 'ical.js';
 import { storedMails } from '../helpers/mail';
 import { csvCell } from '../../server/modules/attendees/attendees.export';
+import { toUtcString } from '../../shared/time';
 
 /** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF records. */
 function parseCsv(text: string): string[][] {
@@ -100,7 +102,9 @@ describe('exports', () => {
       // empty cells are holes in exceljs's row array
       // XML turns a bare carriage return into a line feed; everything else is as in the CSV
       const expected = csv[n - 1]!.map((cell) => cell.replace(/\r/g, '\n'));
-      expect(Array.from({ length: csv[0]!.length }, (_, i) => (row[i] === undefined || row[i] === null ? '' : String(row[i])))).toEqual(expected);
+      // a date cell reads back as the CSV's UTC time
+      const asText = (cell: unknown) => (cell === undefined || cell === null ? '' : cell instanceof Date ? toUtcString(cell) : String(cell));
+      expect(Array.from({ length: csv[0]!.length }, (_, i) => asText(row[i]))).toEqual(expected);
     }
     expect(values(2)[3]).toBe('Plain Name');
     expect(values(4)[3]).toBe(`'=HYPERLINK("http://evil")`);
@@ -110,6 +114,24 @@ describe('exports', () => {
       expect(text).not.toContain(row.cancel_token);
       expect(text).not.toContain(row.ticket_code);
     }
+  });
+
+  it('XLSX: UTC times are date cells with a date format; the header row is frozen and filterable', async () => {
+    const res = await fetch(`${srv.url}/svc/v1/attendees/export?eventId=${event.id}&format=xlsx`, { headers: { cookie: admin.cookie } });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+    const sheet = workbook.getWorksheet('Attendees')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+    const json = (await admin.api.get(`/attendees/export?eventId=${event.id}&format=json`)).body as Array<{ createdUtc: string }>;
+    for (const key of ['createdUtc', 'updatedUtc']) {
+      const cell = sheet.getRow(2).getCell(header.indexOf(key) + 1);
+      expect(cell.type).toBe(ExcelJS.ValueType.Date);
+      expect(cell.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    }
+    const created = sheet.getRow(2).getCell(header.indexOf('createdUtc') + 1).value as Date;
+    expect(toUtcString(created)).toBe(json[0]!.createdUtc);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBe(`A1:${String.fromCharCode(64 + header.length)}1`);
   });
 
   it('csvCell neutralises each formula start and serialises objects as JSON', () => {
@@ -222,7 +244,39 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     expect(raw).toContain(row.ticket_code);
     expect(raw).toMatch(/Content-Type: image\/png; name=ticket\.png/i);
     const outbox = await admin.api.get('/outbox?to=mail@example.test');
-    expect(outbox.body[0].attachments).toEqual([{ filename: 'ticket.png', contentType: 'image/png' }]);
+    expect(outbox.body[0].attachments).toEqual([
+      { filename: 'ticket.png', contentType: 'image/png' },
+      { filename: 'event.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST' },
+    ]);
+  });
+
+  it("the sign-up confirmation carries its event.ics: a UID with the site's domain, one per attendee, the one the page's calendar file uses", async () => {
+    const event = await createEvent(admin.api, { title: 'Calendar night', venue: 'Hall B', startsUtc: '2099-06-01 18:00:00', endsUtc: '2099-06-01 20:00:00' });
+    const first = await signUp(srv, event.id, { email: 'ics-one@example.test', display_name: 'Ida Ics' });
+    await resetThrottles(srv);
+    const second = await signUp(srv, event.id, { email: 'ics-two@example.test' });
+    const uids: string[] = [];
+    for (const [email, answer] of [
+      ['ics-one@example.test', first.body],
+      ['ics-two@example.test', second.body],
+    ] as const) {
+      const [row] = await queryRows<{ attachments: Array<{ filename: string; content: string }> }>(
+        srv.server.ctx.db,
+        sql`select attachments from svc_outbox where to_address = ${email}`,
+      );
+      const file = row!.attachments.find((a) => a.filename === 'event.ics')!;
+      const calendar = new ICAL.Component(ICAL.parse(Buffer.from(file.content, 'base64').toString('utf8')));
+      const vevent = calendar.getFirstSubcomponent('vevent')!;
+      const uid = String(vevent.getFirstPropertyValue('uid'));
+      expect(uid).toMatch(/^attendee-\d+-[0-9a-f]{12}@tickets\.example\.test$/);
+      expect(answer.calendarUid).toBe(uid);
+      expect((vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2099-06-01T18:00:00.000Z');
+      expect((vevent.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate().toISOString()).toBe('2099-06-01T20:00:00.000Z');
+      expect(vevent.getFirstPropertyValue('summary')).toBe('Calendar night');
+      expect(vevent.getFirstPropertyValue('location')).toBe('Hall B');
+      uids.push(uid);
+    }
+    expect(new Set(uids).size).toBe(2);
   });
 
   it('reads the attendee by id, not the payload: a forged payload cancel_token is not mailed', async () => {
@@ -276,7 +330,7 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     expect(ticket.subject).toMatch(/registered/i);
     expect(ticket.text).toContain(row.ticket_code);
     const outbox = await admin.api.get('/outbox?to=promoted@example.test');
-    expect(outbox.body.find((m: { subject: string }) => /registered/i.test(m.subject)).attachments).toHaveLength(1);
+    expect(outbox.body.find((m: { subject: string }) => /registered/i.test(m.subject)).attachments).toHaveLength(2);
   });
 });
 

@@ -13,7 +13,7 @@ describe('sign-up happy path', () => {
     const res = await signUp(srv, event.id, { email: 'ada@example.test', display_name: 'Ada', quantity: 2 });
     expect(res.status).toBe(201);
     const [row] = await attendeeRows(srv, event.id);
-    expect(res.body).toEqual({ id: row.id, status: 'going', ticketCode: row.ticket_code });
+    expect(res.body).toEqual({ id: row.id, status: 'going', ticketCode: row.ticket_code, calendarUid: expect.stringMatching(/^attendee-\d+-/) });
     expect(row).toMatchObject({ id: res.body.id, email: 'ada@example.test', display_name: 'Ada', quantity: 2, status: 'going', custom_fields: null });
     expect(row.cancel_token).toHaveLength(64);
     expect(row.ticket_code).not.toBe(row.cancel_token);
@@ -345,7 +345,7 @@ describe('capacity, decided atomically', () => {
     const going = await signUp(srv, event.id);
     const waiting = await signUp(srv, event.id);
     const rows = await attendeeRows(srv, event.id);
-    expect(going.body).toEqual({ id: rows[0].id, status: 'going', ticketCode: rows[0].ticket_code });
+    expect(going.body).toEqual({ id: rows[0].id, status: 'going', ticketCode: rows[0].ticket_code, calendarUid: expect.stringMatching(/^attendee-\d+-/) });
     expect(waiting.body).toEqual({ id: rows[1].id, status: 'waitlist' });
   });
 

@@ -156,3 +156,19 @@ describe('buildIcs input checks', () => {
     expect(() => buildIcs(invite({ sequence: 1.5 }))).toThrow(/sequence/);
   });
 });
+
+describe('ORGANIZER SENT-BY (RFC 5545 §3.2.18)', () => {
+  it('names the sender when it is not the organizer', () => {
+    const ics = unfold(buildIcs(invite({ organizer: { name: 'Host Hanna', email: 'hanna@example.com', sentBy: 'no-reply@svc.local' } })));
+    expect(ics).toContain('ORGANIZER;CN="Host Hanna";SENT-BY="mailto:no-reply@svc.local":mailto:hanna@example.com\r\n');
+  });
+
+  it('is left out when the organizer sends it herself (any case)', () => {
+    const ics = unfold(buildIcs(invite({ organizer: { name: 'Host Hanna', email: 'hanna@example.com', sentBy: 'Hanna@Example.com' } })));
+    expect(ics).toContain('ORGANIZER;CN="Host Hanna":mailto:hanna@example.com\r\n');
+  });
+
+  it('refuses a sender that is not an address (it could end the parameter early)', () => {
+    expect(() => buildIcs(invite({ organizer: { name: 'H', email: 'hanna@example.com', sentBy: 'a"b@example.com' } }))).toThrow(/not an email address/);
+  });
+});

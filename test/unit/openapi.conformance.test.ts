@@ -27,7 +27,8 @@ describe('the OpenAPI conformance check every test server runs', () => {
   });
 
   it('matches literal paths before templated ones (/bookings/admin is not /bookings/{token})', () => {
-    const created = '{"bookingId":1,"status":"confirmed","startUtc":"2026-01-01 10:00:00","endUtc":"2026-01-01 10:30:00","hostUserId":2}';
+    const created =
+      '{"bookingId":1,"status":"confirmed","startUtc":"2026-01-01 10:00:00","endUtc":"2026-01-01 10:30:00","hostUserId":2,"calendarUid":"booking-1-0123456789ab@svc.local"}';
     expect(checkAnswer('POST', '/bookings/admin', 201, json(), created)).toBeNull();
   });
 });

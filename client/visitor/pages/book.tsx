@@ -256,9 +256,11 @@ export default function BookPage(props: RouteProps): JSX.Element {
   const icsUrl = createMemo(() => {
     const t = type.value();
     const b = created();
-    if (!t || !b) return null;
+    // an answer saved before the server named its calendar UID gets no file rather than a second entry
+    if (!t || !b?.calendarUid) return null;
     const ics = buildIcs({
-      uid: `booking-${b.bookingId}@${window.location.hostname}`,
+      // the mailed invite's UID, so its later update or cancel also reaches this copy
+      uid: b.calendarUid,
       startUtc: b.startUtc,
       endUtc: b.endUtc,
       title: t.title,

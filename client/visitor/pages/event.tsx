@@ -20,7 +20,7 @@ import {
   CUSTOM_FIELD_INPUT_PREFIX,
   type CustomFieldDefinition,
 } from '../../../shared/custom-fields';
-import { toUtcString, utcMs } from '../../../shared/time';
+import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
@@ -55,8 +55,6 @@ import '../../styles/visitor.css';
 const MIN_FILL_MS = 3_000 + 400;
 /** The sign-up's own inputs: the server's field name → the input's id (errors link and mark them). */
 const CORE_FIELD_IDS: Record<string, string> = { display_name: 'signup-name', email: 'signup-email', quantity: 'signup-quantity' };
-/** An event without an end goes into the calendar as an hour from its start. */
-const DEFAULT_CALENDAR_MS = 3_600_000;
 
 export default function EventPage(props: RouteProps): JSX.Element {
   const eventId = Number(props.params.id);
@@ -329,11 +327,12 @@ export default function EventPage(props: RouteProps): JSX.Element {
     if (previous) URL.revokeObjectURL(previous);
     const ev = event.value();
     const answer = result();
-    if (!ev || !answer || !('status' in answer) || answer.status !== 'going' || paymentUrl()) return undefined;
+    if (!ev || !answer || !('status' in answer) || answer.status !== 'going' || !answer.calendarUid || paymentUrl()) return undefined;
     const ics = buildIcs({
-      uid: `svc-event-${ev.id}-attendee-${answer.id}`,
+      // the mailed event.ics's UID: one calendar entry whichever copy the visitor keeps
+      uid: answer.calendarUid,
       startUtc: ev.startsUtc,
-      endUtc: ev.endsUtc ?? toUtcString(utcMs(ev.startsUtc) + DEFAULT_CALENDAR_MS),
+      endUtc: ev.endsUtc ?? toUtcString(utcMs(ev.startsUtc) + CALENDAR_LENGTH_WITHOUT_END_MS),
       title: ev.title,
       location: ev.venue || undefined,
       description: ev.description || undefined,

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
 import type { CustomFieldDefinition } from '../../../shared/custom-fields';
 import { xmlSafeText } from '../../../shared/validation';
+import { isUtcString, utcMs } from '../../../shared/time';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { SERIALIZED_ATTENDEE_KEYS, serializeAttendees } from './attendees.serialize';
 
@@ -71,15 +72,23 @@ function answerOf(item: Record<string, unknown>, key: string): unknown {
 /** Excel on Windows reads a CSV as UTF-8 only when it starts with a byte order mark. */
 export const UTF8_BOM = '\uFEFF';
 
+/** How a date cell reads: the serialization's own `Y-m-d H:i:s` (the column header says it is UTC). */
+export const XLSX_DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+
+/** A column of UTC times (`createdUtc`, `lastCheckinUtc`…): its cells are real dates a spreadsheet sorts and computes with. */
+const isUtcColumn = (column: Column) => /Utc$/.test(column.header);
+
 /**
- * A cell of the spreadsheet: numbers and booleans as such, objects as JSON, formula starts
- * neutralised like the CSV's. Text goes without the characters XML forbids (a name with U+FFFF,
- * stored before input refused it, made readers refuse the whole file), before the formula check
- * so a stripped control character cannot uncover a formula.
+ * A cell of the spreadsheet: numbers and booleans as such, a UTC time of a UTC column as a date,
+ * objects as JSON, formula starts neutralised like the CSV's. Text goes without the characters XML
+ * forbids (a name with U+FFFF, stored before input refused it, made readers refuse the whole file),
+ * before the formula check so a stripped control character cannot uncover a formula.
  */
-function xlsxCell(value: unknown): string | number | boolean | null {
+function xlsxCell(value: unknown, column: Column): string | number | boolean | Date | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
+  // exceljs writes a Date as its UTC wall-clock time, which is what the column holds
+  if (typeof value === 'string' && isUtcColumn(column) && isUtcString(value)) return new Date(utcMs(value));
   const text = xmlSafeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
@@ -99,8 +108,10 @@ function exportXlsxStream(
   const repo = attendeesRepository(deps.db);
   const out = new PassThrough({ highWaterMark: XLSX_BUFFER_LIMIT });
   const produce = async () => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-    const sheet = workbook.addWorksheet('Attendees');
+    // styles carry the date cells' number format
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    // the header row stays in sight while scrolling, and filters the columns (its autoFilter is set once the columns are known)
+    const sheet = workbook.addWorksheet('Attendees', { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
     let afterId = 0;
     let columns: Column[] | null = null;
     for (;;) {
@@ -108,9 +119,16 @@ function exportXlsxStream(
       const items = rows.length ? await serializeAttendees(deps.hooks, rows) : [];
       if (columns === null) {
         columns = columnsOf(items, definitions);
-        sheet.addRow(columns.map((c) => xlsxCell(c.header))).commit();
+        sheet.addRow(columns.map((c) => xmlSafeText(c.header))).commit();
+        sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
       }
-      for (const item of items) sheet.addRow(columns.map((c) => xlsxCell(c.cell(item)))).commit();
+      for (const item of items) {
+        const row = sheet.addRow(columns.map((c) => xlsxCell(c.cell(item), c)));
+        row.eachCell((cell) => {
+          if (cell.value instanceof Date) cell.numFmt = XLSX_DATE_FORMAT;
+        });
+        row.commit();
+      }
       if (rows.length < EXPORT_PAGE_SIZE) break;
       afterId = rows[rows.length - 1]!.id;
       // The zip writer stops at a full buffer (pipe back-pressure); the next page waits until it drains.

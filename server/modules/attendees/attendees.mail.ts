@@ -1,22 +1,50 @@
 /** The free edition's confirmation email: `svc_rsvp_submitted` at priority 10 (contract). */
-import { escapeHtml } from '../../../shared/html';
 import { formatWhen } from '../../../shared/time-format';
 import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
 import { PRIORITY_FREE_CONFIRMATION_EMAIL, PRIORITY_PROMOTED_TICKET_EMAIL } from '../../hooks';
-import { queueMail } from '../../mail/mailer';
+import { buildIcs, calendarUid } from '../../mail/ics';
+import { queueMail, senderAddress } from '../../mail/mailer';
+import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../../shared/time';
 import type { EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { ticketQrPng } from '../../mail/ticket-qr';
 
 export const TICKET_ATTACHMENT = 'ticket.png';
+export const CALENDAR_ATTACHMENT = 'event.ics';
+
+/** What the confirmation needs of the server: its public URL, sender and secret (for the calendar UID). */
+export type ConfirmationMailContext = Pick<AppContext, 'secret' | 'env'>;
 
 /** `Thu 3 Dec, 18:30–21:00 GMT (London)`: the event's zone, the format the pages show (shared/time-format.ts). */
 function formatStart(event: EventRow): string {
   return formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone }).place;
 }
 
-export async function buildConfirmationMail(publicUrl: string, event: EventRow, attendee: AttendeeRecord) {
+/**
+ * The attendee's calendar entry: one UID per attendee row with the site's domain (the sign-up
+ * page's "Add to calendar" file carries the same one), so a later update or cancel matches it.
+ */
+function eventInvite(ctx: ConfirmationMailContext, event: EventRow, attendee: AttendeeRecord, cancelUrl: string): string {
+  const from = senderAddress(ctx.env.SVC_MAIL_FROM);
+  return buildIcs({
+    method: 'REQUEST',
+    uid: calendarUid(ctx, 'attendee', attendee.id),
+    stampUtc: toUtcString(Date.now()),
+    startUtc: event.startsUtc,
+    endUtc: event.endsUtc ?? toUtcString(utcMs(event.startsUtc) + CALENDAR_LENGTH_WITHOUT_END_MS),
+    summary: event.title,
+    description: `Cannot come? Cancel: ${cancelUrl}`,
+    location: event.venue || undefined,
+    url: cancelUrl,
+    organizer: { name: 'svc', email: from },
+    attendee: { name: attendee.displayName, email: attendee.email },
+    sequence: 0,
+  });
+}
+
+export async function buildConfirmationMail(ctx: ConfirmationMailContext, event: EventRow, attendee: AttendeeRecord) {
+  const publicUrl = ctx.env.publicUrl;
   const cancelUrl = `${publicUrl}/cancel/${attendee.cancelToken}`;
   const waitlisted = attendee.status === 'waitlist';
   const subject = waitlisted ? `You are on the waitlist: ${event.title}` : `You are registered: ${event.title}`;
@@ -26,10 +54,11 @@ export async function buildConfirmationMail(publicUrl: string, event: EventRow, 
         'You have no seat yet, so this email carries no ticket. If a seat frees up, the organiser can move you to the guest list.',
         'We will email you if anything changes.',
       ]
-    : [`Your ticket code: ${attendee.ticketCode}`, `Show the attached QR code (${TICKET_ATTACHMENT}) at the door, or give this code.`];
-  const ticketHtml = waitlisted
-    ? `<p>${escapeHtml(ticketText.join(' '))}</p>`
-    : `<p>Your ticket code: <code>${escapeHtml(attendee.ticketCode)}</code><br>Show the attached QR code at the door, or give this code.</p>`;
+    : [
+        `Your ticket code: ${attendee.ticketCode}`,
+        `Show the attached QR code (${TICKET_ATTACHMENT}) at the door, or give this code.`,
+        `Add the event to your calendar with the attached ${CALENDAR_ATTACHMENT}.`,
+      ];
   const lines = [
     `Hello ${attendee.displayName},`,
     '',
@@ -43,13 +72,6 @@ export async function buildConfirmationMail(publicUrl: string, event: EventRow, 
     '',
     waitlisted ? `No longer interested? Leave the waitlist with one click: ${cancelUrl}` : `Cannot come? Cancel with one click: ${cancelUrl}`,
   ];
-  const html = [
-    `<p>Hello ${escapeHtml(attendee.displayName)},</p>`,
-    `<p>${waitlisted ? `You are on the waitlist for <strong>${escapeHtml(event.title)}</strong>.` : `You are registered for <strong>${escapeHtml(event.title)}</strong>.`}</p>`,
-    `<p>When: ${escapeHtml(formatStart(event))}<br>${event.venue ? `Where: ${escapeHtml(event.venue)}<br>` : ''}Seats: ${attendee.quantity}</p>`,
-    ticketHtml,
-    `<p><a href="${escapeHtml(cancelUrl)}">${waitlisted ? 'Leave the waitlist' : 'Cancel my registration'}</a></p>`,
-  ].join('\n');
   const attachments = waitlisted
     ? []
     : [
@@ -58,8 +80,14 @@ export async function buildConfirmationMail(publicUrl: string, event: EventRow, 
           contentType: 'image/png',
           content: ticketQrPng(attendee.ticketCode),
         },
+        {
+          filename: CALENDAR_ATTACHMENT,
+          contentType: 'text/calendar; charset=utf-8; method=REQUEST',
+          content: eventInvite(ctx, event, attendee, cancelUrl),
+        },
       ];
-  return { to: attendee.email, subject, text: lines.join('\n'), html, attachments, topic: `attendee:${attendee.id}` };
+  // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel link is clickable there
+  return { to: attendee.email, subject, text: lines.join('\n'), attachments, topic: `attendee:${attendee.id}`, linkOrigin: publicUrl };
 }
 
 /**
@@ -77,7 +105,7 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       if (attendee.orderId !== null) return;
       // A walk-in registered at the door without an email (stored as ''): nobody to mail.
       if (attendee.email === '') return;
-      const message = await buildConfirmationMail(ctx.env.publicUrl, event, attendee);
+      const message = await buildConfirmationMail(ctx, event, attendee);
       // Once ever: a replayed announcement (crash recovery) does not mail the ticket twice.
       await queueMail(ctx.db, message, { onceKey: `attendee-confirmation:${attendee.id}` });
     },
@@ -93,7 +121,7 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       if (!found) return;
       const { attendee, event } = found;
       if (attendee.status !== 'going' || attendee.email === '') return;
-      const message = await buildConfirmationMail(ctx.env.publicUrl, event, attendee);
+      const message = await buildConfirmationMail(ctx, event, attendee);
       await queueMail(ctx.db, message, { onceKey: `attendee-promoted:${attendee.id}` });
     },
     PRIORITY_PROMOTED_TICKET_EMAIL,

@@ -7,11 +7,13 @@ import {
   ZCancelResult,
   ZCancelTokenParams,
   ZSignupBody,
+  ZSignupBodyDocumented,
   ZSignupResult,
   ZUpdateAttendeeInput,
 } from '../../../shared/attendees';
 import { ZSignupForm } from '../../../shared/events';
 import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
+import { NONCE_HEADER } from '../../api/route';
 import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
 import { attendeesService } from './attendees.service';
 import { signupService } from './signup.service';
@@ -56,6 +58,8 @@ export const attendeesOperations = {
       status: 201,
       bodyFormat: 'json-or-form',
       bodyKey: 'fields',
+      documentedBody: ZSignupBodyDocumented,
+      requestHeaders: [NONCE_HEADER],
       describe: 'Signed up: going or waitlist',
       errors: {
         400: 'Invalid input (data.params), spam suspected, or a custom-fields error',

@@ -11,6 +11,7 @@ import { transactionWithFinalWrite, type Db } from '../../db/client';
 import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type RawCustomFieldInput } from '../../hooks';
 import { invalidParams } from '../../api/route';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
+import { calendarUid } from '../../mail/ics';
 import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
 import { countRateLimits, enforceRateLimit, secondsLeftInWindow, type RateLimit } from '../../security/throttle';
@@ -297,7 +298,9 @@ export function signupService(ctx: AppContext) {
       await announceSubmittedNow(ctx, decided.announcement!, row);
       // The visitor who just signed up sees their ticket at once (it is also in their email); a
       // waitlisted sign-up is not admitted, so it gets no code to show at the door.
-      return row.status === 'waitlist' ? { id: row.id, status: 'waitlist' } : { id: row.id, status: 'going', ticketCode: row.ticketCode };
+      return row.status === 'waitlist'
+        ? { id: row.id, status: 'waitlist' }
+        : { id: row.id, status: 'going', ticketCode: row.ticketCode, calendarUid: calendarUid(ctx, 'attendee', row.id) };
 
       /**
        * Free: the lock, one statement that counts, decides and inserts (with the held job), and the

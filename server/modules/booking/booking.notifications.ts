@@ -3,10 +3,9 @@
  * `invite.ics`, "request received", the withheld confirmation on approval, the cancellation
  * email, and reminders as jobs. They only queue work (outbox + jobs); nothing is sent here.
  */
-import { createHash } from 'node:crypto';
 import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
-import { cancelQueuedMail, queueMail } from '../../mail/mailer';
-import { buildIcs, type IcsMethod } from '../../mail/ics';
+import { cancelQueuedMail, queueMail, senderAddress } from '../../mail/mailer';
+import { buildIcs, calendarUid, type IcsMethod, type IcsOrganizer } from '../../mail/ics';
 import { toUtcString, utcMs } from '../../../shared/time';
 import { formatWhen } from '../../../shared/time-format';
 import type { AppContext } from '../../context';
@@ -75,11 +74,15 @@ function formatWhenForCustomer(booking: BookingRow, type: BookingTypeRow): strin
   return formatWhen({ startUtc: booking.startUtc, endUtc: booking.endUtc, zone: type.timezone, viewerZone: booking.customerTz }).text;
 }
 
-function organizerOf(ctx: AppContext, m: MailContext): { name: string; email: string } {
-  if (m.host) return { name: m.host.displayName || m.host.email, email: m.host.email };
-  // Without a host account the invite comes from the site's sender address.
-  const from = /<([^>]+)>/.exec(ctx.env.SVC_MAIL_FROM)?.[1] ?? ctx.env.SVC_MAIL_FROM;
-  return { name: 'svc', email: from.trim() };
+/**
+ * The host organizes; the site's sender sends on the host's behalf, which RFC 5545 says with
+ * SENT-BY (a calendar otherwise shows a stranger as the organizer, or refuses the update).
+ */
+function organizerOf(ctx: AppContext, m: MailContext): IcsOrganizer {
+  const from = senderAddress(ctx.env.SVC_MAIL_FROM);
+  // Without a host account the invite comes from the site's sender address itself.
+  if (!m.host) return { name: 'svc', email: from };
+  return { name: m.host.displayName || m.host.email, email: m.host.email, sentBy: from };
 }
 
 function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
@@ -101,50 +104,62 @@ function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
   });
 }
 
-/**
- * One UID per booking and installation: `booking-{id}-{installation}@{host}`, where the
- * installation part comes from the server secret, so two svc installations on one host name (or
- * a database restored elsewhere) never reuse each other's UIDs.
- */
+/** The booking's one calendar UID: the mailed invite's and the booking page's "Add to calendar" file's. */
 export function inviteUid(ctx: Pick<AppContext, 'secret' | 'env'>, bookingId: number): string {
-  const installation = createHash('sha256').update(`invite-uid|${ctx.secret}`).digest('hex').slice(0, 12);
-  return `booking-${bookingId}-${installation}@${new URL(ctx.env.publicUrl).hostname}`;
+  return calendarUid(ctx, 'booking', bookingId);
 }
 
 /** RFC 6047 §2.4: the part says its iTIP method and charset, so mail clients and parsers read it right. */
 const inviteType = (method: IcsMethod) => `text/calendar; charset=utf-8; method=${method}`;
 
-function summaryLines(m: MailContext): string[] {
+function summaryLines(m: MailContext, whenLabel = 'When'): string[] {
   const { booking, type } = m;
   return [
     `What: ${type.title}`,
-    `When: ${formatWhenForCustomer(booking, type)}`,
+    `${whenLabel}: ${formatWhenForCustomer(booking, type)}`,
     ...(m.location ? [`Where: ${m.location}`] : []),
     ...(m.host ? [`With: ${m.host.displayName || m.host.email}`] : []),
     ...(booking.quantity > 1 ? [`Seats: ${booking.quantity}`] : []),
   ];
 }
 
-async function queueConfirmation(ctx: AppContext, m: MailContext, subject = `Booking confirmed: ${m.type.title}`, db: Db = ctx.db): Promise<void> {
+interface ConfirmationOptions {
+  subject?: string;
+  lead?: string;
+  /** A moved booking's former start (UTC): the mail names the old time beside the new one. */
+  movedFromUtc?: string;
+}
+
+async function queueConfirmation(ctx: AppContext, m: MailContext, opts: ConfirmationOptions = {}, db: Db = ctx.db): Promise<void> {
+  const { booking, type } = m;
+  const moved = opts.movedFromUtc ? [`Was: ${formatWhenForCustomer(movedFrom(booking, opts.movedFromUtc), type)}`] : [];
   await queueMail(
     db,
     {
-      to: m.booking.customerEmail,
-      subject,
+      to: booking.customerEmail,
+      subject: opts.subject ?? `Booking confirmed: ${type.title}`,
       text: [
-        `Hello ${m.booking.customerName},`,
+        `Hello ${booking.customerName},`,
         '',
-        'Your booking is confirmed.',
+        opts.lead ?? 'Your booking is confirmed.',
         '',
-        ...summaryLines(m),
+        ...summaryLines(m, moved.length ? 'Now' : 'When'),
+        ...moved,
         '',
         `Manage or cancel your booking: ${m.manageUrl}`,
       ].join('\n'),
       attachments: [{ filename: 'invite.ics', contentType: inviteType('REQUEST'), content: invite(ctx, m, 'REQUEST') }],
-      topic: bookingMailTopic(m.booking.bookingId),
+      topic: bookingMailTopic(booking.bookingId),
+      linkOrigin: ctx.env.publicUrl,
     },
     { onceKey: onceKey(m, 'confirmation') },
   );
+}
+
+/** The booking as it stood before the move: the old start, the same length. */
+function movedFrom(booking: BookingRow, oldStartUtc: string): BookingRow {
+  const length = utcMs(booking.endUtc) - utcMs(booking.startUtc);
+  return { ...booking, startUtc: oldStartUtc, endUtc: toUtcString(utcMs(oldStartUtc) + length) };
 }
 
 /**
@@ -169,14 +184,25 @@ async function clearReminders(ctx: AppContext, bookingId: number, db: Db = ctx.d
   await cancelQueuedMail(db, `${bookingMailTopic(bookingId)}:reminder`);
 }
 
-async function queueCancellation(ctx: AppContext, m: MailContext, db: Db = ctx.db): Promise<void> {
+/**
+ * The cancellation mail. A declined request, or a held booking whose payment never landed, never
+ * had an invite, so its mail carries no calendar CANCEL.
+ */
+async function queueCancellation(ctx: AppContext, m: MailContext, db: Db = ctx.db, declined = false): Promise<void> {
+  const hadInvite = !declined && m.booking.paymentStatus !== 'pending';
   await queueMail(
     db,
     {
       to: m.booking.customerEmail,
       subject: `Booking cancelled: ${m.type.title}`,
-      text: [`Hello ${m.booking.customerName},`, '', 'Your booking has been cancelled.', '', ...summaryLines(m)].join('\n'),
-      attachments: [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }],
+      text: [
+        `Hello ${m.booking.customerName},`,
+        '',
+        declined ? 'Your booking request was declined.' : 'Your booking has been cancelled.',
+        '',
+        ...summaryLines(m),
+      ].join('\n'),
+      attachments: hadInvite ? [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }] : [],
       topic: bookingMailTopic(m.booking.bookingId),
     },
     { onceKey: onceKey(m, 'cancelled') },
@@ -192,7 +218,7 @@ async function queueCancellation(ctx: AppContext, m: MailContext, db: Db = ctx.d
 export async function queuePaidConfirmation(ctx: AppContext, tx: Db, bookingId: number): Promise<void> {
   const m = await loadMailContext(ctx, bookingId, tx);
   if (!m) return;
-  await queueConfirmation(ctx, m, undefined, tx);
+  await queueConfirmation(ctx, m, {}, tx);
   await scheduleReminder(ctx, m.booking, tx);
 }
 
@@ -230,6 +256,7 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
               `See or cancel your request: ${m.manageUrl}`,
             ].join('\n'),
             topic: bookingMailTopic(bookingId),
+            linkOrigin: ctx.env.publicUrl,
           },
           { onceKey: onceKey(m, 'requested') },
         );
@@ -262,12 +289,27 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
     PRIORITY_BOOKING_PAID_EMAIL,
   );
 
+  /**
+   * A declined request never had an invite: its cancellation mail carries no calendar CANCEL.
+   * svc_booking_declined is followed by svc_booking_cancelled in the same call (contract), so
+   * the mark lives only between the two.
+   */
+  const declinedNow = new Set<number>();
+  hooks.addAction(
+    'svc_booking_declined',
+    (bookingId: number) => {
+      declinedNow.add(bookingId);
+    },
+    PRIORITY_BOOKING_CANCELLED_EMAIL,
+  );
+
   hooks.addAction(
     'svc_booking_cancelled',
     async (bookingId: number) => {
+      const declined = declinedNow.delete(bookingId);
       const m = await loadMailContext(ctx, bookingId);
       if (!m) return;
-      await queueCancellation(ctx, m);
+      await queueCancellation(ctx, m, ctx.db, declined);
       await clearReminders(ctx, bookingId);
     },
     PRIORITY_BOOKING_CANCELLED_EMAIL,
@@ -275,15 +317,21 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
 
   hooks.addAction(
     'svc_booking_rescheduled',
-    async (bookingId: number) => {
+    async (bookingId: number, oldStartUtc: string) => {
       const m = await loadMailContext(ctx, bookingId);
       if (!m) return;
       await clearReminders(ctx, bookingId);
       if (m.booking.status !== 'confirmed') return;
-      await queueConfirmation(ctx, m, `Booking moved: ${m.type.title}`);
+      await queueConfirmation(ctx, m, {
+        subject: `Booking moved: ${m.type.title}`,
+        lead: 'Your booking has moved to a new time.',
+        // the contract passes an empty old start when the column was empty: then there is no old time to name
+        movedFromUtc: oldStartUtc || undefined,
+      });
       await scheduleReminder(ctx, m.booking);
     },
     PRIORITY_BOOKING_RESCHEDULED_EMAIL,
+    2,
   );
 }
 
@@ -319,6 +367,7 @@ export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
       subject: `Reminder: ${m.type.title}`,
       text: [`Hello ${m.booking.customerName},`, '', 'A reminder of your booking:', '', ...summaryLines(m), '', `Manage or cancel: ${m.manageUrl}`].join('\n'),
       topic: `${bookingMailTopic(bookingId)}:reminder`,
+      linkOrigin: ctx.env.publicUrl,
     });
   });
 

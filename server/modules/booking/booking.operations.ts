@@ -17,6 +17,7 @@ import {
   ZSlotsQuery,
 } from '../../../shared/booking';
 import { defineOperation, ZIdParams, ZListOf, ZPagination } from '../../api/operation';
+import { NONCE_HEADER } from '../../api/route';
 import { ADMIN_ONLY, type Principal } from '../../auth/principal';
 import { bookingTypeService } from './booking-type.service';
 import { bookingService } from './booking.service';
@@ -101,6 +102,7 @@ export const bookingOperations = {
       path: '/bookings',
       tags: BOOKINGS,
       status: 201,
+      requestHeaders: [NONCE_HEADER],
       describe: 'The booking',
       errors: { 403: 'Missing or expired nonce', 409: 'svc_booking_slot_unavailable or svc_booking_no_host', 429: 'Too many submissions' },
     },

@@ -260,6 +260,19 @@ export const bookingRepository = {
     return row ?? null;
   },
 
+  /**
+   * A held booking released before its payment landed: `abandoned`, and its payment status says
+   * why (`cancelled` when the visitor or the provider gave the checkout up; `expired` is the sweeper's).
+   */
+  async abandonHold(tx: Db, id: number, paymentStatus: 'cancelled' | 'expired'): Promise<BookingRow | null> {
+    const [row] = await tx
+      .update(bookings)
+      .set({ status: 'abandoned', paymentStatus, revision: sql`${bookings.revision} + 1`, updatedUtc: nowUtc })
+      .where(and(eq(bookings.bookingId, id), eq(bookings.status, 'pending_payment')))
+      .returning();
+    return row ?? null;
+  },
+
   /** A held booking's payment landed: pending_payment → confirmed, payment_status paid; null when it was not held. */
   async markPaid(tx: Db, id: number): Promise<BookingRow | null> {
     const [row] = await tx
@@ -316,7 +329,7 @@ export const bookingRepository = {
   async abandonExpiredHolds(tx: Db, cutoffUtc: string): Promise<Array<{ bookingId: number; hostUserId: number }>> {
     return tx
       .update(bookings)
-      .set({ status: 'abandoned', revision: sql`${bookings.revision} + 1`, updatedUtc: nowUtc })
+      .set({ status: 'abandoned', paymentStatus: 'expired', revision: sql`${bookings.revision} + 1`, updatedUtc: nowUtc })
       .where(and(eq(bookings.status, 'pending_payment'), lt(bookings.createdUtc, cutoffUtc)))
       .returning({ bookingId: bookings.bookingId, hostUserId: bookings.hostUserId });
   },

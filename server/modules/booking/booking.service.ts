@@ -34,6 +34,7 @@ import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '
 import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
 import type { Hooks } from '../../hooks';
+import { calendarUid } from '../../mail/ics';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { settingsService } from '../settings/settings.service';
@@ -350,7 +351,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     if (!decided) throw new AppError('svc_booking_slot_unavailable');
 
     const { bookingId, status, hostUserId } = decided;
-    const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId };
+    const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId, calendarUid: calendarUid(ctx, 'booking', bookingId) };
     const paymentUrl = await announce(ctx.db, ctx.logger, decided.announcement, () => announceCreated(bookingId, status));
     if (paymentUrl) result.paymentUrl = paymentUrl;
     return result;
@@ -427,7 +428,8 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         return { outcome: 'released', after: nothing };
       }
       if (current.status === 'pending_payment') {
-        const row = await repo.updateStatus(tx, bookingId, ['pending_payment'], 'abandoned');
+        // nothing is owed any more: the checkout was given up (a refund then says refunded)
+        const row = await repo.abandonHold(tx, bookingId, 'cancelled');
         if (!row) return { outcome: 'unchanged', after: nothing };
         await repo.bumpEpochs(tx, [row.hostUserId]);
         if (verdict === 'refund') await repo.setPaymentStatus(tx, bookingId, 'refunded');

@@ -1,5 +1,4 @@
 /** One email for a paid order, with every ticket's QR code and its own cancel link (docs/api.md#payments). */
-import { escapeHtml } from '../../../shared/html';
 import { formatWhen } from '../../../shared/time-format';
 import type { MailMessage } from '../../mail/mailer';
 import type { AttendeeRecord } from '../attendees/attendees.repository';
@@ -32,10 +31,8 @@ export async function buildOrderMail(publicUrl: string, order: OrderRow, eventsB
     `Thank you for your order #${order.id}. Here ${tickets.length === 1 ? 'is your ticket' : `are your ${tickets.length} tickets`}.`,
     '',
   ];
-  const html: string[] = [`<p>Hello ${escapeHtml(order.name)},</p>`, `<p>Thank you for your order #${order.id}.</p>`];
   if (order.amountCents > 0) {
     text.push(`Paid: ${formatAmount(order.amountCents, order.currency)}`, '');
-    html.push(`<p>Paid: ${escapeHtml(formatAmount(order.amountCents, order.currency))}</p>`);
   }
   const attachments: NonNullable<MailMessage['attachments']> = [];
   for (const [i, ticket] of tickets.entries()) {
@@ -50,15 +47,10 @@ export async function buildOrderMail(publicUrl: string, order: OrderRow, eventsB
       `Cannot use this ticket? Cancel it: ${cancelUrl}`,
       '',
     );
-    html.push(
-      `<h3>Ticket ${n} of ${tickets.length}: ${escapeHtml(event.title)}</h3>`,
-      `<p>When: ${escapeHtml(formatStart(event))}${event.venue ? `<br>Where: ${escapeHtml(event.venue)}` : ''}<br>Ticket code: <code>${escapeHtml(ticket.ticketCode)}</code></p>`,
-      `<p><a href="${escapeHtml(cancelUrl)}">Cancel this ticket</a></p>`,
-    );
     const qr = ticketQrPng(ticket.ticketCode);
     attachments.push({ filename: ticketAttachmentName(n), contentType: 'image/png', content: qr });
   }
   text.push('Show each QR code at the door, or give its code.');
-  html.push('<p>Show each QR code at the door, or give its code.</p>');
-  return { to: order.email, subject, text: text.join('\n'), html: html.join('\n'), attachments, topic: `order:${order.id}` };
+  // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel links are clickable there
+  return { to: order.email, subject, text: text.join('\n'), attachments, topic: `order:${order.id}`, linkOrigin: publicUrl };
 }

@@ -1,4 +1,4 @@
-/** The mails a submitter gets (docs/api.md#event-submission): on receipt, on publish and on reject. Plain text. */
+/** The mails a submitter gets (docs/api.md#event-submission): on receipt, on publish and on reject; the HTML part comes from the text (server/mail/layout.ts). */
 import { utcMs } from '../../../shared/time';
 import type { MailMessage } from '../../mail/mailer';
 import type { EventRow } from '../events/events.repository';
@@ -34,5 +34,5 @@ export function buildSubmissionMail(kind: SubmissionMailKind, publicUrl: string,
       body = ['Thank you for your proposal. We are sorry, but we will not publish this event.', ...(reason ? ['', `Reason: ${reason}`] : []), '', ...details];
       break;
   }
-  return { to: event.submitterEmail ?? '', subject, text: [...greeting, ...body].join('\n'), topic: `event-submission:${event.id}` };
+  return { to: event.submitterEmail ?? '', subject, text: [...greeting, ...body].join('\n'), topic: `event-submission:${event.id}`, linkOrigin: publicUrl };
 }

@@ -13,6 +13,7 @@ import {
   ZSubmissionReceipt,
 } from '../../../shared/submissions';
 import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
+import { NONCE_HEADER } from '../../api/route';
 import { ADMIN_ONLY } from '../../auth/principal';
 import { submissionsService } from './submissions.service';
 
@@ -52,6 +53,7 @@ export const submissionsOperations = {
       tags: SUBMISSIONS,
       status: 201,
       bodyFormat: 'json-or-form',
+      requestHeaders: [NONCE_HEADER],
       describe: 'Received: a draft awaiting review (never the submitter’s details)',
       errors: {
         400: 'Invalid input (data.params), or spam suspected (honeypot filled, sent too fast, bot check)',

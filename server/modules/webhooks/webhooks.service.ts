@@ -281,6 +281,7 @@ async function mailAdministrators(tx: Db, env: Pick<Env, 'publicUrl'>, endpoint:
           .filter((line, i, all) => line !== '' || all[i - 1] !== '')
           .join('\n'),
         topic: `webhook:${endpoint.id}`,
+        linkOrigin: env.publicUrl,
       },
       { dedupeKey: `webhook-disabled:${endpoint.id}:${to.toLowerCase()}` },
     );

@@ -1,0 +1,66 @@
+/**
+ * The one layout every mail's HTML part goes through (docs/decisions/026-mail-html-layout.md): a
+ * template writes its text once, and the HTML part is that text, escaped, in paragraphs, wrapped
+ * in one shell. Templates that compose their own HTML body get the same shell. Nothing a visitor
+ * typed (a name, a title) can add markup: every character of the text is escaped.
+ */
+import { escapeHtml } from '../../shared/html';
+
+/** A link in the text: http(s) up to whitespace; trailing punctuation stays text. */
+const URL_RUN = /https?:\/\/[^\s<>"]+/g;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
+
+/**
+ * The HTML body of a plain-text mail: blank lines separate paragraphs, line breaks stay. Only
+ * links to `linkOrigin` (the site's own pages, e.g. a manage link) become clickable; any other
+ * URL (one a visitor typed into a name or title) stays text, so a mail cannot carry a planted link.
+ */
+export function textToHtml(text: string, linkOrigin?: string): string {
+  const origin = linkOrigin ? originOf(linkOrigin) : null;
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .filter((paragraph) => paragraph.trim() !== '')
+    .map(
+      (paragraph) =>
+        `<p>${paragraph
+          .split('\n')
+          .map((line) => inlineHtml(line, origin))
+          .join('<br>\n')}</p>`,
+    )
+    .join('\n');
+}
+
+/** Every mail's HTML part: the body in one minimal, self-contained document. */
+export function mailHtml(bodyHtml: string): string {
+  return [
+    '<!doctype html>',
+    '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
+    '<body style="font-family: -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #1a1a1a;">',
+    '<div style="max-width: 560px; margin: 0 auto; padding: 16px;">',
+    bodyHtml,
+    '</div>',
+    '</body></html>',
+  ].join('\n');
+}
+
+function inlineHtml(line: string, origin: string | null): string {
+  let html = '';
+  let last = 0;
+  for (const match of line.matchAll(URL_RUN)) {
+    const url = match[0].replace(TRAILING_PUNCTUATION, '');
+    if (origin === null || originOf(url) !== origin) continue;
+    html += escapeHtml(line.slice(last, match.index));
+    html += `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
+    last = match.index + url.length;
+  }
+  return html + escapeHtml(line.slice(last));
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
