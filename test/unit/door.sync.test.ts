@@ -7,11 +7,12 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cachedAttendee, cachedAttendees, readDevice, readSyncState } from '../../client/door/db/attendee-cache';
+import { dropIndex } from '../../client/door/db/attendee-index';
 import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
-import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, undoScan } from '../../client/door/db/scans';
+import { conflictScans, eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, undoScan } from '../../client/door/db/scans';
 import { createSyncEngine, type SyncEngineOptions } from '../../client/door/sync/engine';
 import { trpcTransport, type DoorTransport } from '../../client/door/sync/transport';
-import type { CheckinDto } from '../../shared/checkin';
+import type { CheckinCounts, CheckinDto } from '../../shared/checkin';
 import { createAttendee, createEvent, type TestAttendee } from '../helpers/checkin';
 import { loginAs } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -63,9 +64,9 @@ async function pairedDoor(eventIds: number[], opts: Partial<SyncEngineOptions> &
   return { db, engine, transport, calls, deviceId: created.body.id };
 }
 
-async function scanAt(door: Door, attendee: Pick<TestAttendee, 'codeHash'>, eventId: number) {
+async function scanAt(door: Door, attendee: Pick<TestAttendee, 'codeHash'>, eventId: number, scannedMs = Date.now()) {
   const lookup = await lookupScan(door.db, { codeHash: attendee.codeHash }, eventId, 'Door A');
-  const row = await recordScan(door.db, { clientId: randomUUID(), eventId, codeHash: attendee.codeHash, lookup, source: 'scan', scannedMs: Date.now() });
+  const row = await recordScan(door.db, { clientId: randomUUID(), eventId, codeHash: attendee.codeHash, lookup, source: 'scan', scannedMs });
   return { verdict: lookup.verdict, row };
 }
 
@@ -144,6 +145,31 @@ describe('push then pull', () => {
     expect((await admin.api.patch(`/attendees/${a.id}`, { status: 'cancelled' })).status).toBe(200);
     await door.engine.syncNow();
     expect((await lookupScan(door.db, { codeHash: a.codeHash }, event.id, 'Door A')).verdict).toBe('cancelled');
+  });
+
+  it('after every sync the door counts checked in and going as the server does: a guest cancelled before her offline scan is not checked in', async () => {
+    const event = await createEvent(db());
+    const guests = await Promise.all(Array.from({ length: 3 }, () => createAttendee(db(), event.id)));
+    const door = await pairedDoor([event.id]);
+    await door.engine.syncNow();
+    // cancelled on the server while the door, offline, still has her as going: it admits her
+    expect((await admin.api.patch(`/attendees/${guests[0]!.id}`, { status: 'cancelled' })).status).toBe(200);
+    for (const g of guests) expect((await scanAt(door, g, event.id, Date.now() + 1000)).verdict).toBe('ok');
+    expect(await eventCounts(door.db, event.id)).toEqual({ going: 3, checkedIn: 3 });
+
+    const server = async () => {
+      const res = await admin.api.get<CheckinCounts>(`/checkins/counts?eventId=${event.id}`);
+      return { going: res.body.attendeesGoing, checkedIn: res.body.checkedIn };
+    };
+    await door.engine.syncNow();
+    expect(await server()).toEqual({ going: 2, checkedIn: 2 });
+    expect(await eventCounts(door.db, event.id)).toEqual(await server());
+    expect((await conflictScans(door.db)).map((c) => c.conflict)).toEqual(['cancelled_before_scan']);
+    // and again after the next sync, and after the list is built again from the database (chunks and overlay)
+    await door.engine.syncNow();
+    expect(await eventCounts(door.db, event.id)).toEqual(await server());
+    dropIndex(door.db);
+    expect(await eventCounts(door.db, event.id)).toEqual(await server());
   });
 
   it('a scan the server rejects is marked and listed, and not sent again', async () => {

@@ -4,7 +4,7 @@
  * local log and the outbox in one transaction, undo, name search and the event's counts.
  */
 import type { PushItem } from '../../../shared/checkin';
-import { checkinVerdict, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
+import { checkinVerdict, countsAsCheckedIn, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
 import { toUtcString } from '../../../shared/time';
 import { attendeeIndex, cacheVersion, cacheWrite, indexNow, noteLocalCheckin, type AttendeeIndex } from './attendee-index';
 import { attendeeFromTuple, isChunked, normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
@@ -256,7 +256,7 @@ export async function searchAttendees(db: DoorDb, eventId: number, query: string
 export interface EventCounts {
   /** Attendee rows whose status admits. */
   going: number;
-  /** Attendees with at least one standing check-in, this device's unsynced scans included. */
+  /** Of those, attendees with at least one standing check-in, this device's unsynced scans included (the server's rule). */
   checkedIn: number;
 }
 
@@ -313,7 +313,8 @@ export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Pro
   let adjust = 0;
   for (const a of attendees) {
     if (!a) continue;
-    adjust += Number(a.checkinCount + delta.get(a.id)! > 0) - Number(a.checkinCount > 0);
+    const count = a.checkinCount + delta.get(a.id)!;
+    adjust += Number(countsAsCheckedIn({ status: a.status, checkinCount: count })) - Number(countsAsCheckedIn(a));
   }
   return adjust;
 }
