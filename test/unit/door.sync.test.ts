@@ -17,6 +17,7 @@ import { createAttendee, createEvent, type TestAttendee } from '../helpers/check
 import { loginAs } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { answersLost } from '../helpers/door-transport';
+import { decideScan, incompleteList, loadingMessage, type ScanServer } from '../../client/door/scan-decision';
 
 let srv: TestServer;
 let admin: Awaited<ReturnType<typeof loginAs>>;
@@ -189,6 +190,74 @@ describe('push then pull', () => {
     expect(await rejectedItems(door.db)).toHaveLength(1);
     // the event it no longer follows is dropped from the cache
     expect((await cachedAttendees(door.db, event.id)).length).toBe(0);
+  });
+});
+
+describe('a scan while the list is still downloading (never a false unknown)', () => {
+  it('online, a code not on the device yet is asked of the server and recorded once; offline or unanswered it is "still loading" with the counts, and nothing is recorded', async () => {
+    const event = await createEvent(db());
+    const guests = await Promise.all(Array.from({ length: 7 }, () => createAttendee(db(), event.id)));
+    const last = guests.at(-1)!;
+    // a slow phone network: every page after the first waits until released
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const door = await pairedDoor([event.id], {
+      wrap: (t) => ({ ...t, download: async (i) => (i.afterId > 0 ? released.then(() => t.download(i)) : t.download(i)) }),
+    });
+    const syncing = door.engine.syncNow();
+    await expect.poll(async () => (await readSyncState(door.db, door.deviceId)).downloads[event.id]?.count).toBe(3);
+    expect(await incompleteList(door.db)).toEqual({ loaded: 3, total: 7 });
+    expect((await lookupScan(door.db, { codeHash: last.codeHash }, event.id, 'Door A')).verdict).toBe('unknown');
+
+    const asked: string[] = [];
+    const server = (online: boolean, reachable = true): ScanServer => ({
+      online: () => online,
+      lookup: async (eventId, hash) => {
+        asked.push(hash);
+        if (!reachable) throw new TypeError('fetch failed');
+        return door.engine.lookup(eventId, hash);
+      },
+    });
+    const decide = (hash: string, s: ScanServer) => decideScan(door.db, { codeHash: hash }, event.id, 'Door A', s);
+
+    // offline, and online without an answer: amber, with the real counts
+    for (const s of [server(false), server(true, false)]) {
+      const waiting = await decide(last.codeHash, s);
+      expect(waiting).toEqual({ verdict: 'loading', progress: { loaded: 3, total: 7 } });
+      expect(loadingMessage({ loaded: 62_000, total: 100_000 })).toBe('Still loading the guest list (62,000 of 100,000) — try again in a moment');
+    }
+    expect(asked).toEqual([last.codeHash]);
+    expect(await pendingCount(door.db)).toBe(0);
+
+    // online: the server knows her; the door admits and records the scan like any other
+    const answered = await decide(last.codeHash, server(true));
+    expect(answered).toMatchObject({ verdict: 'ok', askedServer: true, lookup: { attendee: { id: last.id } } });
+    const lookup = (answered as { lookup: Awaited<ReturnType<typeof lookupScan>> }).lookup;
+    const row = await recordScan(door.db, {
+      clientId: randomUUID(),
+      eventId: event.id,
+      codeHash: last.codeHash,
+      lookup,
+      source: 'scan',
+      scannedMs: Date.now(),
+    });
+    // scanned again before the list is whole: her own scan here makes it AGAIN, not a second OK
+    expect((await decide(last.codeHash, server(true))).verdict).toBe('again');
+    // a code the server does not know either is honestly unknown
+    expect((await decide('ab'.repeat(32), server(true))).verdict).toBe('unknown');
+
+    release();
+    await syncing;
+    await door.engine.syncNow();
+    await door.engine.syncNow();
+    expect(await incompleteList(door.db)).toBeNull();
+    expect((await serverCheckins(event.id)).map((r) => r.clientId)).toEqual([row.clientId]);
+    expect(await eventCounts(door.db, event.id)).toEqual({ going: 7, checkedIn: 1 });
+    // a whole list answers from memory; nothing is asked
+    asked.length = 0;
+    expect((await decide(last.codeHash, server(true))).verdict).toBe('again');
+    expect((await decide('cd'.repeat(32), server(true))).verdict).toBe('unknown');
+    expect(asked).toEqual([]);
   });
 });
 

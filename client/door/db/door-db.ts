@@ -120,6 +120,8 @@ export interface DownloadProgress {
   nextAfterId: number;
   done: boolean;
   count: number;
+  /** The event's attendees as the first page said (absent on a download started before it was sent). */
+  total?: number;
 }
 
 /** Per device: the pull cursor, download progress, last sync. */
