@@ -261,6 +261,35 @@ describe('a scan while the list is still downloading (never a false unknown)', (
   });
 });
 
+describe('two doors admit one ticket while apart', () => {
+  for (const order of ['earlier door syncs first', 'later door syncs first', 'both at once'] as const) {
+    it(`both doors list it under Needs attention after their next sync (${order})`, async () => {
+      const event = await createEvent(db());
+      const a = await createAttendee(db(), event.id);
+      const north = await pairedDoor([event.id]);
+      const south = await pairedDoor([event.id]);
+      await north.engine.syncNow();
+      await south.engine.syncNow();
+      const t = Date.now() - 60_000;
+      const n = await scanAt(north, a, event.id, t);
+      const s = await scanAt(south, a, event.id, t + 5000);
+      expect([n.verdict, s.verdict]).toEqual(['ok', 'ok']);
+      const [first, second] = order === 'earlier door syncs first' ? [north, south] : [south, north];
+      if (order === 'both at once') await Promise.all([first.engine.syncNow(), second.engine.syncNow()]);
+      else {
+        await first.engine.syncNow();
+        await second.engine.syncNow();
+      }
+      // the door that synced first hears of it on its next pull
+      await first.engine.syncNow();
+      await second.engine.syncNow();
+      for (const door of [north, south]) {
+        expect((await conflictScans(door.db)).map((c) => c.conflict)).toEqual(['again_elsewhere']);
+      }
+    });
+  }
+});
+
 describe('undo', () => {
   it('annuls a stored scan on the server; an unsent scan is dropped before it is sent', async () => {
     const event = await createEvent(db());
