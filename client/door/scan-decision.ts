@@ -9,6 +9,7 @@
 import type { AttendeeTuple } from '../../shared/checkin';
 import type { Verdict } from '../../shared/checkin-rules';
 import { readDevice, readSyncState } from './db/attendee-cache';
+import { cacheVersion, indexNow } from './db/attendee-index';
 import type { DoorDb } from './db/door-db';
 import { lookupScan, lookupServerAttendee, type ScanLookup } from './db/scans';
 
@@ -31,8 +32,25 @@ export interface ScanServer {
 
 export type ScanDecision = { verdict: 'loading'; progress: ListProgress } | { verdict: Verdict; lookup: ScanLookup; askedServer: boolean };
 
+/**
+ * Per database, the cache version at which the list was last seen whole: an unknown code (a tenth
+ * of a door's scans, in the benchmark) then needs no IndexedDB read. Any cache write (a download
+ * page, a pull, a reset, the followed events changing) bumps the version; only an answer read with
+ * no write in flight is kept.
+ */
+const wholeAt = new WeakMap<DoorDb, number>();
+
 /** The download progress of the device's events when one of them is not complete; null when the list is whole. */
 export async function incompleteList(db: DoorDb): Promise<ListProgress | null> {
+  const version = cacheVersion(db);
+  const settled = indexNow(db) !== null;
+  if (settled && wholeAt.get(db) === version) return null;
+  const progress = await readProgress(db);
+  if (progress === null && settled && indexNow(db) !== null && cacheVersion(db) === version) wholeAt.set(db, version);
+  return progress;
+}
+
+async function readProgress(db: DoorDb): Promise<ListProgress | null> {
   const device = await readDevice(db);
   if (!device) return null;
   const { downloads } = await readSyncState(db, device.deviceId);

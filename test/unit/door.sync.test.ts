@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cachedAttendee, cachedAttendees, readDevice, readSyncState } from '../../client/door/db/attendee-cache';
+import { cachedAttendee, cachedAttendees, readDevice, readSyncState, resetCache } from '../../client/door/db/attendee-cache';
 import { dropIndex } from '../../client/door/db/attendee-index';
 import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
 import { conflictScans, eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, undoScan } from '../../client/door/db/scans';
@@ -258,6 +258,10 @@ describe('a scan while the list is still downloading (never a false unknown)', (
     expect((await decide(last.codeHash, server(true))).verdict).toBe('again');
     expect((await decide('cd'.repeat(32), server(true))).verdict).toBe('unknown');
     expect(asked).toEqual([]);
+    // a reset makes the list incomplete again (the door's memory of "whole" goes with the cache)
+    await resetCache(door.db, door.deviceId);
+    expect(await incompleteList(door.db)).toEqual({ loaded: 0, total: null });
+    expect((await decide('cd'.repeat(32), server(false))).verdict).toBe('loading');
   });
 });
 
