@@ -1,7 +1,7 @@
 /**
- * What the door shows for a scan when its list may be incomplete (docs/decisions/023-door-incomplete-list.md): a code not
- * on the device while the guest list is still downloading is not `unknown` — the rest of the list
- * may hold it. Online, the server is asked for that one code (sync.lookup) and the usual verdict
+ * What the door shows for a scan when its list may be incomplete (docs/decisions/023-door-incomplete-list.md):
+ * a code not on the device while the guest list is still downloading is not `unknown` — the rest of
+ * the list may hold it. Online, the server is asked for that one code (sync.lookup) and the usual verdict
  * is made from its answer; offline, or without an answer in time, the door says it is still
  * loading, with the real counts, and records nothing (staff scan again in a moment). A code the
  * cached list knows is answered from memory as before: nothing is added to the found path.
@@ -52,7 +52,8 @@ export async function incompleteList(db: DoorDb): Promise<ListProgress | null> {
 
 async function readProgress(db: DoorDb): Promise<ListProgress | null> {
   const device = await readDevice(db);
-  if (!device) return null;
+  // not paired (or forgotten): there is no list yet
+  if (!device) return { loaded: 0, total: null };
   const { downloads } = await readSyncState(db, device.deviceId);
   let loaded = 0;
   let total: number | null = 0;

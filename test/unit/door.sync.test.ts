@@ -194,6 +194,18 @@ describe('push then pull', () => {
 });
 
 describe('a scan while the list is still downloading (never a false unknown)', () => {
+  it('just paired, before the first page: any code is "still loading" offline, without counts it does not have yet', async () => {
+    const event = await createEvent(db());
+    const guest = await createAttendee(db(), event.id);
+    const door = await pairedDoor([event.id]);
+    const offline: ScanServer = { online: () => false, lookup: () => Promise.reject(new Error('offline')) };
+    for (let i = 0; i < 2; i++) {
+      const decision = await decideScan(door.db, { codeHash: guest.codeHash }, event.id, 'Door A', offline);
+      expect(decision).toEqual({ verdict: 'loading', progress: { loaded: 0, total: null } });
+    }
+    expect(loadingMessage({ loaded: 0, total: null })).toBe('Still loading the guest list — try again in a moment');
+  });
+
   it('online, a code not on the device yet is asked of the server and recorded once; offline or unanswered it is "still loading" with the counts, and nothing is recorded', async () => {
     const event = await createEvent(db());
     const guests = await Promise.all(Array.from({ length: 7 }, () => createAttendee(db(), event.id)));
