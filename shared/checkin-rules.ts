@@ -42,6 +42,20 @@ export interface VerdictAttendee {
   checkinCount: number;
 }
 
+/** Whether a status admits: `going`, or the old empty status (docs/api.md#errors). */
+export function statusAdmits(status: string): boolean {
+  return status === 'going' || status === '';
+}
+
+/**
+ * The "checked in" count's rule, the server's (`checkin.repository.ts` counts) and the door's alike:
+ * an attendee whose status admits, with a check-in not annulled. A forced offline scan of someone
+ * cancelled before it is kept for review but does not make her checked in.
+ */
+export function countsAsCheckedIn(attendee: Pick<VerdictAttendee, 'status' | 'checkinCount'>): boolean {
+  return statusAdmits(attendee.status) && attendee.checkinCount > 0;
+}
+
 /**
  * The door's verdict for a scanned attendee at `eventId`. Only `going` and the old empty
  * status admit; a status the contract does not name yet is refused like `cancelled`
@@ -51,7 +65,7 @@ export function checkinVerdict(attendee: VerdictAttendee | null | undefined, eve
   if (!attendee) return 'unknown';
   if (attendee.eventId !== eventId) return 'wrong_event';
   if (attendee.status === 'waitlist') return 'waitlist';
-  if (attendee.status !== 'going' && attendee.status !== '') return 'cancelled';
+  if (!statusAdmits(attendee.status)) return 'cancelled';
   return attendee.checkinCount > 0 ? 'again' : 'ok';
 }
 

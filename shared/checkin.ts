@@ -353,12 +353,25 @@ export type DownloadInput = z.infer<typeof ZDownloadInput>;
 export const ZDownloadResult = z.object({
   /** Only on the first page: the pull cursor taken BEFORE the first page was read. */
   cursor: z.string().nullable(),
+  /** Only on the first page: the event's attendees when it was read (the door shows "N of total" while it downloads). */
+  total: z.number().int().optional(),
   event: ZSyncEvent,
   attendees: z.array(ZAttendeeTuple),
   nextAfterId: z.number().int(),
   hasMore: z.boolean(),
 });
 export type DownloadResult = z.infer<typeof ZDownloadResult>;
+
+/**
+ * sync.lookup: one attendee by the SHA-256 of a ticket code, as download and pull carry it. The
+ * door asks while its list is still downloading, so a ticket not on the device yet is never
+ * answered `unknown` from an incomplete list (docs/api.md#sync).
+ */
+export const ZLookupInput = z.object({ eventId: ZPositiveId, codeHash: ZCodeHash });
+export type LookupInput = z.infer<typeof ZLookupInput>;
+/** `attendee` is null for a code the server does not know, or of an event the caller does not follow. */
+export const ZLookupResult = z.object({ attendee: ZAttendeeTuple.nullable() });
+export type LookupResult = z.infer<typeof ZLookupResult>;
 
 // ---- door devices ----------------------------------------------------------------------
 

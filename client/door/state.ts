@@ -5,12 +5,13 @@
  * screen → sound and buzz → scan and outbox item written in one transaction → sync.
  */
 import { createComputed, createRoot, createSignal, on, type Accessor } from 'solid-js';
-import type { CheckinSource, Verdict } from '../../shared/checkin-rules';
+import type { CheckinSource } from '../../shared/checkin-rules';
 import { openDoorDb, type DeviceRecord, type DoorDb } from './db/door-db';
 import { attendeeIndex, indexNow, type AttendeeIndex } from './db/attendee-index';
 import { createLiveValue } from '../offline/live';
 import { requestPersistentStorage } from '../offline/persistent-storage';
-import { lookupScan, pendingCount, recordScan, type LastCheckin } from './db/scans';
+import { pendingCount, recordScan, type LastCheckin } from './db/scans';
+import { decideScan, type DoorVerdict, type ListProgress } from './scan-decision';
 import { recordWalkIn } from './db/walk-ins';
 import { setUpdateGate } from '../pwa';
 import { readMuted, playFeedback, writeMuted } from './scanner/feedback';
@@ -19,7 +20,10 @@ import { createSyncEngine, type SyncEngine, type SyncStatus } from './sync/engin
 import { trpcTransport } from './sync/transport';
 
 export interface ShownVerdict {
-  verdict: Verdict;
+  /** `loading`: the list is still downloading and the server was not reached (nothing recorded). */
+  verdict: DoorVerdict;
+  /** For `loading`: how much of the list is on the device. */
+  progress: ListProgress | null;
   clientId: string;
   displayName: string;
   quantity: number;
@@ -151,12 +155,21 @@ function createDoorState(): DoorState {
     if (!d || event === null || d.revokedMs !== null) return;
     setBusy(true);
     try {
-      const lookup = await lookupScan(db, key, event, d.name);
+      // a code the cached list lacks while it is still downloading: the server, or "still loading" (scan-decision.ts)
+      const decision = await decideScan(db, key, event, d.name, { online: isOnline, lookup: (e, hash) => engine.lookup(e, hash) });
       performance.measure('svc-door-lookup', { start: startedAt });
       const clientId = crypto.randomUUID();
       const scannedMs = Date.now();
+      if (decision.verdict === 'loading') {
+        // no verdict: nothing is recorded, staff scan again in a moment
+        setVerdict({ verdict: 'loading', progress: decision.progress, clientId, displayName: '', quantity: 0, last: null, scannedMs, seq: ++seq, code });
+        playFeedback('loading', muted());
+        return;
+      }
+      const { lookup } = decision;
       setVerdict({
         verdict: lookup.verdict,
+        progress: null,
         clientId,
         displayName: lookup.attendee?.displayName ?? '',
         quantity: lookup.attendee?.quantity ?? 0,
@@ -233,6 +246,7 @@ function createDoorState(): DoorState {
           await recordWalkIn(db, { clientId, attendeeClientId: crypto.randomUUID(), eventId: event, ...person, scannedMs });
           setVerdict({
             verdict: 'ok',
+            progress: null,
             clientId,
             displayName: person.displayName.trim(),
             quantity: person.quantity,
@@ -267,6 +281,10 @@ function warmSearch(idx: AttendeeIndex, done: () => void): void {
   };
   const schedule = () => (idle ? idle(step) : setTimeout(step, 0));
   schedule();
+}
+
+function isOnline(): boolean {
+  return globalThis.navigator?.onLine ?? true;
 }
 
 function readStoredEvent(): number | null {

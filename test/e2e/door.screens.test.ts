@@ -4,11 +4,14 @@
  * words asserted: the ready screen with "Check in" on one line, UNKNOWN and CANCELLED with what to
  * do next and the code that was read, AGAIN with the earlier entry's time, age and door, name
  * search at the top with who is already in, the offline bar, and the Needs-attention badge that
- * opens its list. One server, one page.
+ * opens its list; and, while a long list is still downloading on a slow network, a ticket not on
+ * the device yet: OK from the server online, an amber STILL LOADING with the real counts offline,
+ * never UNKNOWN. One server.
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { queryRows } from '../../server/db/client';
 import { toUtcString } from '../../shared/time';
 import { createAttendee, createEvent, pairedDoor, scan } from '../helpers/checkin';
 import { expectVerdict, recordVerdicts } from '../helpers/door';
@@ -153,5 +156,71 @@ describe('door screens at 390 px', () => {
     expect(box.bottom).toBeLessThanOrEqual(PHONE_390.height);
     expect(words(await page.locator('.door-attention').innerText())).toMatch(/Dana Late was let in at .+ but (was cancelled before the scan|is cancelled)/);
     await checkScreen(page, 'door-390-needs-attention');
+  });
+
+  test('while the list is still downloading, a ticket not on the device yet is asked of the server online and is STILL LOADING offline, never UNKNOWN', async () => {
+    const event = await createEvent(e2e.db(), 'Long list night');
+    // 10,000 guests fill the first download page; the two named ones come in the second
+    await e2e.db().execute(sql`
+      insert into svc_attendees (event_id, email, display_name, quantity, status, cancel_token, ticket_code, ticket_code_hash)
+      select ${event.id}, 'filler' || g || '@example.test', 'Filler ' || g, 1, 'going', 'cancel-' || ${event.id} || '-' || g || '-' || md5(random()::text),
+             'FILL-' || ${event.id} || '-' || g, encode(sha256(convert_to('FILL-' || ${event.id} || '-' || g, 'UTF8')), 'hex')
+      from generate_series(1, 10000) g`);
+    const early = await createAttendee(e2e.db(), event.id, { name: 'Erin Early' });
+    const late = await createAttendee(e2e.db(), event.id, { name: 'Lou Later' });
+    const created = await e2e.admin.api.post('/devices', { name: 'Gate 3', eventIds: [event.id] });
+    expect(created.status).toBe(201);
+
+    const page = await e2e.newPage();
+    await recordVerdicts(page);
+    // a slow phone network: the list's later pages wait until released
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const laterPage = (url: URL) => {
+      if (!url.pathname.includes('sync.download')) return false;
+      // tRPC batches queries: `input` is {"0": {"json": {...}}, ...}
+      const input = JSON.parse(url.searchParams.get('input') ?? '{}') as Record<string, { json?: { afterId?: number } }>;
+      return Object.values(input).some((call) => (call.json?.afterId ?? 0) > 0);
+    };
+    await page.context().route(laterPage, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(new URL(`/door#pair=${created.body.pairing.pairingCode}`, e2e.server.url).href);
+    await page.getByText('Downloading attendees… 10,000 so far.').waitFor({ timeout: 60_000 });
+
+    // online: the door asks the server for the one code and admits her
+    await typeCode(page, early.ticketCode);
+    await expectVerdict(page, 'OK', 'Erin Early');
+    await page.keyboard.press('Escape');
+    await verdict(page).waitFor({ state: 'detached' });
+
+    // offline: amber, with the real counts grouped, and nothing recorded
+    await page.context().setOffline(true);
+    await typeCode(page, late.ticketCode);
+    const loading = await holdVerdict(page, 'STILL LOADING');
+    expect(loading).toContain('Still loading the guest list (10,000 of 10,002) — try again in a moment');
+    expect(loading).not.toContain('UNKNOWN');
+    expect(await verdict(page).evaluate((el) => el.classList.contains('verdict-again'))).toBe(true);
+    await checkScreen(page, 'door-390-verdict-loading');
+    await verdict(page).getByRole('button', { name: 'Next scan' }).click();
+    await verdict(page).waitFor({ state: 'detached' });
+    await page.getByText('1 not yet synced').waitFor();
+
+    // the network and the rest of the list come back: her scan is stored once, and Lou is on the list
+    await page.context().setOffline(false);
+    release();
+    await page.getByText('All scans synced').waitFor({ timeout: 60_000 });
+    await page.locator('.door-counts', { hasText: '1 checked in / 10002 going' }).waitFor({ timeout: 60_000 });
+    await typeCode(page, late.ticketCode);
+    await expectVerdict(page, 'OK', 'Lou Later');
+    await page.getByText('All scans synced').waitFor({ timeout: 30_000 });
+    const rows = await queryRows<{ attendeeId: number }>(
+      e2e.db(),
+      sql`select attendee_id as "attendeeId" from svc_checkins where event_id = ${event.id} order by id`,
+    );
+    expect(rows.map((r) => Number(r.attendeeId))).toEqual([early.id, late.id]);
+    const counts = (await e2e.admin.api.get<{ checkedIn: number; scans: number }>(`/checkins/counts?eventId=${event.id}`)).body;
+    expect(counts).toMatchObject({ checkedIn: 2, scans: 2 });
   });
 });

@@ -45,9 +45,12 @@ describe('sync.download (first download of an event)', () => {
 
     const first = await d.client.sync.download.query({ eventId: event.id, limit: 3 });
     expect(first.cursor).toMatch(/^\d+:0$/);
+    // the door shows "N of total" while the rest comes
+    expect(first.total).toBe(7);
     expect(first.event).toMatchObject({ id: event.id, title: event.title });
     const second = await d.client.sync.download.query({ eventId: event.id, afterId: first.nextAfterId, limit: 3 });
     expect(second.cursor).toBeNull();
+    expect(second.total).toBeUndefined();
 
     const all = await downloadAll(d.client, event.id);
     expect(all.pages).toBe(3);
@@ -81,6 +84,37 @@ describe('sync.download (first download of an event)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+});
+
+describe('sync.lookup (a door whose list is still downloading asks for one code)', () => {
+  it('answers the attendee with its check-in state as download carries it; null for an unknown code or another event’s ticket; stores nothing', async () => {
+    const [event, other] = [await createEvent(db()), await createEvent(db())];
+    const [a, b] = [await createAttendee(db(), event.id), await createAttendee(db(), event.id, { status: 'cancelled' })];
+    const stranger = await createAttendee(db(), other.id);
+    const d = await door([event.id], 'Gate 4');
+    await d.client.sync.push.mutate({ items: [scan(a, { scannedUtc: '2030-06-01 18:04:00' })] });
+
+    const found = await d.client.sync.lookup.query({ eventId: event.id, codeHash: a.codeHash.toUpperCase() });
+    const downloaded = (await downloadAll(d.client, event.id)).attendees.find((t) => t[0] === a.id);
+    expect(found.attendee).toEqual(downloaded);
+    expect(named(found.attendee!)).toMatchObject({ id: a.id, checkinCount: 1, lastCheckinUtc: '2030-06-01 18:04:00', lastCheckinDevice: 'Gate 4' });
+    expect(named((await d.client.sync.lookup.query({ eventId: event.id, codeHash: b.codeHash })).attendee!)).toMatchObject({ id: b.id, status: 'cancelled' });
+    expect((await d.client.sync.lookup.query({ eventId: event.id, codeHash: 'ab'.repeat(32) })).attendee).toBeNull();
+    // a ticket of an event the door does not follow: no name or state leaks, as unknown as on the door's own list
+    expect((await d.client.sync.lookup.query({ eventId: event.id, codeHash: stranger.codeHash })).attendee).toBeNull();
+    const rows = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from svc_checkins where event_id = ${event.id}`);
+    expect(Number(rows[0]!.n)).toBe(1);
+  });
+
+  it('is refused for an event the device does not follow, and a malformed hash is 400 naming the field', async () => {
+    const [mine, other] = [await createEvent(db()), await createEvent(db())];
+    const a = await createAttendee(db(), other.id);
+    const d = await door([mine.id]);
+    expect(await trpcErrorCode(d.client.sync.lookup.query({ eventId: other.id, codeHash: a.codeHash }))).toBe('svc_forbidden');
+    const bad = d.client.sync.lookup.query({ eventId: mine.id, codeHash: 'not-a-hash' });
+    expect(await trpcErrorCode(bad)).toBe('svc_invalid_param');
+    await expect(d.client.sync.lookup.query({ eventId: mine.id, codeHash: 'not-a-hash' })).rejects.toThrow(/codeHash/);
   });
 });
 

@@ -206,6 +206,26 @@ describe('sync.push', () => {
         ]);
       });
 
+      it('both doors syncing at the same moment: the later first entry is still flagged, and both doors hear of it', async () => {
+        const event = await createEvent(db());
+        const guests = await Promise.all(Array.from({ length: 20 }, () => createAttendee(db(), event.id)));
+        const [north, south] = [await door([event.id], 'North door'), await door([event.id], 'South door')];
+        // the venue's network comes back: each guest's two offline entries arrive in concurrent pushes
+        for (const guest of guests) {
+          await Promise.all([
+            north.client.sync.push.mutate({ items: [scan(guest, { scannedUtc: '2030-06-01 19:00:00' })] }),
+            south.client.sync.push.mutate({ items: [scan(guest, { scannedUtc: '2030-06-01 19:03:00' })] }),
+          ]);
+        }
+        const rows = await rowsOf(event.id);
+        const flagged = guests.map((g) => rows.filter((r) => r.attendee_id === g.id && r.conflict === 'again_elsewhere').map((r) => r.device_id));
+        expect(flagged).toEqual(guests.map(() => [south.id]));
+        for (const d of [north, south]) {
+          const pulled = await d.client.sync.pull.query({ cursor: '0:0', eventIds: [event.id] });
+          expect('attendees' in pulled && pulled.attendees.every((t) => t[10] === 'again_elsewhere')).toBe(true);
+        }
+      });
+
       it('not a conflict: a re-scan the door judged again, a second scan on the same door, or an earlier check-in that was annulled', async () => {
         const { event, guest, north, south, northScan } = await twoDoorsOneTicket();
         await north.client.sync.push.mutate({ items: [northScan, scan(guest, { scannedUtc: '2030-06-01 19:05:00' })] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkinVerdict, isAdmitted } from '../../shared/checkin';
+import { checkinVerdict, countsAsCheckedIn, isAdmitted } from '../../shared/checkin';
 
 const going = { eventId: 1, status: 'going', checkinCount: 0 };
 
@@ -14,5 +14,17 @@ describe('checkinVerdict (the rule the door runs offline and the server online)'
   it('a status the door does not understand is refused like cancelled', () => expect(checkinVerdict({ ...going, status: 'pending' }, 1)).toBe('cancelled'));
   it('only ok and again admit', () => {
     expect(['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'].filter((v) => isAdmitted(v as never))).toEqual(['ok', 'again']);
+  });
+});
+
+describe('countsAsCheckedIn (the server’s "checked in" and the door’s alike)', () => {
+  it('a going attendee (or the old empty status) with a check-in not annulled', () => {
+    expect(countsAsCheckedIn({ status: 'going', checkinCount: 1 })).toBe(true);
+    expect(countsAsCheckedIn({ status: '', checkinCount: 2 })).toBe(true);
+    expect(countsAsCheckedIn({ status: 'going', checkinCount: 0 })).toBe(false);
+  });
+  it('not someone cancelled or waitlisted, whatever their check-ins (a forced offline scan is reviewed, not counted)', () => {
+    expect(countsAsCheckedIn({ status: 'cancelled', checkinCount: 1 })).toBe(false);
+    expect(countsAsCheckedIn({ status: 'waitlist', checkinCount: 1 })).toBe(false);
   });
 });

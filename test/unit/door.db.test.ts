@@ -239,4 +239,18 @@ describe('download, reset, search, counts', () => {
     await scan(hash(5));
     expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
   });
+
+  it('counts as checked in only attendees whose status admits, as the server does: a forced scan of a cancelled guest is not counted', async () => {
+    // the pull after a sync: her offline scan is stored (conflict cancelled_before_scan), her row cancelled
+    await applyPullPage(db, DEVICE, pull([tuple(1, { status: 'cancelled', count: 1, last: '2030-06-01 18:10:00' })]), Date.now());
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 1, checkedIn: 1 });
+    // an unsynced scan of a going guest who is cancelled by the pull that carries it: counted, then not
+    const { row } = await scan(hash(6));
+    expect(row.verdict).toBe('unknown');
+    await applyPullPage(db, DEVICE, pull([tuple(7)]), Date.now());
+    await scan(hash(7));
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
+    await applyPullPage(db, DEVICE, pull([tuple(7, { status: 'cancelled' })]), Date.now());
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 1, checkedIn: 1 });
+  });
 });

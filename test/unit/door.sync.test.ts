@@ -6,16 +6,18 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cachedAttendee, cachedAttendees, readDevice, readSyncState } from '../../client/door/db/attendee-cache';
+import { cachedAttendee, cachedAttendees, readDevice, readSyncState, resetCache } from '../../client/door/db/attendee-cache';
+import { dropIndex } from '../../client/door/db/attendee-index';
 import { openDoorDb, type DoorDb } from '../../client/door/db/door-db';
-import { eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, undoScan } from '../../client/door/db/scans';
+import { conflictScans, eventCounts, lookupScan, pendingCount, recordScan, rejectedItems, undoScan } from '../../client/door/db/scans';
 import { createSyncEngine, type SyncEngineOptions } from '../../client/door/sync/engine';
 import { trpcTransport, type DoorTransport } from '../../client/door/sync/transport';
-import type { CheckinDto } from '../../shared/checkin';
+import type { CheckinCounts, CheckinDto } from '../../shared/checkin';
 import { createAttendee, createEvent, type TestAttendee } from '../helpers/checkin';
 import { loginAs } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { answersLost } from '../helpers/door-transport';
+import { decideScan, incompleteList, loadingMessage, type ScanServer } from '../../client/door/scan-decision';
 
 let srv: TestServer;
 let admin: Awaited<ReturnType<typeof loginAs>>;
@@ -63,9 +65,9 @@ async function pairedDoor(eventIds: number[], opts: Partial<SyncEngineOptions> &
   return { db, engine, transport, calls, deviceId: created.body.id };
 }
 
-async function scanAt(door: Door, attendee: Pick<TestAttendee, 'codeHash'>, eventId: number) {
+async function scanAt(door: Door, attendee: Pick<TestAttendee, 'codeHash'>, eventId: number, scannedMs = Date.now()) {
   const lookup = await lookupScan(door.db, { codeHash: attendee.codeHash }, eventId, 'Door A');
-  const row = await recordScan(door.db, { clientId: randomUUID(), eventId, codeHash: attendee.codeHash, lookup, source: 'scan', scannedMs: Date.now() });
+  const row = await recordScan(door.db, { clientId: randomUUID(), eventId, codeHash: attendee.codeHash, lookup, source: 'scan', scannedMs });
   return { verdict: lookup.verdict, row };
 }
 
@@ -146,6 +148,31 @@ describe('push then pull', () => {
     expect((await lookupScan(door.db, { codeHash: a.codeHash }, event.id, 'Door A')).verdict).toBe('cancelled');
   });
 
+  it('after every sync the door counts checked in and going as the server does: a guest cancelled before her offline scan is not checked in', async () => {
+    const event = await createEvent(db());
+    const guests = await Promise.all(Array.from({ length: 3 }, () => createAttendee(db(), event.id)));
+    const door = await pairedDoor([event.id]);
+    await door.engine.syncNow();
+    // cancelled on the server while the door, offline, still has her as going: it admits her
+    expect((await admin.api.patch(`/attendees/${guests[0]!.id}`, { status: 'cancelled' })).status).toBe(200);
+    for (const g of guests) expect((await scanAt(door, g, event.id, Date.now() + 1000)).verdict).toBe('ok');
+    expect(await eventCounts(door.db, event.id)).toEqual({ going: 3, checkedIn: 3 });
+
+    const server = async () => {
+      const res = await admin.api.get<CheckinCounts>(`/checkins/counts?eventId=${event.id}`);
+      return { going: res.body.attendeesGoing, checkedIn: res.body.checkedIn };
+    };
+    await door.engine.syncNow();
+    expect(await server()).toEqual({ going: 2, checkedIn: 2 });
+    expect(await eventCounts(door.db, event.id)).toEqual(await server());
+    expect((await conflictScans(door.db)).map((c) => c.conflict)).toEqual(['cancelled_before_scan']);
+    // and again after the next sync, and after the list is built again from the database (chunks and overlay)
+    await door.engine.syncNow();
+    expect(await eventCounts(door.db, event.id)).toEqual(await server());
+    dropIndex(door.db);
+    expect(await eventCounts(door.db, event.id)).toEqual(await server());
+  });
+
   it('a scan the server rejects is marked and listed, and not sent again', async () => {
     const [event, other] = [await createEvent(db()), await createEvent(db())];
     const a = await createAttendee(db(), event.id);
@@ -164,6 +191,119 @@ describe('push then pull', () => {
     // the event it no longer follows is dropped from the cache
     expect((await cachedAttendees(door.db, event.id)).length).toBe(0);
   });
+});
+
+describe('a scan while the list is still downloading (never a false unknown)', () => {
+  it('just paired, before the first page: any code is "still loading" offline, without counts it does not have yet', async () => {
+    const event = await createEvent(db());
+    const guest = await createAttendee(db(), event.id);
+    const door = await pairedDoor([event.id]);
+    const offline: ScanServer = { online: () => false, lookup: () => Promise.reject(new Error('offline')) };
+    for (let i = 0; i < 2; i++) {
+      const decision = await decideScan(door.db, { codeHash: guest.codeHash }, event.id, 'Door A', offline);
+      expect(decision).toEqual({ verdict: 'loading', progress: { loaded: 0, total: null } });
+    }
+    expect(loadingMessage({ loaded: 0, total: null })).toBe('Still loading the guest list — try again in a moment');
+  });
+
+  it('online, a code not on the device yet is asked of the server and recorded once; offline or unanswered it is "still loading" with the counts, and nothing is recorded', async () => {
+    const event = await createEvent(db());
+    const guests = await Promise.all(Array.from({ length: 7 }, () => createAttendee(db(), event.id)));
+    const last = guests.at(-1)!;
+    // a slow phone network: every page after the first waits until released
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const door = await pairedDoor([event.id], {
+      wrap: (t) => ({ ...t, download: async (i) => (i.afterId > 0 ? released.then(() => t.download(i)) : t.download(i)) }),
+    });
+    const syncing = door.engine.syncNow();
+    await expect.poll(async () => (await readSyncState(door.db, door.deviceId)).downloads[event.id]?.count).toBe(3);
+    expect(await incompleteList(door.db)).toEqual({ loaded: 3, total: 7 });
+    expect((await lookupScan(door.db, { codeHash: last.codeHash }, event.id, 'Door A')).verdict).toBe('unknown');
+
+    const asked: string[] = [];
+    const server = (online: boolean, reachable = true): ScanServer => ({
+      online: () => online,
+      lookup: async (eventId, hash) => {
+        asked.push(hash);
+        if (!reachable) throw new TypeError('fetch failed');
+        return door.engine.lookup(eventId, hash);
+      },
+    });
+    const decide = (hash: string, s: ScanServer) => decideScan(door.db, { codeHash: hash }, event.id, 'Door A', s);
+
+    // offline, and online without an answer: amber, with the real counts
+    for (const s of [server(false), server(true, false)]) {
+      const waiting = await decide(last.codeHash, s);
+      expect(waiting).toEqual({ verdict: 'loading', progress: { loaded: 3, total: 7 } });
+      expect(loadingMessage({ loaded: 62_000, total: 100_000 })).toBe('Still loading the guest list (62,000 of 100,000) — try again in a moment');
+    }
+    expect(asked).toEqual([last.codeHash]);
+    expect(await pendingCount(door.db)).toBe(0);
+
+    // online: the server knows her; the door admits and records the scan like any other
+    const answered = await decide(last.codeHash, server(true));
+    expect(answered).toMatchObject({ verdict: 'ok', askedServer: true, lookup: { attendee: { id: last.id } } });
+    const lookup = (answered as { lookup: Awaited<ReturnType<typeof lookupScan>> }).lookup;
+    const row = await recordScan(door.db, {
+      clientId: randomUUID(),
+      eventId: event.id,
+      codeHash: last.codeHash,
+      lookup,
+      source: 'scan',
+      scannedMs: Date.now(),
+    });
+    // scanned again before the list is whole: her own scan here makes it AGAIN, not a second OK
+    expect((await decide(last.codeHash, server(true))).verdict).toBe('again');
+    // a code the server does not know either is honestly unknown
+    expect((await decide('ab'.repeat(32), server(true))).verdict).toBe('unknown');
+
+    release();
+    await syncing;
+    await door.engine.syncNow();
+    await door.engine.syncNow();
+    expect(await incompleteList(door.db)).toBeNull();
+    expect((await serverCheckins(event.id)).map((r) => r.clientId)).toEqual([row.clientId]);
+    expect(await eventCounts(door.db, event.id)).toEqual({ going: 7, checkedIn: 1 });
+    // a whole list answers from memory; nothing is asked
+    asked.length = 0;
+    expect((await decide(last.codeHash, server(true))).verdict).toBe('again');
+    expect((await decide('cd'.repeat(32), server(true))).verdict).toBe('unknown');
+    expect(asked).toEqual([]);
+    // a reset makes the list incomplete again (the door's memory of "whole" goes with the cache)
+    await resetCache(door.db, door.deviceId);
+    expect(await incompleteList(door.db)).toEqual({ loaded: 0, total: null });
+    expect((await decide('cd'.repeat(32), server(false))).verdict).toBe('loading');
+  });
+});
+
+describe('two doors admit one ticket while apart', () => {
+  for (const order of ['earlier door syncs first', 'later door syncs first', 'both at once'] as const) {
+    it(`both doors list it under Needs attention after their next sync (${order})`, async () => {
+      const event = await createEvent(db());
+      const a = await createAttendee(db(), event.id);
+      const north = await pairedDoor([event.id]);
+      const south = await pairedDoor([event.id]);
+      await north.engine.syncNow();
+      await south.engine.syncNow();
+      const t = Date.now() - 60_000;
+      const n = await scanAt(north, a, event.id, t);
+      const s = await scanAt(south, a, event.id, t + 5000);
+      expect([n.verdict, s.verdict]).toEqual(['ok', 'ok']);
+      const [first, second] = order === 'earlier door syncs first' ? [north, south] : [south, north];
+      if (order === 'both at once') await Promise.all([first.engine.syncNow(), second.engine.syncNow()]);
+      else {
+        await first.engine.syncNow();
+        await second.engine.syncNow();
+      }
+      // the door that synced first hears of it on its next pull
+      await first.engine.syncNow();
+      await second.engine.syncNow();
+      for (const door of [north, south]) {
+        expect((await conflictScans(door.db)).map((c) => c.conflict)).toEqual(['again_elsewhere']);
+      }
+    });
+  }
 });
 
 describe('undo', () => {

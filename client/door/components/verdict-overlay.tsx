@@ -1,24 +1,30 @@
 import { createEffect, createSignal, onCleanup, Show, type JSX } from 'solid-js';
 import { onFirstUse } from '../../ui/format';
-import { isAdmitted, type Verdict } from '../../../shared/checkin-rules';
+import { isAdmitted } from '../../../shared/checkin-rules';
+import { loadingMessage, type DoorVerdict } from '../scan-decision';
 import { undoScan, UNDO_WINDOW_MS } from '../db/scans';
 import { parseUtcString } from '../../../shared/time';
 import { doorState, type ShownVerdict } from '../state';
 
 /** Word, icon and tone of each verdict: never colour alone (UX "the verdict is the screen"). */
-export const VERDICT_LOOK: Record<Verdict, { word: string; icon: string; tone: 'ok' | 'again' | 'refused' }> = {
+export const VERDICT_LOOK: Record<DoorVerdict, { word: string; icon: string; tone: 'ok' | 'again' | 'refused' }> = {
   ok: { word: 'OK', icon: '✓', tone: 'ok' },
   again: { word: 'AGAIN', icon: '!', tone: 'again' },
   cancelled: { word: 'CANCELLED', icon: '✕', tone: 'refused' },
   waitlist: { word: 'WAITLIST', icon: '✕', tone: 'refused' },
   wrong_event: { word: 'WRONG EVENT', icon: '✕', tone: 'refused' },
   unknown: { word: 'UNKNOWN', icon: '?', tone: 'refused' },
+  // amber, never red: the list is still downloading and the code may be in the part not here yet
+  loading: { word: 'STILL LOADING', icon: '…', tone: 'again' },
 };
+
+/** An admitting verdict (`loading` admits nobody). */
+const admits = (v: DoorVerdict) => v !== 'loading' && isAdmitted(v);
 
 const DISMISS_MS = { ok: 2500, again: 5000, refused: 5000 };
 
 /** What to do next after a refusal the volunteer can still resolve at the door. */
-const NEXT_STEP: Partial<Record<Verdict, string>> = {
+const NEXT_STEP: Partial<Record<DoorVerdict, string>> = {
   unknown: 'This code is not on the list. Try name search.',
   cancelled: 'This ticket was cancelled. Try name search: they may have booked again.',
 };
@@ -115,7 +121,7 @@ export function VerdictOverlay(): JSX.Element {
             <Show when={v().displayName}>
               <p class="verdict-name">{v().displayName}</p>
             </Show>
-            <Show when={v().quantity > 1 || (v().quantity === 1 && isAdmitted(v().verdict))}>
+            <Show when={v().quantity > 1 || (v().quantity === 1 && admits(v().verdict))}>
               <p class="verdict-quantity">
                 {v().quantity} {v().quantity === 1 ? 'person' : 'people'}
               </p>
@@ -128,10 +134,11 @@ export function VerdictOverlay(): JSX.Element {
                 </p>
               )}
             </Show>
+            <Show when={v().progress}>{(progress) => <p class="verdict-detail verdict-next">{loadingMessage(progress())}</p>}</Show>
             <Show when={next()}>
               <p class="verdict-detail verdict-next">{next()}</p>
             </Show>
-            <Show when={!isAdmitted(v().verdict) && v().code}>
+            <Show when={!admits(v().verdict) && v().code}>
               {(code) => (
                 <p class="verdict-code">
                   Code read: <code>{shortCode(code())}</code>
@@ -139,7 +146,7 @@ export function VerdictOverlay(): JSX.Element {
               )}
             </Show>
             <div class="verdict-actions" onClick={(e) => e.stopPropagation()}>
-              <Show when={isAdmitted(v().verdict) && Date.now() - v().scannedMs < UNDO_WINDOW_MS}>
+              <Show when={admits(v().verdict) && Date.now() - v().scannedMs < UNDO_WINDOW_MS}>
                 <button type="button" class="button verdict-button" onClick={() => void undo(v())}>
                   Undo
                 </button>

@@ -96,7 +96,13 @@ export async function applyDownloadPage(db: DoorDb, deviceId: number, page: Down
           startedMs,
         );
         await flagTwoDoors(db, page.attendees);
-        state.downloads[page.event.id] = { nextAfterId: page.nextAfterId, done: !page.hasMore, count: (before?.count ?? 0) + page.attendees.length };
+        const total = page.total ?? before?.total;
+        state.downloads[page.event.id] = {
+          nextAfterId: page.nextAfterId,
+          done: !page.hasMore,
+          count: (before?.count ?? 0) + page.attendees.length,
+          ...(total !== undefined ? { total } : {}),
+        };
         if (page.cursor !== null) state.cursor = earlierCursor(state.cursor, page.cursor);
         await db.syncState.put(state);
       },

@@ -14,6 +14,7 @@
  * admin's offline copy keeps one record per attendee and reads it with Dexie.
  */
 import type { AttendeeTuple } from '../../../shared/checkin';
+import { countsAsCheckedIn, statusAdmits } from '../../../shared/checkin-rules';
 import { searchTerms, type DoorDb } from './door-db';
 
 /** Overlay rows (attendees changed since the download) past which they are folded back into chunks. */
@@ -83,7 +84,7 @@ export class AttendeeIndex {
     return id === undefined ? undefined : this.rows.get(id);
   }
 
-  /** Attendees of the event whose status admits, and those the server counts a check-in for. */
+  /** Attendees of the event whose status admits, and those of them checked in (the server's rule, `countsAsCheckedIn`). */
   counts(eventId: number): { going: number; checkedIn: number; total: number } {
     let going = 0;
     let checkedIn = 0;
@@ -91,8 +92,8 @@ export class AttendeeIndex {
     for (const t of this.rows.values()) {
       if (t[1] !== eventId) continue;
       total++;
-      if (t[4] === 'going' || t[4] === '') going++;
-      if (t[7] > 0) checkedIn++;
+      if (statusAdmits(t[4])) going++;
+      if (countsAsCheckedIn({ status: t[4], checkinCount: t[7] })) checkedIn++;
     }
     return { going, checkedIn, total };
   }

@@ -17,6 +17,7 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { AttendeeCore } from '../../../shared/attendees';
 import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncEvent, Verdict, WalkInPushItem } from '../../../shared/checkin';
+import { countsAsCheckedIn, statusAdmits } from '../../../shared/checkin-rules';
 
 export const DOOR_DB_NAME = 'svc-door';
 
@@ -42,7 +43,7 @@ export interface AttendeeRecord extends AttendeeCore {
   checkinCount: number;
   lastCheckinUtc: string | null;
   lastCheckinDevice: string | null;
-  /** 1 when the server counts a check-in (indexed with eventId for the "checked in" count). */
+  /** 1 when the server counts the attendee checked in (`countsAsCheckedIn`; indexed with eventId for the count). */
   checkedIn: 0 | 1;
   /** 1 when the status admits (going or the old empty status), for the "going" count. */
   going: 0 | 1;
@@ -119,6 +120,8 @@ export interface DownloadProgress {
   nextAfterId: number;
   done: boolean;
   count: number;
+  /** The event's attendees as the first page said (absent on a download started before it was sent). */
+  total?: number;
 }
 
 /** Per device: the pull cursor, download progress, last sync. */
@@ -258,8 +261,8 @@ export function attendeeFromTuple(t: AttendeeTuple): AttendeeRecord {
     checkinCount,
     lastCheckinUtc,
     lastCheckinDevice,
-    checkedIn: checkinCount > 0 ? 1 : 0,
-    going: status === 'going' || status === '' ? 1 : 0,
+    checkedIn: countsAsCheckedIn({ status, checkinCount }) ? 1 : 0,
+    going: statusAdmits(status) ? 1 : 0,
     terms: searchTerms(displayName, email),
   };
 }

@@ -3,8 +3,8 @@
  * unreflected check-ins (the SAME `checkinVerdict` the server runs), the scan written to the
  * local log and the outbox in one transaction, undo, name search and the event's counts.
  */
-import type { PushItem } from '../../../shared/checkin';
-import { checkinVerdict, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
+import type { AttendeeTuple, PushItem } from '../../../shared/checkin';
+import { checkinVerdict, countsAsCheckedIn, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
 import { toUtcString } from '../../../shared/time';
 import { attendeeIndex, cacheVersion, cacheWrite, indexNow, noteLocalCheckin, type AttendeeIndex } from './attendee-index';
 import { attendeeFromTuple, isChunked, normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
@@ -109,6 +109,20 @@ async function readScanRowsFromIndex(
 /** The verdict for a code hash (or an attendee picked by name) at `eventId`: the shared rule on the cache plus this device's scans. */
 export async function lookupScan(db: DoorDb, key: { codeHash: string } | { attendeeId: number }, eventId: number, deviceName: string): Promise<ScanLookup> {
   const { attendee, local } = isChunked(db) ? await readScanRowsFromIndex(db, indexNow(db) ?? (await attendeeIndex(db)), key) : await readScanRows(db, key);
+  return verdictOf(attendee, local, eventId, deviceName);
+}
+
+/**
+ * The verdict for an attendee the server answered (sync.lookup) while the list is still
+ * downloading: the same rule, with this device's own scans of them added as for a cached one.
+ */
+export async function lookupServerAttendee(db: DoorDb, tuple: AttendeeTuple | null, eventId: number, deviceName: string): Promise<ScanLookup> {
+  if (!tuple) return verdictOf(undefined, [], eventId, deviceName);
+  if (!db.isOpen()) await db.open();
+  return verdictOf(attendeeFromTuple(tuple), await readLocalCheckins(db, tuple[0]), eventId, deviceName);
+}
+
+function verdictOf(attendee: AttendeeRecord | undefined, local: LocalCheckin[], eventId: number, deviceName: string): ScanLookup {
   if (!attendee) return { verdict: 'unknown', attendee: null, last: null };
   // by code, the local scans are those of the code; drop any of another attendee (a reused hash)
   const mine = local.filter((c) => c.attendeeId === attendee.id);
@@ -256,7 +270,7 @@ export async function searchAttendees(db: DoorDb, eventId: number, query: string
 export interface EventCounts {
   /** Attendee rows whose status admits. */
   going: number;
-  /** Attendees with at least one standing check-in, this device's unsynced scans included. */
+  /** Of those, attendees with at least one standing check-in, this device's unsynced scans included (the server's rule). */
   checkedIn: number;
 }
 
@@ -313,7 +327,8 @@ export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Pro
   let adjust = 0;
   for (const a of attendees) {
     if (!a) continue;
-    adjust += Number(a.checkinCount + delta.get(a.id)! > 0) - Number(a.checkinCount > 0);
+    const count = a.checkinCount + delta.get(a.id)!;
+    adjust += Number(countsAsCheckedIn({ status: a.status, checkinCount: count })) - Number(countsAsCheckedIn(a));
   }
   return adjust;
 }

@@ -3,7 +3,8 @@
  * OK; a low tone and two short buzzes for refusals; a distinct two-note "attention" tone for
  * AGAIN. Muting (sound only) is remembered on the device.
  */
-import { isAdmitted, type Verdict } from '../../../shared/checkin-rules';
+import { isAdmitted } from '../../../shared/checkin-rules';
+import type { DoorVerdict } from '../scan-decision';
 
 const MUTE_KEY = 'svc-door-muted';
 
@@ -51,11 +52,12 @@ export function unlockAudio(): void {
   }
 }
 
-function kindOf(verdict: Verdict): 'ok' | 'again' | 'refused' {
-  return verdict === 'ok' ? 'ok' : isAdmitted(verdict) ? 'again' : 'refused';
+function kindOf(verdict: DoorVerdict): 'ok' | 'again' | 'refused' {
+  // "still loading" asks for attention (scan again), like AGAIN: it refuses nobody
+  return verdict === 'ok' ? 'ok' : verdict === 'loading' || isAdmitted(verdict) ? 'again' : 'refused';
 }
 
-export function playFeedback(verdict: Verdict, muted: boolean): void {
+export function playFeedback(verdict: DoorVerdict, muted: boolean): void {
   const kind = kindOf(verdict);
   // muting silences the tones; the buzz is silent anyway and tells staff without looking
   navigator.vibrate?.(VIBRATION[kind]);

@@ -22,7 +22,7 @@ import {
   resetCache,
 } from '../db/attendee-cache';
 import { attendeeIndex } from '../db/attendee-index';
-import type { DownloadResult } from '../../../shared/checkin';
+import type { AttendeeTuple, DownloadResult } from '../../../shared/checkin';
 import { isChunked, type DeviceRecord, type DoorDb, type OutboxItem } from '../db/door-db';
 import { pendingCount } from '../db/scans';
 import type { DoorTransport } from './transport';
@@ -342,6 +342,14 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     syncNow,
     requestSync,
     backoffDelay,
+
+    /**
+     * Asks the server for one attendee by code hash (sync.lookup), beside any sync in progress:
+     * the scan path uses it while the list is still downloading. Throws when not answered.
+     */
+    async lookup(eventId: number, codeHash: string): Promise<AttendeeTuple | null> {
+      return (await transport.lookup({ eventId, codeHash })).attendee;
+    },
 
     /** Exchanges a pairing code (typed, or from the QR's `#pair=` fragment) for the device token. */
     async pair(code: string): Promise<DeviceRecord> {

@@ -2,7 +2,17 @@
  * What the sync engine needs from the server, as one interface: the PWA passes the tRPC
  * client, unit tests the same client pointed at an in-process server.
  */
-import type { DeviceDto, DownloadInput, DownloadResult, PullInput, PullResult, PushInput, PushItemResult } from '../../../shared/checkin';
+import type {
+  DeviceDto,
+  DownloadInput,
+  DownloadResult,
+  LookupInput,
+  LookupResult,
+  PullInput,
+  PullResult,
+  PushInput,
+  PushItemResult,
+} from '../../../shared/checkin';
 import { createTrpc, trpcErrorCode } from '../../ui/trpc';
 
 export interface DoorTransport {
@@ -11,6 +21,8 @@ export interface DoorTransport {
   download(input: DownloadInput): Promise<DownloadResult>;
   pull(input: PullInput): Promise<PullResult>;
   push(input: PushInput): Promise<{ results: PushItemResult[] }>;
+  /** One attendee by code hash, asked while the list is still downloading. */
+  lookup(input: LookupInput): Promise<LookupResult>;
   annul(checkinId: number): Promise<unknown>;
   /** The docs/api.md#errors code of a failed call, or 'network' when the server was not reached. */
   errorCode(error: unknown): string;
@@ -25,6 +37,7 @@ export function trpcTransport(token: () => string | null, url?: string): DoorTra
     download: (input) => trpc.sync.download.query(input),
     pull: (input) => trpc.sync.pull.query(input),
     push: (input) => trpc.sync.push.mutate(input),
+    lookup: (input) => trpc.sync.lookup.query(input),
     annul: (id) => trpc.checkin.annul.mutate({ id }),
     errorCode: trpcErrorCode,
   };

@@ -317,6 +317,40 @@ export function checkinRepository(db: Db, logger?: Logger) {
     },
 
     /**
+     * After a push committed: flags the later of two doors' first entries of these attendees that
+     * concurrent pushes left unflagged (docs/api.md#sync, again_elsewhere). Each push decided with
+     * a snapshot that could not see the other's uncommitted rows; this statement runs after its own
+     * push's commit, so the push committing last sees both. The two rules of the push, with ids for
+     * "synced first": a first entry is flagged when another door's check-in stored before it is not
+     * later, or another door's first entry stored after it is earlier. Answers the flagged ids.
+     */
+    async flagConcurrentTwoDoors(attendeeIds: number[]): Promise<number[]> {
+      if (attendeeIds.length === 0) return [];
+      // The attendees' live door check-ins once, through the attendee index by an id array (a join
+      // on the JSON list was planned as a scan of the whole table per row); pairs are looked for
+      // only among attendees that more than one door let in, none in the common case.
+      const rows = await queryRows<{ id: number }>(
+        db,
+        sql`with cand as materialized (
+              select id, attendee_id, device_id, scanned_utc, first_entry, conflict from ${checkins}
+              where attendee_id = any(array(select value::int from jsonb_array_elements_text(${JSON.stringify(attendeeIds)}::jsonb)))
+                and annulled_utc is null and device_id is not null),
+            two_doors as materialized (select attendee_id from cand group by attendee_id having min(device_id) <> max(device_id)),
+            later as (
+              select c.id from cand c join two_doors using (attendee_id)
+              where c.first_entry and c.conflict is null
+                and exists (select 1 from cand o
+                            where o.attendee_id = c.attendee_id and o.device_id <> c.device_id
+                              and ((o.id < c.id and o.scanned_utc <= c.scanned_utc)
+                                or (o.id > c.id and o.first_entry and o.scanned_utc < c.scanned_utc))))
+            update ${checkins} t set conflict = 'again_elsewhere' from later
+            where t.id = later.id and t.conflict is null and t.annulled_utc is null
+            returning t.id`,
+      );
+      return rows.map((r) => Number(r.id));
+    },
+
+    /**
      * Per attendee, the earliest check-in (not annulled) made on a door other than `deviceId`:
      * an offline first entry at or after it means two doors admitted one ticket while apart.
      */

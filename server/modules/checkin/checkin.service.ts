@@ -298,9 +298,23 @@ export function checkinService(ctx: AppContext) {
       const stillRejected = rejected.filter((r) => settled.get(r.clientId)?.status !== 'duplicate');
       await repo.logRejected(stillRejected);
 
-      // in checkinId order, as the held job lists them
-      fired.sort((a, b) => a[0] - b[0]);
-      await fireCheckedIn(ctx, stored?.jobId ?? null, fired);
+      // Two doors pushing one ticket's entries at the same moment each decided without the other's
+      // rows: settled again now this push committed (beside the actions, not after them).
+      const firstEntries = author.deviceId === null ? [] : toInsert.filter((r) => r.firstEntry && settled.get(r.clientId)?.status === 'inserted');
+      fired.sort((a, b) => a[0] - b[0]); // in checkinId order, as the held job lists them
+      const [flagged] = await Promise.all([
+        repo.flagConcurrentTwoDoors([...new Set(firstEntries.map((r) => r.attendeeId))]).catch((err: unknown) => {
+          // a missed flag is a review item lost, never a scan: the push still answers for its rows
+          logger.warn({ err }, 'two-doors check after a push failed');
+          return [] as number[];
+        }),
+        fireCheckedIn(ctx, stored?.jobId ?? null, fired),
+      ]);
+      const flaggedIds = new Set(flagged);
+      for (const row of firstEntries) {
+        const result = settled.get(row.clientId);
+        if (result?.status === 'inserted' && flaggedIds.has(result.checkinId)) settled.set(row.clientId, { ...result, conflict: 'again_elsewhere' });
+      }
       return pushed.map((i) => settled.get(i.clientId)!);
     },
 

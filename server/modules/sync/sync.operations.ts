@@ -1,8 +1,9 @@
 /**
  * The door device's sync protocol (docs/api.md#sync), tRPC only: a device token or a staff/admin session.
- * The door app (`client/door/sync/*`) calls `sync.push`, `sync.pull` and `sync.download`.
+ * The door app (`client/door/sync/*`) calls `sync.push`, `sync.pull`, `sync.download`, and `sync.lookup`
+ * while its list is still downloading.
  */
-import { ZDownloadInput, ZDownloadResult, ZPullInput, ZPullResult, ZPushInput, ZPushResult } from '../../../shared/checkin';
+import { ZDownloadInput, ZDownloadResult, ZLookupInput, ZLookupResult, ZPullInput, ZPullResult, ZPushInput, ZPushResult } from '../../../shared/checkin';
 import { defineOperation } from '../../api/operation';
 import { ADMIN_OR_STAFF } from '../../auth/principal';
 import { syncService } from './sync.service';
@@ -31,5 +32,13 @@ export const syncOperations = {
     input: ZDownloadInput,
     output: ZDownloadResult,
     handler: ({ input, principal, ctx }) => syncService(ctx).download(input, principal),
+  }),
+  lookup: defineOperation({
+    summary: 'One attendee by ticket code hash, as download carries it (null when unknown or of an event the caller does not follow)',
+    access: ADMIN_OR_STAFF,
+    kind: 'query',
+    input: ZLookupInput,
+    output: ZLookupResult,
+    handler: ({ input, principal, ctx }) => syncService(ctx).lookup(input, principal),
   }),
 };

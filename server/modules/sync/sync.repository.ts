@@ -165,6 +165,20 @@ export function syncRepository(db: Db) {
       return toTuples(rows, states);
     },
 
+    /** The attendee with this ticket code hash (its state as pull answers it), or null. */
+    async attendeeByCodeHash(codeHash: string): Promise<AttendeeTuple | null> {
+      const rows = await queryRows<AttendeeRowState>(db, sql`select ${ATTENDEE_COLUMNS} from svc_attendees where ticket_code_hash = ${codeHash} limit 1`);
+      if (rows.length === 0) return null;
+      const states = await queryRows<CheckinState>(db, checkinState(sql`c.attendee_id = ${rows[0]!.id}`));
+      return toTuples(rows, states)[0]!;
+    },
+
+    /** How many attendees an event has (the first download page says it). */
+    async attendeeCount(eventId: number): Promise<number> {
+      const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from svc_attendees where event_id = ${eventId}`);
+      return Number(row!.n);
+    },
+
     /** One keyset page of an event's attendees for the first download. */
     async attendeePage(eventId: number, afterId: number, limit: number): Promise<AttendeeTuple[]> {
       const rows = await queryRows<AttendeeRowState>(

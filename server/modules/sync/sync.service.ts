@@ -11,6 +11,8 @@ import { AppError } from '../../../shared/errors';
 import type {
   DownloadInput,
   DownloadResult,
+  LookupInput,
+  LookupResult,
   ParsedPullInput,
   SlotSnapshot,
   PullResult,
@@ -27,7 +29,7 @@ import { bookingTypeService } from '../booking/booking-type.service';
 import { slotService } from '../booking/slot.service';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
-import { checkinService } from '../checkin/checkin.service';
+import { canScan, checkinService } from '../checkin/checkin.service';
 import { walkInService } from '../checkin/walk-in.service';
 import { devicesRepository } from '../devices/devices.repository';
 import { syncRepository, type ChangePosition, type ChangeRow } from './sync.repository';
@@ -203,12 +205,32 @@ export function syncService(ctx: AppContext) {
      */
     async download(input: DownloadInput, principal: Principal): Promise<DownloadResult> {
       assertEventAccess(principal, input.eventId);
-      const cursor = input.afterId === 0 ? formatCursor({ txid: await repo.snapshotXmin(), id: 0 }) : null;
-      const [event] = await repo.eventsByIds([input.eventId]);
+      const first = input.afterId === 0;
+      const cursor = first ? formatCursor({ txid: await repo.snapshotXmin(), id: 0 }) : null;
+      const [[event], total] = await Promise.all([repo.eventsByIds([input.eventId]), first ? repo.attendeeCount(input.eventId) : undefined]);
       if (!event) throw new AppError('svc_not_found', 'No such event.');
       const rows = await repo.attendeePage(input.eventId, input.afterId, input.limit);
       const hasMore = rows.length === input.limit;
-      return { cursor, event: toSyncEvent(event), attendees: rows, nextAfterId: rows.length > 0 ? rows[rows.length - 1]![0] : input.afterId, hasMore };
+      return {
+        cursor,
+        ...(total !== undefined ? { total } : {}),
+        event: toSyncEvent(event),
+        attendees: rows,
+        nextAfterId: rows.length > 0 ? rows[rows.length - 1]![0] : input.afterId,
+        hasMore,
+      };
+    },
+
+    /**
+     * One attendee by code hash, for a door whose list is still downloading: its tuple when the
+     * caller may scan at its event, else null (an event the door does not follow is as unknown as
+     * it would be on the door's complete list). Read-only: the door records the scan itself, so a
+     * lookup answered or lost never adds or loses a check-in.
+     */
+    async lookup(input: LookupInput, principal: Principal): Promise<LookupResult> {
+      assertEventAccess(principal, input.eventId);
+      const attendee = await repo.attendeeByCodeHash(input.codeHash);
+      return { attendee: attendee && canScan(principal, attendee[1]) ? attendee : null };
     },
 
     /** Retention job: drops changes older than `retentionDays`. */
