@@ -1,5 +1,5 @@
 /**
- * What the door shows for a scan when its list may be incomplete (docs/decisions/023-door-incomplete-list.md):
+ * What the door shows for a scan when its list may be incomplete (docs/decisions/025-door-incomplete-list.md):
  * a code not on the device while the guest list is still downloading is not `unknown` — the rest of
  * the list may hold it. Online, the server is asked for that one code (sync.lookup) and the usual verdict
  * is made from its answer; offline, or without an answer in time, the door says it is still
