@@ -76,11 +76,14 @@ describe('the page shell’s language', () => {
     expect(htmlTag(res.body)).toBe('<html lang="en" dir="ltr">');
   });
 
-  it('comes compressed in the chosen language', async () => {
+  it('comes compressed in the chosen language, and preloads that language’s catalogue beside the entry script', async () => {
     const br = await rawGet('/events', { 'accept-encoding': 'br', 'accept-language': 'nl' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(htmlTag(brotliDecompressSync(br.body))).toBe('<html lang="nl" dir="ltr">');
     expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    const link = String(br.headers.link);
+    expect(link).toMatch(/<\/assets\/nl-[\w-]+\.js>; rel=modulepreload/);
+    expect(link).not.toMatch(/\/assets\/en-[\w-]+\.js/);
 
     const gz = await rawGet('/events', { 'accept-encoding': 'gzip', cookie: 'svc_lang=ar' });
     expect(gz.headers['content-encoding']).toBe('gzip');
