@@ -42,6 +42,7 @@ export default tseslint.config(
       'client/ui/network-status.tsx',
       'client/visitor/pages/events.tsx',
       'client/visitor/pages/event.tsx',
+      'client/visitor/pages/cancel.tsx',
       'client/visitor/components/states.tsx',
       'client/visitor/components/ticket-qr.tsx',
       'client/visitor/components/when-lines.tsx',

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { useE2e } from '../helpers/e2e';
 import { createEvent, signUp, uniqueEmail } from '../helpers/registration';
-import { expectAccessible, isTrpcMutation, phoneProfile } from '../helpers/visitor-e2e';
+import { expectAccessible, isTrpcMutation, linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
 import { horizontalOverflow, PHONE_390 } from '../helpers/screens';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: phoneProfile({ locale: 'en-GB', timezoneId: 'Europe/London' }) });
@@ -65,9 +65,10 @@ describe('visitor event information', () => {
     await expectAccessible(page, '/events/:id closed');
   });
 
-  test('?lang=de opens the event in German from the first byte (<html lang="de">), ?lang=ar right to left with nothing wider than 390 px, and the menu switches back without a reload', async () => {
+  test('?lang=de opens the event in German from the first byte (<html lang="de">), ?lang=ar right to left with nothing wider than 390 px, and the menu switches back without a reload; a cancel link with ?lang=fr cancels in French', async () => {
     const ev = await createEvent(e2e.admin.api, { title: 'Töpferkurs', priceCents: 4500, capacity: 10, venue: 'Werkstatt 3' });
-    expect((await signUp(e2e.server, ev.id, { quantity: 6 })).status).toBe(201);
+    const email = uniqueEmail('langues');
+    expect((await signUp(e2e.server, ev.id, { quantity: 6, email })).status).toBe(201);
 
     const page = await e2e.newPage({ viewport: PHONE_390 });
     const shell = await page.goto(new URL(`/events/${ev.id}?lang=de`, e2e.server.url).href);
@@ -103,5 +104,14 @@ describe('visitor event information', () => {
     expect(page.viewportSize()?.width).toBe(390);
     expect(await horizontalOverflow(page), 'the Arabic event page is wider than the phone').toBe(0);
     await expectAccessible(page, '/events/:id in Arabic');
+
+    // the cancel link from the email, shared in French: the page and its outcome in French
+    const cancelPath = await linkFromOutbox(e2e.server, email, 'cancel');
+    await page.goto(new URL(`${cancelPath}?lang=fr`, e2e.server.url).href);
+    await page.getByRole('heading', { level: 1, name: 'Annuler votre inscription' }).waitFor();
+    await page.getByText('Annuler libère vos 6 places pour Töpferkurs. C’est irréversible.').waitFor();
+    await page.getByRole('button', { name: 'Annuler mon inscription' }).click();
+    await page.getByRole('heading', { name: 'Votre inscription est annulée' }).waitFor();
+    await expectAccessible(page, '/cancel/:token in French');
   });
 });
