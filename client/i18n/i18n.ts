@@ -50,15 +50,22 @@ function browserLanguages(): readonly string[] {
   return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
 }
 
+/** intlLocale's answer per UI locale: asked for every date and price drawn (a calendar's cells), decided once. */
+const intlTags = new Map<Locale, string>();
+
 /**
  * The tag `Intl` formats with: the browser's own regional variant when it speaks the same
  * language (`en-GB` reads dates the British way under the `en` catalogue), else the locale.
  */
 export function intlLocale(): string {
   const ui = locale();
-  const language = ui.split('-')[0];
-  if (ui.includes('-')) return ui;
-  return browserLanguages().find((tag) => tag.split('-')[0]?.toLowerCase() === language && isSupportedTag(tag)) ?? ui;
+  let tag = intlTags.get(ui);
+  if (tag === undefined) {
+    const language = ui.split('-')[0];
+    tag = ui.includes('-') ? ui : (browserLanguages().find((t) => t.split('-')[0]?.toLowerCase() === language && isSupportedTag(t)) ?? ui);
+    intlTags.set(ui, tag);
+  }
+  return tag;
 }
 
 function isSupportedTag(tag: string): boolean {
