@@ -43,6 +43,7 @@ export default tseslint.config(
       'client/visitor/pages/events.tsx',
       'client/visitor/pages/event.tsx',
       'client/visitor/pages/cancel.tsx',
+      'client/visitor/pages/manage.tsx',
       'client/visitor/components/states.tsx',
       'client/visitor/components/ticket-qr.tsx',
       'client/visitor/components/when-lines.tsx',

@@ -9,6 +9,7 @@ import { useE2e } from '../helpers/e2e';
 import { createEvent, signUp, uniqueEmail } from '../helpers/registration';
 import { expectAccessible, isTrpcMutation, linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
 import { horizontalOverflow, PHONE_390 } from '../helpers/screens';
+import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: phoneProfile({ locale: 'en-GB', timezoneId: 'Europe/London' }) });
 
@@ -113,5 +114,22 @@ describe('visitor event information', () => {
     await page.getByRole('button', { name: 'Annuler mon inscription' }).click();
     await page.getByRole('heading', { name: 'Votre inscription est annulée' }).waitFor();
     await expectAccessible(page, '/cancel/:token in French');
+  });
+
+  test('a manage link with ?lang=de shows the booking and cancels it in German', async () => {
+    const type = await createType(e2e.admin.api, { title: 'Sprechstunde', hosts: [await createHost(e2e.admin.api)] });
+    const email = uniqueEmail('buchung');
+    expect((await submitBooking(e2e.server.url, bookingBody(type.id, futureStart(2, 10), { customerEmail: email }))).status).toBe(201);
+    const managePath = await linkFromOutbox(e2e.server, email, 'manage');
+
+    const page = await e2e.openPage(`${managePath}?lang=de`);
+    await page.getByRole('heading', { level: 1, name: 'Ihre Buchung' }).waitFor();
+    expect(await page.locator('dl.v-facts').innerText()).toMatch(/Was\s+Sprechstunde[\s\S]*Status\s+Bestätigt/);
+    await expectAccessible(page, '/manage/:token in German');
+    await page.getByRole('button', { name: 'Diese Buchung stornieren' }).click();
+    await page.getByRole('heading', { name: 'Diese Buchung stornieren?' }).waitFor();
+    await page.getByRole('button', { name: 'Ja, stornieren' }).click();
+    await page.getByText('Ihre Buchung ist storniert. Eine Bestätigung per E-Mail ist unterwegs.').waitFor();
+    expect(await page.locator('dl.v-facts').innerText()).toMatch(/Status\s+Storniert/);
   });
 });
