@@ -3,6 +3,12 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Letters of the scripts written so far (Latin with accents, Arabic): text a person reads. */
+const LETTERS = '/[A-Za-z\\u00C0-\\u024F\\u0600-\\u06FF]/';
+const FROM_CATALOGUE = "Visible text comes from a message catalogue: t('screen.meaning').";
+/** Attributes a person reads or hears, and this app's components' props that are shown as text. */
+const TEXT_ATTRIBUTES = '/^(alt|title|placeholder|label|loading|message|heading|aria-label|aria-description|aria-valuetext)$/';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'drizzle/**', 'client/public/**'] },
   js.configs.recommended,
@@ -26,6 +32,34 @@ export default tseslint.config(
     // Solid assigns `ref={el}` variables at render; the rule cannot see that.
     files: ['client/**/*.tsx'],
     rules: { 'no-unassigned-vars': 'off' },
+  },
+  {
+    // Screens already translated (docs/decisions/023-languages.md): visible words come from the
+    // catalogues through t()/tx(), never written in JSX. Widen the list as more screens are translated.
+    files: [
+      'client/app.tsx',
+      'client/i18n/**/*.tsx',
+      'client/ui/network-status.tsx',
+      'client/visitor/pages/events.tsx',
+      'client/visitor/pages/event.tsx',
+      'client/visitor/pages/cancel.tsx',
+      'client/visitor/pages/manage.tsx',
+      'client/visitor/components/states.tsx',
+      'client/visitor/components/ticket-qr.tsx',
+      'client/visitor/components/when-lines.tsx',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          `JSXText[value=${LETTERS}]`,
+          `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=${LETTERS}]`,
+          `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > TemplateLiteral > TemplateElement[value.raw=${LETTERS}]`,
+          `JSXAttribute[name.name=${TEXT_ATTRIBUTES}] > Literal[value=${LETTERS}]`,
+          `JSXAttribute[name.name=${TEXT_ATTRIBUTES}] > JSXExpressionContainer > Literal[value=${LETTERS}]`,
+        ].map((selector) => ({ selector, message: FROM_CATALOGUE })),
+      ],
+    },
   },
   {
     files: ['test/**'],

@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from '@formatjs/icu-messageformat-parser';
 
 const API_TARGET = 'http://localhost:3000';
 const THEME_COLOR = '#0b5cad'; // the icons' background (client/scripts/make-icons.mjs)
@@ -49,6 +50,36 @@ function inlineEntryCss(): Plugin {
         }
       }
       html.source = source;
+    },
+  };
+}
+
+/** A locale's catalogue: client/i18n/messages/<locale>.json. */
+const CATALOGUE_FILE = /[\\/]client[\\/]i18n[\\/]messages[\\/]([A-Za-z-]+)\.json$/;
+
+/**
+ * Each catalogue is compiled to ICU message ASTs as it is bundled (what `formatjs compile --ast`
+ * writes), so the client formats without parsing and ships without the parser (aliased to its
+ * no-parser build below): docs/decisions/023-languages.md. A message that does not parse fails
+ * the build with its key.
+ */
+function compileCatalogues(): Plugin {
+  return {
+    name: 'svc-compile-catalogues',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!CATALOGUE_FILE.test(id)) return null;
+      const messages = JSON.parse(code) as Record<string, string>;
+      const compiled = Object.fromEntries(
+        Object.entries(messages).map(([key, message]) => {
+          try {
+            return [key, parse(message)];
+          } catch (error) {
+            throw new Error(`${id}: ${key} is not an ICU message: ${(error as Error).message}`, { cause: error });
+          }
+        }),
+      );
+      return { code: JSON.stringify(compiled), map: null };
     },
   };
 }
@@ -110,8 +141,14 @@ function routePreloads(): Plugin {
         visit(page.fileName);
         return { path: route.path, js: js.map((f) => `/${f}`), css: css.map((f) => `/${f}`) };
       });
+      // each locale's catalogue chunk: the entry awaits it before the first render, so the shell preloads it
+      const locales: Record<string, string[]> = {};
+      for (const chunk of chunks) {
+        const locale = chunk.facadeModuleId ? CATALOGUE_FILE.exec(chunk.facadeModuleId)?.[1] : undefined;
+        if (locale) locales[locale] = [`/${chunk.fileName}`];
+      }
       // the entry first: hints in a header are fetched in their order, before index.html names it
-      const table = { entry: [...entries].map((f) => `/${f}`), routes: preloads };
+      const table = { entry: [...entries].map((f) => `/${f}`), routes: preloads, locales };
       this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: `${JSON.stringify(table, null, 1)}\n` });
     },
   };
@@ -127,7 +164,12 @@ export default defineConfig({
   server: {
     proxy: { '/svc': apiProxy, '/trpc': apiProxy },
   },
+  resolve: {
+    // every catalogue arrives compiled (compileCatalogues): the client needs no ICU parser
+    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
+  },
   plugins: [
+    compileCatalogues(),
     solid(),
     inlineEntryCss(),
     routePreloads(),

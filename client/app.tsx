@@ -6,10 +6,15 @@ import { A, location, Router, type RouteDefinition } from './router';
 import { adminRoutes } from './routes/admin';
 import { doorRoutes } from './routes/door';
 import { visitorRoutes } from './routes/visitor';
+import { t } from './i18n/i18n';
+import { LanguageMenu } from './i18n/language-menu';
 
 // Each page is its own chunk; the shell loads only the router and the current page.
 // Each area keeps its own route list so the door, visitor and admin pages grow apart.
 const routes: RouteDefinition[] = [...visitorRoutes, ...doorRoutes, ...adminRoutes];
+
+/** The product's name, the same in every language. */
+const BRAND = 'svc';
 
 /** Staff areas (door, admin, sign-in, invites) get the staff header; every other page is a visitor's. */
 const STAFF_PREFIXES = ['/door', '/admin', '/login', '/invite/'];
@@ -21,26 +26,30 @@ export function App(): JSX.Element {
   return (
     <>
       <a class="skip-link" href="#main">
-        Skip to content
+        {t('common.skipToContent')}
       </a>
       <header class="site-header">
-        <A href="/" class="brand" aria-label="svc, start page">
+        <A href="/" class="brand" aria-label={t('common.startPage')}>
           <img src="/icons/icon-192.png" alt="" width="28" height="28" />
-          svc
+          {BRAND}
         </A>
         {/* visitors see where they can go; the door and admin links are for staff pages only */}
-        <nav aria-label="Main" class="site-nav">
-          <A href="/events">Events</A>
+        <nav aria-label={t('common.mainNav')} class="site-nav">
+          <A href="/events">{t('common.events')}</A>
           <Show when={isStaffPath(location().pathname)}>
-            <A href="/door">Door</A>
-            <A href="/admin">Admin</A>
+            <A href="/door">{t('common.door')}</A>
+            <A href="/admin">{t('common.admin')}</A>
           </Show>
         </nav>
         <NetworkStatus />
+        {/* staff pages are translated in a later step; a menu there would switch nothing yet */}
+        <Show when={!isStaffPath(location().pathname)}>
+          <LanguageMenu />
+        </Show>
       </header>
       <UpdateBanner />
       <main id="main" tabindex="-1">
-        <Suspense fallback={<p class="status-text">Loading…</p>}>
+        <Suspense fallback={<p class="status-text">{t('common.loading')}</p>}>
           <Router routes={routes} fallback={NotFoundPage} />
         </Suspense>
       </main>

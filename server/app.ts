@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../shared/errors';
 import type { AppContext } from './context';
 import { redactPath } from './logger';
-import { setSecurityHeaders } from './http';
+import { isSecure, setSecurityHeaders } from './http';
 import { allRoutes } from './modules';
 import { buildOpenApi } from './api/openapi';
 import { runRoute } from './api/route';
@@ -137,7 +137,7 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     return c.newResponse(res.body, res);
   });
 
-  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir) : null;
+  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx) }) : null;
   app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;
     if (serveStatic && !path.startsWith('/svc/') && !path.startsWith('/trpc/')) {

@@ -1,7 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { matchRoute } from '../shared/route-match';
+import {
+  LANG_COOKIE,
+  LANG_COOKIE_MAX_AGE_S,
+  LANG_PARAM,
+  localeDirection,
+  matchLocale,
+  negotiateLocale,
+  parseAcceptLanguage,
+  readCookie,
+  type Locale,
+} from '../shared/i18n/locales';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,13 +31,19 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+export interface StaticOptions {
+  /** Whether the request came over HTTPS (the language cookie is then Secure). */
+  isSecure?: (c: Context) => boolean;
+}
+
 /**
  * Serves the built PWA. Hashed files under /assets are cached for a year; the shell,
  * the manifest and the service worker are revalidated so an update is seen at once. A client
  * that accepts brotli or gzip gets the copy the build precompressed.
- * Any other GET of a page path answers index.html (client-side routes).
+ * Any other GET of a page path answers index.html (client-side routes), in the reader's
+ * language: `<html lang dir>` and `Content-Language` as negotiated (docs/decisions/023-languages.md).
  */
-export function staticHandler(root: string) {
+export function staticHandler(root: string, options: StaticOptions = {}) {
   const absRoot = path.resolve(root);
   return async (c: Context): Promise<Response | null> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
@@ -39,7 +58,7 @@ export function staticHandler(root: string) {
     if (!candidate.startsWith(absRoot + path.sep) && candidate !== absRoot) return null;
     const file = (await isFile(candidate)) ? candidate : path.extname(urlPath) ? null : path.join(absRoot, 'index.html');
     if (!file || !(await isFile(file))) return null;
-    const preload = path.basename(file) === 'index.html' && !path.extname(urlPath) ? await routePreloadLink(absRoot, urlPath) : null;
+    if (path.basename(file) === 'index.html' && !path.extname(urlPath)) return serveShell(c, absRoot, file, urlPath, options);
     const encoding = await precompressedFor(file, c.req.header('accept-encoding'));
     const body = await readFile(encoding ? `${file}${ENCODINGS[encoding]}` : file);
     const immutable = urlPath.startsWith('/assets/');
@@ -51,9 +70,65 @@ export function staticHandler(root: string) {
       vary: 'Accept-Encoding',
     };
     if (encoding) headers['content-encoding'] = encoding;
-    if (preload) headers.link = preload;
     return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
   };
+}
+
+/**
+ * A page's shell in the negotiated language: `<html lang="de" dir="ltr">` before any script runs
+ * (no flash of English; right for search engines and screen readers), `Content-Language`, and
+ * the locale's catalogue among the preloads. `?lang=` that names a language we speak is kept in
+ * the `svc_lang` cookie; one we do not speak is passed over, never an error.
+ */
+async function serveShell(c: Context, root: string, file: string, urlPath: string, options: StaticOptions): Promise<Response> {
+  const url = new URL(c.req.url);
+  const chosen = matchLocale(url.searchParams.get(LANG_PARAM));
+  const locale = negotiateLocale({
+    param: chosen,
+    cookie: readCookie(c.req.header('cookie'), LANG_COOKIE),
+    accepted: parseAcceptLanguage(c.req.header('accept-language')),
+  });
+  const encoding = acceptedEncoding(c.req.header('accept-encoding'));
+  const [body, preload] = await Promise.all([localizedShell(file, locale, encoding), routePreloadLink(root, urlPath, locale)]);
+  const headers: Record<string, string> = {
+    'content-type': TYPES['.html']!,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    'content-length': String(body.length),
+    'content-language': locale,
+    // the same URL answers in another language to another cookie or browser
+    vary: 'Accept-Encoding, Accept-Language, Cookie',
+  };
+  if (encoding) headers['content-encoding'] = encoding;
+  if (preload) headers.link = preload;
+  if (chosen) {
+    const secure = options.isSecure?.(c) ? '; Secure' : '';
+    headers['set-cookie'] = `${LANG_COOKIE}=${chosen}; Path=/; Max-Age=${LANG_COOKIE_MAX_AGE_S}; SameSite=Lax${secure}`;
+  }
+  return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The shell per file version, locale and encoding: made once (8 locales × 3 encodings of a 2 KB file), not per request. */
+const shells = new Map<string, { mtimeMs: number; body: Buffer }>();
+
+async function localizedShell(file: string, locale: Locale, encoding: Encoding | null): Promise<Buffer> {
+  const mtimeMs = (await stat(file)).mtimeMs;
+  const key = `${file}|${locale}|${encoding ?? 'identity'}`;
+  const known = shells.get(key);
+  if (known?.mtimeMs === mtimeMs) return known.body;
+  const html = (await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`);
+  const plain = Buffer.from(html);
+  const body =
+    encoding === 'br'
+      ? await brotli(plain, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } })
+      : encoding === 'gzip'
+        ? await gzipAsync(plain, { level: 9 })
+        : plain;
+  shells.set(key, { mtimeMs, body });
+  return body;
 }
 
 interface RoutePreload {
@@ -67,9 +142,11 @@ interface PreloadTable {
   /** The entry script(s) index.html loads. */
   entry: string[];
   routes: RoutePreload[];
+  /** Each locale's catalogue chunk(s) (client/i18n), which the entry loads before the first render. */
+  locales?: Partial<Record<Locale, string[]>>;
 }
 
-const NO_PRELOADS: PreloadTable = { entry: [], routes: [] };
+const NO_PRELOADS: PreloadTable = { entry: [], routes: [], locales: {} };
 
 /** route-preloads.json per build folder, re-read when the file changes (a test deploys a new version in place). */
 const preloadTables = new Map<string, { mtimeMs: number; table: PreloadTable }>();
@@ -92,14 +169,16 @@ async function routePreloads(root: string): Promise<PreloadTable> {
  * by the build, vite.config.ts routePreloads), so the browser fetches them beside the entry
  * script instead of one round trip after it (docs/decisions/019-fast-first-paint.md). Null when no route matches.
  */
-async function routePreloadLink(root: string, pathname: string): Promise<string | null> {
-  const { entry, routes } = await routePreloads(root);
+async function routePreloadLink(root: string, pathname: string, locale: Locale): Promise<string | null> {
+  const { entry, routes, locales } = await routePreloads(root);
   const route = matchRoute(routes, pathname)?.route;
-  if (!route || route.js.length + route.css.length === 0) return null;
-  // the entry first (header hints are fetched in order); `crossorigin` on the stylesheet as Vite's loader asks for it, or the preload goes unused
+  const catalogue = locales?.[locale] ?? [];
+  if ((!route || route.js.length + route.css.length === 0) && catalogue.length === 0) return null;
+  // the entry first (header hints are fetched in order), then the catalogue the entry waits for;
+  // `crossorigin` on the stylesheet as Vite's loader asks for it, or the preload goes unused
   return [
-    ...[...entry, ...route.js].map((src) => `<${src}>; rel=modulepreload`),
-    ...route.css.map((href) => `<${href}>; rel=preload; as=style; crossorigin`),
+    ...[...entry, ...catalogue, ...(route?.js ?? [])].map((src) => `<${src}>; rel=modulepreload`),
+    ...(route?.css ?? []).map((href) => `<${href}>; rel=preload; as=style; crossorigin`),
   ].join(', ');
 }
 
@@ -107,9 +186,9 @@ async function routePreloadLink(root: string, pathname: string): Promise<string 
 const ENCODINGS = { br: '.br', gzip: '.gz' } as const;
 type Encoding = keyof typeof ENCODINGS;
 
-/** The precompressed copy the client accepts (q > 0), if the build made one. */
-async function precompressedFor(file: string, acceptEncoding: string | undefined): Promise<Encoding | null> {
-  if (!acceptEncoding) return null;
+/** The encodings the client accepts (q > 0), brotli first. */
+function acceptedEncodings(acceptEncoding: string | undefined): Encoding[] {
+  if (!acceptEncoding) return [];
   const accepted = new Map(
     acceptEncoding.split(',').map((part) => {
       const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -117,10 +196,16 @@ async function precompressedFor(file: string, acceptEncoding: string | undefined
       return [name!.trim(), q === undefined ? 1 : Number(q)] as const;
     }),
   );
-  for (const encoding of Object.keys(ENCODINGS) as Encoding[]) {
-    const q = accepted.get(encoding) ?? accepted.get('*') ?? 0;
-    if (q > 0 && (await isFile(`${file}${ENCODINGS[encoding]}`))) return encoding;
-  }
+  return (Object.keys(ENCODINGS) as Encoding[]).filter((encoding) => (accepted.get(encoding) ?? accepted.get('*') ?? 0) > 0);
+}
+
+function acceptedEncoding(acceptEncoding: string | undefined): Encoding | null {
+  return acceptedEncodings(acceptEncoding)[0] ?? null;
+}
+
+/** The precompressed copy the client accepts (q > 0), if the build made one. */
+async function precompressedFor(file: string, acceptEncoding: string | undefined): Promise<Encoding | null> {
+  for (const encoding of acceptedEncodings(acceptEncoding)) if (await isFile(`${file}${ENCODINGS[encoding]}`)) return encoding;
   return null;
 }
 

@@ -5,8 +5,10 @@
  * `13:30–16:00 EST your time`. Always 24-hour `HH:MM` and an end time when there is one, so a
  * slot button, a summary and an email never disagree on how a time looks.
  *
- * Words are English (`en-GB`) like the rest of the interface; every formatter names its
- * `timeZone`, so the output never depends on the zone of the machine running it.
+ * Words are English (`en-GB`) unless the reader's `locale` is another language: then the day,
+ * the clock and the range come from `Intl` in that language (`Sa., 5. Dez., 19:30–22:30 GMT
+ * (London)`), with the zone still first. Every formatter names its `timeZone`, so the output
+ * never depends on the zone of the machine running it.
  */
 import { utcMs } from './time';
 
@@ -88,6 +90,44 @@ interface SpanOptions {
   /** Print the start's day (`Thu 3 Dec, `); the end's day is printed whenever it differs. */
   withDay: boolean;
   nowMs: number;
+  /** A reader's locale other than English: the span comes from Intl in that language. */
+  locale?: string | null;
+}
+
+/** True for no locale or an English one: the hand-made `en-GB` form every page and mail has printed so far. */
+function isEnglish(locale: string | null | undefined): boolean {
+  return !locale || /^en(-|$)/i.test(locale);
+}
+
+/** A known locale tag for Intl, else English (a bad tag from a cookie or a stored row never throws here). */
+function safeLocale(locale: string): string {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([locale])[0] ?? LOCALE;
+  } catch {
+    return LOCALE;
+  }
+}
+
+/** The span in another language: Intl's own day, clock and range forms, then the zone's abbreviation. */
+function formatLocalizedSpan(startMs: number, endMs: number | null, zone: string, options: SpanOptions & { locale: string }): string {
+  const locale = safeLocale(options.locale);
+  const year = parts(formatter('year', zone, { year: 'numeric' }), startMs).year !== parts(formatter('year', zone, { year: 'numeric' }), options.nowMs).year;
+  const fields: Intl.DateTimeFormatOptions = {
+    ...(options.withDay ? { weekday: 'short', day: 'numeric', month: 'short', ...(year ? { year: 'numeric' } : {}) } : {}),
+    hour: 'numeric',
+    minute: '2-digit',
+  };
+  const format = formatter(`span-${options.withDay}-${year}`, zone, fields, locale);
+  const startAbbr = zoneAbbreviation(startMs, zone);
+  if (endMs === null || endMs <= startMs) return `${format.format(startMs)} ${startAbbr}`;
+  const endAbbr = zoneAbbreviation(endMs, zone);
+  if (endAbbr !== startAbbr) return `${format.format(startMs)} ${startAbbr} – ${format.format(endMs)} ${endAbbr}`;
+  // a range on another day names that day even when the start's is left out
+  const endFormat =
+    formatDay(endMs, zone, options.nowMs) === formatDay(startMs, zone, options.nowMs)
+      ? format
+      : formatter(`span-true-${year}`, zone, { weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }, locale);
+  return format === endFormat ? `${format.formatRange(startMs, endMs)} ${endAbbr}` : `${format.format(startMs)} – ${endFormat.format(endMs)} ${endAbbr}`;
 }
 
 /**
@@ -95,6 +135,7 @@ interface SpanOptions {
  * across a clock change each end keeps its own abbreviation (`23:00 GMT – Sun 29 Mar, 03:00 BST`).
  */
 function formatSpan(startMs: number, endMs: number | null, zone: string, options: SpanOptions): string {
+  if (!isEnglish(options.locale)) return formatLocalizedSpan(startMs, endMs, zone, { ...options, locale: options.locale! });
   const startDay = formatDay(startMs, zone, options.nowMs);
   const head = `${options.withDay ? `${startDay}, ` : ''}${formatClock(startMs, zone)}`;
   const startAbbr = zoneAbbreviation(startMs, zone);
@@ -117,6 +158,10 @@ export interface WhenInput {
   viewerZone?: string | null;
   /** For "is this year" (tests pin it). */
   nowMs?: number;
+  /** The reader's locale (`de`, `ar`); English when absent. */
+  locale?: string | null;
+  /** The reader's clock in words, in their language: `13:30 EST your time` by default. */
+  yourTime?: (time: string) => string;
 }
 
 export interface When {
@@ -137,7 +182,8 @@ export function formatWhen(input: WhenInput): When {
   const nowMs = input.nowMs ?? Date.now();
   const zone = safeZone(input.zone);
   const city = zoneCity(zone);
-  const place = `${formatSpan(startMs, endMs, zone, { withDay: true, nowMs })}${city ? ` (${city})` : ''}`;
+  const locale = input.locale ?? null;
+  const place = `${formatSpan(startMs, endMs, zone, { withDay: true, nowMs, locale })}${city ? ` (${city})` : ''}`;
 
   const viewer = input.viewerZone ? safeZone(input.viewerZone) : null;
   const differs =
@@ -147,7 +193,8 @@ export function formatWhen(input: WhenInput): When {
   if (!differs) return { place, yours: null, text: place };
   // the reader's day is only printed when it is not the place's day
   const withDay = formatDay(startMs, viewer, nowMs) !== formatDay(startMs, zone, nowMs);
-  const yours = `${formatSpan(startMs, endMs, viewer, { withDay, nowMs })} your time`;
+  const span = formatSpan(startMs, endMs, viewer, { withDay, nowMs, locale });
+  const yours = input.yourTime ? input.yourTime(span) : `${span} your time`;
   return { place, yours, text: `${place} · ${yours}` };
 }
 

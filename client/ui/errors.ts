@@ -6,6 +6,8 @@
  */
 
 /** What an error answer carries beside its code and message. */
+import { t } from '../i18n/i18n';
+
 export interface ApiErrorData {
   status?: number;
   params?: Record<string, unknown>;
@@ -30,12 +32,12 @@ export class NetworkError extends Error {
   override readonly name = 'NetworkError';
 
   constructor(cause: unknown) {
-    super('The server could not be reached. Check your connection and try again.', { cause });
+    super(t('common.networkError'), { cause });
   }
 }
 
 /** The sentence to show a person for any error a request or page may throw. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError || error instanceof NetworkError) return error.message;
-  return 'Something went wrong. Please try again.';
+  return t('common.somethingWrong');
 }

@@ -1,3 +1,5 @@
+import { t } from '../i18n/i18n';
+
 /** A form's submit handler: keeps the browser from navigating and runs `action` (its promise is the action's own business). */
 export function submitWith(action: () => unknown): (event: SubmitEvent) => void {
   return (event) => {
@@ -19,20 +21,21 @@ export function plainFieldMessage(field: string, reason: string): string {
   const why = reason.trim();
   // zod's length refusals read "Too big: expected string to have <=254 characters"
   const tooLong = /too big|at most|too long/i.test(why);
-  if (EMAIL_FIELDS.has(field)) return tooLong ? 'The email address is too long.' : 'Check the email address, e.g. name@example.com.';
-  if (NAME_FIELDS.has(field)) return tooLong ? 'The name is too long.' : 'Enter your name.';
+  if (EMAIL_FIELDS.has(field)) return tooLong ? t('form.emailTooLong') : t('form.emailCheck');
+  if (NAME_FIELDS.has(field)) return tooLong ? t('form.nameTooLong') : t('form.nameEnter');
   if (field === 'quantity') {
     const most = /at most (\d+)/.exec(why);
-    return most ? `Choose from 1 to ${most[1]} seats.` : 'Enter the number of seats as a whole number, e.g. 2.';
+    return most ? t('form.seatsRange', { max: Number(most[1]) }) : t('form.seatsWhole');
   }
-  const known: Record<string, string> = {
-    'must be in the future': 'Choose a time in the future.',
-    'must not be before startsUtc': 'The end must be after the start.',
-    'must be a valid email address': 'Check the email address, e.g. name@example.com.',
-    'must not be empty': 'This cannot be empty.',
-    'is required': 'This is required.',
+  // the server's reasons are English (docs/api.md#errors); the common ones are said in the reader's words
+  const known: Record<string, () => string> = {
+    'must be in the future': () => t('form.future'),
+    'must not be before startsUtc': () => t('form.endAfterStart'),
+    'must be a valid email address': () => t('form.emailCheck'),
+    'must not be empty': () => t('form.notEmpty'),
+    'is required': () => t('form.required'),
   };
-  return known[why] ?? capitalise(why);
+  return known[why]?.() ?? capitalise(why);
 }
 
 /** True when the field's plain message names the field itself ("Check the email address…"). */
@@ -59,7 +62,7 @@ export function fieldProblems(params: Record<string, unknown> | undefined, field
 export function plainSummary(message: string, fieldCount: number): string {
   if (fieldCount === 0) return message;
   if (/^Invalid parameter\(s\)/i.test(message) || message === 'Some fields are missing or invalid.') {
-    return fieldCount === 1 ? 'Please check the marked field:' : 'Please check the marked fields:';
+    return t('form.checkMarked', { count: fieldCount });
   }
   return message;
 }

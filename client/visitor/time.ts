@@ -6,6 +6,7 @@
 import { toUtcDate } from '../../shared/time';
 import { formatSlotClock, formatWhen } from '../../shared/time-format';
 import { formatMoney } from '../ui/format';
+import { intlLocale } from '../i18n/i18n';
 
 // Building an Intl formatter loads locale data (the first one tens of milliseconds on a mid phone,
 // each further one a few): every formatter here is made once and kept, never per call or per
@@ -66,10 +67,12 @@ export function zoneInWords(tz: string): string {
 /** A calendar day (`Y-m-d`) in words: `Tuesday, 5 May`. */
 const formats = new Map<string, Intl.DateTimeFormat>();
 function utcFormat(name: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  let format = formats.get(name);
+  const locale = intlLocale();
+  const key = `${name}|${locale}`;
+  let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', ...options });
-    formats.set(name, format);
+    format = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...options });
+    formats.set(key, format);
   }
   return format;
 }
@@ -121,13 +124,17 @@ export function monthQueryRange(year: number, month: number, nowMs = Date.now())
   return { from: toUtcDate(from), to: toUtcDate(Math.max(from, to)) };
 }
 
-let relativeFormat: Intl.RelativeTimeFormat | undefined;
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 
 /** "5 minutes ago", "yesterday" — the age of a stored copy. */
 export function formatAge(fetchedAt: number, now = Date.now()): string {
   const seconds = Math.round((fetchedAt - now) / 1000);
-  relativeFormat ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-  const format = relativeFormat;
+  const locale = intlLocale();
+  let format = relativeFormats.get(locale);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    relativeFormats.set(locale, format);
+  }
   const abs = Math.abs(seconds);
   if (abs < 60) return format.format(Math.min(0, seconds), 'second');
   if (abs < 3600) return format.format(Math.round(seconds / 60), 'minute');

@@ -1,12 +1,15 @@
 /**
  * What a visitor decides on before signing up, in real Chromium against the real server
  * (docs/api.md#rest "Event"): the price and places left on the card and the page, a full
- * event's waitlist sign-up told apart from a booked seat, and a closed event without a form.
+ * event's waitlist sign-up told apart from a booked seat, and a closed event without a form;
+ * and all of it in the reader's language (docs/decisions/023-languages.md).
  */
 import { describe, expect, test } from 'vitest';
 import { useE2e } from '../helpers/e2e';
 import { createEvent, signUp, uniqueEmail } from '../helpers/registration';
-import { expectAccessible, isTrpcMutation, phoneProfile } from '../helpers/visitor-e2e';
+import { expectAccessible, isTrpcMutation, linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
+import { horizontalOverflow, PHONE_390 } from '../helpers/screens';
+import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: phoneProfile({ locale: 'en-GB', timezoneId: 'Europe/London' }) });
 
@@ -61,5 +64,72 @@ describe('visitor event information', () => {
     expect(await page.locator('form').count()).toBe(0);
     expect(await page.getByLabel('Email').count()).toBe(0);
     await expectAccessible(page, '/events/:id closed');
+  });
+
+  test('?lang=de opens the event in German from the first byte (<html lang="de">), ?lang=ar right to left with nothing wider than 390 px, and the menu switches back without a reload; a cancel link with ?lang=fr cancels in French', async () => {
+    const ev = await createEvent(e2e.admin.api, { title: 'Töpferkurs', priceCents: 4500, capacity: 10, venue: 'Werkstatt 3' });
+    const email = uniqueEmail('langues');
+    expect((await signUp(e2e.server, ev.id, { quantity: 6, email })).status).toBe(201);
+
+    const page = await e2e.newPage({ viewport: PHONE_390 });
+    const shell = await page.goto(new URL(`/events/${ev.id}?lang=de`, e2e.server.url).href);
+    // the server's shell already speaks German: no English first, then German
+    expect(await shell!.text()).toContain('<html lang="de" dir="ltr">');
+    expect(shell!.headers()['content-language']).toBe('de');
+    await page.getByRole('heading', { level: 1, name: 'Töpferkurs' }).waitFor();
+    await page.locator('dt', { hasText: 'Preis' }).waitFor();
+    expect(await page.locator('dl.v-facts').innerText()).toMatch(/Preis\s+45,00\s\$[\s\S]*Plätze\s+Noch 4 Plätze frei/);
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['de', 'ltr']);
+    await page.getByRole('button', { name: 'Anmelden' }).waitFor();
+    await page.getByLabel('Ihr Name').waitFor();
+    expect(await page.getByRole('combobox', { name: 'Sprache' }).inputValue()).toBe('de');
+    await expectAccessible(page, '/events/:id in German');
+
+    // the choice is kept: the list, opened without ?lang=, is German too
+    await page.getByRole('link', { name: 'Alle Veranstaltungen' }).click();
+    await page.getByRole('heading', { name: 'Kommende Veranstaltungen' }).waitFor();
+
+    // the menu switches in place: the page is the same document (no reload), now in English
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await page.getByRole('combobox', { name: 'Sprache' }).selectOption('en');
+    await page.getByRole('heading', { name: 'Upcoming events' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+
+    const arabic = await page.goto(new URL(`/events/${ev.id}?lang=ar`, e2e.server.url).href);
+    expect(await arabic!.text()).toContain('<html lang="ar" dir="rtl">');
+    await page.getByRole('heading', { level: 1, name: 'Töpferkurs' }).waitFor();
+    await page.getByRole('button', { name: 'سجّل' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.locator('dl.v-facts').innerText()).toContain('السعر');
+    expect(page.viewportSize()?.width).toBe(390);
+    expect(await horizontalOverflow(page), 'the Arabic event page is wider than the phone').toBe(0);
+    await expectAccessible(page, '/events/:id in Arabic');
+
+    // the cancel link from the email, shared in French: the page and its outcome in French
+    const cancelPath = await linkFromOutbox(e2e.server, email, 'cancel');
+    await page.goto(new URL(`${cancelPath}?lang=fr`, e2e.server.url).href);
+    await page.getByRole('heading', { level: 1, name: 'Annuler votre inscription' }).waitFor();
+    await page.getByText('Annuler libère vos 6 places pour Töpferkurs. C’est irréversible.').waitFor();
+    await page.getByRole('button', { name: 'Annuler mon inscription' }).click();
+    await page.getByRole('heading', { name: 'Votre inscription est annulée' }).waitFor();
+    await expectAccessible(page, '/cancel/:token in French');
+  });
+
+  test('a manage link with ?lang=de shows the booking and cancels it in German', async () => {
+    const type = await createType(e2e.admin.api, { title: 'Sprechstunde', hosts: [await createHost(e2e.admin.api)] });
+    const email = uniqueEmail('buchung');
+    expect((await submitBooking(e2e.server.url, bookingBody(type.id, futureStart(2, 10), { customerEmail: email }))).status).toBe(201);
+    const managePath = await linkFromOutbox(e2e.server, email, 'manage');
+
+    const page = await e2e.openPage(`${managePath}?lang=de`);
+    await page.getByRole('heading', { level: 1, name: 'Ihre Buchung' }).waitFor();
+    expect(await page.locator('dl.v-facts').innerText()).toMatch(/Was\s+Sprechstunde[\s\S]*Status\s+Bestätigt/);
+    await expectAccessible(page, '/manage/:token in German');
+    await page.getByRole('button', { name: 'Diese Buchung stornieren' }).click();
+    await page.getByRole('heading', { name: 'Diese Buchung stornieren?' }).waitFor();
+    await page.getByRole('button', { name: 'Ja, stornieren' }).click();
+    await page.getByText('Ihre Buchung ist storniert. Eine Bestätigung per E-Mail ist unterwegs.').waitFor();
+    expect(await page.locator('dl.v-facts').innerText()).toMatch(/Status\s+Storniert/);
   });
 });

@@ -92,3 +92,34 @@ describe('clock and zone parts', () => {
     expect(zoneCity('Etc/GMT+5')).toBe('');
   });
 });
+
+describe('formatWhen in the reader’s language', () => {
+  const london = { startUtc: '2026-12-05 19:30:00', endUtc: '2026-12-05 22:30:00', zone: 'Europe/London', nowMs: NOW_2026 };
+  /** Intl spaces ranges with thin and narrow no-break spaces; the words are what is checked. */
+  const plain = (text: string) => text.replace(/\s/g, ' ');
+
+  it('German: Intl’s day, clock and range, the place’s zone still first, and "your time" in the reader’s words', () => {
+    const when = formatWhen({ ...london, viewerZone: 'America/New_York', locale: 'de', yourTime: (time) => `${time} bei Ihnen` });
+    expect(plain(when.place)).toBe('Sa., 5. Dez., 19:30–22:30 Uhr GMT (London)');
+    expect(plain(when.yours!)).toBe('14:30–17:30 Uhr EST bei Ihnen');
+  });
+
+  it('French across midnight names the day it ends; across the clock change each end keeps its abbreviation and the year shows', () => {
+    expect(
+      plain(formatWhen({ startUtc: '2026-12-05 22:00:00', endUtc: '2026-12-06 01:00:00', zone: 'Europe/London', nowMs: NOW_2026, locale: 'fr' }).text),
+    ).toBe('sam. 5 déc., 22:00 – dim. 6 déc., 01:00 GMT (London)');
+    expect(
+      plain(formatWhen({ startUtc: '2027-03-27 23:00:00', endUtc: '2027-03-28 03:00:00', zone: 'Europe/London', nowMs: NOW_2026, locale: 'fr' }).text),
+    ).toBe('sam. 27 mars 2027, 23:00 GMT – dim. 28 mars 2027, 4:00 BST (London)');
+  });
+
+  it('English, any English, and no locale print the form every page and mail printed before', () => {
+    for (const locale of [undefined, null, 'en', 'en-US', 'en-GB']) {
+      expect(formatWhen({ ...london, viewerZone: 'America/New_York', locale }).text).toBe('Sat 5 Dec, 19:30–22:30 GMT (London) · 14:30–17:30 EST your time');
+    }
+  });
+
+  it('a locale tag Intl does not know prints English rather than throwing', () => {
+    expect(formatWhen({ ...london, locale: 'x-nonsense-' }).place).toBe('Sat 5 Dec, 19:30–22:30 GMT (London)');
+  });
+});

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldProblems, plainFieldMessage, plainSummary } from '../../client/ui/forms';
+import { useLocale } from '../../client/i18n/i18n';
 import { maxSeats, seatsOverflowWaitlist } from '../../client/visitor/form-fields';
 
 describe('the server’s refusals in plain words (client/ui/forms.ts)', () => {
+  beforeAll(() => useLocale('en'));
   it('a refused email, on any visitor form, asks to check it with an example', () => {
     for (const field of ['email', 'customerEmail', 'submitterEmail']) {
       expect(plainFieldMessage(field, 'must be a valid email address')).toBe('Check the email address, e.g. name@example.com.');
@@ -21,6 +23,17 @@ describe('the server’s refusals in plain words (client/ui/forms.ts)', () => {
     });
     expect(plainSummary('Invalid parameter(s): email', 1)).toBe('Please check the marked field:');
     expect(plainSummary('This event is full.', 0)).toBe('This event is full.');
+  });
+
+  describe('in the reader’s language', () => {
+    beforeAll(() => useLocale('de'));
+    afterAll(() => useLocale('en'));
+
+    it('says the plain words in German for a German reader, and counts the marked fields with German plurals', () => {
+      expect(plainFieldMessage('email', 'must be a valid email address')).toBe('Prüfen Sie die E-Mail-Adresse, z. B. name@example.com.');
+      expect(plainFieldMessage('quantity', 'must be at most 4')).toBe('Wählen Sie 1 bis 4 Plätze.');
+      expect(plainSummary('Invalid parameter(s): email, display_name', 2)).toBe('Bitte prüfen Sie die markierten Felder:');
+    });
   });
 });
 

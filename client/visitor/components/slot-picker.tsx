@@ -147,7 +147,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
         </Show>
       </div>
 
-      <AgeNote resource={resource} what="free times" />
+      <AgeNote resource={resource} what="times" />
 
       <div class="v-picker-body">
         <section class="v-cal" aria-labelledby={`${props.idPrefix}-month`}>

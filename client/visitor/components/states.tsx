@@ -4,16 +4,19 @@ import { onReconnect } from '../../offline/reconnect';
 import { fieldLabel, fieldProblems, messageNamesField, plainSummary } from '../../ui/forms';
 import { formatAge } from '../time';
 import type { CachedResource } from '../cache';
+import { t } from '../../i18n/i18n';
 
 /** What AgeNote and ResourceStates read of a page's resource (client/visitor/cache.ts). */
 type ShownResource = Pick<CachedResource<unknown>, 'value' | 'fetchedAt' | 'stale' | 'loading' | 'error' | 'refresh'>;
+/** What the stored copy is of, named in the catalogue's `states.age` message. */
+export type StoredWhat = 'list' | 'event' | 'details' | 'times';
 
 /**
  * Says how old a stored copy is whenever the page shows one the network has not refreshed
  * ("Still refreshing" while a slow network has not answered yet). Coming back online (or back
  * to the page) tries again, and the note goes as soon as a refresh succeeds.
  */
-export function AgeNote(props: { resource: ShownResource; what: string }): JSX.Element {
+export function AgeNote(props: { resource: ShownResource; what: StoredWhat }): JSX.Element {
   onMount(() => {
     const stop = onReconnect(() => {
       if (props.resource.stale()) void props.resource.refresh();
@@ -23,15 +26,18 @@ export function AgeNote(props: { resource: ShownResource; what: string }): JSX.E
   return (
     <Show when={props.resource.stale() && props.resource.fetchedAt() !== undefined}>
       <p class="v-age" role="status">
-        {!online() ? 'You are offline' : props.resource.loading() ? 'Still refreshing' : 'Could not refresh'}: showing the {props.what} saved{' '}
-        {formatAge(props.resource.fetchedAt()!)}.
+        {t('states.age', {
+          reason: !online() ? 'offline' : props.resource.loading() ? 'refreshing' : 'failed',
+          what: props.what,
+          age: formatAge(props.resource.fetchedAt()!),
+        })}
       </p>
     </Show>
   );
 }
 
 /** A section's states before its content: the stored copy's age, "Loading…" with nothing to show yet, or the error with Try again. */
-export function ResourceStates(props: { resource: ShownResource; what: string; loading: string }): JSX.Element {
+export function ResourceStates(props: { resource: ShownResource; what: StoredWhat; loading: string }): JSX.Element {
   return (
     <>
       <AgeNote resource={props.resource} what={props.what} />
@@ -54,7 +60,7 @@ export function ErrorState(props: { message: string; onRetry?: () => void }): JS
       <p>{props.message}</p>
       <Show when={props.onRetry}>
         <button type="button" class="button button-quiet" onClick={() => props.onRetry?.()}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       </Show>
     </div>

@@ -1,4 +1,5 @@
 import { createResource, Show, type JSX } from 'solid-js';
+import { t, tx } from '../../i18n/i18n';
 
 /**
  * The ticket as the door scans it: the QR of the ticket code, and the code in text for a door
@@ -15,14 +16,12 @@ export function TicketQr(props: { code: string }): JSX.Element {
   return (
     <figure class="v-ticket">
       <Show when={image()} fallback={<div class="v-ticket-qr-placeholder" aria-busy="true" />}>
-        {(src) => <img class="v-ticket-qr" src={src()} width="220" height="220" alt="Your ticket’s QR code, to show at the door" />}
+        {(src) => <img class="v-ticket-qr" src={src()} width="220" height="220" alt={t('ticket.qrAlt')} />}
       </Show>
-      <figcaption>
-        Ticket code <code class="v-ticket-code">{props.code}</code>
-      </figcaption>
+      <figcaption>{tx('ticket.code', { ticket: props.code, c: (chunks) => <code class="v-ticket-code">{chunks}</code> })}</figcaption>
       <Show when={image.error}>
         <p class="form-error" role="alert">
-          The QR code could not be drawn here; it is in your email, and the door can type the code.
+          {t('ticket.qrFailed')}
         </p>
       </Show>
     </figure>

@@ -12,7 +12,8 @@ import { call, rpc } from '../../ui/trpc';
 import { ErrorState } from '../components/states';
 import { WhenLines } from '../components/when-lines';
 import { detectTimeZone } from '../time';
-import { formatWhen } from '../../../shared/time-format';
+import { t } from '../../i18n/i18n';
+import { formatWhenHere } from '../when';
 import '../../styles/visitor.css';
 
 export default function CancelPage(props: RouteProps): JSX.Element {
@@ -45,52 +46,56 @@ export default function CancelPage(props: RouteProps): JSX.Element {
   const notFound = () => preview.error instanceof ApiError && preview.error.status === 404;
 
   return (
-    <Page title="Cancel your sign-up">
+    <Page title={t('cancel.title')}>
       <Show when={preview.loading}>
         <p class="status-text" role="status">
-          Loading your sign-up…
+          {t('cancel.loading')}
         </p>
       </Show>
       <Show when={preview.error}>
         <Show when={notFound()} fallback={<ErrorState message={errorMessage(preview.error)} onRetry={() => void refetch()} />}>
-          <ErrorState message="This cancel link is not valid. It may be mistyped, or the sign-up no longer exists." />
+          <ErrorState message={t('cancel.notFound')} />
         </Show>
       </Show>
       <Show when={!preview.loading && !preview.error && preview()}>
         {(p) => (
           <div class="v-stack">
             <dl class="v-facts">
-              <dt>Event</dt>
+              <dt>{t('cancel.event')}</dt>
               <dd>{p().eventTitle}</dd>
-              <dt>When</dt>
+              <dt>{t('event.when')}</dt>
               <dd>
-                <WhenLines when={formatWhen({ startUtc: p().eventStartsUtc, endUtc: event.latest?.endsUtc, zone: p().eventTimezone, viewerZone: tz })} />
+                <WhenLines when={formatWhenHere({ startUtc: p().eventStartsUtc, endUtc: event.latest?.endsUtc, zone: p().eventTimezone, viewerZone: tz })} />
               </dd>
-              <dt>Name</dt>
+              <dt>{t('cancel.name')}</dt>
               <dd>{p().displayName}</dd>
-              <dt>Seats</dt>
+              <dt>{t('signup.seats')}</dt>
               <dd>{p().quantity}</dd>
-              <dt>Status</dt>
-              <dd>{done() || p().status === 'cancelled' ? 'Cancelled' : p().status === 'waitlist' ? 'On the waitlist' : 'Going'}</dd>
+              <dt>{t('cancel.status')}</dt>
+              <dd>
+                {done() || p().status === 'cancelled'
+                  ? t('cancel.statusCancelled')
+                  : p().status === 'waitlist'
+                    ? t('cancel.statusWaitlist')
+                    : t('cancel.statusGoing')}
+              </dd>
             </dl>
             <Show
               when={!done() && p().status !== 'cancelled'}
               fallback={
                 <div class="v-result" role="status">
-                  <h2>{done() ? 'Your sign-up is cancelled' : 'This sign-up was already cancelled'}</h2>
+                  <h2>{done() ? t('cancel.doneHeading') : t('cancel.alreadyHeading')}</h2>
                   <p>
-                    {done() ? 'Your seats are free for someone else. ' : ''}
-                    <A href={`/events/${p().eventId}`}>Back to the event</A>
+                    {done() ? `${t('cancel.seatsFree')} ` : ''}
+                    <A href={`/events/${p().eventId}`}>{t('cancel.backToEvent')}</A>
                   </p>
                 </div>
               }
             >
-              <p>
-                Cancelling gives up {p().quantity === 1 ? 'your seat' : `all ${p().quantity} seats`} for {p().eventTitle}. This cannot be undone.
-              </p>
+              <p>{t('cancel.explain', { seats: p().quantity, event: p().eventTitle })}</p>
               <div class="v-actions">
                 <button type="button" class="button" onClick={cancel} aria-disabled={busy()} aria-describedby={error() ? 'cancel-error' : undefined}>
-                  {busy() ? 'Cancelling…' : 'Cancel my sign-up'}
+                  {busy() ? t('cancel.cancelling') : t('cancel.submit')}
                 </button>
               </div>
               <FormError message={error()} id="cancel-error" />

@@ -47,8 +47,9 @@ import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type SignupSubmissionBody } from '../runner';
 import { dayInWords, dayInZone, detectTimeZone, formatPrice } from '../time';
-import { formatWhen } from '../../../shared/time-format';
 import { WhenLines } from '../components/when-lines';
+import { t, tx } from '../../i18n/i18n';
+import { formatWhenHere } from '../when';
 import '../../styles/visitor.css';
 
 /** docs/api.md#errors minimum fill time, plus a margin for the request's way to the server. */
@@ -242,11 +243,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
   const submitLabel = () =>
     seatsState() === 'full_waitlist' || overflowing()
       ? online()
-        ? 'Join the waitlist'
-        : 'Join the waitlist when back online'
+        ? t('signup.submitJoinWaitlist')
+        : t('signup.submitJoinWaitlistOffline')
       : online()
-        ? 'Sign up'
-        : 'Sign up when back online';
+        ? t('signup.submit')
+        : t('signup.submitOffline');
 
   const onSubmit = async (e: SubmitEvent) => {
     e.preventDefault();
@@ -255,7 +256,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const formData = form.value();
     setLocalError(null);
     if (!ev || !formData) {
-      refuseHere('The sign-up form has not loaded yet. Connect to the internet and reload this page.');
+      refuseHere(t('signup.errorNotLoaded'));
       return;
     }
     const entries = formEntries(formEl);
@@ -263,8 +264,8 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const most = maxSeats(ev);
     const quantity = parseQuantity(String(all.quantity ?? '1'), most);
     if (quantity === null) {
-      setCoreErrors({ quantity: `Choose from 1 to ${most} seats.` });
-      setLocalError(`Seats must be a whole number from 1 to ${most}.`);
+      setCoreErrors({ quantity: t('form.seatsRange', { max: most }) });
+      setLocalError(t('signup.errorSeatsWhole', { max: most }));
       formEl.querySelector<HTMLElement>('#signup-quantity')?.focus();
       return;
     }
@@ -305,7 +306,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
       navigate(`/events/${eventId}?submission=${id}`, { replace: true });
       void kickOutbox();
     } catch {
-      refuseHere('This phone could not store your sign-up. Please try again.');
+      refuseHere(t('signup.errorNotStored'));
     } finally {
       setSubmitting(false);
     }
@@ -317,7 +318,6 @@ export default function EventPage(props: RouteProps): JSX.Element {
   const result = () => submission()?.result as SignupResult | undefined;
   const email = () => String(submission()?.body.email ?? '');
   const seats = () => Number(submission()?.body.quantity ?? 1) || 1;
-  const seatWords = (n: number) => `${n} ${n === 1 ? 'seat' : 'seats'}`;
   const ticketCode = () => {
     const answer = result();
     return answer && 'ticketCode' in answer && answer.status === 'going' ? answer.ticketCode : undefined;
@@ -348,39 +348,39 @@ export default function EventPage(props: RouteProps): JSX.Element {
   const payment = createPaymentCheckout(paymentUrl);
 
   return (
-    <Page title={event.value()?.title ?? 'Event'}>
+    <Page title={event.value()?.title ?? t('event.title')}>
       <p>
-        <A href="/events">All events</A>
+        <A href="/events">{t('event.allEvents')}</A>
       </p>
       <Show when={!valid || event.notFound()}>
-        <ErrorState message="There is no such event, or it is no longer published." />
+        <ErrorState message={t('event.notFound')} />
       </Show>
       <Show when={valid && !event.notFound()}>
-        <ResourceStates resource={event} what="event" loading="Loading the event…" />
+        <ResourceStates resource={event} what="event" loading={t('event.loading')} />
         <Show when={event.value()}>
           {(ev) => (
             <div class="v-stack">
               <dl class="v-facts">
-                <dt>When</dt>
+                <dt>{t('event.when')}</dt>
                 <dd>
                   <time datetime={isoDateTime(ev().startsUtc)}>
-                    <WhenLines when={formatWhen({ startUtc: ev().startsUtc, endUtc: ev().endsUtc, zone: ev().timezone, viewerZone: tz })} />
+                    <WhenLines when={formatWhenHere({ startUtc: ev().startsUtc, endUtc: ev().endsUtc, zone: ev().timezone, viewerZone: tz })} />
                   </time>
                 </dd>
                 <Show when={ev().venue}>
-                  <dt>Where</dt>
+                  <dt>{t('event.where')}</dt>
                   <dd>{ev().venue}</dd>
                 </Show>
-                <dt>Price</dt>
-                <dd>{ev().priceCents > 0 ? formatPrice(ev().priceCents, ev().currency) : 'Free'}</dd>
+                <dt>{t('event.price')}</dt>
+                <dd>{ev().priceCents > 0 ? formatPrice(ev().priceCents, ev().currency) : t('price.free')}</dd>
                 <Show when={ev().placesLeft !== null}>
-                  <dt>Places</dt>
+                  <dt>{t('event.places')}</dt>
                   <dd>
                     {ev().placesLeft === 0
                       ? ev().waitlist
-                        ? 'Full — join the waitlist'
-                        : 'Full'
-                      : `${ev().placesLeft} ${ev().placesLeft === 1 ? 'place' : 'places'} left`}
+                        ? t('availability.fullWaitlist')
+                        : t('availability.full')
+                      : t('availability.placesLeft', { count: ev().placesLeft })}
                   </dd>
                 </Show>
               </dl>
@@ -389,17 +389,13 @@ export default function EventPage(props: RouteProps): JSX.Element {
               </Show>
 
               <section class="v-stack" aria-labelledby="signup-heading">
-                <h2 id="signup-heading">Sign up</h2>
+                <h2 id="signup-heading">{t('signup.heading')}</h2>
 
                 <Show when={state() === 'queued' || state() === 'sending'}>
                   <div class="v-result waiting" role="status">
-                    <h3>{online() && !submission()?.queuedOffline ? 'Sending your sign-up…' : 'Saved on this phone'}</h3>
-                    <Show when={!online() || submission()?.queuedOffline} fallback={<p>One moment.</p>}>
-                      <p>
-                        {online()
-                          ? 'Sending it now…'
-                          : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}
-                      </p>
+                    <h3>{online() && !submission()?.queuedOffline ? t('signup.sending') : t('signup.savedOnPhone')}</h3>
+                    <Show when={!online() || submission()?.queuedOffline} fallback={<p>{t('signup.oneMoment')}</p>}>
+                      <p>{online() ? t('signup.sendingNow') : t('signup.sentWhenOnline')}</p>
                     </Show>
                   </div>
                 </Show>
@@ -415,20 +411,18 @@ export default function EventPage(props: RouteProps): JSX.Element {
                     >
                       <h3>
                         {payment.state() === 'paid'
-                          ? 'You’re going!'
+                          ? t('signup.going')
                           : payment.state() === 'released' || payment.state() === 'refunded'
-                            ? 'Seats released'
-                            : 'Almost done: payment needed'}
+                            ? t('signup.seatsReleased')
+                            : t('signup.paymentNeeded')}
                       </h3>
                       <Show when={payment.state() === undefined || payment.state() === 'pending'}>
-                        <p>
-                          {seats() === 1 ? 'Your seat is' : `Your ${seats()} seats are`} held for <strong>{email()}</strong> until you pay.
-                        </p>
+                        <p>{tx('signup.heldUntilPaid', { seats: seats(), email: email(), b: strong })}</p>
                       </Show>
                       <PaymentPending paymentUrl={url()} kind="order" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />
                       <Show when={payment.state() === 'released' || payment.state() === 'refunded'}>
                         <button type="button" class="button button-quiet" onClick={again}>
-                          Sign up again
+                          {t('signup.again')}
                         </button>
                       </Show>
                     </div>
@@ -441,19 +435,15 @@ export default function EventPage(props: RouteProps): JSX.Element {
                       when={result()?.status === 'waitlist'}
                       fallback={
                         <>
-                          <h3>You’re going!</h3>
-                          <p class="v-seats">
-                            <strong>{seatWords(seats())}</strong> booked for <strong>{email()}</strong>.
-                          </p>
+                          <h3>{t('signup.going')}</h3>
+                          <p class="v-seats">{tx('signup.booked', { seats: seats(), email: email(), b: strong })}</p>
                           <Show when={ticketCode()}>{(code) => <TicketQr code={code()} />}</Show>
-                          <p>
-                            Show this QR code at the door, or the one in the email on its way to you. The email also has a link to cancel if your plans change.
-                          </p>
+                          <p>{t('signup.showQr')}</p>
                           <Show when={calendarUrl()}>
                             {(href) => (
                               <p>
                                 <a class="button" href={href()} download={`event-${eventId}.ics`}>
-                                  Add to calendar
+                                  {t('signup.addToCalendar')}
                                 </a>
                               </p>
                             )}
@@ -461,17 +451,12 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         </>
                       }
                     >
-                      <h3>You’re on the waitlist — not signed up yet</h3>
-                      <p class="v-seats">
-                        <strong>{seatWords(seats())}</strong> on the waitlist for <strong>{email()}</strong>.
-                      </p>
-                      <p>
-                        The event is full right now, so you have no seat yet and no ticket. If a seat frees up, the organiser can move you to the guests. An
-                        email to <strong>{email()}</strong> confirms your place on the waitlist, with a link to leave it.
-                      </p>
+                      <h3>{t('signup.waitlistHeading')}</h3>
+                      <p class="v-seats">{tx('signup.waitlistSeats', { seats: seats(), email: email(), b: strong })}</p>
+                      <p>{tx('signup.waitlistExplain', { email: email(), b: strong })}</p>
                     </Show>
                     <button type="button" class="button button-quiet" onClick={again}>
-                      Sign up someone else
+                      {t('signup.someoneElse')}
                     </button>
                   </div>
                 </Show>
@@ -479,32 +464,34 @@ export default function EventPage(props: RouteProps): JSX.Element {
                 <Show when={showForm()}>
                   <Show when={windowState() === 'closed'}>
                     <div class="v-notice">
-                      <p>Sign-up closed on {closedDay(ev())}.</p>
+                      <p>{t('signup.closedOn', { day: closedDay(ev()) })}</p>
                       <p>
-                        <A href="/events">See other upcoming events</A>
+                        <A href="/events">{t('signup.otherEvents')}</A>
                       </p>
                     </div>
                   </Show>
                   <Show when={windowState() === 'not-yet'}>
-                    <p class="v-notice">Sign-up opens on {formatWhen({ startUtc: ev().signupOpensUtc!, zone: ev().timezone, viewerZone: tz }).text}.</p>
+                    <p class="v-notice">
+                      {t('signup.opensOn', { when: formatWhenHere({ startUtc: ev().signupOpensUtc!, zone: ev().timezone, viewerZone: tz }).text })}
+                    </p>
                   </Show>
                   <Show when={windowState() === 'open' && seatsState() === 'full'}>
                     <div class="v-notice">
-                      <p>This event is full, and it has no waitlist.</p>
+                      <p>{t('signup.fullNoWaitlist')}</p>
                       <p>
-                        <A href="/events">See other upcoming events</A>
+                        <A href="/events">{t('signup.otherEvents')}</A>
                       </p>
                     </div>
                   </Show>
                   <Show when={windowState() === 'open' && seatsState() !== 'full'}>
                     <Show when={seatsState() === 'full_waitlist'}>
                       <p class="v-notice" id="signup-waitlist-note">
-                        Full — join the waitlist. You get no seat yet: the organiser can move you to the guests if one frees up.
+                        {t('signup.waitlistNote')}
                       </p>
                     </Show>
                     <Show when={form.value() === undefined && form.loading()}>
                       <p class="status-text" role="status">
-                        Loading the form…
+                        {t('signup.formLoading')}
                       </p>
                     </Show>
                     <Show when={form.value() === undefined && !form.loading() && form.error()}>
@@ -535,7 +522,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         aria-describedby={submission()?.error || localError() ? 'signup-error' : undefined}
                       >
                         <div class="field">
-                          <label for="signup-name">Your name</label>
+                          <label for="signup-name">{t('signup.name')}</label>
                           <input
                             id="signup-name"
                             name="display_name"
@@ -549,7 +536,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           <CoreFieldError id="signup-name-error" message={coreErrors().display_name} />
                         </div>
                         <div class="field">
-                          <label for="signup-email">Email</label>
+                          <label for="signup-email">{t('signup.email')}</label>
                           <input
                             id="signup-email"
                             name="email"
@@ -572,7 +559,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           <div class="v-extra" innerHTML={injected().after} />
                         </Show>
                         <div class="field">
-                          <label for="signup-quantity">Seats</label>
+                          <label for="signup-quantity">{t('signup.seats')}</label>
                           <input
                             id="signup-quantity"
                             name="quantity"
@@ -592,24 +579,23 @@ export default function EventPage(props: RouteProps): JSX.Element {
                               .join(' ')}
                           />
                           <p id="signup-quantity-hint" class="v-hint">
-                            Up to {maxSeats(ev())} per sign-up
-                            {ev().placesLeft !== null && ev().placesLeft! > 0 ? ` · ${ev().placesLeft} ${ev().placesLeft === 1 ? 'place' : 'places'} left` : ''}
-                            .
+                            {ev().placesLeft !== null && ev().placesLeft! > 0
+                              ? t('signup.seatsHintPlaces', { max: maxSeats(ev()), places: ev().placesLeft })
+                              : t('signup.seatsHint', { max: maxSeats(ev()) })}
                           </p>
                           <Show when={overflowing()}>
                             <p id="signup-quantity-waitlist" class="v-notice v-seats-warning" role="status">
-                              Only {ev().placesLeft} {ev().placesLeft === 1 ? 'place is' : 'places are'} left: a sign-up for {quantityTyped()} seats goes on the
-                              waitlist, with no seat yet. Choose {ev().placesLeft} or fewer to get your seats now.
+                              {t('signup.overflow', { places: ev().placesLeft, seats: quantityTyped() })}
                             </p>
                           </Show>
                           <CoreFieldError id="signup-quantity-error" message={coreErrors().quantity} />
                         </div>
                         <div class="v-hp" aria-hidden="true">
-                          <label for="signup-hp">Leave this empty</label>
+                          <label for="signup-hp">{t('signup.honeypot')}</label>
                           <input id="signup-hp" name={HONEYPOT_FIELD} type="text" tabindex="-1" autocomplete="off" />
                         </div>
                         <Show when={!online()}>
-                          <p class="v-hint">You are offline. Your sign-up will be saved on this phone and sent when you’re back online.</p>
+                          <p class="v-hint">{t('signup.offlineHint')}</p>
                         </Show>
                         <button type="submit" class="button" aria-disabled={submitting()}>
                           {submitLabel()}
@@ -633,6 +619,9 @@ export default function EventPage(props: RouteProps): JSX.Element {
   );
 }
 
+/** A message's `<b>` chunks, emphasised. */
+const strong = (chunks: JSX.Element[]): JSX.Element => <strong>{chunks}</strong>;
+
 /** The plain-words reason under one of the sign-up's own inputs (named by its aria-describedby). */
 function CoreFieldError(props: { id: string; message: string | undefined }): JSX.Element {
   return (
@@ -655,7 +644,7 @@ function CustomFieldInput(props: { field: CustomFieldDefinition; error: string |
     <label for={id}>
       {props.field.label}
       <Show when={props.field.required}>
-        <span class="muted"> (required)</span>
+        <span class="muted"> {t('signup.required')}</span>
       </Show>
     </label>
   );
@@ -691,7 +680,7 @@ function CustomFieldInput(props: { field: CustomFieldDefinition; error: string |
       <div class="field">
         {label}
         <select id={id} name={name} required={props.field.required} aria-invalid={invalid()} aria-describedby={describedBy()}>
-          <option value="">Choose…</option>
+          <option value="">{t('signup.choose')}</option>
           <For each={props.field.options ?? []}>{(option) => <option value={option}>{option}</option>}</For>
         </select>
         {problem}

@@ -8,8 +8,9 @@ import { ResourceStates } from '../components/states';
 import { createCachedResource } from '../cache';
 import { startOutboxRunner } from '../runner';
 import { detectTimeZone, formatPrice } from '../time';
-import { formatWhen } from '../../../shared/time-format';
 import type { EventDto } from '../../../shared/events';
+import { t, tx } from '../../i18n/i18n';
+import { formatWhenHere } from '../when';
 import '../../styles/visitor.css';
 
 /** Below this many places the card says so with emphasis (the words carry it; the style only adds to them). */
@@ -19,15 +20,15 @@ const FEW_PLACES = 5;
 function availability(event: EventDto): string | null {
   switch (event.signupState) {
     case 'closed':
-      return 'Sign-up closed';
+      return t('availability.closed');
     case 'not_yet_open':
-      return 'Sign-up not open yet';
+      return t('availability.notYetOpen');
     case 'full_waitlist':
-      return 'Full — join the waitlist';
+      return t('availability.fullWaitlist');
     case 'full':
-      return 'Full';
+      return t('availability.full');
     default:
-      return event.placesLeft === null ? null : `${event.placesLeft} ${event.placesLeft === 1 ? 'place' : 'places'} left`;
+      return event.placesLeft === null ? null : t('availability.placesLeft', { count: event.placesLeft });
   }
 }
 
@@ -54,12 +55,12 @@ export default function EventsPage(): JSX.Element {
   onMount(startOutboxRunner);
 
   return (
-    <Page title="Events">
+    <Page title={t('events.title')}>
       <section class="v-stack" aria-labelledby="events-heading">
-        <h2 id="events-heading">Upcoming events</h2>
-        <ResourceStates resource={events} what="list" loading="Loading events…" />
+        <h2 id="events-heading">{t('events.upcoming')}</h2>
+        <ResourceStates resource={events} what="list" loading={t('events.loading')} />
         <Show when={events.value()?.length === 0}>
-          <p class="status-text">No events are open for sign-up right now. Please look again later.</p>
+          <p class="status-text">{t('events.none')}</p>
         </Show>
         <Show when={(events.value()?.length ?? 0) > 0}>
           <ul class="v-list">
@@ -70,12 +71,12 @@ export default function EventsPage(): JSX.Element {
                     <span class="v-item-title">{event.title}</span>
                     <span class="v-item-meta">
                       <time datetime={isoDateTime(event.startsUtc)}>
-                        {formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, viewerZone: tz }).text}
+                        {formatWhenHere({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, viewerZone: tz }).text}
                       </time>
                       {event.venue ? ` · ${event.venue}` : ''}
                     </span>
                     <span class="v-item-meta">
-                      {event.priceCents > 0 ? formatPrice(event.priceCents, event.currency) : 'Free'}
+                      {event.priceCents > 0 ? formatPrice(event.priceCents, event.currency) : t('price.free')}
                       <Show when={availability(event)}>
                         {(text) => (
                           <>
@@ -100,19 +101,17 @@ export default function EventsPage(): JSX.Element {
           </ul>
         </Show>
         <Show when={proposals.value()}>
-          <p class="v-hint">
-            Know of an event that belongs here? <A href="/events/submit">Propose an event</A>
-          </p>
+          <p class="v-hint">{tx('events.propose', { link: (chunks) => <A href="/events/submit">{chunks}</A> })}</p>
         </Show>
       </section>
 
       {/* shown once the events above have their answer, so the list arriving does not push it down under the reader */}
       <Show when={aboveSettled()}>
         <section class="v-stack section" aria-labelledby="types-heading">
-          <h2 id="types-heading">Book an appointment</h2>
-          <ResourceStates resource={types} what="list" loading="Loading appointment types…" />
+          <h2 id="types-heading">{t('events.book.heading')}</h2>
+          <ResourceStates resource={types} what="list" loading={t('events.book.loading')} />
           <Show when={types.value()?.length === 0}>
-            <p class="status-text">No appointments can be booked right now.</p>
+            <p class="status-text">{t('events.book.none')}</p>
           </Show>
           <Show when={(types.value()?.length ?? 0) > 0}>
             <ul class="v-list">
@@ -122,9 +121,9 @@ export default function EventsPage(): JSX.Element {
                     <A href={`/book/${type.id}`} class="v-item">
                       <span class="v-item-title">{type.title}</span>
                       <span class="v-item-meta">
-                        {type.durationMinutes} minutes
+                        {t('events.book.minutes', { count: type.durationMinutes })}
                         {type.locationLabel ? ` · ${type.locationLabel}` : ''}
-                        {type.priceCents > 0 ? ` · ${formatPrice(type.priceCents, type.currency)}` : ' · free'}
+                        {` · ${type.priceCents > 0 ? formatPrice(type.priceCents, type.currency) : t('events.book.free')}`}
                       </span>
                     </A>
                   </li>

@@ -17,16 +17,21 @@ import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { ErrorState } from '../components/states';
 import { WhenLines } from '../components/when-lines';
 import { formatPrice } from '../time';
-import { formatWhen } from '../../../shared/time-format';
+import { t } from '../../i18n/i18n';
+import { formatWhenHere } from '../when';
 import '../../styles/visitor.css';
 
-const STATUS_WORDS: Record<string, string> = {
-  confirmed: 'Confirmed',
-  pending_approval: 'Waiting for the host’s approval',
-  pending_payment: 'Waiting for payment',
-  cancelled: 'Cancelled',
-  abandoned: 'Released (payment not completed)',
-};
+/** A booking's status in the reader's words; an unknown one is shown as the server sent it. */
+function statusWords(status: string): string {
+  const words: Record<string, () => string> = {
+    confirmed: () => t('manage.statusConfirmed'),
+    pending_approval: () => t('manage.statusPendingApproval'),
+    pending_payment: () => t('manage.statusPendingPayment'),
+    cancelled: () => t('manage.statusCancelled'),
+    abandoned: () => t('manage.statusAbandoned'),
+  };
+  return words[status]?.() ?? status;
+}
 
 export default function ManagePage(props: RouteProps): JSX.Element {
   const token = props.params.token ?? '';
@@ -39,7 +44,8 @@ export default function ManagePage(props: RouteProps): JSX.Element {
     () => booking.latest?.bookingTypeId,
     (id) => call(rpc().booking.type.query({ id })).catch(() => null),
   );
-  const when = (startUtc: string, endUtc: string | null) => formatWhen({ startUtc, endUtc, zone: bookingType.latest?.timezone ?? zone(), viewerZone: zone() });
+  const when = (startUtc: string, endUtc: string | null) =>
+    formatWhenHere({ startUtc, endUtc, zone: bookingType.latest?.timezone ?? zone(), viewerZone: zone() });
   const [taken, setTaken] = createSignal<string | null>(null);
   const [mode, setMode] = createSignal<'view' | 'confirm-cancel' | 'reschedule'>('view');
   const [slot, setSlot] = createSignal<Slot | null>(null);
@@ -57,7 +63,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
       const current = booking();
       if (current) mutate({ ...current, status: 'cancelled', canCancel: false, canReschedule: false });
       setMode('view');
-      setMessage('Your booking is cancelled. A confirmation email is on its way.');
+      setMessage(t('manage.cancelled'));
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -68,7 +74,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
   const reschedule = async () => {
     const chosen = slot();
     if (busy() || !chosen) {
-      if (!chosen) setError('Please pick a new time first.');
+      if (!chosen) setError(t('manage.pickFirst'));
       return;
     }
     setBusy(true);
@@ -78,11 +84,11 @@ export default function ManagePage(props: RouteProps): JSX.Element {
       mutate(moved);
       setSlot(null);
       setMode('view');
-      setMessage(`Moved to ${when(moved.startUtc, moved.endUtc).text}. An updated calendar invitation is on its way by email.`);
+      setMessage(t('manage.moved', { when: when(moved.startUtc, moved.endUtc).text }));
     } catch (err) {
       if (err instanceof ApiError && isSlotTaken(err.code)) {
         setSlot(null);
-        setTaken('Sorry, that time was just taken. Here are the times that are still free — please pick another.');
+        setTaken(t('manage.taken'));
         void picker?.refresh();
       } else setError(errorMessage(err));
     } finally {
@@ -93,15 +99,15 @@ export default function ManagePage(props: RouteProps): JSX.Element {
   const notFound = () => booking.error instanceof ApiError && booking.error.status === 404;
 
   return (
-    <Page title="Your booking">
+    <Page title={t('manage.title')}>
       <Show when={booking.loading && !booking.latest}>
         <p class="status-text" role="status">
-          Loading your booking…
+          {t('manage.loading')}
         </p>
       </Show>
       <Show when={booking.error}>
         <Show when={notFound()} fallback={<ErrorState message={errorMessage(booking.error)} onRetry={() => void refetch()} />}>
-          <ErrorState message="This link is not valid. It may be mistyped, or the booking no longer exists." />
+          <ErrorState message={t('manage.notFound')} />
         </Show>
       </Show>
       <Show when={!booking.error && booking.latest}>
@@ -113,37 +119,37 @@ export default function ManagePage(props: RouteProps): JSX.Element {
               </div>
             </Show>
             <dl class="v-facts">
-              <dt>What</dt>
+              <dt>{t('manage.what')}</dt>
               <dd>{b().bookingTypeTitle}</dd>
-              <dt>When</dt>
+              <dt>{t('event.when')}</dt>
               <dd>
                 <WhenLines when={when(b().startUtc, b().endUtc)} />
               </dd>
               <Show when={b().hostName}>
-                <dt>With</dt>
+                <dt>{t('manage.with')}</dt>
                 <dd>{b().hostName}</dd>
               </Show>
               <Show when={b().location}>
-                <dt>Where</dt>
+                <dt>{t('event.where')}</dt>
                 <dd>{b().location}</dd>
               </Show>
               <Show when={b().quantity > 1}>
-                <dt>Seats</dt>
+                <dt>{t('signup.seats')}</dt>
                 <dd>{b().quantity}</dd>
               </Show>
               <Show when={b().priceCents > 0}>
-                <dt>Price</dt>
+                <dt>{t('event.price')}</dt>
                 <dd>
                   {formatPrice(b().priceCents, b().currency)}
-                  {b().paymentStatus === 'on_site' ? ' — paid on site' : ''}
+                  {b().paymentStatus === 'on_site' ? ` ${t('manage.paidOnSite')}` : ''}
                 </dd>
               </Show>
-              <dt>Status</dt>
-              <dd>{STATUS_WORDS[b().status] ?? b().status}</dd>
+              <dt>{t('cancel.status')}</dt>
+              <dd>{statusWords(b().status)}</dd>
             </dl>
 
             <Show when={!b().canCancel && !b().canReschedule && b().status !== 'cancelled'}>
-              <p class="muted">This booking can no longer be changed here.</p>
+              <p class="muted">{t('manage.noChanges')}</p>
             </Show>
 
             <Show when={mode() === 'view' && (b().canCancel || b().canReschedule)}>
@@ -159,7 +165,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                       setMode('reschedule');
                     }}
                   >
-                    Change the time
+                    {t('manage.changeTime')}
                   </button>
                 </Show>
                 <Show when={b().canCancel}>
@@ -172,7 +178,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                       setMode('confirm-cancel');
                     }}
                   >
-                    Cancel this booking
+                    {t('manage.cancelBooking')}
                   </button>
                 </Show>
               </div>
@@ -180,16 +186,14 @@ export default function ManagePage(props: RouteProps): JSX.Element {
 
             <Show when={mode() === 'confirm-cancel'}>
               <section class="v-stack" aria-labelledby="confirm-heading">
-                <h2 id="confirm-heading">Cancel this booking?</h2>
-                <p>
-                  {b().bookingTypeTitle} on {when(b().startUtc, b().endUtc).text} will be cancelled and the time given to someone else.
-                </p>
+                <h2 id="confirm-heading">{t('manage.confirmHeading')}</h2>
+                <p>{t('manage.confirmText', { what: b().bookingTypeTitle, when: when(b().startUtc, b().endUtc).text })}</p>
                 <div class="v-actions">
                   <button type="button" class="button" onClick={cancel} aria-disabled={busy()}>
-                    {busy() ? 'Cancelling…' : 'Yes, cancel it'}
+                    {busy() ? t('cancel.cancelling') : t('manage.yesCancel')}
                   </button>
                   <button type="button" class="button button-quiet" onClick={() => setMode('view')}>
-                    Keep my booking
+                    {t('manage.keep')}
                   </button>
                 </div>
               </section>
@@ -197,7 +201,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
 
             <Show when={mode() === 'reschedule'}>
               <section class="v-stack" aria-labelledby="move-heading">
-                <h2 id="move-heading">Pick a new time</h2>
+                <h2 id="move-heading">{t('manage.pickHeading')}</h2>
                 <SlotPicker
                   idPrefix="move"
                   typeId={b().bookingTypeId}
@@ -223,10 +227,10 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                 <div class="v-actions">
                   <button type="button" class="button" onClick={reschedule} aria-disabled={busy() || !slot()}>
                     {busy()
-                      ? 'Moving…'
+                      ? t('manage.moving')
                       : slot()
-                        ? `Move to ${formatWhen({ startUtc: slot()!.start_utc, endUtc: slot()!.end_utc, zone: zone() }).place}`
-                        : 'Pick a new time above'}
+                        ? t('manage.moveTo', { when: formatWhenHere({ startUtc: slot()!.start_utc, endUtc: slot()!.end_utc, zone: zone() }).place })
+                        : t('manage.pickAbove')}
                   </button>
                   <button
                     type="button"
@@ -236,7 +240,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                       setMode('view');
                     }}
                   >
-                    Keep the current time
+                    {t('manage.keepTime')}
                   </button>
                 </div>
               </section>
@@ -244,7 +248,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
 
             <FormError message={error()} />
             <p>
-              <A href={`/book/${b().bookingTypeId}`}>Book another time</A>
+              <A href={`/book/${b().bookingTypeId}`}>{t('manage.bookAnother')}</A>
             </p>
           </div>
         )}
