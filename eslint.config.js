@@ -34,7 +34,7 @@ export default tseslint.config(
     rules: { 'no-unassigned-vars': 'off' },
   },
   {
-    // Screens already translated (docs/decisions/023-languages.md): visible words come from the
+    // Screens already translated (docs/decisions/027-languages.md): visible words come from the
     // catalogues through t()/tx(), never written in JSX. Widen the list as more screens are translated.
     files: [
       'client/app.tsx',

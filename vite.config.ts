@@ -60,7 +60,7 @@ const CATALOGUE_FILE = /[\\/]client[\\/]i18n[\\/]messages[\\/]([A-Za-z-]+)\.json
 /**
  * Each catalogue is compiled to ICU message ASTs as it is bundled (what `formatjs compile --ast`
  * writes), so the client formats without parsing and ships without the parser (aliased to its
- * no-parser build below): docs/decisions/023-languages.md. A message that does not parse fails
+ * no-parser build below): docs/decisions/027-languages.md. A message that does not parse fails
  * the build with its key.
  */
 function compileCatalogues(): Plugin {

@@ -41,7 +41,7 @@ export interface StaticOptions {
  * the manifest and the service worker are revalidated so an update is seen at once. A client
  * that accepts brotli or gzip gets the copy the build precompressed.
  * Any other GET of a page path answers index.html (client-side routes), in the reader's
- * language: `<html lang dir>` and `Content-Language` as negotiated (docs/decisions/023-languages.md).
+ * language: `<html lang dir>` and `Content-Language` as negotiated (docs/decisions/027-languages.md).
  */
 export function staticHandler(root: string, options: StaticOptions = {}) {
   const absRoot = path.resolve(root);

@@ -1,5 +1,5 @@
 /**
- * The client's i18n runtime (docs/decisions/023-languages.md): the reader's locale, its catalogue
+ * The client's i18n runtime (docs/decisions/027-languages.md): the reader's locale, its catalogue
  * loaded as its own lazy chunk (compiled to ICU message ASTs at build time, so no parser ships),
  * `t(key, values)` for text and `tx` for text with tags, and the locale for `Intl`. Switching
  * language loads the other catalogue and re-renders every `t` in place, without a reload.

@@ -1,5 +1,5 @@
 /**
- * The languages svc speaks and how one is chosen for a reader (docs/decisions/023-languages.md).
+ * The languages svc speaks and how one is chosen for a reader (docs/decisions/027-languages.md).
  * Pure, so the server (the HTML shell's `<html lang dir>`, `Content-Language`) and the client
  * (the catalogue it loads, also offline) reach the same answer from the same inputs.
  */
@@ -90,7 +90,7 @@ export interface LocaleInputs {
 }
 
 /**
- * The locale for a reader, in the order docs/decisions/023-languages.md gives: their explicit
+ * The locale for a reader, in the order docs/decisions/027-languages.md gives: their explicit
  * choice (the link's `?lang=`, then the cookie), then what their browser asks for (first tag we
  * speak), then the event's language, then the organization's default, then English. An unknown
  * value at any step is passed over, never an error: a page always opens.

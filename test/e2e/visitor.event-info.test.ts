@@ -2,7 +2,7 @@
  * What a visitor decides on before signing up, in real Chromium against the real server
  * (docs/api.md#rest "Event"): the price and places left on the card and the page, a full
  * event's waitlist sign-up told apart from a booked seat, and a closed event without a form;
- * and all of it in the reader's language (docs/decisions/023-languages.md).
+ * and all of it in the reader's language (docs/decisions/027-languages.md).
  */
 import { describe, expect, test } from 'vitest';
 import { useE2e } from '../helpers/e2e';

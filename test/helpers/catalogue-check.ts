@@ -1,5 +1,5 @@
 /**
- * The message catalogues' check (docs/decisions/023-languages.md), run by test/unit/i18n.catalogue.test.ts
+ * The message catalogues' check (docs/decisions/027-languages.md), run by test/unit/i18n.catalogue.test.ts
  * in `npm test`: every locale has exactly the English keys, every message is ICU that parses,
  * each translation has the English placeholders, tags and select branches, and every key is used
  * somewhere in the client. Visible text written in JSX is the lint's job (eslint.config.js).

@@ -1,6 +1,6 @@
 /**
  * The HTML shell of every page speaks the reader's language before any script runs
- * (docs/decisions/023-languages.md): `<html lang dir>` and `Content-Language` from the link's
+ * (docs/decisions/027-languages.md): `<html lang dir>` and `Content-Language` from the link's
  * `?lang=`, the `svc_lang` cookie, then Accept-Language, then English; `?lang=` keeps the choice.
  */
 import { request } from 'node:http';
