@@ -302,6 +302,8 @@ export class JobRunner {
     for (;;) {
       const batch = await this.claim('main', this.opts.batchSize ?? DEFAULT_BATCH_SIZE, nowMs);
       if (batch.length === 0) return count;
+      // the claim's RETURNING has no order: what was queued first runs first (a booking's mails in the order they happened)
+      batch.sort((a, b) => a.id - b.id);
       for (const job of batch) this.hold(job);
       try {
         for (const job of batch) {
