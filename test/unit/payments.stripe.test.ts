@@ -228,6 +228,7 @@ describe('stripe parseWebhook mapping', () => {
       reference: 'pay_01JTESTREF',
       paymentRef: 'pi_test_p1',
       amountCents: 2550,
+      currency: 'EUR',
     });
   });
 
@@ -245,6 +246,7 @@ describe('stripe parseWebhook mapping', () => {
       reference: 'pay_01JTESTREF',
       paymentRef: 'pi_test_expanded',
       amountCents: 2550,
+      currency: 'EUR',
     });
   });
 
@@ -261,6 +263,7 @@ describe('stripe parseWebhook mapping', () => {
       reference: 'pay_01JTESTREF',
       paymentRef: 'pi_test_p1',
       amountCents: 2550,
+      currency: 'EUR',
     });
   });
 
@@ -274,6 +277,7 @@ describe('stripe parseWebhook mapping', () => {
       reference: 'pay_01JTESTREF',
       paymentRef: undefined,
       amountCents: 2550,
+      currency: 'EUR',
     });
   });
 
@@ -284,6 +288,7 @@ describe('stripe parseWebhook mapping', () => {
       reference: 'pay_01JTESTREF',
       paymentRef: 'pi_test_p1',
       amountCents: 2550,
+      currency: 'EUR',
     });
   });
 
