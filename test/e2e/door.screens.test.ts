@@ -214,12 +214,13 @@ describe('door screens at 390 px', () => {
     await page.locator('.door-counts', { hasText: '1 checked in / 10002 going' }).waitFor({ timeout: 60_000 });
     await typeCode(page, late.ticketCode);
     await expectVerdict(page, 'OK', 'Lou Later');
+    // "All scans synced" may still be on screen from before this scan: wait for the server's row itself
+    const checkedIn = async () =>
+      (
+        await queryRows<{ attendeeId: number }>(e2e.db(), sql`select attendee_id as "attendeeId" from svc_checkins where event_id = ${event.id} order by id`)
+      ).map((r) => Number(r.attendeeId));
+    await expect.poll(checkedIn, { timeout: 30_000 }).toEqual([early.id, late.id]);
     await page.getByText('All scans synced').waitFor({ timeout: 30_000 });
-    const rows = await queryRows<{ attendeeId: number }>(
-      e2e.db(),
-      sql`select attendee_id as "attendeeId" from svc_checkins where event_id = ${event.id} order by id`,
-    );
-    expect(rows.map((r) => Number(r.attendeeId))).toEqual([early.id, late.id]);
     const counts = (await e2e.admin.api.get<{ checkedIn: number; scans: number }>(`/checkins/counts?eventId=${event.id}`)).body;
     expect(counts).toMatchObject({ checkedIn: 2, scans: 2 });
   });
