@@ -54,8 +54,10 @@ function inlineEntryCss(): Plugin {
   };
 }
 
-/** A locale's catalogue: client/i18n/messages/<locale>.json. */
-const CATALOGUE_FILE = /[\\/]client[\\/]i18n[\\/]messages[\\/]([A-Za-z-]+)\.json$/;
+/** A locale's catalogue in one of the bundles: client/i18n/{messages,door,admin}/<locale>.json. */
+const CATALOGUE_FILE = /[\\/]client[\\/]i18n[\\/](?:messages|door|admin)[\\/]([A-Za-z-]+)\.json$/;
+/** The public bundle's catalogues: the entry awaits one before the first render, so the shell preloads it. */
+const PUBLIC_CATALOGUE_FILE = /[\\/]client[\\/]i18n[\\/]messages[\\/]([A-Za-z-]+)\.json$/;
 
 /**
  * Each catalogue is compiled to ICU message ASTs as it is bundled (what `formatjs compile --ast`
@@ -144,7 +146,7 @@ function routePreloads(): Plugin {
       // each locale's catalogue chunk: the entry awaits it before the first render, so the shell preloads it
       const locales: Record<string, string[]> = {};
       for (const chunk of chunks) {
-        const locale = chunk.facadeModuleId ? CATALOGUE_FILE.exec(chunk.facadeModuleId)?.[1] : undefined;
+        const locale = chunk.facadeModuleId ? PUBLIC_CATALOGUE_FILE.exec(chunk.facadeModuleId)?.[1] : undefined;
         if (locale) locales[locale] = [`/${chunk.fileName}`];
       }
       // the entry first: hints in a header are fetched in their order, before index.html names it

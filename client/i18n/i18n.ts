@@ -19,23 +19,60 @@ import {
   type Locale,
 } from '../../shared/i18n/locales';
 import type en from './messages/en.json';
+import type doorEn from './door/en.json';
+import type adminEn from './admin/en.json';
 
-/** Every message key, from the English catalogue (the check in test/unit/i18n.catalogue.test.ts keeps the others equal). */
-export type MessageKey = keyof typeof en;
+/** Every message key, from the English catalogues (the check in test/unit/i18n.catalogue.test.ts keeps the others equal). */
+export type MessageKey = keyof typeof en | keyof typeof doorEn | keyof typeof adminEn;
 type Catalogue = Record<string, string | MessageFormatElement[]>;
 type Value = string | number | Date | null | undefined;
+/**
+ * The catalogues come in bundles, each its own lazy chunk per locale: `public` (the visitor pages,
+ * sign-in and what every page shares) is loaded before the first render; the door and the admin
+ * add theirs when their first screen loads (`useBundle`), so a visitor never downloads their words.
+ */
+export type Bundle = 'public' | 'door' | 'admin';
 
-// one literal import per locale: the bundler makes each its own chunk, fetched only when chosen
-const CATALOGUES: Record<Locale, () => Promise<{ default: Catalogue }>> = {
-  en: () => import('./messages/en.json'),
-  de: () => import('./messages/de.json'),
-  fr: () => import('./messages/fr.json'),
-  es: () => import('./messages/es.json'),
-  it: () => import('./messages/it.json'),
-  nl: () => import('./messages/nl.json'),
-  'pt-BR': () => import('./messages/pt-BR.json'),
-  ar: () => import('./messages/ar.json'),
+// one literal import per bundle and locale: the bundler makes each its own chunk, fetched only when chosen
+const CATALOGUES: Record<Bundle, Record<Locale, () => Promise<{ default: Catalogue }>>> = {
+  public: {
+    en: () => import('./messages/en.json'),
+    de: () => import('./messages/de.json'),
+    fr: () => import('./messages/fr.json'),
+    es: () => import('./messages/es.json'),
+    it: () => import('./messages/it.json'),
+    nl: () => import('./messages/nl.json'),
+    'pt-BR': () => import('./messages/pt-BR.json'),
+    ar: () => import('./messages/ar.json'),
+  },
+  door: {
+    en: () => import('./door/en.json'),
+    de: () => import('./door/de.json'),
+    fr: () => import('./door/fr.json'),
+    es: () => import('./door/es.json'),
+    it: () => import('./door/it.json'),
+    nl: () => import('./door/nl.json'),
+    'pt-BR': () => import('./door/pt-BR.json'),
+    ar: () => import('./door/ar.json'),
+  },
+  admin: {
+    en: () => import('./admin/en.json'),
+    de: () => import('./admin/de.json'),
+    fr: () => import('./admin/fr.json'),
+    es: () => import('./admin/es.json'),
+    it: () => import('./admin/it.json'),
+    nl: () => import('./admin/nl.json'),
+    'pt-BR': () => import('./admin/pt-BR.json'),
+    ar: () => import('./admin/ar.json'),
+  },
 };
+/** The bundles this page has asked for: a language switch loads each of them in the new locale. */
+const bundles = new Set<Bundle>(['public']);
+
+async function loadCatalogue(next: Locale): Promise<Catalogue> {
+  const parts = await Promise.all([...bundles].map(async (bundle) => (await CATALOGUES[bundle][next]()).default));
+  return Object.assign({}, ...parts) as Catalogue;
+}
 
 const [current, setCurrent] = createSignal<{ locale: Locale; catalogue: Catalogue }>({ locale: DEFAULT_LOCALE, catalogue: {} });
 /** Formats made once per message and locale (building one walks its AST and makes Intl rules). */
@@ -99,7 +136,7 @@ function rememberChoice(chosen: Locale): void {
 export async function useLocale(next: Locale): Promise<void> {
   let catalogue: Catalogue;
   try {
-    catalogue = (await CATALOGUES[next]()).default;
+    catalogue = await loadCatalogue(next);
   } catch (error) {
     console.warn(`[svc] the ${next} catalogue could not load`, error);
     if (next !== DEFAULT_LOCALE && Object.keys(current().catalogue).length === 0) await useLocale(DEFAULT_LOCALE);
@@ -110,6 +147,26 @@ export async function useLocale(next: Locale): Promise<void> {
   if (typeof document === 'undefined') return; // a unit test in Node
   document.documentElement.lang = next;
   document.documentElement.dir = localeDirection(next);
+}
+
+/**
+ * Adds a bundle's words in the current locale (the door's and the admin's first screens await
+ * it at module level, so they render translated). Asking again costs nothing.
+ */
+export async function useBundle(bundle: Bundle): Promise<void> {
+  if (bundles.has(bundle)) return;
+  bundles.add(bundle);
+  const { locale: loc, catalogue } = current();
+  let added: Catalogue;
+  try {
+    added = (await CATALOGUES[bundle][loc]()).default;
+  } catch (error) {
+    console.warn(`[svc] the ${loc} ${bundle} catalogue could not load`, error);
+    if (loc === DEFAULT_LOCALE) return;
+    added = (await CATALOGUES[bundle][DEFAULT_LOCALE]()).default;
+  }
+  // a switch of language meanwhile has loaded this bundle in its own locale already
+  if (current().locale === loc) setCurrent({ locale: loc, catalogue: { ...catalogue, ...added } });
 }
 
 /** The page's start: the negotiated locale, a `?lang=` choice kept in the cookie. */

@@ -13,6 +13,8 @@ export const users = pgTable(
     displayName: text('display_name').notNull().default(''),
     role: text('role').$type<Role>().notNull(),
     timezone: text('timezone').notNull().default('UTC'),
+    /** The user's own language (a locale svc speaks, docs/decisions/027-languages.md); null = negotiated per page. */
+    language: text('language'),
     passwordHash: text('password_hash'),
     /** Events a staff user is assigned to; null = every event. */
     eventIds: jsonb('event_ids').$type<number[] | null>(),

@@ -22,6 +22,8 @@ export const outbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /** The language the mail is written in, sent as its Content-Language (null = older rows). */
+    language: text('language'),
     attachments: jsonb('attachments').$type<StoredAttachment[]>().notNull().default([]),
     state: text('state').$type<OutboxState>().notNull().default('queued'),
     /** What the mail is about, e.g. `booking:12`, so reminders can be cleared. */

@@ -13,6 +13,12 @@ export type Catalogue = Record<string, string>;
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '../../client');
 export const MESSAGES_DIR = path.join(CLIENT_DIR, 'i18n', 'messages');
+/** Each bundle's folder of catalogues (client/i18n/i18n.ts loads them as separate chunks). */
+export const BUNDLE_DIRS = { public: MESSAGES_DIR, door: path.join(CLIENT_DIR, 'i18n', 'door'), admin: path.join(CLIENT_DIR, 'i18n', 'admin') };
+const CATALOGUE_DIRS = new Set(Object.values(BUNDLE_DIRS));
+/** The server's catalogues (mails, invites, receipts, manifest, API errors), checked against the server's sources. */
+export const SERVER_DIR = path.resolve(import.meta.dirname, '../../server');
+export const SERVER_MESSAGES_DIR = path.join(SERVER_DIR, 'i18n', 'messages');
 
 /** Every locale's catalogue as written (ICU strings), by locale. */
 export function readCatalogues(dir = MESSAGES_DIR): Record<string, Catalogue> {
@@ -22,11 +28,20 @@ export function readCatalogues(dir = MESSAGES_DIR): Record<string, Catalogue> {
 
 /** The client's source text (pages, components, runtime), where keys are used as quoted literals. */
 export function readClientSources(dir = CLIENT_DIR): string[] {
+  return readSources(dir);
+}
+
+/** The server's source text, where its message keys are used as quoted literals. */
+export function readServerSources(dir = SERVER_DIR): string[] {
+  return readSources(dir);
+}
+
+function readSources(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (full !== MESSAGES_DIR && entry.name !== 'public') out.push(...readClientSources(full));
+      if (!CATALOGUE_DIRS.has(full) && full !== SERVER_MESSAGES_DIR && entry.name !== 'public' && entry.name !== 'node_modules') out.push(...readSources(full));
     } else if (/\.(ts|tsx)$/.test(entry.name)) out.push(readFileSync(full, 'utf8'));
   }
   return out;
@@ -88,5 +103,18 @@ export function checkCatalogues(catalogues: Record<string, Catalogue>, sources: 
 
   const text = sources.join('\n');
   for (const key of keys) if (!text.includes(`'${key}'`) && !text.includes(`"${key}"`)) problems.push(`en: ${key} is used nowhere in client/`);
+  return problems;
+}
+
+/** A key two bundles both define: whichever loads last would win, so each key lives in one bundle. */
+export function keysInTwoBundles(englishByBundle: Record<string, Catalogue>): string[] {
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [bundle, catalogue] of Object.entries(englishByBundle))
+    for (const key of Object.keys(catalogue)) {
+      const other = seen.get(key);
+      if (other) problems.push(`${key} is in both the ${other} and the ${bundle} bundle`);
+      else seen.set(key, bundle);
+    }
   return problems;
 }

@@ -1,6 +1,15 @@
 /** The catalogue check that `npm test` runs: complete, well-formed, same placeholders, every key used; and each rule can fail. */
 import { describe, expect, it } from 'vitest';
-import { checkCatalogues, readCatalogues, readClientSources, type Catalogue } from '../helpers/catalogue-check';
+import {
+  BUNDLE_DIRS,
+  checkCatalogues,
+  keysInTwoBundles,
+  readCatalogues,
+  readClientSources,
+  readServerSources,
+  SERVER_MESSAGES_DIR,
+  type Catalogue,
+} from '../helpers/catalogue-check';
 
 const LOCALES = ['en', 'de'];
 const SOURCE = `t('a.plain'); t('a.count', { count }); tx('a.tag', { b })`;
@@ -12,8 +21,19 @@ function good(): Record<string, Catalogue> {
 }
 
 describe('the shipped catalogues', () => {
-  it('every locale has every key, each message parses with the same placeholders as English, and every key is used', () => {
-    expect(checkCatalogues(readCatalogues(), readClientSources())).toEqual([]);
+  it('every locale has every key, each message parses with the same placeholders as English, and every key is used, in every bundle', () => {
+    const sources = readClientSources();
+    for (const [bundle, dir] of Object.entries(BUNDLE_DIRS)) expect(checkCatalogues(readCatalogues(dir), sources), bundle).toEqual([]);
+  });
+
+  it("the server's catalogue (mails, invites, receipts, manifest, API errors) is complete and every key is used in server/", () => {
+    expect(checkCatalogues(readCatalogues(SERVER_MESSAGES_DIR), readServerSources())).toEqual([]);
+  });
+
+  it('no key is defined in two bundles', () => {
+    const english = Object.fromEntries(Object.entries(BUNDLE_DIRS).map(([bundle, dir]) => [bundle, readCatalogues(dir).en ?? {}]));
+    expect(keysInTwoBundles(english)).toEqual([]);
+    expect(keysInTwoBundles({ public: { 'a.b': 'x' }, admin: { 'a.b': 'y' } })).toEqual(['a.b is in both the public and the admin bundle']);
   });
 });
 

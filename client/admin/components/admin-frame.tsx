@@ -1,3 +1,4 @@
+import '../admin-i18n';
 import { createResource, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
 import { loginPath } from '../auth';

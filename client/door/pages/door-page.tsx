@@ -1,3 +1,4 @@
+import '../door-i18n';
 import { Match, onCleanup, onMount, Switch, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { DoorScreen } from '../components/door-screen';

@@ -16,6 +16,8 @@ export const attendees = pgTable(
       .references(() => events.id, { onDelete: 'restrict' }),
     email: text('email').notNull(),
     displayName: text('display_name').notNull(),
+    /** The language the sign-up was made in; every later message to this person uses it (null = older rows: negotiated anew). */
+    language: text('language'),
     quantity: integer('quantity').notNull(),
     /** going, waitlist, cancelled; may be '' on an old row (reads as going for capacity). */
     status: text('status').notNull().default('going'),

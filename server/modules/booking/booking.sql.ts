@@ -56,6 +56,8 @@ export const bookings = pgTable(
     customerEmail: text('customer_email').notNull(),
     customerName: text('customer_name').notNull(),
     customerTz: text('customer_tz').notNull(),
+    /** The language the booking was made in; every later message to the customer uses it (null = older rows). */
+    language: text('language'),
     startUtc: utcTimestamp('start_utc').notNull(),
     endUtc: utcTimestamp('end_utc').notNull(),
     status: text('status').$type<BookingStatus>().notNull(),

@@ -18,6 +18,8 @@ export const events = pgTable(
     startsUtc: utcTimestamp('starts_utc').notNull(),
     endsUtc: utcTimestamp('ends_utc'),
     timezone: text('timezone').notNull().default('UTC'),
+    /** The event's language: the fallback for its visitors after their own choice and browser; null = the organization's default. */
+    language: text('language'),
     venue: text('venue').notNull().default(''),
     /** Seats; NULL = unlimited. */
     capacity: integer('capacity'),

@@ -93,6 +93,8 @@ export const orders = pgTable(
     lines: jsonb('lines').$type<OrderLine[]>().notNull(),
     email: text('email').notNull(),
     name: text('name').notNull(),
+    /** The language the order was made in; its receipts and mails use it (null = older rows). */
+    language: text('language'),
     quantity: integer('quantity').notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
