@@ -7,6 +7,7 @@
  * cached list knows is answered from memory as before: nothing is added to the found path.
  */
 import type { AttendeeTuple } from '../../shared/checkin';
+import { t } from '../i18n/i18n';
 import type { Verdict } from '../../shared/checkin-rules';
 import { readDevice, readSyncState } from './db/attendee-cache';
 import { cacheVersion, indexNow } from './db/attendee-index';
@@ -102,10 +103,7 @@ export async function decideScan(
   return { verdict: 'loading', progress };
 }
 
-const grouped = (n: number) => n.toLocaleString();
-
-/** "Still loading the guest list (62,000 of 100,000) — try again in a moment", numbers grouped in the device's locale. */
+/** "Still loading the guest list (62,000 of 100,000) — try again in a moment", numbers grouped in the reader's locale. */
 export function loadingMessage(progress: ListProgress): string {
-  const counts = progress.total === null ? '' : ` (${grouped(progress.loaded)} of ${grouped(progress.total)})`;
-  return `Still loading the guest list${counts} — try again in a moment`;
+  return progress.total === null ? t('door.verdict.stillLoading') : t('door.verdict.stillLoadingCounts', { loaded: progress.loaded, total: progress.total });
 }

@@ -211,7 +211,7 @@ describe('door screens at 390 px', () => {
     await page.context().setOffline(false);
     release();
     await page.getByText('All scans synced').waitFor({ timeout: 60_000 });
-    await page.locator('.door-counts', { hasText: '1 checked in / 10002 going' }).waitFor({ timeout: 60_000 });
+    await page.locator('.door-counts', { hasText: '1 checked in / 10,002 going' }).waitFor({ timeout: 60_000 });
     await typeCode(page, late.ticketCode);
     await expectVerdict(page, 'OK', 'Lou Later');
     // "All scans synced" may still be on screen from before this scan: wait for the server's row itself

@@ -17,6 +17,8 @@ import { createAttendee, createEvent, type TestAttendee } from '../helpers/check
 import { loginAs } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { answersLost } from '../helpers/door-transport';
+// the door's words (English: no language chosen in Node), as the door page loads them before its first screen
+import '../../client/door/door-i18n';
 import { decideScan, incompleteList, loadingMessage, type ScanServer } from '../../client/door/scan-decision';
 
 let srv: TestServer;

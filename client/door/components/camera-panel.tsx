@@ -3,11 +3,14 @@ import { doorState } from '../state';
 import type { CameraHint, CameraScanner } from '../scanner/camera';
 import { unlockAudio } from '../scanner/feedback';
 import { FormError } from '../../ui/form-error';
+import { t } from '../../i18n/i18n';
 
-const HINTS: Record<Exclude<CameraHint, 'none'>, string> = {
-  'no-code': 'Hold the code steady, a little further away — or type the code.',
-  stalled: 'The camera stalled: no picture is coming from it.',
-};
+/** What the volunteer is told while nothing is read. */
+function hintText(hint: CameraHint): string {
+  if (hint === 'no-code') return t('door.camera.hint.noCode');
+  if (hint === 'stalled') return t('door.camera.hint.stalled');
+  return '';
+}
 
 /**
  * Camera first, never camera only: the scanner chunk loads when this button is first pressed.
@@ -18,7 +21,11 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
   const door = doorState();
   const [scanner, setScanner] = createSignal<CameraScanner | null>(null);
   const [opening, setOpening] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
+  const [failure, setFailure] = createSignal<'not_allowed' | 'failed' | null>(null);
+  const error = () => {
+    const f = failure();
+    return f === null ? null : f === 'not_allowed' ? t('door.camera.error.notAllowed') : t('door.camera.error.failed');
+  };
   const [hint, setHint] = createSignal<CameraHint>('none');
   const [facing, setFacing] = createSignal<'environment' | 'user'>('environment');
   const [torch, setTorch] = createSignal(false);
@@ -27,7 +34,7 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
   const open = async () => {
     unlockAudio();
     setOpening(true);
-    setError(null);
+    setFailure(null);
     setHint('none');
     setTorch(false);
     try {
@@ -36,11 +43,7 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
     } catch (err) {
       console.warn('[svc] camera', err);
       const name = (err as { name?: string } | null)?.name;
-      setError(
-        name === 'NotAllowedError'
-          ? 'The camera is not allowed for this site. Allow it in the browser settings, or use the code field or name search below.'
-          : 'The camera could not be opened. Use the code field or name search below.',
-      );
+      setFailure(name === 'NotAllowedError' ? 'not_allowed' : 'failed');
     } finally {
       setOpening(false);
     }
@@ -71,7 +74,7 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
   onCleanup(() => void scanner()?.stop());
 
   return (
-    <section class="door-camera" aria-label="Camera scanner">
+    <section class="door-camera" aria-label={t('door.camera.label')}>
       <Show
         when={scanner()}
         fallback={
@@ -82,22 +85,22 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
             aria-disabled={opening() || props.disabled}
             disabled={props.disabled}
           >
-            {opening() ? 'Opening camera…' : 'Scan with camera'}
+            {opening() ? t('door.camera.opening') : t('door.camera.open')}
           </button>
         }
       >
         {(s) => (
           <div class="door-camera-controls">
             <button type="button" class="button button-quiet door-big-button" onClick={() => void close()}>
-              Close camera
+              {t('door.camera.close')}
             </button>
             <Show when={s().hasTorch()}>
               <button type="button" class="button button-quiet" aria-pressed={torch()} onClick={() => void toggleTorch()}>
-                Torch
+                {t('door.camera.torch')}
               </button>
             </Show>
             <button type="button" class="button button-quiet" onClick={() => void switchCamera()}>
-              {facing() === 'environment' ? 'Front camera' : 'Back camera'}
+              {facing() === 'environment' ? t('door.camera.front') : t('door.camera.back')}
             </button>
           </div>
         )}
@@ -106,11 +109,11 @@ export function CameraPanel(props: { disabled: boolean }): JSX.Element {
       <div ref={view} class="door-camera-view" classList={{ open: scanner() !== null || opening() }} />
       {/* present from the start, so a screen reader announces the hint when it appears */}
       <p class="door-camera-hint" role="status">
-        {hint() === 'none' ? '' : HINTS[hint() as Exclude<CameraHint, 'none'>]}
+        {hintText(hint())}
       </p>
       <Show when={hint() === 'stalled'}>
         <button type="button" class="button" onClick={() => void reopen()}>
-          Reopen camera
+          {t('door.camera.reopen')}
         </button>
       </Show>
       <FormError message={error()} />

@@ -11,32 +11,69 @@ import { unlockAudio } from '../scanner/feedback';
 import { createWedgeReader } from '../scanner/input';
 import { CameraPanel } from './camera-panel';
 import { StatusBar } from './status-bar';
-import { entryTime, NAME_SEARCH_ID, VERDICT_LOOK, VerdictOverlay } from './verdict-overlay';
+import { entryTime, NAME_SEARCH_ID, VERDICT_LOOK, verdictWord, VerdictOverlay } from './verdict-overlay';
 import { FormError } from '../../ui/form-error';
 import { WalkInForm } from './walk-in-form';
+import { t, tx } from '../../i18n/i18n';
+import { LanguageMenu } from '../../i18n/language-menu';
 
 const isEditable = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 
-const REASONS: Record<string, string> = {
-  forbidden: 'this device may no longer check in for that event',
-  unknown: 'the server does not know this ticket',
-  wrong_event: 'the ticket is for another event',
-  cancelled: 'the ticket is cancelled',
-  waitlist: 'the attendee is on the waitlist',
-  invalid: 'the scan was malformed',
-  server_failed: 'the server failed to store it several times',
-  svc_forbidden: 'the undo came too late (15 minutes) — ask an administrator',
-  svc_not_found: 'the check-in no longer exists',
-  walk_ins_not_allowed: 'this device may not register walk-ins (an administrator can allow it)',
-};
-const CONFLICTS: Record<string, string> = {
-  cancelled_before_scan: 'was cancelled before the scan',
-  cancelled: 'is cancelled (possibly after the scan)',
-  waitlist: 'is on the waitlist on the server',
-  deleted: 'was deleted on the server',
-  again_elsewhere: 'was also let in at another door (the same ticket twice) — check who holds it',
-  over_capacity: 'came in as a walk-in when the event was already full (kept, over capacity)',
-};
+/** Why the server refused an item, in the reader's words (written out: keys are used as literals). */
+function refusalReason(reason: string | null | undefined): string {
+  switch (reason) {
+    case 'forbidden':
+      return t('door.reason.forbidden');
+    case 'unknown':
+      return t('door.reason.unknown');
+    case 'wrong_event':
+      return t('door.reason.wrongEvent');
+    case 'cancelled':
+      return t('door.reason.cancelled');
+    case 'waitlist':
+      return t('door.reason.waitlist');
+    case 'invalid':
+      return t('door.reason.invalid');
+    case 'server_failed':
+      return t('door.reason.serverFailed');
+    case 'svc_forbidden':
+      return t('door.reason.undoTooLate');
+    case 'svc_not_found':
+      return t('door.reason.notFound');
+    case 'walk_ins_not_allowed':
+      return t('door.reason.walkInsNotAllowed');
+    default:
+      return t('door.reason.other', { code: reason ?? '' });
+  }
+}
+
+/** A scan the server flagged after the door let the person in, as one sentence. */
+function conflictSentence(c: LocalCheckin): JSX.Element {
+  const values = { name: c.displayName || t('door.attention.someone'), time: formatUtcDateTime(c.scannedUtc), b: bold };
+  switch (c.conflict) {
+    case 'cancelled_before_scan':
+      return tx('door.conflict.cancelledBeforeScan', values);
+    case 'cancelled':
+      return tx('door.conflict.cancelled', values);
+    case 'waitlist':
+      return tx('door.conflict.waitlist', values);
+    case 'deleted':
+      return tx('door.conflict.deleted', values);
+    case 'again_elsewhere':
+      return tx('door.conflict.againElsewhere', values);
+    case 'over_capacity':
+      return tx('door.conflict.overCapacity', values);
+    default:
+      return tx('door.conflict.other', { ...values, conflict: c.conflict ?? '' });
+  }
+}
+
+/** A name or code in a sentence: bold, and isolated so a Latin name reads right inside Arabic. */
+const bold = (chunks: JSX.Element[]) => (
+  <strong>
+    <bdi>{chunks}</bdi>
+  </strong>
+);
 
 /** The paired door: status, event choice, camera, code entry, name search, recent scans, problems. */
 export function DoorScreen(props: { device: DeviceRecord }): JSX.Element {
@@ -77,38 +114,34 @@ export function DoorScreen(props: { device: DeviceRecord }): JSX.Element {
       <Show when={revoked()}>
         <div class="notice notice-error" role="alert">
           <p>
-            <strong>This device was revoked by an administrator.</strong> It can no longer sync or check people in.
+            <strong>{t('door.revoked.title')}</strong> {t('door.revoked.body')}
           </p>
-          <p>
-            {door.pending() === 0
-              ? 'Every scan made here had reached the server.'
-              : `${door.pending()} ${door.pending() === 1 ? 'scan was' : 'scans were'} not synced. Show this screen to an administrator before this device is reset.`}
-          </p>
+          <p>{door.pending() === 0 ? t('door.revoked.allSynced') : t('door.revoked.unsynced', { count: door.pending() })}</p>
         </div>
       </Show>
 
-      <p class="door-device">
-        This device: <strong>{props.device.name}</strong>
-      </p>
+      <div class="door-device-row">
+        <p class="door-device">{tx('door.device.name', { name: props.device.name, b: bold })}</p>
+        <LanguageMenu class="door-language-menu" />
+      </div>
       <Show when={props.device.eventIds.length > 1}>
         <div class="field door-event-choice">
-          <label for="door-event">Event</label>
+          <label for="door-event">{t('door.event.label')}</label>
           <select id="door-event" value={door.eventId() ?? ''} onChange={(e) => door.setEventId(Number(e.currentTarget.value))}>
-            <For each={props.device.eventIds}>{(id) => <option value={id}>{events.items.find((e) => e.id === id)?.title ?? `Event ${id}`}</option>}</For>
+            <For each={props.device.eventIds}>
+              {(id) => <option value={id}>{events.items.find((e) => e.id === id)?.title ?? t('door.event.untitled', { id: String(id) })}</option>}
+            </For>
           </select>
         </div>
       </Show>
       <Show when={props.device.eventIds.length === 1 && eventTitle.value()}>{(e) => <h2 class="door-event-title">{e().title}</h2>}</Show>
       <Show when={props.device.eventIds.length === 0}>
-        <p class="notice">This device follows no event yet. An administrator can add events to it.</p>
+        <p class="notice">{t('door.event.none')}</p>
       </Show>
       <Show when={!download.loading() && !download.value()?.done && door.eventId() !== null}>
         <p class="notice" role="status" aria-live="polite">
-          <Show
-            when={door.status().downloading}
-            fallback="The attendee list for this event is not on this device yet. It downloads as soon as there is a network."
-          >
-            {(d) => <>Downloading attendees… {d().count.toLocaleString()} so far.</>}
+          <Show when={door.status().downloading} fallback={t('door.download.waiting')}>
+            {(d) => t('door.download.progress', { count: d().count })}
           </Show>
         </p>
       </Show>
@@ -131,7 +164,7 @@ function ManualEntry(props: { disabled: boolean }): JSX.Element {
   return (
     <form
       class="door-form"
-      aria-label="Check in by code"
+      aria-label={t('door.manual.label')}
       onSubmit={(e) => {
         e.preventDefault();
         unlockAudio();
@@ -140,7 +173,7 @@ function ManualEntry(props: { disabled: boolean }): JSX.Element {
         setCode('');
       }}
     >
-      <label for="door-code">Ticket code</label>
+      <label for="door-code">{t('door.manual.codeLabel')}</label>
       <div class="door-inline">
         <input
           id="door-code"
@@ -153,7 +186,7 @@ function ManualEntry(props: { disabled: boolean }): JSX.Element {
           disabled={props.disabled}
         />
         <button type="submit" class="button door-checkin-button" disabled={props.disabled}>
-          Check in
+          {t('door.action.checkIn')}
         </button>
       </div>
     </form>
@@ -180,9 +213,9 @@ function NameSearch(props: { disabled: boolean }): JSX.Element {
   let section!: HTMLElement;
   const toTop = () => requestAnimationFrame(() => section.scrollIntoView({ block: 'start' }));
   return (
-    <section ref={section} class="door-form door-search" classList={{ active: active() }} aria-label="Name search">
+    <section ref={section} class="door-form door-search" classList={{ active: active() }} aria-label={t('door.search.label')}>
       <div class="door-search-field">
-        <label for={NAME_SEARCH_ID}>Find by name or email</label>
+        <label for={NAME_SEARCH_ID}>{t('door.search.field')}</label>
         <input
           id={NAME_SEARCH_ID}
           type="search"
@@ -199,10 +232,10 @@ function NameSearch(props: { disabled: boolean }): JSX.Element {
         />
         <p id="door-search-hint" class="muted door-hint" aria-live="polite">
           {query().trim().length < 2
-            ? 'Type at least 2 letters. Works offline.'
+            ? t('door.search.hint')
             : results().length === 0
-              ? 'Nobody found on this device.'
-              : `${results().length} found`}
+              ? t('door.search.none')
+              : t('door.search.found', { count: results().length })}
         </p>
       </div>
       <ul class="door-results">
@@ -218,14 +251,14 @@ function NameSearch(props: { disabled: boolean }): JSX.Element {
                   void door.scanAttendee(a.id);
                 }}
               >
-                <span class="door-result-name">{a.displayName || '(no name)'}</span>
+                <bdi class="door-result-name">{a.displayName || t('door.search.noName')}</bdi>
                 <span class="door-result-presence" classList={{ in: isIn }}>
-                  {isIn ? (inSinceUtc ? `In since ${entryTime(inSinceUtc)}` : 'In') : 'Not in yet'}
-                  {a.quantity === 1 ? '' : ` · ${a.quantity} people`}
-                  {a.status && a.status !== 'going' ? ` · ${a.status}` : ''}
+                  {isIn ? (inSinceUtc ? t('door.search.inSince', { time: entryTime(inSinceUtc) }) : t('door.search.in')) : t('door.search.notIn')}
+                  <Show when={a.quantity !== 1}> · {t('door.search.people', { count: a.quantity })}</Show>
+                  <Show when={a.status && a.status !== 'going'}> · {attendeeStatus(a.status)}</Show>
                 </span>
-                <span class="muted door-result-email">{a.email}</span>
-                <span class="door-result-action">Check in</span>
+                <bdi class="muted door-result-email">{a.email}</bdi>
+                <span class="door-result-action">{t('door.action.checkIn')}</span>
               </button>
             </li>
           )}
@@ -235,14 +268,32 @@ function NameSearch(props: { disabled: boolean }): JSX.Element {
   );
 }
 
-const STATE_WORDS: Record<string, string> = {
-  queued: 'not yet synced',
-  acked: 'synced',
-  reflected: 'synced',
-  rejected: 'refused by the server',
-  undone: 'undone',
-  refused: 'refused',
-};
+/** An attendee's status other than going, in the reader's words. */
+function attendeeStatus(status: string): string {
+  if (status === 'cancelled') return t('door.search.status.cancelled');
+  if (status === 'waitlist') return t('door.search.status.waitlist');
+  return status;
+}
+
+/** Where a scan on this device stands, in the reader's words. */
+function scanState(c: LocalCheckin): string {
+  if (c.undo && c.undo !== 'rejected') return t('door.recent.state.undone');
+  switch (c.state) {
+    case 'queued':
+      return t('door.recent.state.queued');
+    case 'acked':
+    case 'reflected':
+      return t('door.recent.state.synced');
+    case 'rejected':
+      return t('door.recent.state.rejected');
+    case 'undone':
+      return t('door.recent.state.undone');
+    case 'refused':
+      return t('door.recent.state.refused');
+    default:
+      return c.state;
+  }
+}
 
 function RecentScans(): JSX.Element {
   const door = doorState();
@@ -252,32 +303,32 @@ function RecentScans(): JSX.Element {
   onCleanup(() => clearInterval(tick));
   return (
     <section class="door-section" aria-labelledby="recent-heading">
-      <h2 id="recent-heading">Recent scans</h2>
+      <h2 id="recent-heading">{t('door.recent.heading')}</h2>
       <Show when={recent.error()}>
         <p class="form-error" role="alert">
-          The scans on this device could not be read.
+          {t('door.recent.readError')}
         </p>
       </Show>
       <Show when={!recent.loading() && recent.items.length === 0}>
-        <p class="muted">No scans on this device yet.</p>
+        <p class="muted">{t('door.recent.empty')}</p>
       </Show>
       <ul class="door-recent">
         <For each={recent.items}>
           {(c) => (
             <li class={`door-recent-item tone-${VERDICT_LOOK[c.verdict].tone}`}>
-              <span class="door-recent-word">{VERDICT_LOOK[c.verdict].word}</span>
-              <span class="door-recent-name">{c.displayName || '—'}</span>
+              <span class="door-recent-word">{verdictWord(c.verdict)}</span>
+              <bdi class="door-recent-name">{c.displayName || '—'}</bdi>
               <span class="muted">
-                {formatUtcDateTime(c.scannedUtc)} · {c.undo && c.undo !== 'rejected' ? 'undone' : STATE_WORDS[c.state]}
+                {formatUtcDateTime(c.scannedUtc)} · {scanState(c)}
               </span>
               <Show when={isAdmitted(c.verdict) && c.state !== 'undone' && c.state !== 'rejected' && !c.undo && now() - c.scannedMs < UNDO_WINDOW_MS}>
                 <button
                   type="button"
                   class="button button-quiet"
                   onClick={() => void undoScan(door.db, c.clientId).then(() => door.engine.requestSync('scan'))}
-                  aria-label={`Undo check-in of ${c.displayName || 'this scan'}`}
+                  aria-label={c.displayName ? t('door.recent.undoOf', { name: c.displayName }) : t('door.recent.undoThis')}
                 >
-                  Undo
+                  {t('door.action.undo')}
                 </button>
               </Show>
             </li>
@@ -299,25 +350,26 @@ function NeedsAttention(props: { rejected: OutboxItem[]; conflicts: LocalCheckin
     <Show when={props.rejected.length > 0 || props.conflicts.length > 0}>
       <section class="door-section door-attention-section" aria-labelledby="attention-heading">
         <h2 id="attention-heading" ref={props.headingRef} tabindex="-1">
-          Needs attention
+          {t('door.attention.heading')}
         </h2>
         <ul class="door-attention">
           <For each={props.rejected}>
             {(item, i) => (
               <li>
-                {item.kind === 'annul' ? 'Undo of ' : item.kind === 'walk_in' ? 'Walk-in ' : 'Scan of '}
-                <strong>{(item.kind === 'walk_in' ? item.item.displayName : names.value()[i()]?.displayName) || 'an unknown ticket'}</strong> was refused by the
-                server: {REASONS[item.reason ?? ''] ?? item.reason}. It is kept here and not sent again.
+                {(() => {
+                  const values = {
+                    name: (item.kind === 'walk_in' ? item.item.displayName : names.value()[i()]?.displayName) || t('door.attention.unknownTicket'),
+                    reason: refusalReason(item.reason),
+                    b: bold,
+                  };
+                  if (item.kind === 'annul') return tx('door.attention.undoRefused', values);
+                  if (item.kind === 'walk_in') return tx('door.attention.walkInRefused', values);
+                  return tx('door.attention.scanRefused', values);
+                })()}
               </li>
             )}
           </For>
-          <For each={props.conflicts}>
-            {(c) => (
-              <li>
-                <strong>{c.displayName || 'An attendee'}</strong> was let in at {formatUtcDateTime(c.scannedUtc)} but {CONFLICTS[c.conflict!] ?? c.conflict}.
-              </li>
-            )}
-          </For>
+          <For each={props.conflicts}>{(c) => <li>{conflictSentence(c)}</li>}</For>
         </ul>
       </section>
     </Show>
@@ -326,32 +378,32 @@ function NeedsAttention(props: { rejected: OutboxItem[]; conflicts: LocalCheckin
 
 function DoorSettings(): JSX.Element {
   const door = doorState();
-  const [message, setMessage] = createSignal<string | null>(null);
+  const [refused, setRefused] = createSignal(false);
   return (
     <section class="door-section" aria-labelledby="settings-heading">
-      <h2 id="settings-heading">This device</h2>
+      <h2 id="settings-heading">{t('door.settings.heading')}</h2>
       <div class="door-settings">
         <button type="button" class="button button-quiet" aria-pressed={door.muted()} onClick={() => door.setMuted(!door.muted())}>
-          {door.muted() ? 'Sound off' : 'Sound on'}
+          {door.muted() ? t('door.settings.soundOff') : t('door.settings.soundOn')}
         </button>
         <button type="button" class="button button-quiet" onClick={() => void door.engine.syncNow()}>
-          Sync now
+          {t('door.settings.syncNow')}
         </button>
         <button type="button" class="button button-quiet" onClick={() => void door.engine.reset()}>
-          Download the list again
+          {t('door.settings.downloadAgain')}
         </button>
         <button
           type="button"
           class="button button-quiet"
           aria-disabled={door.pending() > 0}
           onClick={async () => {
-            if (door.pending() > 0 || !(await door.forget())) setMessage('Not while scans are unsynced: they would be lost. Sync first.');
+            if (door.pending() > 0 || !(await door.forget())) setRefused(true);
           }}
         >
-          Forget this device
+          {t('door.settings.forget')}
         </button>
       </div>
-      <FormError message={message()} />
+      <FormError message={refused() ? t('door.settings.forgetRefused') : null} />
     </section>
   );
 }

@@ -3,31 +3,45 @@ import { doorState } from '../state';
 import { pairingCodeFrom } from '../scanner/input';
 import { trpcErrorCode } from '../../ui/trpc';
 import { FormError } from '../../ui/form-error';
+import { t } from '../../i18n/i18n';
+import { LanguageMenu } from '../../i18n/language-menu';
 
-const MESSAGES: Record<string, string> = {
-  network: 'The server could not be reached. Pairing needs a network once; check the connection and try again.',
-  svc_pairing_code_invalid: 'That code is unknown, expired or already used. Ask an administrator for a new one.',
-  svc_rate_limited: 'Too many attempts. Wait a minute and try again.',
-  svc_invalid_param: 'Type the 8-character code shown to the administrator, like ABCD-EFGH.',
-};
+/** A refused pairing in the reader's words (a function: the words follow a language switch). */
+function pairingError(code: string): string {
+  switch (code) {
+    case 'network':
+      return t('door.pair.error.network');
+    case 'svc_pairing_code_invalid':
+      return t('door.pair.error.codeInvalid');
+    case 'svc_rate_limited':
+      return t('door.pair.error.rateLimited');
+    case 'svc_invalid_param':
+      return t('door.pair.error.badFormat');
+    default:
+      return t('door.pair.error.failed');
+  }
+}
 
 /** Pairs the device once with the administrator's code (typed, or from the QR link). */
 export function PairForm(props: { initialCode: string | null }): JSX.Element {
   const door = doorState();
   const [code, setCode] = createSignal(props.initialCode ?? '');
-  const [error, setError] = createSignal<string | null>(null);
+  const [errorCode, setErrorCode] = createSignal<string | null>(null);
+  const error = () => {
+    const c = errorCode();
+    return c === null ? null : pairingError(c);
+  };
   const [working, setWorking] = createSignal(false);
 
   const pair = async () => {
     const value = pairingCodeFrom(code()) ?? code().trim();
     if (working() || value === '') return;
     setWorking(true);
-    setError(null);
+    setErrorCode(null);
     try {
       await door.pair(value);
     } catch (err) {
-      const c = trpcErrorCode(err);
-      setError(MESSAGES[c] ?? 'Pairing failed. Please try again.');
+      setErrorCode(trpcErrorCode(err));
     } finally {
       setWorking(false);
     }
@@ -39,11 +53,11 @@ export function PairForm(props: { initialCode: string | null }): JSX.Element {
 
   return (
     <section aria-labelledby="pair-heading" class="door-pair">
-      <h2 id="pair-heading">Pair this device</h2>
-      <p>
-        An administrator creates a door device and shows a pairing code or QR code. Scan the QR code with this phone’s camera, or type the code here. This needs
-        a network once; after that the door works offline.
-      </p>
+      <div class="door-language">
+        <LanguageMenu class="door-language-menu" />
+      </div>
+      <h2 id="pair-heading">{t('door.pair.heading')}</h2>
+      <p>{t('door.pair.intro')}</p>
       <form
         class="form"
         onSubmit={(e) => {
@@ -52,21 +66,21 @@ export function PairForm(props: { initialCode: string | null }): JSX.Element {
         }}
       >
         <div class="field">
-          <label for="pair-code">Pairing code</label>
+          <label for="pair-code">{t('door.pair.codeLabel')}</label>
           <input
             id="pair-code"
             name="code"
             autocomplete="off"
             autocapitalize="characters"
             spellcheck={false}
-            placeholder="ABCD-EFGH"
+            placeholder={t('door.pair.codeExample')}
             value={code()}
             onInput={(e) => setCode(e.currentTarget.value)}
             aria-describedby={error() ? 'pair-error' : undefined}
           />
         </div>
         <button type="submit" class="button" aria-disabled={working()}>
-          {working() ? 'Pairing…' : 'Pair device'}
+          {working() ? t('door.pair.working') : t('door.pair.submit')}
         </button>
         <FormError message={error()} id="pair-error" />
       </form>

@@ -1,23 +1,41 @@
 import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
-import { onFirstUse } from '../../ui/format';
 import { createLiveValue } from '../../offline/live';
 import { readSyncState } from '../db/attendee-cache';
 import { cachedEventCounts, localCheckedInAdjustment, type EventCounts } from '../db/scans';
 import { doorState } from '../state';
 import { online } from '../../pwa';
+import { t, tx } from '../../i18n/i18n';
+import { ago, dayClock, grouped } from '../door-format';
 
-const relative = onFirstUse(() => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
-const clock = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' }));
-
-function ago(ms: number, nowMs: number): string {
+function sinceSync(ms: number, nowMs: number): string {
   const s = Math.round((ms - nowMs) / 1000);
-  if (s > -45) return 'just now';
+  if (s > -45) return t('door.time.justNow');
   const m = Math.round(s / 60);
-  if (m > -60) return relative().format(m, 'minute');
+  if (m > -60) return ago().format(m, 'minute');
   const h = Math.round(m / 60);
-  if (h > -48) return relative().format(h, 'hour');
-  return relative().format(Math.round(h / 24), 'day');
+  if (h > -48) return ago().format(h, 'hour');
+  return ago().format(Math.round(h / 24), 'day');
 }
+
+/** A sync problem in the reader's words, from the engine's code (the engine's own text is English). */
+function syncProblem(code: string | null, fallback: string): string {
+  switch (code) {
+    case 'network':
+      return t('door.syncError.network');
+    case 'svc_device_revoked':
+      return t('door.syncError.revoked');
+    case 'svc_unauthorized':
+      return t('door.syncError.unauthorized');
+    case 'svc_forbidden':
+      return t('door.syncError.forbidden');
+    case 'svc_rate_limited':
+      return t('door.syncError.rateLimited');
+    default:
+      return code ? t('door.syncError.other', { code }) : fallback;
+  }
+}
+
+const bold = (chunks: JSX.Element[]) => <strong>{chunks}</strong>;
 
 /**
  * Honest state, always visible: offline as a full-width bar, last sync, unsynced scans, the
@@ -67,56 +85,54 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
       <Show when={!online()}>
         <p class="door-offline-bar" role="status">
           <span class="network-dot offline" aria-hidden="true" />
-          <span>
-            <strong>Offline.</strong> Scanning still works; scans are sent when the network is back.
-          </span>
+          <span>{tx('door.status.offline', { b: bold })}</span>
         </p>
       </Show>
-      <ul class="door-status-list" aria-label="Door status">
+      <ul class="door-status-list" aria-label={t('door.status.label')}>
         <Show when={props.attention > 0}>
           <li>
             <button type="button" class="door-chip door-attention-badge" onClick={() => props.onAttention()}>
-              <span aria-hidden="true">⚠</span> Needs attention <span class="door-badge-count">{props.attention}</span>
+              <span aria-hidden="true">⚠</span> {t('door.attention.heading')} <span class="door-badge-count">{grouped(props.attention)}</span>
             </button>
           </li>
         </Show>
         <Show when={online()}>
           <li class="door-chip">
             <span class="network-dot" aria-hidden="true" />
-            Online
+            {t('door.status.online')}
           </li>
         </Show>
         <li class="door-chip door-counts">
-          <Show when={counts()} fallback={door.attendeesReady() ? 'Counts: —' : `Loading ${stored.value().toLocaleString()} attendees…`}>
-            {(c) => (
-              <>
-                <strong>{c().checkedIn}</strong> checked in / <strong>{c().going}</strong> going
-              </>
-            )}
+          <Show when={counts()} fallback={door.attendeesReady() ? t('door.status.noCounts') : t('door.status.loadingAttendees', { count: stored.value() })}>
+            {(c) => tx('door.status.counts', { checkedIn: c().checkedIn, going: c().going, b: bold })}
           </Show>
         </li>
         <li class="door-chip door-sync">
-          <span role="status">{door.pending() === 0 ? 'All scans synced' : `${door.pending()} not yet synced`}</span>
+          <span role="status">{door.pending() === 0 ? t('door.status.allSynced') : t('door.status.unsynced', { count: door.pending() })}</span>
           <span aria-hidden="true">·</span>
           <span>
-            Last sync:{' '}
-            <Show when={lastSync()} fallback="never">
-              {(ms) => (
-                <time datetime={new Date(ms()).toISOString()} title={clock().format(ms())}>
-                  {ago(ms(), now())}
-                </time>
-              )}
+            <Show when={lastSync()} fallback={t('door.status.lastSyncNever')}>
+              {(ms) =>
+                tx('door.status.lastSync', {
+                  ago: sinceSync(ms(), now()),
+                  time: (chunks) => (
+                    <time datetime={new Date(ms()).toISOString()} title={dayClock().format(ms())}>
+                      {chunks}
+                    </time>
+                  ),
+                })
+              }
             </Show>
-            <Show when={door.status().phase === 'syncing'}> (syncing…)</Show>
+            <Show when={door.status().phase === 'syncing'}> {t('door.status.syncing')}</Show>
           </span>
         </li>
       </ul>
       <Show when={door.status().phase === 'error' && door.status().lastError}>
         {(message) => (
           <div class="notice notice-error door-sync-error" role="alert">
-            <p>Sync problem: {message()} Scans are kept on this device and sent when it works again.</p>
+            <p>{t('door.status.syncProblem', { message: syncProblem(door.status().lastErrorCode, message()) })}</p>
             <button type="button" class="button button-quiet" onClick={() => void door.engine.syncNow()}>
-              Try again now
+              {t('door.status.tryAgain')}
             </button>
           </div>
         )}

@@ -6,17 +6,19 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { unlockAudio } from '../scanner/feedback';
 import { doorState } from '../state';
+import { t, tx } from '../../i18n/i18n';
 
 /** The server's MAX_QUANTITY (shared/attendees.ts; not imported, it would bring zod into the door's chunk). */
 const MAX_PEOPLE = 1000;
 /** The shape the server accepts (zod's email check), so a walk-in the door accepts is never set aside as malformed. */
 const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
+/** Which fields are refused; their words are read at render, so they follow a language switch. */
 interface Problems {
-  name?: string;
-  email?: string;
-  quantity?: string;
-  form?: string;
+  name?: boolean;
+  email?: boolean;
+  quantity?: boolean;
+  form?: boolean;
 }
 
 export function WalkInForm(props: { disabled: boolean }): JSX.Element {
@@ -55,9 +57,9 @@ export function WalkInForm(props: { disabled: boolean }): JSX.Element {
     unlockAudio();
     if (props.disabled) return;
     const found: Problems = {};
-    if (!name().trim()) found.name = 'Enter the person’s name.';
-    if (email().trim() && !EMAIL.test(email().trim())) found.email = 'Enter a full email address, e.g. sam@example.org — or leave it empty.';
-    if (!Number.isInteger(people()) || people() < 1 || people() > MAX_PEOPLE) found.quantity = `Enter a whole number from 1 to ${MAX_PEOPLE}.`;
+    if (!name().trim()) found.name = true;
+    if (email().trim() && !EMAIL.test(email().trim())) found.email = true;
+    if (!Number.isInteger(people()) || people() < 1 || people() > MAX_PEOPLE) found.quantity = true;
     setProblems(found);
     if (found.name) return nameInput?.focus();
     if (found.email) return emailInput?.focus();
@@ -66,14 +68,14 @@ export function WalkInForm(props: { disabled: boolean }): JSX.Element {
       await door.registerWalkIn({ displayName: name().trim(), email: email().trim(), quantity: people() });
       close();
     } catch {
-      setProblems({ form: 'The walk-in could not be saved on this device. Try again.' });
+      setProblems({ form: true });
     }
   };
 
   return (
     <Show when={door.device()?.walkIns === true}>
       <section class="door-section walk-in" aria-labelledby="walk-in-heading">
-        <h2 id="walk-in-heading">Walk-ins</h2>
+        <h2 id="walk-in-heading">{t('door.walkIn.heading')}</h2>
         <Show
           when={open()}
           fallback={
@@ -87,13 +89,13 @@ export function WalkInForm(props: { disabled: boolean }): JSX.Element {
                 queueMicrotask(() => nameInput?.focus());
               }}
             >
-              Register a walk-in
+              {t('door.walkIn.open')}
             </button>
           }
         >
-          <form class="door-form walk-in-form" aria-label="Register a walk-in" novalidate onSubmit={(e) => void submit(e)}>
+          <form class="door-form walk-in-form" aria-label={t('door.walkIn.open')} novalidate onSubmit={(e) => void submit(e)}>
             <div class="field">
-              <label for="walk-in-name">Name</label>
+              <label for="walk-in-name">{t('door.walkIn.name')}</label>
               <input
                 ref={nameInput}
                 id="walk-in-name"
@@ -111,14 +113,12 @@ export function WalkInForm(props: { disabled: boolean }): JSX.Element {
               />
               <Show when={problems().name}>
                 <p id="walk-in-name-error" class="form-error" role="alert">
-                  {problems().name}
+                  {t('door.walkIn.error.name')}
                 </p>
               </Show>
             </div>
             <div class="field">
-              <label for="walk-in-email">
-                Email <span class="muted">(optional: the ticket is sent there)</span>
-              </label>
+              <label for="walk-in-email">{tx('door.walkIn.email', { muted: (chunks) => <span class="muted">{chunks}</span> })}</label>
               <input
                 ref={emailInput}
                 id="walk-in-email"
@@ -140,14 +140,14 @@ export function WalkInForm(props: { disabled: boolean }): JSX.Element {
               />
               <Show when={problems().email}>
                 <p id="walk-in-email-error" class="form-error" role="alert">
-                  {problems().email}
+                  {t('door.walkIn.error.email')}
                 </p>
               </Show>
             </div>
             <div class="field">
-              <label for="walk-in-quantity">People</label>
+              <label for="walk-in-quantity">{t('door.walkIn.people')}</label>
               <div class="walk-in-stepper">
-                <button type="button" class="button button-quiet" aria-label="One person fewer" onClick={() => step(-1)} disabled={props.disabled}>
+                <button type="button" class="button button-quiet" aria-label={t('door.walkIn.fewer')} onClick={() => step(-1)} disabled={props.disabled}>
                   −
                 </button>
                 <input
@@ -166,28 +166,28 @@ export function WalkInForm(props: { disabled: boolean }): JSX.Element {
                   aria-describedby={problems().quantity ? 'walk-in-quantity-error' : undefined}
                   disabled={props.disabled}
                 />
-                <button type="button" class="button button-quiet" aria-label="One person more" onClick={() => step(1)} disabled={props.disabled}>
+                <button type="button" class="button button-quiet" aria-label={t('door.walkIn.more')} onClick={() => step(1)} disabled={props.disabled}>
                   +
                 </button>
               </div>
               <Show when={problems().quantity}>
                 <p id="walk-in-quantity-error" class="form-error" role="alert">
-                  {problems().quantity}
+                  {t('door.walkIn.error.quantity', { max: MAX_PEOPLE })}
                 </p>
               </Show>
             </div>
-            <p class="muted door-hint">Works offline: the walk-in is kept on this device and sent when there is a network.</p>
+            <p class="muted door-hint">{t('door.walkIn.offlineHint')}</p>
             <Show when={problems().form}>
               <p class="form-error" role="alert">
-                {problems().form}
+                {t('door.walkIn.error.save')}
               </p>
             </Show>
             <div class="walk-in-actions">
               <button type="submit" class="button" disabled={props.disabled || door.busy()}>
-                Register and check in
+                {t('door.walkIn.submit')}
               </button>
               <button type="button" class="button button-quiet" onClick={close}>
-                Cancel
+                {t('door.walkIn.cancel')}
               </button>
             </div>
           </form>

@@ -7,6 +7,7 @@ import { pairingCodeFrom } from '../scanner/input';
 import { requestPersistentStorage } from '../../offline/persistent-storage';
 import { doorState } from '../state';
 import '../../styles/door.css';
+import { t } from '../../i18n/i18n';
 
 /** `/door` (docs/api.md#overview): pairing, event choice, scanner. Dark by default (night events, battery). */
 export default function DoorPage(): JSX.Element {
@@ -27,11 +28,11 @@ export default function DoorPage(): JSX.Element {
   });
 
   return (
-    <Page title="Door">
+    <Page title={t('door.page.title')}>
       <Switch>
         <Match when={door.device() === undefined}>
           <p class="status-text" aria-busy="true">
-            Opening this device’s check-in data…
+            {t('door.page.opening')}
           </p>
         </Match>
         <Match when={door.device() === null}>
