@@ -141,7 +141,7 @@ export function DoorScreen(props: { device: DeviceRecord }): JSX.Element {
       <Show when={!download.loading() && !download.value()?.done && door.eventId() !== null}>
         <p class="notice" role="status" aria-live="polite">
           <Show when={door.status().downloading} fallback={t('door.download.waiting')}>
-            {(d) => t('door.download.progress', { count: d().count })}
+            {(d) => <>{t('door.download.progress', { count: d().count })}</>}
           </Show>
         </p>
       </Show>

@@ -104,7 +104,7 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
         </Show>
         <li class="door-chip door-counts">
           <Show when={counts()} fallback={door.attendeesReady() ? t('door.status.noCounts') : t('door.status.loadingAttendees', { count: stored.value() })}>
-            {(c) => tx('door.status.counts', { checkedIn: c().checkedIn, going: c().going, b: bold })}
+            {(c) => <>{tx('door.status.counts', { checkedIn: c().checkedIn, going: c().going, b: bold })}</>}
           </Show>
         </li>
         <li class="door-chip door-sync">
@@ -112,16 +112,19 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
           <span aria-hidden="true">·</span>
           <span>
             <Show when={lastSync()} fallback={t('door.status.lastSyncNever')}>
-              {(ms) =>
-                tx('door.status.lastSync', {
-                  ago: sinceSync(ms(), now()),
-                  time: (chunks) => (
-                    <time datetime={new Date(ms()).toISOString()} title={dayClock().format(ms())}>
-                      {chunks}
-                    </time>
-                  ),
-                })
-              }
+              {/* in JSX, so the age, the clock and the words follow time and a language switch */}
+              {(ms) => (
+                <>
+                  {tx('door.status.lastSync', {
+                    ago: sinceSync(ms(), now()),
+                    time: (chunks) => (
+                      <time datetime={new Date(ms()).toISOString()} title={dayClock().format(ms())}>
+                        {chunks}
+                      </time>
+                    ),
+                  })}
+                </>
+              )}
             </Show>
             <Show when={door.status().phase === 'syncing'}> {t('door.status.syncing')}</Show>
           </span>
