@@ -47,6 +47,7 @@ export default tseslint.config(
       'client/visitor/components/states.tsx',
       'client/visitor/components/ticket-qr.tsx',
       'client/visitor/components/when-lines.tsx',
+      'client/admin/components/language-field.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
