@@ -4,6 +4,9 @@
  * the reader's own choice and browser; API error messages in the language a request names.
  */
 import { describe, expect, it } from 'vitest';
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import superjson from 'superjson';
+import type { AppRouter } from '../../server/api/router';
 import { useTestServer } from '../helpers/test-server';
 
 const { server: srv, admin } = useTestServer({ client: true, env: { SVC_JOBS: 'off' } });
@@ -123,5 +126,27 @@ describe('API error messages', () => {
     expect(await anonymous.json()).toMatchObject({ code: 'svc_unauthorized', message: 'يُرجى تسجيل الدخول.' });
     const unknownRoute = await fetch(`${srv.url}/svc/v1/nowhere`, { headers: { 'accept-language': 'nl' } });
     expect(await unknownRoute.json()).toMatchObject({ code: 'svc_not_found', message: 'Niet gevonden.' });
+  });
+
+  it('over tRPC too: auth.updateMe refuses an unknown language in Dutch for Accept-Language: nl, as before without it', async () => {
+    const client = (headers: Record<string, string>) =>
+      createTRPCClient<AppRouter>({
+        links: [httpBatchLink({ url: `${srv.url}/trpc`, transformer: superjson, headers: () => ({ cookie: admin.cookie, origin: srv.url, ...headers }) })],
+      });
+    const refusal = async (headers: Record<string, string>) => {
+      const err = await client(headers)
+        .auth.updateMe.mutate({ language: 'xx' as never })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TRPCClientError);
+      return err as TRPCClientError<AppRouter>;
+    };
+    const dutch = await refusal({ 'accept-language': 'nl-BE' });
+    expect(dutch.message).toBe('Sommige velden ontbreken of zijn ongeldig: language.');
+    expect(dutch.data).toMatchObject({
+      svcCode: 'svc_invalid_param',
+      httpStatus: 400,
+      params: { language: 'must be one of en, de, fr, es, it, nl, pt-BR, ar' },
+    });
+    expect((await refusal({})).message).toBe('Invalid parameter(s): language');
   });
 });
