@@ -48,6 +48,7 @@ export default tseslint.config(
       'client/visitor/components/ticket-qr.tsx',
       'client/visitor/components/when-lines.tsx',
       'client/door/**/*.tsx',
+      'client/admin/components/language-field.tsx',
     ],
     rules: {
       'no-restricted-syntax': [

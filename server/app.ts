@@ -11,7 +11,9 @@ import { isSecure, setSecurityHeaders } from './http';
 import { allRoutes } from './modules';
 import { buildOpenApi } from './api/openapi';
 import { runRoute } from './api/route';
+import { localizedBody } from './api/error-language';
 import { staticHandler } from './static';
+import { pageLanguageHints } from './i18n/page-language';
 import { appRouter } from './api/router';
 import { createTrpcContext } from './api/procedure';
 import { observeRequest } from './metrics';
@@ -25,11 +27,12 @@ function retryAfterOf(err: AppError | null): number | null {
   return (err?.code === 'svc_rate_limited' || err?.code === 'svc_unavailable') && typeof retryAfter === 'number' ? retryAfter : null;
 }
 
-function errorResponse(err: AppError): Response {
+/** The error as JSON, its message in the language the request names (server/api/error-language.ts). */
+function errorResponse(err: AppError, c: Context | null): Response {
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
   const retryAfter = retryAfterOf(err);
   if (retryAfter !== null) headers.set('Retry-After', String(retryAfter));
-  const text = JSON.stringify(err.toBody());
+  const text = JSON.stringify(localizedBody(err, c));
   // the length lets the compression step leave it alone: an error answer is always small
   headers.set('content-length', String(Buffer.byteLength(text)));
   return new Response(text, { status: err.status, headers });
@@ -43,12 +46,12 @@ function errorResponse(err: AppError): Response {
  * hono's own check, which counts the bytes as they come.
  */
 function limitBody(maxSize: number): MiddlewareHandler {
-  const counted = bodyLimit({ maxSize, onError: () => errorResponse(new AppError('svc_payload_too_large')) });
+  const counted = bodyLimit({ maxSize, onError: (c) => errorResponse(new AppError('svc_payload_too_large'), c) });
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const length = c.req.header('content-length');
     if (length === undefined || c.req.header('transfer-encoding') !== undefined) return counted(c, next);
-    if (Number.parseInt(length, 10) > maxSize) return errorResponse(new AppError('svc_payload_too_large'));
+    if (Number.parseInt(length, 10) > maxSize) return errorResponse(new AppError('svc_payload_too_large'), c);
     return next();
   };
 }
@@ -91,16 +94,16 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   });
 
   app.onError((err, c) => {
-    if (err instanceof AppError) return errorResponse(err);
+    if (err instanceof AppError) return errorResponse(err, c);
     if (isDatabaseUnavailable(err)) {
       log.warn(
         { code: databaseErrorCode(err), method: c.req.method, path: redactPath(new URL(c.req.url).pathname) },
         'connection lost under a request; answered 503',
       );
-      return errorResponse(databaseUnavailable());
+      return errorResponse(databaseUnavailable(), c);
     }
     log.error({ err, method: c.req.method, path: redactPath(new URL(c.req.url).pathname) }, 'unhandled error');
-    return errorResponse(new AppError('svc_internal'));
+    return errorResponse(new AppError('svc_internal'), c);
   });
 
   const routes = allRoutes();
@@ -111,7 +114,7 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   for (const middleware of opts.restMiddleware ?? []) rest.use('*', middleware);
   rest.get('/openapi.json', (c) => c.json(buildOpenApi(routes, { version: opts.version ?? '0.0.0', serverUrl: ctx.env.publicUrl })));
   for (const route of routes) rest.on(route.method.toUpperCase(), route.path, (c) => runRoute(route, c, ctx));
-  rest.notFound(() => errorResponse(new AppError('svc_not_found', 'No such route.')));
+  rest.notFound((c) => errorResponse(new AppError('svc_not_found', 'No such route.'), c));
   app.route('/svc/v1', rest);
 
   app.use('/trpc/*', limitBody(8 * MAX_BODY_BYTES));
@@ -137,14 +140,14 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     return c.newResponse(res.body, res);
   });
 
-  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx) }) : null;
+  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage: pageLanguageHints(ctx) }) : null;
   app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;
     if (serveStatic && !path.startsWith('/svc/') && !path.startsWith('/trpc/')) {
       const res = await serveStatic(c);
       if (res) return res;
     }
-    return errorResponse(new AppError('svc_not_found', 'No such route.'));
+    return errorResponse(new AppError('svc_not_found', 'No such route.'), c);
   });
 
   return app;

@@ -14,6 +14,7 @@ import {
   parseAcceptLanguage,
   readCookie,
   type Locale,
+  type LocaleInputs,
 } from '../shared/i18n/locales';
 
 const TYPES: Record<string, string> = {
@@ -34,6 +35,8 @@ const TYPES: Record<string, string> = {
 export interface StaticOptions {
   /** Whether the request came over HTTPS (the language cookie is then Secure). */
   isSecure?: (c: Context) => boolean;
+  /** The page's own fallbacks (its event's language, the organization's default), read only when the reader names nothing we speak. */
+  pageLanguage?: (urlPath: string) => Promise<Pick<LocaleInputs, 'eventLocale' | 'orgDefault'>>;
 }
 
 /**
@@ -83,11 +86,16 @@ export function staticHandler(root: string, options: StaticOptions = {}) {
 async function serveShell(c: Context, root: string, file: string, urlPath: string, options: StaticOptions): Promise<Response> {
   const url = new URL(c.req.url);
   const chosen = matchLocale(url.searchParams.get(LANG_PARAM));
-  const locale = negotiateLocale({
+  const reader: LocaleInputs = {
     param: chosen,
     cookie: readCookie(c.req.header('cookie'), LANG_COOKIE),
     accepted: parseAcceptLanguage(c.req.header('accept-language')),
-  });
+  };
+  // the page's own fallbacks cost a look-up: only when the reader's side names nothing we speak
+  const readerNamesOne = [reader.param, reader.cookie, ...reader.accepted!].some((tag) => matchLocale(tag) !== null);
+  const fallbacks = readerNamesOne || !options.pageLanguage ? {} : await options.pageLanguage(urlPath);
+  // the shell is cached by the locale it ends in, so a new organization default needs no invalidation here
+  const locale = negotiateLocale({ ...reader, ...fallbacks });
   const encoding = acceptedEncoding(c.req.header('accept-encoding'));
   const [body, preload] = await Promise.all([localizedShell(file, locale, encoding), routePreloadLink(root, urlPath, locale)]);
   const headers: Record<string, string> = {

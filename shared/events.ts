@@ -1,7 +1,7 @@
 /** Event schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#rest "Event"). */
 import { z } from 'zod';
 
-import { ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';
+import { ZLanguage, ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';
 import { ZCustomFieldDefinition } from './custom-fields-schema';
 
 /** An outgoing-webhook target (team chat): http(s) only; the server checks the address again (docs/api.md#webhooks). '' = none. */
@@ -15,6 +15,8 @@ const eventFields = {
   startsUtc: ZUtcDateTime,
   endsUtc: ZUtcDateTime.nullable(),
   timezone: ZTimeZoneName,
+  /** The language its pages and mails fall back to after the visitor's own; null = the organization's default. */
+  language: ZLanguage.nullable(),
   venue: z.string().trim().max(190),
   /** Seats; null = unlimited. */
   capacity: z.number().int().min(1).max(1_000_000).nullable(),
@@ -38,6 +40,7 @@ export const ZCreateEventInput = z.object({
   description: eventFields.description.default(''),
   endsUtc: eventFields.endsUtc.default(null),
   timezone: eventFields.timezone.default('UTC'),
+  language: eventFields.language.default(null),
   venue: eventFields.venue.default(''),
   capacity: eventFields.capacity.default(null),
   maxPerSignup: eventFields.maxPerSignup.default(10),
@@ -69,6 +72,8 @@ export const ZEventDto = z.object({
   startsUtc: z.string(),
   endsUtc: z.string().nullable(),
   timezone: z.string(),
+  /** The event's language (docs/decisions/027-languages.md); null = the organization's default. */
+  language: ZLanguage.nullable(),
   venue: z.string(),
   capacity: z.number().int().nullable(),
   maxPerSignup: z.number().int(),

@@ -1,6 +1,7 @@
 /** Zod building blocks every domain's schemas share (server and PWA alike). */
 import { z } from 'zod';
 import { isUtcString, isValidTimeZone, parseUtcDate } from './time';
+import { LOCALES } from './i18n/locales';
 
 /** The contract's time format: UTC `Y-m-d H:i:s`. */
 export const ZUtcDateTime = z.string().refine(isUtcString, 'must be a UTC time in Y-m-d H:i:s format');
@@ -14,3 +15,6 @@ export const ZEmail = z
   .trim()
   .max(254)
   .pipe(z.email({ message: 'must be a valid email address' }));
+
+/** A language svc speaks (shared/i18n/locales.ts), exactly as listed: `de`, `pt-BR` (docs/decisions/027-languages.md). */
+export const ZLanguage = z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` });

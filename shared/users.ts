@@ -1,5 +1,6 @@
 /** User and API-token shapes shared by the server and the admin app (docs/api.md#rest–5): one zod schema each, types inferred. */
 import { z } from './validation';
+import { ZLanguage } from './schemas';
 
 export const ROLES = ['administrator', 'staff', 'host'] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,6 +13,8 @@ export const ZUserDto = z.object({
   displayName: z.string(),
   role: ZRole,
   timezone: z.string(),
+  /** The user's own language for the admin app and their mails (docs/decisions/027-languages.md); null = not chosen. */
+  language: ZLanguage.nullable().describe('The user’s own language; null until they choose one'),
   eventIds: z.array(z.number().int()).nullable(),
   /** False for a user who was invited (or created without a password) and has not chosen one yet. */
   hasPassword: z.boolean().describe('False until an invited user has chosen a password'),
@@ -19,6 +22,13 @@ export const ZUserDto = z.object({
   inviteExpiresUtc: z.string().nullable().describe('Expiry of the pending invite / password link; null when none is pending'),
 });
 export type UserDto = z.infer<typeof ZUserDto>;
+
+/** PATCH /auth/me: what a signed-in person changes about themselves. */
+export const ZUpdateMeInput = z.object({
+  /** A language svc speaks, or null to let each page negotiate again. */
+  language: ZLanguage.nullable(),
+});
+export type UpdateMeInput = z.infer<typeof ZUpdateMeInput>;
 
 /** An API token as listed (never the secret). */
 export const ZApiTokenDto = z.object({

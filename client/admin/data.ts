@@ -116,6 +116,7 @@ function cachedEventDto(e: SyncEvent): EventDto {
   return {
     ...e,
     description: '',
+    language: null,
     maxPerSignup: 0,
     signupOpensUtc: null,
     signupClosesUtc: null,

@@ -8,6 +8,7 @@ import { fetchCurrentUser, logout } from './auth';
 import type { UserDto } from '../../shared/users';
 import type { Role } from './constants';
 import { rememberedUser, rememberUser as rememberForOffline } from './offline-flag';
+import { applyMyLanguage } from './my-language';
 
 /** Who is signed in (`auth.me`); staff carry the events they are assigned to (`eventIds`, null = all). */
 export type AdminUser = UserDto;
@@ -19,9 +20,10 @@ const [cachedUser, setCachedUser] = createSignal<AdminUser | null>(null);
 export function adminUser(): Promise<AdminUser | null> {
   if (cachedUser()) return Promise.resolve(cachedUser());
   pending ??= fetchCurrentUser()
-    .then((user) => {
+    .then(async (user) => {
       setCachedUser(user);
       rememberForOffline(user);
+      await applyMyLanguage(user);
       return user;
     })
     .catch((error: unknown) => {
@@ -41,6 +43,7 @@ export function adminUser(): Promise<AdminUser | null> {
 export function rememberUser(user: AdminUser): void {
   setCachedUser(user);
   rememberForOffline(user);
+  void applyMyLanguage(user);
 }
 
 export async function signOut(): Promise<void> {

@@ -7,6 +7,7 @@ import { authorize, type Access, type Principal } from '../auth/principal';
 import type { AppContext } from '../context';
 import { assertNotCrossSite, assertSameOrigin, clientIp, resolvePrincipal } from '../http';
 import { invalidParams } from './route';
+import { localizedMessage, requestLocale } from './error-language';
 import { databaseErrorCode, databaseUnavailable, isDatabaseUnavailable } from '../db/driver-faults';
 
 export interface TrpcContext {
@@ -45,7 +46,7 @@ const TRANSPORT_CODES: Partial<Record<TRPCError['code'], KnownErrorCode>> = {
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer,
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     // The docs/api.md#errors code travels in data.svcCode so the PWA handles REST and tRPC errors alike.
     const cause = error.cause;
     let app: AppError | null = cause instanceof AppError ? cause : null;
@@ -55,7 +56,8 @@ const t = initTRPC.context<TrpcContext>().create({
     if (!app) app = new AppError(TRANSPORT_CODES[error.code] ?? 'svc_internal');
     return {
       ...shape,
-      message: app ? app.message : shape.message,
+      // in the language the request names (server/api/error-language.ts); the code never changes
+      message: localizedMessage(app, ctx?.c ? requestLocale(ctx.c) : null),
       data: {
         code: shape.data.code,
         httpStatus: app?.status ?? shape.data.httpStatus,

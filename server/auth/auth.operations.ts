@@ -1,7 +1,7 @@
 /** Sign-in, invite links, API tokens and users (docs/api.md): one declaration per operation. */
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { ZApiTokenCreatedDto, ZApiTokenDto, ZInvitePreview, ZUserDto } from '../../shared/users';
+import { ZApiTokenCreatedDto, ZApiTokenDto, ZInvitePreview, ZUpdateMeInput, ZUserDto } from '../../shared/users';
 import { defineOperation, ZIdParams, ZListOf, ZPagination } from '../api/operation';
 import type { AppContext } from '../context';
 import { isSecure, SESSION_COOKIE } from '../http';
@@ -104,6 +104,15 @@ export const authOperations = {
     output: ZUserDto,
     rest: { method: 'get', path: '/auth/me', tags: AUTH, describe: 'The user' },
     handler: ({ principal, ctx }) => authService(ctx).me(principal),
+  }),
+  updateMe: defineOperation({
+    summary: 'Change the signed-in user’s own settings: their language (a locale svc speaks, or null)',
+    access: SIGNED_IN,
+    kind: 'mutation',
+    input: ZUpdateMeInput,
+    output: ZUserDto,
+    rest: { method: 'patch', path: '/auth/me', tags: AUTH, describe: 'The user', errors: { 404: 'An API token without a user' } },
+    handler: ({ input, principal, ctx }) => authService(ctx).updateMe(principal, input),
   }),
   createToken: defineOperation({
     summary: 'Create an API token (shown once)',

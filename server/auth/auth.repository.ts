@@ -20,9 +20,16 @@ export function authRepository(db: Db) {
       )[0] ?? null,
     findUserById: async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0] ?? null,
     listUsers: (limit: number, offset: number) => db.select().from(users).orderBy(asc(users.id)).limit(limit).offset(offset),
-    insertUser: async (row: { email: string; displayName: string; role: Role; timezone: string; passwordHash: string | null; eventIds?: number[] | null }) =>
-      (await db.insert(users).values(row).returning())[0]!,
-    updateUser: async (id: number, patch: Partial<Pick<UserRow, 'email' | 'displayName' | 'role' | 'timezone' | 'passwordHash' | 'eventIds'>>) =>
+    insertUser: async (row: {
+      email: string;
+      displayName: string;
+      role: Role;
+      timezone: string;
+      language?: string | null;
+      passwordHash: string | null;
+      eventIds?: number[] | null;
+    }) => (await db.insert(users).values(row).returning())[0]!,
+    updateUser: async (id: number, patch: Partial<Pick<UserRow, 'email' | 'displayName' | 'role' | 'timezone' | 'language' | 'passwordHash' | 'eventIds'>>) =>
       (
         await db
           .update(users)

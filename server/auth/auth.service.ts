@@ -8,8 +8,9 @@ import { authRepository, type AuthRepository, type UserRow, type ApiTokenRow } f
 import { hashPassword, verifyPassword } from './passwords';
 import { countRateLimits, hitRateLimit, secondsLeftInWindow } from '../security/throttle';
 import type { Principal } from './principal';
-import { ZEmail, ZTimeZone } from '../../shared/schemas';
-import { ZRole, type ApiTokenCreatedDto, type ApiTokenDto, type UserDto } from '../../shared/users';
+import { ZEmail, ZLanguage, ZTimeZone } from '../../shared/schemas';
+import { matchLocale } from '../../shared/i18n/locales';
+import { ZRole, type ApiTokenCreatedDto, type ApiTokenDto, type UpdateMeInput, type UserDto } from '../../shared/users';
 
 export type { ApiTokenDto, UserDto };
 
@@ -41,12 +42,15 @@ const ZUserFields = z.object({
   displayName: z.string().trim().max(190),
   role: ZRole,
   timezone: ZTimeZone,
+  /** The user's own language; null = not chosen (pages negotiate it). */
+  language: ZLanguage.nullable(),
   password: z.string().min(8, 'must be at least 8 characters').max(1024),
   eventIds: z.array(z.number().int().positive()).max(1000).nullable(),
 });
 export const ZCreateUserInput = ZUserFields.extend({
   displayName: ZUserFields.shape.displayName.default(''),
   timezone: ZUserFields.shape.timezone.default('UTC'),
+  language: ZUserFields.shape.language.default(null),
   password: ZUserFields.shape.password.optional(),
   eventIds: ZUserFields.shape.eventIds.optional(),
 });
@@ -69,6 +73,7 @@ export function toUserDto(u: UserRow, inviteExpiresUtc: string | null = null): U
     displayName: u.displayName,
     role: u.role,
     timezone: u.timezone,
+    language: matchLocale(u.language),
     eventIds: u.eventIds ?? null,
     hasPassword: u.passwordHash !== null,
     inviteExpiresUtc,
@@ -181,6 +186,14 @@ export function authService(ctx: AppContext) {
       return toUserDto(user);
     },
 
+    /** The signed-in person's own settings (their language); an API token without a user has none. */
+    async updateMe(principal: Principal, input: UpdateMeInput): Promise<UserDto> {
+      if (principal.userId === null) throw new AppError('svc_not_found', 'This token has no user.');
+      const updated = await repo.updateUser(principal.userId, { language: input.language });
+      if (!updated) throw new AppError('svc_not_found');
+      return toUserDto(updated);
+    },
+
     /**
      * First start on an empty database: one administrator from SVC_ADMIN_EMAIL /
      * SVC_ADMIN_PASSWORD, or with a generated password that is returned to be printed once.
@@ -224,6 +237,7 @@ export function authService(ctx: AppContext) {
         displayName: input.displayName,
         role: input.role,
         timezone: input.timezone,
+        language: input.language,
         passwordHash: input.password ? await hashPassword(input.password) : null,
         eventIds: input.eventIds ?? null,
       });

@@ -7,7 +7,7 @@
  * the pure logic server and PWA both run, kept free of zod for the hot path.
  */
 import { z } from '../validation';
-import { ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
+import { ZLanguage, ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
 import { CLOCK_RE } from '../time';
 import { ZResourceIds } from '../resources';
 import { ZWebhookTarget } from '../events';
@@ -180,6 +180,8 @@ export const ZSettingsPatch = z.object({
     .optional(),
   /** Extended edition: the team chat's default incoming webhook for every event; '' = none (docs/api.md#chat). */
   chatWebhookUrl: ZWebhookTarget.optional(),
+  /** The organization's language: pages, mails and invites fall back to it when nothing closer is known; null = English. */
+  defaultLanguage: ZLanguage.nullable().optional(),
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
 
@@ -262,6 +264,8 @@ export const ZSettingsDto = z.object({
   currency: z.string(),
   locationLabels: z.record(z.string(), z.string()),
   paymentHoldHours: z.number().int(),
+  /** The organization's language (docs/decisions/027-languages.md): the last fallback before English. */
+  defaultLanguage: ZLanguage,
   /** Extended edition only: the team chat's default address ('' = none). */
   chatWebhookUrl: z.string().optional(),
 });

@@ -19,6 +19,7 @@ describe('events REST (docs/api.md#rest shapes)', () => {
       startsUtc: '2099-01-01 10:00:00',
       endsUtc: null,
       timezone: 'UTC',
+      language: null,
       venue: '',
       capacity: null,
       maxPerSignup: 10,

@@ -2,6 +2,8 @@ import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { createStore, produce } from 'solid-js/store';
 import { AdminFrame } from '../components/admin-frame';
 import { ChatWebhookField } from '../components/chat-webhook-field';
+import { EventLanguageField } from '../components/language-field';
+import type { Locale } from '../../../shared/i18n/locales';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
 import { createEvent, getEvent, updateEvent, type EventDto } from '../data';
 import { edition, loadPaymentStatus } from '../edition';
@@ -69,6 +71,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
   const [starts, setStarts] = createSignal(utcToLocalInput(e?.startsUtc));
   const [ends, setEnds] = createSignal(utcToLocalInput(e?.endsUtc));
   const [timezone, setTimezone] = createSignal(e?.timezone ?? viewerTimeZone());
+  const [language, setLanguage] = createSignal<Locale | ''>(e?.language ?? '');
   const [venue, setVenue] = createSignal(e?.venue ?? '');
   const [capacity, setCapacity] = createSignal(e?.capacity == null ? '' : String(e.capacity));
   const [maxPerSignup, setMaxPerSignup] = createSignal(String(e?.maxPerSignup ?? 10));
@@ -103,6 +106,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
       startsUtc,
       endsUtc: localInputToUtc(ends()),
       timezone: timezone(),
+      language: language() || null,
       venue: venue(),
       capacity: cap === '' ? null : Number(cap),
       maxPerSignup: Number(maxPerSignup()) || 1,
@@ -156,6 +160,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
         onInput={setTimezone}
         hint="IANA name, e.g. Europe/Berlin: the zone shown to visitors."
       />
+      <EventLanguageField value={language()} onChange={setLanguage} />
       <TextField id="event-venue" label="Venue" value={venue()} onInput={setVenue} />
       <div class="field-row">
         <TextField id="event-capacity" label="Capacity (seats)" inputMode="numeric" value={capacity()} onInput={setCapacity} hint="Empty = unlimited." />

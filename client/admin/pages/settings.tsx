@@ -5,6 +5,7 @@ import { AdminFrame } from '../components/admin-frame';
 import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { EventPicker } from '../components/event-picker';
+import { DefaultLanguageField } from '../components/language-field';
 import { createConfirm } from '../components/confirm';
 import { SaveStatus, SelectField, TextField } from '../components/fields';
 import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../constants';
@@ -69,6 +70,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
   const [currency, setCurrency] = createSignal(props.initial.currency);
   const [hold, setHold] = createSignal(String(props.initial.paymentHoldHours));
   const [labels, setLabels] = createSignal<Record<string, string>>({ ...props.initial.locationLabels });
+  const [defaultLanguage, setDefaultLanguage] = createSignal(props.initial.defaultLanguage);
   const [state, setState] = createSignal<SaveState>('idle');
   const [error, setError] = createSignal<string | null>(null);
 
@@ -76,7 +78,13 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
     setState('saving');
     setError(null);
     try {
-      const saved = await updateSettings({ currency: currency().trim(), paymentHoldHours: Number(hold()), locationLabels: labels() });
+      const saved = await updateSettings({
+        currency: currency().trim(),
+        paymentHoldHours: Number(hold()),
+        locationLabels: labels(),
+        defaultLanguage: defaultLanguage(),
+      });
+      setDefaultLanguage(saved.defaultLanguage);
       setCurrency(saved.currency);
       setHold(String(saved.paymentHoldHours));
       setLabels({ ...saved.locationLabels });
@@ -109,6 +117,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
           hint="How long an unpaid booking keeps its slot."
         />
       </div>
+      <DefaultLanguageField value={defaultLanguage()} onChange={setDefaultLanguage} />
       <fieldset class="field">
         <legend>Location labels</legend>
         <For each={LOCATION_MODES}>

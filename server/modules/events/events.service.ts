@@ -2,6 +2,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
 import type { CreateEventInput, EventDto, EventListQuery, EventSignupState, UpdateEventInput } from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
+import { matchLocale } from '../../../shared/i18n/locales';
 import type { Principal } from '../../auth/principal';
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { eventsRepository, type EventRow } from './events.repository';
@@ -35,6 +36,7 @@ export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: bo
     startsUtc: e.startsUtc,
     endsUtc: e.endsUtc,
     timezone: e.timezone,
+    language: matchLocale(e.language),
     venue: e.venue,
     capacity: e.capacity,
     maxPerSignup: e.maxPerSignup,

@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { settings } from '../../security/security.sql';
 
@@ -11,6 +11,7 @@ export const SETTING_KEYS = {
   locationLabels: 'location_labels',
   paymentHoldHours: 'payment_hold_hours',
   chatWebhookUrl: 'chat_webhook_url',
+  defaultLanguage: 'default_language',
 } as const;
 
 /** The team chat's default address (extended edition), read by the chat listener and jobs too. */
@@ -21,6 +22,7 @@ export interface StoredSettings {
   locationLabels?: unknown;
   paymentHoldHours?: unknown;
   chatWebhookUrl?: unknown;
+  defaultLanguage?: unknown;
 }
 
 export const settingsRepository = {
@@ -35,7 +37,14 @@ export const settingsRepository = {
       locationLabels: byKey.get(SETTING_KEYS.locationLabels),
       paymentHoldHours: byKey.get(SETTING_KEYS.paymentHoldHours),
       chatWebhookUrl: byKey.get(SETTING_KEYS.chatWebhookUrl),
+      defaultLanguage: byKey.get(SETTING_KEYS.defaultLanguage),
     };
+  },
+
+  /** One key's stored value (undefined when never saved). */
+  async readOne(db: Db, key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS]): Promise<unknown> {
+    const rows = await db.select().from(settings).where(eq(settings.key, key));
+    return rows[0]?.value;
   },
 
   async write(db: Db, key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS], value: unknown): Promise<void> {

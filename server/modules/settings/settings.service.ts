@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
+import { DEFAULT_LOCALE } from '../../../shared/i18n/locales';
 import type { SettingsDto, SettingsPatch } from '../../../shared/booking';
 import {
   applyContractFilter,
@@ -11,6 +12,7 @@ import {
 } from '../../hooks';
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { SETTING_KEYS, settingsRepository } from './settings.repository';
+import { asDefaultLanguage, rememberDefaultLanguage } from './default-language';
 
 /**
  * Site settings (Settings > General): currency, location labels, payment hold window; in the
@@ -43,8 +45,8 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
   }
 
   async function get(): Promise<SettingsDto> {
-    const [c, labels, hold] = await Promise.all([currency(), locationLabels(), paymentHoldHours()]);
-    const dto: SettingsDto = { currency: c, locationLabels: labels, paymentHoldHours: hold };
+    const [c, labels, hold, s] = await Promise.all([currency(), locationLabels(), paymentHoldHours(), stored()]);
+    const dto: SettingsDto = { currency: c, locationLabels: labels, paymentHoldHours: hold, defaultLanguage: asDefaultLanguage(s.defaultLanguage) };
     if (extended) {
       const chat = (await stored()).chatWebhookUrl;
       dto.chatWebhookUrl = typeof chat === 'string' ? chat : '';
@@ -68,6 +70,12 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
       await settingsRepository.write(db, SETTING_KEYS.paymentHoldHours, patch.paymentHoldHours);
     }
     if (extended && patch.chatWebhookUrl !== undefined) await settingsRepository.write(db, SETTING_KEYS.chatWebhookUrl, patch.chatWebhookUrl);
+    if (patch.defaultLanguage !== undefined) {
+      // null puts English back, the language every page falls back to
+      const language = patch.defaultLanguage ?? DEFAULT_LOCALE;
+      await settingsRepository.write(db, SETTING_KEYS.defaultLanguage, language);
+      rememberDefaultLanguage(db, language);
+    }
     return get();
   }
 
