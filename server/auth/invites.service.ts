@@ -12,12 +12,12 @@ import { toUtcString } from '../../shared/time';
 import type { Db } from '../db/client';
 import { cancelQueuedMail, queueMail } from '../mail/mailer';
 import { recipientLanguage } from '../mail/language';
-import { translator } from '../i18n/translate';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { enforceRateLimit } from '../security/throttle';
 import type { InvitePreview } from '../../shared/users';
 import { ZEmail } from '../../shared/schemas';
 import { authRepository } from './auth.repository';
+import { buildInviteMail } from './invites.mail';
 import { startSession, toUserDto, withInvites, ZCreateUserInput, type UserDto } from './auth.service';
 import type { Role } from './auth.sql';
 import { hashPassword } from './passwords';
@@ -91,25 +91,16 @@ export function invitesService(ctx: AppContext) {
     const inviter = actor?.userId ? await txRepo.findUserById(actor.userId) : null;
     // the user's own language, never the inviting administrator's (server/mail/language.ts)
     const language = await recipientLanguage(tx, user.language);
-    const tr = translator(language);
-    const inviterName = inviter ? inviter.displayName || inviter.email : tr('mail.invite.anAdministrator');
-    const link = `${ctx.env.publicUrl}/invite/${token}`;
-    const greeting = tr('mail.hello', { name: user.displayName || user.email });
-    const until = tr('mail.invite.until', { time: expiresUtc });
-    const message = !actor
-      ? {
-          subject: tr('mail.invite.resetSubject'),
-          text: [greeting, '', tr('mail.invite.resetBody'), link, '', until, tr('mail.invite.resetIgnore')].join('\n'),
-        }
-      : user.passwordHash
-        ? {
-            subject: tr('mail.invite.newPasswordSubject'),
-            text: [greeting, '', tr('mail.invite.newPasswordBody', { inviter: inviterName }), link, '', until, tr('mail.invite.newPasswordIgnore')].join('\n'),
-          }
-        : {
-            subject: tr('mail.invite.subject'),
-            text: [greeting, '', tr('mail.invite.body', { inviter: inviterName, role: user.role }), link, '', until, tr('mail.invite.ignore')].join('\n'),
-          };
+    const message = buildInviteMail(
+      {
+        user,
+        inviterName: inviter ? inviter.displayName || inviter.email : null,
+        byAdministrator: actor !== null,
+        link: `${ctx.env.publicUrl}/invite/${token}`,
+        expiresUtc,
+      },
+      language,
+    );
     await queueMail(tx, { to: user.email, ...message, topic, linkOrigin: ctx.env.publicUrl, language });
     return expiresUtc;
   }

@@ -8,7 +8,16 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../db/client';
 import { settings } from '../security/security.sql';
-import { LANG_COOKIE, LANG_PARAM, matchLocale, negotiateLocale, parseAcceptLanguage, readCookie, type Locale, type LocaleInputs } from '../../shared/i18n/locales';
+import {
+  LANG_COOKIE,
+  LANG_PARAM,
+  matchLocale,
+  negotiateLocale,
+  parseAcceptLanguage,
+  readCookie,
+  type Locale,
+  type LocaleInputs,
+} from '../../shared/i18n/locales';
 
 /** The organization's default language setting (Settings); until the settings API reads it, read here. */
 export const DEFAULT_LANGUAGE_SETTING = 'default_language';

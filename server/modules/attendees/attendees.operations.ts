@@ -70,7 +70,8 @@ export const attendeesOperations = {
         429: 'Throttled',
       },
     },
-    handler: ({ input, ip, c, ctx }) => signupService(ctx).signup({ eventId: input.id, raw: input.fields, ip, headers: c.req.header(), language: requestLanguage(c) }),
+    handler: ({ input, ip, c, ctx }) =>
+      signupService(ctx).signup({ eventId: input.id, raw: input.fields, ip, headers: c.req.header(), language: requestLanguage(c) }),
   }),
   cancelPreview: defineOperation({
     summary: 'What the cancel link would cancel (changes nothing)',

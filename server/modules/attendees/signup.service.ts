@@ -323,7 +323,16 @@ export function signupService(ctx: AppContext) {
               eventsRepository(tx).lockById(event.id),
               attendeesRepository(tx).insertIfSeats(
                 event.id,
-                { email: fields.email, displayName: fields.display_name, quantity: fields.quantity, customFields, cancelToken, ticketCode, ticketCodeHash, language },
+                {
+                  email: fields.email,
+                  displayName: fields.display_name,
+                  quantity: fields.quantity,
+                  customFields,
+                  cancelToken,
+                  ticketCode,
+                  ticketCodeHash,
+                  language,
+                },
                 ANNOUNCE_RSVP_SUBMITTED_JOB,
               ),
             ]),

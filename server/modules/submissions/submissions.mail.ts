@@ -17,8 +17,12 @@ export const submissionMailKey = (kind: SubmissionMailKind, eventId: number) => 
 /** English keeps the `en-GB` form these mails have always had. */
 function formatWhen(event: EventRow, locale: Locale): string {
   const format = (utc: string) =>
-    new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { timeZone: event.timezone, dateStyle: 'full', timeStyle: 'short' }).format(new Date(utcMs(utc)));
-  const span = event.endsUtc ? translator(locale)('mail.submission.range', { start: format(event.startsUtc), end: format(event.endsUtc) }) : format(event.startsUtc);
+    new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { timeZone: event.timezone, dateStyle: 'full', timeStyle: 'short' }).format(
+      new Date(utcMs(utc)),
+    );
+  const span = event.endsUtc
+    ? translator(locale)('mail.submission.range', { start: format(event.startsUtc), end: format(event.endsUtc) })
+    : format(event.startsUtc);
   return `${span} (${event.timezone})`;
 }
 

@@ -107,7 +107,10 @@ export function submissionsService(ctx: AppContext) {
       const updated = await eventsRepository(tx).update(id, next);
       if (!updated) throw new AppError('svc_not_found', 'No such submission.');
       const key = submissionMailKey(kind, id);
-      await queueMail(tx, buildSubmissionMail(kind, ctx.env.publicUrl, updated, await recipientLanguage(tx, updated.language), reason), { dedupeKey: key, onceKey: key });
+      await queueMail(tx, buildSubmissionMail(kind, ctx.env.publicUrl, updated, await recipientLanguage(tx, updated.language), reason), {
+        dedupeKey: key,
+        onceKey: key,
+      });
       return updated;
     });
     return toSubmissionDto(row);
@@ -192,7 +195,10 @@ export function submissionsService(ctx: AppContext) {
           submitterEmail: fields.submitterEmail,
         });
         const key = submissionMailKey('received', inserted.id);
-        await queueMail(tx, buildSubmissionMail('received', ctx.env.publicUrl, inserted, await recipientLanguage(tx, inserted.language)), { dedupeKey: key, onceKey: key });
+        await queueMail(tx, buildSubmissionMail('received', ctx.env.publicUrl, inserted, await recipientLanguage(tx, inserted.language)), {
+          dedupeKey: key,
+          onceKey: key,
+        });
         return inserted;
       });
       return {
