@@ -9,6 +9,19 @@ const FROM_CATALOGUE = "Visible text comes from a message catalogue: t('screen.m
 /** Attributes a person reads or hears, and this app's components' props that are shown as text. */
 const TEXT_ATTRIBUTES = '/^(alt|title|placeholder|label|loading|message|heading|aria-label|aria-description|aria-valuetext)$/';
 
+/** Mail modules: every word a recipient reads comes from server/i18n/messages through translate()/translator(). */
+const MAIL_FILES = ['server/**/*.mail.ts', 'server/modules/booking/booking.notifications.ts', 'server/mail/layout.ts', 'server/mail/ics.ts'];
+const FROM_SERVER_CATALOGUE = "Mail text comes from the server's catalogue: tr('mail.screen.meaning', {…}) (server/i18n/translate.ts).";
+/** Two words in a row, in any script written so far: a sentence, not a key, a path or a protocol token. */
+const WORDS = '/[A-Za-z\\u00C0-\\u024F\\u0600-\\u06FF][:,.!?]?\\s+[A-Za-z\\u00C0-\\u024F\\u0600-\\u06FF(]/';
+/** A word before a placeholder or after one in a template (`Hello ${name},`, `Reminder: ${title}`). */
+const TEMPLATE_WORDS = '/[A-Za-z\\u00C0-\\u024F\\u0600-\\u06FF][:,.!?]?\\s|\\s[A-Za-z\\u00C0-\\u024F\\u0600-\\u06FF]{2,}[.,:!?)]?$/';
+/** The mail's own fields: whatever a literal here says, the recipient reads. */
+const MAIL_FIELDS = '/^(subject|text|html|summary|description)$/';
+/** Developer-facing text is not mail text: thrown errors (an API error's words are localized elsewhere) and log lines. */
+const NOT_FOR_THE_RECIPIENT =
+  ':not(NewExpression *, CallExpression[callee.object.property.name="logger"] > *, CallExpression[callee.object.name="logger"] > *)';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'drizzle/**', 'client/public/**'] },
   js.configs.recommended,
@@ -60,6 +73,23 @@ export default tseslint.config(
           `JSXAttribute[name.name=${TEXT_ATTRIBUTES}] > Literal[value=${LETTERS}]`,
           `JSXAttribute[name.name=${TEXT_ATTRIBUTES}] > JSXExpressionContainer > Literal[value=${LETTERS}]`,
         ].map((selector) => ({ selector, message: FROM_CATALOGUE })),
+      ],
+    },
+  },
+  {
+    // docs/decisions/027-languages.md, "Mails": a hard-coded sentence in a mail module would reach
+    // every recipient in English. Markup (layout.ts's `<html …>`) and protocol tokens (ics.ts) have no two words in a row.
+    files: MAIL_FILES,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          `Literal[value=${WORDS}][value!=/^\\s*</]${NOT_FOR_THE_RECIPIENT}`,
+          `TemplateElement[value.raw=${TEMPLATE_WORDS}][value.raw!=/^\\s*</]${NOT_FOR_THE_RECIPIENT}`,
+          `Property[key.name=${MAIL_FIELDS}] > Literal[value=${LETTERS}]`,
+          `Property[key.name=${MAIL_FIELDS}] > ConditionalExpression > Literal[value=${LETTERS}]`,
+          `CallExpression[callee.name=/^(mailHtml|textToHtml)$/] > Literal[value=${LETTERS}]`,
+        ].map((selector) => ({ selector, message: FROM_SERVER_CATALOGUE })),
       ],
     },
   },

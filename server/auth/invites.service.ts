@@ -11,11 +11,13 @@ import { AppError } from '../../shared/errors';
 import { toUtcString } from '../../shared/time';
 import type { Db } from '../db/client';
 import { cancelQueuedMail, queueMail } from '../mail/mailer';
+import { recipientLanguage } from '../mail/language';
 import { randomToken, sha256Hex } from '../security/crypto';
 import { enforceRateLimit } from '../security/throttle';
 import type { InvitePreview } from '../../shared/users';
 import { ZEmail } from '../../shared/schemas';
 import { authRepository } from './auth.repository';
+import { buildInviteMail } from './invites.mail';
 import { startSession, toUserDto, withInvites, ZCreateUserInput, type UserDto } from './auth.service';
 import type { Role } from './auth.sql';
 import { hashPassword } from './passwords';
@@ -65,8 +67,6 @@ const invalidLink = () =>
     'This link is not valid: it was already used, replaced by a newer one, or it expired. Ask an administrator for a new link, or use “Forgot your password?” on the sign-in page.',
   );
 
-const ROLE_WORDS: Record<Role, string> = { administrator: 'an administrator', staff: 'door staff', host: 'a host' };
-
 export function invitesService(ctx: AppContext) {
   const { db } = ctx;
   const repo = authRepository(db);
@@ -77,7 +77,7 @@ export function invitesService(ctx: AppContext) {
    */
   async function issue(
     tx: Db,
-    user: { id: number; email: string; displayName: string; role: Role; passwordHash: string | null },
+    user: { id: number; email: string; displayName: string; role: Role; passwordHash: string | null; language?: string | null },
     actor: Principal | null,
     nowMs: number,
   ): Promise<string> {
@@ -89,49 +89,19 @@ export function invitesService(ctx: AppContext) {
     // A replaced link is dead: its mail, if still queued, is withdrawn.
     await cancelQueuedMail(tx, topic);
     const inviter = actor?.userId ? await txRepo.findUserById(actor.userId) : null;
-    const inviterName = inviter ? inviter.displayName || inviter.email : 'An administrator';
-    const link = `${ctx.env.publicUrl}/invite/${token}`;
-    const greeting = `Hello ${user.displayName || user.email},`;
-    const until = `This link works once, until ${expiresUtc} UTC.`;
-    const message = !actor
-      ? {
-          subject: 'Reset your svc password',
-          text: [
-            greeting,
-            '',
-            'Someone asked to reset the password of your svc account on the sign-in page. Choose a new password here:',
-            link,
-            '',
-            until,
-            'If it was not you, ignore this email: your password stays as it is.',
-          ].join('\n'),
-        }
-      : user.passwordHash
-        ? {
-            subject: 'Set a new password for svc',
-            text: [
-              greeting,
-              '',
-              `${inviterName} sent you a link to choose a new password:`,
-              link,
-              '',
-              until,
-              'Your current password keeps working until you choose a new one. If you did not ask for this, ignore this email.',
-            ].join('\n'),
-          }
-        : {
-            subject: 'You are invited to svc',
-            text: [
-              greeting,
-              '',
-              `${inviterName} invited you to svc as ${ROLE_WORDS[user.role]}. Choose your password here:`,
-              link,
-              '',
-              until,
-              'If you did not expect this, ignore this email.',
-            ].join('\n'),
-          };
-    await queueMail(tx, { to: user.email, ...message, topic, linkOrigin: ctx.env.publicUrl });
+    // the user's own language, never the inviting administrator's (server/mail/language.ts)
+    const language = await recipientLanguage(tx, user.language);
+    const message = buildInviteMail(
+      {
+        user,
+        inviterName: inviter ? inviter.displayName || inviter.email : null,
+        byAdministrator: actor !== null,
+        link: `${ctx.env.publicUrl}/invite/${token}`,
+        expiresUtc,
+      },
+      language,
+    );
+    await queueMail(tx, { to: user.email, ...message, topic, linkOrigin: ctx.env.publicUrl, language });
     return expiresUtc;
   }
 

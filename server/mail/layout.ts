@@ -5,6 +5,7 @@
  * typed (a name, a title) can add markup: every character of the text is escaped.
  */
 import { escapeHtml } from '../../shared/html';
+import { DEFAULT_LOCALE, localeDirection, type Locale } from '../../shared/i18n/locales';
 
 /** A link in the text: http(s) up to whitespace; trailing punctuation stays text. */
 const URL_RUN = /https?:\/\/[^\s<>"]+/g;
@@ -31,11 +32,15 @@ export function textToHtml(text: string, linkOrigin?: string): string {
     .join('\n');
 }
 
-/** Every mail's HTML part: the body in one minimal, self-contained document. */
-export function mailHtml(bodyHtml: string): string {
+/**
+ * Every mail's HTML part: the body in one minimal, self-contained document, which says its
+ * language and direction (a mail client then lays Arabic out right to left).
+ */
+export function mailHtml(bodyHtml: string, locale: Locale = DEFAULT_LOCALE): string {
   return [
     '<!doctype html>',
-    '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
+    `<html lang="${locale}" dir="${localeDirection(locale)}">`,
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
     '<body style="font-family: -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #1a1a1a;">',
     '<div style="max-width: 560px; margin: 0 auto; padding: 16px;">',
     bodyHtml,

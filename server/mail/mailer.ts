@@ -8,6 +8,7 @@ import { enqueueJob, type JobRunner } from '../jobs/queue';
 import { jobs } from '../jobs/jobs.sql';
 import type { OutboxItem } from '../../shared/mail';
 import { toUtcString } from '../../shared/time';
+import { DEFAULT_LOCALE, matchLocale, type Locale } from '../../shared/i18n/locales';
 import { mailHtml, textToHtml } from './layout';
 import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
 
@@ -28,6 +29,8 @@ export interface MailMessage {
   topic?: string;
   /** Links to this origin (the site's public URL) are clickable in the HTML made from `text`; other URLs stay text. */
   linkOrigin?: string;
+  /** The language the mail is written in (the recipient's stored one): its Content-Language and `<html lang dir>`. */
+  language?: Locale;
 }
 
 export const MAIL_SEND_JOB = 'mail.send';
@@ -58,15 +61,16 @@ export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOpt
     content: Buffer.isBuffer(a.content) ? a.content.toString('base64') : Buffer.from(a.content, 'utf8').toString('base64'),
   }));
   // Every mail is multipart: text and HTML from the same content (docs/decisions/026-mail-html-layout.md).
-  const html = mailHtml(message.html ?? textToHtml(message.text, message.linkOrigin));
+  const language = message.language ?? DEFAULT_LOCALE;
+  const html = mailHtml(message.html ?? textToHtml(message.text, message.linkOrigin), language);
   if (!opts.dedupeKey) {
     // The usual case, one statement (a sign-up's ticket mail in a rush): the mail and its send job
     // together or neither; without a dedupe key the job's insert cannot conflict.
     const [row] = await queryRows<{ id: number }>(
       db,
       sql`with mail as (
-            insert into ${outbox} (to_address, subject, text, html, attachments, topic, once_key)
-            values (${message.to}, ${message.subject}, ${message.text}, ${html}, ${JSON.stringify(attachments)}::jsonb,
+            insert into ${outbox} (to_address, subject, text, html, language, attachments, topic, once_key)
+            values (${message.to}, ${message.subject}, ${message.text}, ${html}, ${language}, ${JSON.stringify(attachments)}::jsonb,
                     ${message.topic ?? null}, ${opts.onceKey ?? null})
             on conflict do nothing
             returning id),
@@ -86,6 +90,7 @@ export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOpt
         subject: message.subject,
         text: message.text,
         html,
+        language,
         attachments,
         topic: message.topic ?? null,
         onceKey: opts.onceKey ?? null,
@@ -202,6 +207,8 @@ export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; fr
       subject: row.subject,
       text: row.text,
       html: row.html ?? undefined,
+      // older rows have no language: they were written in English
+      headers: { 'Content-Language': matchLocale(row.language) ?? DEFAULT_LOCALE },
       attachments: row.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
     });
     let state: OutboxState = 'sent';

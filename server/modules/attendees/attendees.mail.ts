@@ -9,6 +9,9 @@ import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../../sha
 import type { EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { ticketQrPng } from '../../mail/ticket-qr';
+import { recipientLanguage } from '../../mail/language';
+import { translator } from '../../i18n/translate';
+import type { Locale } from '../../../shared/i18n/locales';
 
 export const TICKET_ATTACHMENT = 'ticket.png';
 export const CALENDAR_ATTACHMENT = 'event.ics';
@@ -16,16 +19,16 @@ export const CALENDAR_ATTACHMENT = 'event.ics';
 /** What the confirmation needs of the server: its public URL, sender and secret (for the calendar UID). */
 export type ConfirmationMailContext = Pick<AppContext, 'secret' | 'env'>;
 
-/** `Thu 3 Dec, 18:30–21:00 GMT (London)`: the event's zone, the format the pages show (shared/time-format.ts). */
-function formatStart(event: EventRow): string {
-  return formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone }).place;
+/** `Thu 3 Dec, 18:30–21:00 GMT (London)`: the event's zone, the format the pages show (shared/time-format.ts), in the reader's language. */
+function formatStart(event: EventRow, locale: Locale): string {
+  return formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, locale }).place;
 }
 
 /**
  * The attendee's calendar entry: one UID per attendee row with the site's domain (the sign-up
  * page's "Add to calendar" file carries the same one), so a later update or cancel matches it.
  */
-function eventInvite(ctx: ConfirmationMailContext, event: EventRow, attendee: AttendeeRecord, cancelUrl: string): string {
+function eventInvite(ctx: ConfirmationMailContext, event: EventRow, attendee: AttendeeRecord, cancelUrl: string, locale: Locale): string {
   const from = senderAddress(ctx.env.SVC_MAIL_FROM);
   return buildIcs({
     method: 'REQUEST',
@@ -34,7 +37,7 @@ function eventInvite(ctx: ConfirmationMailContext, event: EventRow, attendee: At
     startUtc: event.startsUtc,
     endUtc: event.endsUtc ?? toUtcString(utcMs(event.startsUtc) + CALENDAR_LENGTH_WITHOUT_END_MS),
     summary: event.title,
-    description: `Cannot come? Cancel: ${cancelUrl}`,
+    description: translator(locale)('ics.signup.description', { url: cancelUrl }),
     location: event.venue || undefined,
     url: cancelUrl,
     organizer: { name: 'svc', email: from },
@@ -43,34 +46,34 @@ function eventInvite(ctx: ConfirmationMailContext, event: EventRow, attendee: At
   });
 }
 
-export async function buildConfirmationMail(ctx: ConfirmationMailContext, event: EventRow, attendee: AttendeeRecord) {
+/** The ticket (or waitlist) mail, in the attendee's stored language (`locale`; see server/mail/language.ts). */
+export async function buildConfirmationMail(ctx: ConfirmationMailContext, event: EventRow, attendee: AttendeeRecord, locale: Locale) {
+  const tr = translator(locale);
   const publicUrl = ctx.env.publicUrl;
   const cancelUrl = `${publicUrl}/cancel/${attendee.cancelToken}`;
   const waitlisted = attendee.status === 'waitlist';
-  const subject = waitlisted ? `You are on the waitlist: ${event.title}` : `You are registered: ${event.title}`;
+  const title = event.title;
+  const subject = waitlisted ? tr('mail.signup.subjectWaitlisted', { title }) : tr('mail.signup.subjectRegistered', { title });
   // A waitlisted attendee is not admitted: no ticket code, no QR, nothing to show at the door.
   const ticketText = waitlisted
-    ? [
-        'You have no seat yet, so this email carries no ticket. If a seat frees up, the organiser can move you to the guest list.',
-        'We will email you if anything changes.',
-      ]
+    ? [tr('mail.signup.noTicket'), tr('mail.signup.willEmail')]
     : [
-        `Your ticket code: ${attendee.ticketCode}`,
-        `Show the attached QR code (${TICKET_ATTACHMENT}) at the door, or give this code.`,
-        `Add the event to your calendar with the attached ${CALENDAR_ATTACHMENT}.`,
+        tr('mail.signup.ticketCode', { code: attendee.ticketCode }),
+        tr('mail.signup.showQr', { file: TICKET_ATTACHMENT }),
+        tr('mail.signup.addToCalendar', { file: CALENDAR_ATTACHMENT }),
       ];
   const lines = [
-    `Hello ${attendee.displayName},`,
+    tr('mail.hello', { name: attendee.displayName }),
     '',
-    waitlisted ? `You are on the waitlist for ${event.title}.` : `You are registered for ${event.title}.`,
+    waitlisted ? tr('mail.signup.leadWaitlisted', { title }) : tr('mail.signup.leadRegistered', { title }),
     '',
-    `When: ${formatStart(event)}`,
-    ...(event.venue ? [`Where: ${event.venue}`] : []),
-    `Seats: ${attendee.quantity}`,
+    tr('mail.when', { when: formatStart(event, locale) }),
+    ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
+    tr('mail.seats', { count: attendee.quantity }),
     '',
     ...ticketText,
     '',
-    waitlisted ? `No longer interested? Leave the waitlist with one click: ${cancelUrl}` : `Cannot come? Cancel with one click: ${cancelUrl}`,
+    waitlisted ? tr('mail.signup.leaveWaitlist', { url: cancelUrl }) : tr('mail.signup.cancel', { url: cancelUrl }),
   ];
   const attachments = waitlisted
     ? []
@@ -83,11 +86,11 @@ export async function buildConfirmationMail(ctx: ConfirmationMailContext, event:
         {
           filename: CALENDAR_ATTACHMENT,
           contentType: 'text/calendar; charset=utf-8; method=REQUEST',
-          content: eventInvite(ctx, event, attendee, cancelUrl),
+          content: eventInvite(ctx, event, attendee, cancelUrl, locale),
         },
       ];
   // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel link is clickable there
-  return { to: attendee.email, subject, text: lines.join('\n'), attachments, topic: `attendee:${attendee.id}`, linkOrigin: publicUrl };
+  return { to: attendee.email, subject, text: lines.join('\n'), attachments, topic: `attendee:${attendee.id}`, linkOrigin: publicUrl, language: locale };
 }
 
 /**
@@ -105,7 +108,7 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       if (attendee.orderId !== null) return;
       // A walk-in registered at the door without an email (stored as ''): nobody to mail.
       if (attendee.email === '') return;
-      const message = await buildConfirmationMail(ctx, event, attendee);
+      const message = await buildConfirmationMail(ctx, event, attendee, await recipientLanguage(ctx.db, attendee.language, event.language));
       // Once ever: a replayed announcement (crash recovery) does not mail the ticket twice.
       await queueMail(ctx.db, message, { onceKey: `attendee-confirmation:${attendee.id}` });
     },
@@ -121,7 +124,7 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       if (!found) return;
       const { attendee, event } = found;
       if (attendee.status !== 'going' || attendee.email === '') return;
-      const message = await buildConfirmationMail(ctx, event, attendee);
+      const message = await buildConfirmationMail(ctx, event, attendee, await recipientLanguage(ctx.db, attendee.language, event.language));
       await queueMail(ctx.db, message, { onceKey: `attendee-promoted:${attendee.id}` });
     },
     PRIORITY_PROMOTED_TICKET_EMAIL,

@@ -1,4 +1,5 @@
 /** The attendees domain's operations (docs/api.md): the visitor's sign-up and cancel, the admin's attendee screens and export. */
+import { requestLanguage } from '../../mail/language';
 import {
   ZAttendeeDto,
   ZAttendeeExportQuery,
@@ -69,7 +70,8 @@ export const attendeesOperations = {
         429: 'Throttled',
       },
     },
-    handler: ({ input, ip, c, ctx }) => signupService(ctx).signup({ eventId: input.id, raw: input.fields, ip, headers: c.req.header() }),
+    handler: ({ input, ip, c, ctx }) =>
+      signupService(ctx).signup({ eventId: input.id, raw: input.fields, ip, headers: c.req.header(), language: requestLanguage(c) }),
   }),
   cancelPreview: defineOperation({
     summary: 'What the cancel link would cancel (changes nothing)',

@@ -130,9 +130,9 @@ export function attendeesRepository(db: Db) {
               from ${events} where ${events.id} = ${eventId}
             ),
             ins as (
-              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash)
+              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, language)
               select ${eventId}::int, ${row.email}::text, ${row.displayName}::text, ${row.quantity}::int, decided.status,
-                     ${row.customFields ?? null}::text, ${row.cancelToken}::text, ${row.ticketCode}::text, ${row.ticketCodeHash}::text
+                     ${row.customFields ?? null}::text, ${row.cancelToken}::text, ${row.ticketCode}::text, ${row.ticketCodeHash}::text, ${row.language ?? null}::text
               from decided where decided.status is not null
               returning ${sql.join(
                 ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),

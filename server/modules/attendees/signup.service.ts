@@ -1,6 +1,7 @@
 /**
  * Sign-up and visitor cancel: the contract's attendee rules in the order issue 3 fixes.
  */
+import { languageForNewRow, type RequestLanguage } from '../../mail/language';
 import { plainText } from '../../../shared/custom-fields';
 import { AppError } from '../../../shared/errors';
 import { ZSignupFields, type CancelPreview, type CancelResult, type SignupBody, type SignupResult } from '../../../shared/attendees';
@@ -46,6 +47,8 @@ export interface SignupRequest {
   ip: string;
   /** The request headers (the bot check sees them without the caller's credentials). */
   headers: Record<string, string>;
+  /** What the request says about the visitor's language; the sign-up stores the one negotiated (server/mail/language.ts). */
+  language?: RequestLanguage;
   nowMs?: number;
 }
 
@@ -290,6 +293,8 @@ export function signupService(ctx: AppContext) {
       const currency = paid ? await settingsService(ctx).currency() : '';
       const { cancelToken, ticketCode, ticketCodeHash } = newTicketSecrets();
       const customFields = encodeCustomFields(answers);
+      // every later mail to this person (a job's, an administrator's) is written in it
+      const language = await languageForNewRow(db, req.language, event.language);
       const decided = paid ? await paidSignup() : await freeSignup();
       if (decided.order) return decided.order;
       const row = decided.row!;
@@ -318,7 +323,16 @@ export function signupService(ctx: AppContext) {
               eventsRepository(tx).lockById(event.id),
               attendeesRepository(tx).insertIfSeats(
                 event.id,
-                { email: fields.email, displayName: fields.display_name, quantity: fields.quantity, customFields, cancelToken, ticketCode, ticketCodeHash },
+                {
+                  email: fields.email,
+                  displayName: fields.display_name,
+                  quantity: fields.quantity,
+                  customFields,
+                  cancelToken,
+                  ticketCode,
+                  ticketCodeHash,
+                  language,
+                },
                 ANNOUNCE_RSVP_SUBMITTED_JOB,
               ),
             ]),
@@ -349,6 +363,7 @@ export function signupService(ctx: AppContext) {
               quantity: fields.quantity,
               currency,
               customFields,
+              language,
             });
             const payment = await openPayment(ctx, tx, {
               orderId: order.id,
@@ -369,6 +384,7 @@ export function signupService(ctx: AppContext) {
             cancelToken,
             ticketCode,
             ticketCodeHash,
+            language,
           });
           return { row, announcement: await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: [row.id] }) };
         });

@@ -33,6 +33,9 @@ import {
   type BookingChange,
 } from './booking.service';
 import type { BookingStatus } from '../../../shared/booking';
+import { translator, type ServerMessageKey } from '../../i18n/translate';
+import { recipientLanguage } from '../../mail/language';
+import type { Locale } from '../../../shared/i18n/locales';
 
 export const BOOKING_REMINDER_JOB = 'booking.reminder';
 export const PAYMENT_HOLD_SWEEP_JOB = 'booking.payment_hold_sweep';
@@ -49,6 +52,9 @@ interface MailContext {
   host: { email: string; displayName: string } | null;
   location: string;
   manageUrl: string;
+  /** The customer's stored language (the booking's, else the organization's): every mail about the booking speaks it. */
+  locale: Locale;
+  tr: (key: ServerMessageKey, values?: Record<string, string | number>) => string;
 }
 
 async function loadMailContext(ctx: AppContext, bookingId: number, db: Db = ctx.db): Promise<MailContext | null> {
@@ -56,8 +62,14 @@ async function loadMailContext(ctx: AppContext, bookingId: number, db: Db = ctx.
   if (!booking) return null;
   const type = await bookingRepository.findType(db, booking.bookingTypeId);
   if (!type) return null;
-  const [host, labels] = await Promise.all([bookingRepository.findUser(db, booking.hostUserId), settingsService({ db, hooks: ctx.hooks }).locationLabels()]);
+  const [host, labels, locale] = await Promise.all([
+    bookingRepository.findUser(db, booking.hostUserId),
+    settingsService({ db, hooks: ctx.hooks }).locationLabels(),
+    recipientLanguage(db, booking.language),
+  ]);
   return {
+    locale,
+    tr: translator(locale),
     booking,
     type,
     host,
@@ -70,8 +82,15 @@ async function loadMailContext(ctx: AppContext, bookingId: number, db: Db = ctx.
  * `Sat 21 Nov, 09:00–10:00 CET (Berlin) · 08:00–09:00 GMT your time`: the host's zone (the
  * type's) first, the customer's clock second when it differs — the format the pages show.
  */
-function formatWhenForCustomer(booking: BookingRow, type: BookingTypeRow): string {
-  return formatWhen({ startUtc: booking.startUtc, endUtc: booking.endUtc, zone: type.timezone, viewerZone: booking.customerTz }).text;
+function formatWhenForCustomer(m: MailContext, booking: BookingRow = m.booking): string {
+  return formatWhen({
+    startUtc: booking.startUtc,
+    endUtc: booking.endUtc,
+    zone: m.type.timezone,
+    viewerZone: booking.customerTz,
+    locale: m.locale,
+    yourTime: (time) => m.tr('mail.yourTime', { time }),
+  }).text;
 }
 
 /**
@@ -94,7 +113,7 @@ function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
     startUtc: booking.startUtc,
     endUtc: booking.endUtc,
     summary: type.title,
-    description: `Manage or cancel: ${m.manageUrl}`,
+    description: m.tr('ics.booking.description', { url: m.manageUrl }),
     location: m.location || undefined,
     url: m.manageUrl,
     organizer: organizerOf(ctx, m),
@@ -112,45 +131,46 @@ export function inviteUid(ctx: Pick<AppContext, 'secret' | 'env'>, bookingId: nu
 /** RFC 6047 §2.4: the part says its iTIP method and charset, so mail clients and parsers read it right. */
 const inviteType = (method: IcsMethod) => `text/calendar; charset=utf-8; method=${method}`;
 
-function summaryLines(m: MailContext, whenLabel = 'When'): string[] {
-  const { booking, type } = m;
+function summaryLines(m: MailContext, whenKey: 'mail.when' | 'mail.booking.now' = 'mail.when'): string[] {
+  const { booking, type, tr } = m;
   return [
-    `What: ${type.title}`,
-    `${whenLabel}: ${formatWhenForCustomer(booking, type)}`,
-    ...(m.location ? [`Where: ${m.location}`] : []),
-    ...(m.host ? [`With: ${m.host.displayName || m.host.email}`] : []),
-    ...(booking.quantity > 1 ? [`Seats: ${booking.quantity}`] : []),
+    tr('mail.booking.what', { title: type.title }),
+    tr(whenKey, { when: formatWhenForCustomer(m) }),
+    ...(m.location ? [tr('mail.where', { where: m.location })] : []),
+    ...(m.host ? [tr('mail.booking.with', { name: m.host.displayName || m.host.email })] : []),
+    ...(booking.quantity > 1 ? [tr('mail.seats', { count: booking.quantity })] : []),
   ];
 }
 
 interface ConfirmationOptions {
-  subject?: string;
-  lead?: string;
+  /** A moved booking's mail: its own subject and lead. */
+  moved?: boolean;
   /** A moved booking's former start (UTC): the mail names the old time beside the new one. */
   movedFromUtc?: string;
 }
 
 async function queueConfirmation(ctx: AppContext, m: MailContext, opts: ConfirmationOptions = {}, db: Db = ctx.db): Promise<void> {
-  const { booking, type } = m;
-  const moved = opts.movedFromUtc ? [`Was: ${formatWhenForCustomer(movedFrom(booking, opts.movedFromUtc), type)}`] : [];
+  const { booking, type, tr } = m;
+  const moved = opts.movedFromUtc ? [tr('mail.booking.was', { when: formatWhenForCustomer(m, movedFrom(booking, opts.movedFromUtc)) })] : [];
   await queueMail(
     db,
     {
       to: booking.customerEmail,
-      subject: opts.subject ?? `Booking confirmed: ${type.title}`,
+      subject: opts.moved ? tr('mail.booking.subjectMoved', { title: type.title }) : tr('mail.booking.subjectConfirmed', { title: type.title }),
       text: [
-        `Hello ${booking.customerName},`,
+        tr('mail.hello', { name: booking.customerName }),
         '',
-        opts.lead ?? 'Your booking is confirmed.',
+        opts.moved ? tr('mail.booking.leadMoved') : tr('mail.booking.leadConfirmed'),
         '',
-        ...summaryLines(m, moved.length ? 'Now' : 'When'),
+        ...summaryLines(m, moved.length ? 'mail.booking.now' : 'mail.when'),
         ...moved,
         '',
-        `Manage or cancel your booking: ${m.manageUrl}`,
+        tr('mail.booking.manage', { url: m.manageUrl }),
       ].join('\n'),
       attachments: [{ filename: 'invite.ics', contentType: inviteType('REQUEST'), content: invite(ctx, m, 'REQUEST') }],
       topic: bookingMailTopic(booking.bookingId),
       linkOrigin: ctx.env.publicUrl,
+      language: m.locale,
     },
     { onceKey: onceKey(m, 'confirmation') },
   );
@@ -194,16 +214,17 @@ async function queueCancellation(ctx: AppContext, m: MailContext, db: Db = ctx.d
     db,
     {
       to: m.booking.customerEmail,
-      subject: `Booking cancelled: ${m.type.title}`,
+      subject: m.tr('mail.booking.subjectCancelled', { title: m.type.title }),
       text: [
-        `Hello ${m.booking.customerName},`,
+        m.tr('mail.hello', { name: m.booking.customerName }),
         '',
-        declined ? 'Your booking request was declined.' : 'Your booking has been cancelled.',
+        declined ? m.tr('mail.booking.leadDeclined') : m.tr('mail.booking.leadCancelled'),
         '',
         ...summaryLines(m),
       ].join('\n'),
       attachments: hadInvite ? [{ filename: 'invite.ics', contentType: inviteType('CANCEL'), content: invite(ctx, m, 'CANCEL') }] : [],
       topic: bookingMailTopic(m.booking.bookingId),
+      language: m.locale,
     },
     { onceKey: onceKey(m, 'cancelled') },
   );
@@ -245,18 +266,19 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
           ctx.db,
           {
             to: m.booking.customerEmail,
-            subject: `Booking request received: ${m.type.title}`,
+            subject: m.tr('mail.booking.subjectRequested', { title: m.type.title }),
             text: [
-              `Hello ${m.booking.customerName},`,
+              m.tr('mail.hello', { name: m.booking.customerName }),
               '',
-              'We received your booking request. You will get a confirmation once it is approved.',
+              m.tr('mail.booking.leadRequested'),
               '',
               ...summaryLines(m),
               '',
-              `See or cancel your request: ${m.manageUrl}`,
+              m.tr('mail.booking.seeRequest', { url: m.manageUrl }),
             ].join('\n'),
             topic: bookingMailTopic(bookingId),
             linkOrigin: ctx.env.publicUrl,
+            language: m.locale,
           },
           { onceKey: onceKey(m, 'requested') },
         );
@@ -323,8 +345,7 @@ export function registerBookingListeners(hooks: Hooks, ctx: AppContext): void {
       await clearReminders(ctx, bookingId);
       if (m.booking.status !== 'confirmed') return;
       await queueConfirmation(ctx, m, {
-        subject: `Booking moved: ${m.type.title}`,
-        lead: 'Your booking has moved to a new time.',
+        moved: true,
         // the contract passes an empty old start when the column was empty: then there is no old time to name
         movedFromUtc: oldStartUtc || undefined,
       });
@@ -364,10 +385,19 @@ export function registerBookingJobs(runner: JobRunner, ctx: AppContext): void {
     if (m?.booking.status !== 'confirmed' || m.booking.startUtc !== payload.startUtc) return;
     await queueMail(ctx.db, {
       to: m.booking.customerEmail,
-      subject: `Reminder: ${m.type.title}`,
-      text: [`Hello ${m.booking.customerName},`, '', 'A reminder of your booking:', '', ...summaryLines(m), '', `Manage or cancel: ${m.manageUrl}`].join('\n'),
+      subject: m.tr('mail.booking.subjectReminder', { title: m.type.title }),
+      text: [
+        m.tr('mail.hello', { name: m.booking.customerName }),
+        '',
+        m.tr('mail.booking.leadReminder'),
+        '',
+        ...summaryLines(m),
+        '',
+        m.tr('mail.booking.manageShort', { url: m.manageUrl }),
+      ].join('\n'),
       topic: `${bookingMailTopic(bookingId)}:reminder`,
       linkOrigin: ctx.env.publicUrl,
+      language: m.locale,
     });
   });
 

@@ -1,4 +1,5 @@
 /** The booking domain's operations (docs/api.md): booking types, slots, bookings. */
+import { requestLanguage } from '../../mail/language';
 import { z } from 'zod';
 import {
   ZAdminBookingPatch,
@@ -106,7 +107,7 @@ export const bookingOperations = {
       describe: 'The booking',
       errors: { 403: 'Missing or expired nonce', 409: 'svc_booking_slot_unavailable or svc_booking_no_host', 429: 'Too many submissions' },
     },
-    handler: ({ input, ctx }) => bookingService(ctx).create(input),
+    handler: ({ input, ctx, c }) => bookingService(ctx).create(input, { language: requestLanguage(c) }),
   }),
   createByAdmin: defineOperation({
     summary: 'An administrator enters a booking: confirmed at once (no approval step, no payment hold)',

@@ -11,6 +11,7 @@
  * shared resources lock their rows there, after the host locks and in id order, so two types
  * that share a room are decided one after the other too (docs/api.md#resources).
  */
+import { languageForNewRow, type RequestLanguage } from '../../mail/language';
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import {
@@ -244,7 +245,8 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
    * the start listed with enough seats and a host → candidates → assignment strategy →
    * awaiting payment → insert → read back → actions.
    */
-  async function create(input: CreateBookingInput, opts: { admin?: { hostUserId?: number } } = {}): Promise<BookingCreatedDto> {
+  /** `language`: the booking request's (the customer's own); an administrator's booking has none and takes the organization's. */
+  async function create(input: CreateBookingInput, opts: { admin?: { hostUserId?: number }; language?: RequestLanguage } = {}): Promise<BookingCreatedDto> {
     const admin = opts.admin;
     const nowMs = Date.now();
     const type = await types.getRow(input.bookingTypeId, { publicView: !admin });
@@ -253,6 +255,8 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     const endUtc = toUtcString(startMs + type.durationMinutes * MINUTE_MS);
     const day = input.startUtc.slice(0, 10);
     const config = toBookingTypeConfig(type);
+    // every later mail about the booking (reminder, an administrator's cancel) is written in it
+    const language = await languageForNewRow(ctx.db, admin ? undefined : opts.language);
 
     // A start no longer offered is refused without queueing on the host locks behind the bookings
     // being decided: in a rush most attempts collide, and each used to wait its turn to learn so.
@@ -332,6 +336,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
                 customerEmail: input.customerEmail,
                 customerName: input.customerName,
                 customerTz: input.customerTz,
+                language,
                 startUtc: input.startUtc,
                 endUtc,
                 status,

@@ -5,15 +5,18 @@ import type { AttendeeRecord } from '../attendees/attendees.repository';
 import type { EventRow } from '../events/events.repository';
 import type { OrderRow } from './payments.repository';
 import { ticketQrPng } from '../../mail/ticket-qr';
+import { translator } from '../../i18n/translate';
+import type { Locale } from '../../../shared/i18n/locales';
 
 /** `Thu 3 Dec, 18:30–21:00 GMT (London)`: the event's zone, the format the pages show (shared/time-format.ts). */
-function formatStart(event: EventRow): string {
-  return formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone }).place;
+function formatStart(event: EventRow, locale: Locale): string {
+  return formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, locale }).place;
 }
 
-export function formatAmount(amountCents: number, currency: string): string {
+/** Money as the reader writes it (`£12.50`, `12,50 €`); English keeps the `en-GB` form mails have always had. */
+export function formatAmount(amountCents: number, currency: string, locale: Locale = 'en'): string {
   try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amountCents / 100);
+    return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : locale, { style: 'currency', currency }).format(amountCents / 100);
   } catch {
     return `${(amountCents / 100).toFixed(2)} ${currency}`;
   }
@@ -22,17 +25,22 @@ export function formatAmount(amountCents: number, currency: string): string {
 /** `ticket-1.png`, `ticket-2.png`…: one QR per ticket, in the order the tickets are listed. */
 export const ticketAttachmentName = (n: number) => `ticket-${n}.png`;
 
-export async function buildOrderMail(publicUrl: string, order: OrderRow, eventsById: Map<number, EventRow>, tickets: AttendeeRecord[]): Promise<MailMessage> {
+/** The order's one mail, in the order's stored language (`locale`; see server/mail/language.ts). */
+export async function buildOrderMail(
+  publicUrl: string,
+  order: OrderRow,
+  eventsById: Map<number, EventRow>,
+  tickets: AttendeeRecord[],
+  locale: Locale,
+): Promise<MailMessage> {
+  const tr = translator(locale);
+  const count = tickets.length;
   const titles = [...new Set(tickets.map((t) => eventsById.get(t.eventId)?.title ?? ''))];
-  const subject = `Your ${tickets.length === 1 ? 'ticket' : `${tickets.length} tickets`}: ${titles.join(', ')}`;
-  const text: string[] = [
-    `Hello ${order.name},`,
-    '',
-    `Thank you for your order #${order.id}. Here ${tickets.length === 1 ? 'is your ticket' : `are your ${tickets.length} tickets`}.`,
-    '',
-  ];
+  const subject = tr('mail.order.subject', { count, titles: titles.join(', ') });
+  // the order number is an identifier, not a quantity: never grouped (`#1234`, not `#1,234`)
+  const text: string[] = [tr('mail.hello', { name: order.name }), '', tr('mail.order.thanks', { orderId: String(order.id), count }), ''];
   if (order.amountCents > 0) {
-    text.push(`Paid: ${formatAmount(order.amountCents, order.currency)}`, '');
+    text.push(tr('receipt.paid', { amount: formatAmount(order.amountCents, order.currency, locale) }), '');
   }
   const attachments: NonNullable<MailMessage['attachments']> = [];
   for (const [i, ticket] of tickets.entries()) {
@@ -40,17 +48,17 @@ export async function buildOrderMail(publicUrl: string, order: OrderRow, eventsB
     const n = i + 1;
     const cancelUrl = `${publicUrl}/cancel/${ticket.cancelToken}`;
     text.push(
-      `Ticket ${n} of ${tickets.length}: ${event.title}`,
-      `When: ${formatStart(event)}`,
-      ...(event.venue ? [`Where: ${event.venue}`] : []),
-      `Ticket code: ${ticket.ticketCode} (QR code attached as ${ticketAttachmentName(n)})`,
-      `Cannot use this ticket? Cancel it: ${cancelUrl}`,
+      tr('mail.order.ticketOf', { n, count, title: event.title }),
+      tr('mail.when', { when: formatStart(event, locale) }),
+      ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
+      tr('mail.order.ticketCode', { code: ticket.ticketCode, file: ticketAttachmentName(n) }),
+      tr('mail.order.cancel', { url: cancelUrl }),
       '',
     );
     const qr = ticketQrPng(ticket.ticketCode);
     attachments.push({ filename: ticketAttachmentName(n), contentType: 'image/png', content: qr });
   }
-  text.push('Show each QR code at the door, or give its code.');
+  text.push(tr('mail.order.showQr'));
   // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel links are clickable there
-  return { to: order.email, subject, text: text.join('\n'), attachments, topic: `order:${order.id}`, linkOrigin: publicUrl };
+  return { to: order.email, subject, text: text.join('\n'), attachments, topic: `order:${order.id}`, linkOrigin: publicUrl, language: locale };
 }

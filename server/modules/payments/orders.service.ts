@@ -15,6 +15,7 @@ import { announceSubmitted, newTicketSecrets, submittedPayload } from '../attend
 import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { buildOrderMail } from './orders.mail';
+import { recipientLanguage } from '../../mail/language';
 import { paymentsRepository as repo, type OrderRow, type PaymentRow } from './payments.repository';
 
 /** The held jobs behind a paid order's actions and a refunded (or reversed) one's (server/jobs/announcements.ts). */
@@ -75,13 +76,16 @@ export function ordersService(ctx: AppContext) {
             status: 'going',
             customFields: order.customFields,
             orderId: order.id,
+            // every ticket speaks the order's language: a later mail about one of them reads it from its row
+            language: order.language,
             ...newTicketSecrets(),
           }),
         );
       }
     }
     rows.sort((a, b) => a.id - b.id);
-    await queueMail(tx, await buildOrderMail(ctx.env.publicUrl, order, eventsById, rows), { dedupeKey: `order-tickets:${order.id}` });
+    const locale = await recipientLanguage(tx, order.language, eventsById.get(order.eventId)?.language);
+    await queueMail(tx, await buildOrderMail(ctx.env.publicUrl, order, eventsById, rows, locale), { dedupeKey: `order-tickets:${order.id}` });
     return rows;
   }
 
@@ -125,7 +129,7 @@ export function ordersService(ctx: AppContext) {
      */
     async hold(
       tx: Db,
-      input: { event: EventRow; email: string; name: string; quantity: number; currency: string; customFields: string | null },
+      input: { event: EventRow; email: string; name: string; quantity: number; currency: string; customFields: string | null; language: string },
     ): Promise<OrderRow> {
       const line: OrderLine = { eventId: input.event.id, quantity: input.quantity };
       return repo.insertOrder(tx, {
@@ -138,6 +142,7 @@ export function ordersService(ctx: AppContext) {
         currency: input.currency,
         status: 'pending_payment',
         source: 'checkout',
+        language: input.language,
         customFields: input.customFields,
       });
     },

@@ -32,6 +32,7 @@ import { enforceRateLimit } from '../../security/throttle';
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD, MIN_FILL_MS } from '../attendees/signup.service';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { requireExtended } from '../payments/payments.service';
+import { recipientLanguage } from '../../mail/language';
 import { buildSubmissionMail, submissionMailKey, type SubmissionMailKind } from './submissions.mail';
 import { submissionsRepository } from './submissions.repository';
 
@@ -106,7 +107,10 @@ export function submissionsService(ctx: AppContext) {
       const updated = await eventsRepository(tx).update(id, next);
       if (!updated) throw new AppError('svc_not_found', 'No such submission.');
       const key = submissionMailKey(kind, id);
-      await queueMail(tx, buildSubmissionMail(kind, ctx.env.publicUrl, updated, reason), { dedupeKey: key, onceKey: key });
+      await queueMail(tx, buildSubmissionMail(kind, ctx.env.publicUrl, updated, await recipientLanguage(tx, updated.language), reason), {
+        dedupeKey: key,
+        onceKey: key,
+      });
       return updated;
     });
     return toSubmissionDto(row);
@@ -191,7 +195,10 @@ export function submissionsService(ctx: AppContext) {
           submitterEmail: fields.submitterEmail,
         });
         const key = submissionMailKey('received', inserted.id);
-        await queueMail(tx, buildSubmissionMail('received', ctx.env.publicUrl, inserted), { dedupeKey: key, onceKey: key });
+        await queueMail(tx, buildSubmissionMail('received', ctx.env.publicUrl, inserted, await recipientLanguage(tx, inserted.language)), {
+          dedupeKey: key,
+          onceKey: key,
+        });
         return inserted;
       });
       return {

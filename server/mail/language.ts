@@ -1,0 +1,60 @@
+/**
+ * Which language a person is written to (docs/decisions/027-languages.md, "Mails"): the language
+ * is chosen once, when they sign up, book or order, negotiated from that request exactly as the
+ * pages are, and stored on the row. Every later mail (a job, an admin's action, a plugin) reads
+ * it from the row, never from whoever's request causes the mail.
+ */
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { Db } from '../db/client';
+import { settings } from '../security/security.sql';
+import {
+  LANG_COOKIE,
+  LANG_PARAM,
+  matchLocale,
+  negotiateLocale,
+  parseAcceptLanguage,
+  readCookie,
+  type Locale,
+  type LocaleInputs,
+} from '../../shared/i18n/locales';
+
+/** The organization's default language setting (Settings); until the settings API reads it, read here. */
+export const DEFAULT_LANGUAGE_SETTING = 'default_language';
+
+/** What a request says about its reader's language: the link's `?lang=`, the cookie, the browser's tags. */
+export type RequestLanguage = Pick<LocaleInputs, 'param' | 'cookie' | 'accepted'>;
+
+/** The request's language inputs, the same under REST and tRPC (both hand the operation Hono's context). */
+export function requestLanguage(c: Context): RequestLanguage {
+  return {
+    param: c.req.query(LANG_PARAM) ?? null,
+    cookie: readCookie(c.req.header('cookie'), LANG_COOKIE),
+    accepted: parseAcceptLanguage(c.req.header('accept-language')),
+  };
+}
+
+/** The organization's default language, or null when none (or none svc speaks) is set. */
+export async function organizationLanguage(db: Db): Promise<Locale | null> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, DEFAULT_LANGUAGE_SETTING));
+  return typeof row?.value === 'string' ? matchLocale(row.value) : null;
+}
+
+/**
+ * The language to store on a new sign-up, booking or order: the request's own choice, then the
+ * event's language, then the organization's default, then English. Without a request (an
+ * administrator entering it) only the last three speak.
+ */
+export async function languageForNewRow(db: Db, request: RequestLanguage | undefined, eventLanguage?: string | null): Promise<Locale> {
+  // the organization's default is read only when nothing before it decides (a sign-up rush pays no extra query)
+  const decidedEarlier = [request?.param, request?.cookie, ...(request?.accepted ?? []), eventLanguage].some((tag) => matchLocale(tag) !== null);
+  const orgDefault = decidedEarlier ? null : await organizationLanguage(db);
+  return negotiateLocale({ ...request, eventLocale: eventLanguage, orgDefault });
+}
+
+/** The language a mail to a stored row is written in: the row's, then the event's, then the organization's, then English. */
+export async function recipientLanguage(db: Db, stored: string | null | undefined, eventLanguage?: string | null): Promise<Locale> {
+  const own = matchLocale(stored) ?? matchLocale(eventLanguage);
+  if (own) return own;
+  return negotiateLocale({ orgDefault: await organizationLanguage(db) });
+}
