@@ -18,7 +18,8 @@ import { toUtcString } from '../../../shared/time';
 import { MAX_EMAIL_LENGTH } from '../../../shared/attendees';
 import { HONEYPOT_FIELD } from '../form-fields';
 import { fetchNonce, prefetchNonce, storedNonce } from '../nonce';
-import { dateTimeInZone, detectTimeZone, timeZoneList } from '../time';
+import { dateTimeInZone, detectTimeZone } from '../time';
+import { supportedTimeZones } from '../../ui/time-zones';
 import '../../styles/visitor.css';
 
 /** docs/api.md#errors minimum fill time, plus a margin for the request's way to the server. */
@@ -49,7 +50,7 @@ type FormState = 'loading' | 'unavailable' | 'failed' | 'ready';
 
 export default function SubmitEventPage(): JSX.Element {
   const detected = detectTimeZone();
-  const zones = timeZoneList([detected]);
+  const zones = supportedTimeZones([detected]).sort();
   const [state, setState] = createSignal<FormState>('loading');
   const [token, setToken] = createSignal<{ formToken: string; at: number } | null>(null);
   const [loadError, setLoadError] = createSignal('');
