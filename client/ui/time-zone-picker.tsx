@@ -138,7 +138,7 @@ export function TimeZonePicker(props: TimeZonePickerProps): JSX.Element {
               onMouseDown={(e) => e.preventDefault()}
               onClick={() => choose(option)}
             >
-              <span class="tz-label">{option.label}</span>
+              <span class="tz-label">{option.label}</span>{' '}
               <span class="tz-offset" dir="ltr">
                 {option.offset}
               </span>

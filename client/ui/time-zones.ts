@@ -24,6 +24,20 @@ export interface TimeZoneOption {
   haystack: string;
 }
 
+/**
+ * Cities whose zone id keeps an old spelling in some engines' canonical list (Chromium and Node
+ * list `Asia/Calcutta`): shown and found by the name people use today, the id itself unchanged.
+ */
+const RENAMED_CITIES: Record<string, string> = {
+  'Asia/Calcutta': 'Kolkata',
+  'Asia/Saigon': 'Ho Chi Minh',
+  'Asia/Katmandu': 'Kathmandu',
+  'Asia/Rangoon': 'Yangon',
+  'Europe/Kiev': 'Kyiv',
+  'America/Godthab': 'Nuuk',
+  'Atlantic/Faeroe': 'Faroe',
+};
+
 /** Every zone this browser knows, with `extra` (the detected or stored one, UTC) always included. */
 export function supportedTimeZones(extra: readonly string[] = []): string[] {
   let zones: string[];
@@ -79,7 +93,7 @@ export function timeZoneOption(id: string, locale: string, ms: number): TimeZone
   }
   // a generic name that is only an offset ("GMT+03:00") says nothing the offset does not
   if (/^(GMT|UTC)([+\-−]|$)/.test(name)) name = '';
-  const city = zoneCity(id) || id;
+  const city = RENAMED_CITIES[id] ?? (zoneCity(id) || id);
   const offset = formatOffset(offsetMinutes);
   const label = name && name !== city ? `${city} (${name})` : city;
   const hours = `${offsetMinutes < 0 ? '-' : '+'}${Math.floor(Math.abs(offsetMinutes) / 60)}`;
@@ -104,7 +118,7 @@ export function parseOffsetQuery(query: string): number | null {
 /**
  * The options matching what the reader typed: every word must appear in the city, the generic
  * name, the id or the offset; an offset typed (`+5:30`, `UTC-5`) matches zones at that offset.
- * A city that starts with the query comes first, then the others in their order.
+ * A city (or an id) that starts with the query comes first, then the others in their order.
  */
 export function filterTimeZones(options: readonly TimeZoneOption[], query: string): TimeZoneOption[] {
   const q = normalizeSearch(query.trim());
@@ -113,6 +127,6 @@ export function filterTimeZones(options: readonly TimeZoneOption[], query: strin
   if (offset !== null) return options.filter((o) => o.offsetMinutes === offset);
   const words = q.split(/\s+/);
   const matches = options.filter((o) => words.every((w) => o.haystack.includes(w)));
-  const starts = (o: TimeZoneOption) => normalizeSearch(o.city).startsWith(q);
+  const starts = (o: TimeZoneOption) => normalizeSearch(o.city).startsWith(q) || normalizeSearch(o.id).startsWith(q);
   return [...matches.filter(starts), ...matches.filter((o) => !starts(o))];
 }

@@ -39,13 +39,15 @@ export function dayInZone(instant: Date | number, tz: string): string {
 
 const clockFormats = new Map<string, Intl.DateTimeFormat>();
 /**
- * A slot button's clock in the reader's locale and `tz`: `14:30` (en-GB, de), `2:30 PM` (en-US).
+ * A slot button's clock in the reader's locale and `tz`: `14:30` (de), `2:30 م` (ar), the same
+ * form as the summary beside it (`formatWhen`): English keeps svc's 24-hour `HH:MM`, as decision
+ * 027 keeps it for every English reader until the summaries and mails change together.
  * A 24-hour locale keeps two-digit hours, like the times printed around it.
  */
 export function slotClock(utc: string, tz: string): string {
   const ms = utcMs(utc);
-  if (Number.isNaN(ms)) return utc;
   const locale = intlLocale();
+  if (Number.isNaN(ms) || /^en(-|$)/i.test(locale)) return formatSlotClock(utc, tz);
   const key = `${locale}|${tz}`;
   let format = clockFormats.get(key);
   if (!format) {
