@@ -51,6 +51,8 @@ export default tseslint.config(
       'client/visitor/pages/event.tsx',
       'client/visitor/pages/cancel.tsx',
       'client/visitor/pages/manage.tsx',
+      'client/visitor/pages/pay.tsx',
+      'client/visitor/pages/submit.tsx',
       'client/visitor/components/payment-pending.tsx',
       'client/visitor/components/slot-picker.tsx',
       'client/visitor/components/states.tsx',
