@@ -57,6 +57,8 @@ describe('booking page in the visitor’s language', () => {
     expect(await de.evaluate(() => document.documentElement.lang)).toBe('de');
     await de.getByRole('heading', { name: 'Zeit wählen' }).waitFor();
     expect(await de.locator('.v-book-summary').innerText()).toContain('30 Minuten');
+    // the server's default label of the mode (English) reads in German
+    expect(await de.locator('.v-book-summary').innerText()).toContain('Vor Ort');
     expect(await de.locator('.v-book-summary').innerText()).toMatch(/25,00\s/);
     expect(await de.locator('.v-tz-line').innerText()).toMatch(/^Zeiten in America\/New York · Ändern/);
 

@@ -42,11 +42,22 @@ const MODE_WORDS: Record<string, () => string> = {
   phone: () => tr('book.modePhone'),
 };
 
+/**
+ * The server's default label of each mode (the contract's English words, sent when the organizer
+ * set none): shown in the reader's words; a label the organizer wrote is shown as written.
+ */
+const DEFAULT_MODE_LABELS: Record<string, string> = { in_person: 'In person', virtual: 'Online', phone: 'By phone' };
+
+function modeLabel(t: Pick<PublicBookingTypeDto, 'locationMode' | 'locationLabel'>): string {
+  if (!t.locationLabel || t.locationLabel === DEFAULT_MODE_LABELS[t.locationMode]) return MODE_WORDS[t.locationMode]?.() ?? t.locationLabel;
+  return t.locationLabel;
+}
+
 /** Where the appointment happens, as far as the visitor may know before booking. */
 function locationBeforeBooking(t: Pick<PublicBookingTypeDto, 'locationMode' | 'locationLabel' | 'locationValue'>): string {
-  if (t.locationMode === 'in_person') return [t.locationLabel || tr('book.modeInPerson'), t.locationValue].filter(Boolean).join(': ');
+  if (t.locationMode === 'in_person') return [modeLabel(t), t.locationValue].filter(Boolean).join(': ');
   if (t.locationMode === 'custom') return t.locationLabel || t.locationValue;
-  return t.locationLabel || MODE_WORDS[t.locationMode]?.() || '';
+  return modeLabel(t);
 }
 
 /** Moves the eyes and the focus to what a submit produced (the result or the error). */
@@ -268,7 +279,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
       startUtc: b.startUtc,
       endUtc: b.endUtc,
       title: t.title,
-      location: [t.locationLabel, t.locationMode === 'in_person' ? t.locationValue : ''].filter(Boolean).join(': '),
+      location: [modeLabel(t), t.locationMode === 'in_person' ? t.locationValue : ''].filter(Boolean).join(': '),
       description: tr('book.icsDescription'),
       stampUtc: toUtcString(Date.now()),
     });
