@@ -4,7 +4,7 @@
  * takes a zone with Enter or a tap, and Escape puts back the zone they had. Each option reads
  * "New York (Eastern Time)" with its UTC offset. The list is made when the field is first used
  * (labelling ~420 zones costs a few hundred milliseconds on a phone), in the reader's language.
- * Reusable: `value`, `onChange`, `label` (and an optional `hint`).
+ * Reusable: `value`, `onChange`, `label` (and an optional `hint`; `name` for a form read as FormData).
  */
 import { createMemo, createSignal, createUniqueId, For, onMount, Show, type JSX } from 'solid-js';
 import { intlLocale, t } from '../i18n/i18n';
@@ -20,6 +20,11 @@ export interface TimeZonePickerProps {
   id?: string;
   /** Focus the field when it appears (opened from a "Change" button). */
   autofocus?: boolean;
+  /** In a form read as FormData: the chosen id is sent under this name. */
+  name?: string;
+  /** The form's own error marking: `aria-invalid` and the ids that describe the field. */
+  invalid?: boolean;
+  describedBy?: string;
 }
 
 /** Shown at most at once: the reader narrows by typing; the status line says how many match. */
@@ -101,7 +106,8 @@ export function TimeZonePicker(props: TimeZonePickerProps): JSX.Element {
         aria-autocomplete="list"
         aria-expanded={open()}
         aria-controls={listId}
-        aria-describedby={[props.hint ? hintId : '', open() ? statusId : ''].filter(Boolean).join(' ') || undefined}
+        aria-invalid={props.invalid ? 'true' : undefined}
+        aria-describedby={[props.describedBy ?? '', props.hint ? hintId : '', open() ? statusId : ''].filter(Boolean).join(' ') || undefined}
         aria-activedescendant={open() && shown().length > 0 ? optionId(active()) : undefined}
         value={query() ?? `${current().label} · ${current().offset}`}
         onFocus={(e) => {
@@ -116,6 +122,7 @@ export function TimeZonePicker(props: TimeZonePickerProps): JSX.Element {
         onKeyDown={onKeyDown}
         onBlur={close}
       />
+      <Show when={props.name}>{(name) => <input type="hidden" name={name()} value={props.value} />}</Show>
       <Show when={props.hint}>
         <p class="tz-hint" id={hintId}>
           {props.hint}

@@ -6,7 +6,7 @@
  * are shown at the field they name. In the free edition the form route answers 404 and the page
  * says proposals are not taken here. Proposals need a connection: nothing is queued offline.
  */
-import { createEffect, createSignal, For, Match, on, onMount, Show, Switch, type JSX } from 'solid-js';
+import { createEffect, createSignal, Match, on, onMount, Show, Switch, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { online } from '../../pwa';
 import { A } from '../../router';
@@ -18,8 +18,8 @@ import { toUtcString } from '../../../shared/time';
 import { MAX_EMAIL_LENGTH } from '../../../shared/attendees';
 import { HONEYPOT_FIELD } from '../form-fields';
 import { fetchNonce, prefetchNonce, storedNonce } from '../nonce';
-import { dateTimeInZone, detectTimeZone, zoneInWords } from '../time';
-import { supportedTimeZones } from '../../ui/time-zones';
+import { dateTimeInZone, detectTimeZone } from '../time';
+import { TimeZonePicker } from '../../ui/time-zone-picker';
 import { t, tx } from '../../i18n/i18n';
 import '../../styles/visitor.css';
 
@@ -51,7 +51,6 @@ type FormState = 'loading' | 'unavailable' | 'failed' | 'ready';
 
 export default function SubmitEventPage(): JSX.Element {
   const detected = detectTimeZone();
-  const zones = supportedTimeZones([detected]).sort();
   const [state, setState] = createSignal<FormState>('loading');
   const [token, setToken] = createSignal<{ formToken: string; at: number } | null>(null);
   const [loadError, setLoadError] = createSignal('');
@@ -349,22 +348,18 @@ export default function SubmitEventPage(): JSX.Element {
               <FieldError key="end" />
             </div>
             <div class="field">
-              <label for="submit-timezone">{t('submit.timezone')}</label>
-              <select
+              <TimeZonePicker
                 id="submit-timezone"
                 name="timezone"
-                onChange={(e) => setTz(e.currentTarget.value)}
-                aria-invalid={invalid('timezone')}
-                aria-describedby={describedBy('timezone', 'submit-times-hint')}
-              >
-                <For each={zones}>
-                  {(zone) => (
-                    <option value={zone} selected={zone === tz()}>
-                      {zoneInWords(zone)}
-                    </option>
-                  )}
-                </For>
-              </select>
+                label={t('submit.timezone')}
+                value={tz()}
+                onChange={(zone) => {
+                  setTz(zone);
+                  if (errors().timezone) setErrors(({ timezone: _gone, ...rest }) => rest);
+                }}
+                invalid={invalid('timezone') === 'true'}
+                describedBy={describedBy('timezone', 'submit-times-hint')}
+              />
               <p id="submit-times-hint" class="v-hint">
                 {t('submit.timesHint')}
               </p>
