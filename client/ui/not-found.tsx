@@ -1,13 +1,14 @@
 import type { JSX } from 'solid-js';
 import { Page } from './page';
 import { A } from '../router';
+import { t } from '../i18n/i18n';
 
 export default function NotFoundPage(): JSX.Element {
   return (
-    <Page title="Page not found">
-      <p>There is no page at this address. It may have moved, or the link may be mistyped.</p>
+    <Page title={t('ui.notFound.title')}>
+      <p>{t('ui.notFound.text')}</p>
       <p>
-        <A href="/">Go to the start page</A>
+        <A href="/">{t('ui.notFound.start')}</A>
       </p>
     </Page>
   );

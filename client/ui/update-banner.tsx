@@ -1,5 +1,6 @@
 import { createSignal, Show, type JSX } from 'solid-js';
 import { applyUpdate, updateAllowed, updateAvailable } from '../pwa';
+import { t } from '../i18n/i18n';
 
 /** Offers a waiting new version; shown only while the update gate allows an update. */
 export function UpdateBanner(): JSX.Element {
@@ -12,13 +13,13 @@ export function UpdateBanner(): JSX.Element {
   return (
     <Show when={updateAvailable() && updateAllowed() && !dismissed()}>
       <div class="banner" role="status">
-        <p>A new version of svc is ready.</p>
+        <p>{t('ui.update.ready')}</p>
         <div class="banner-actions">
           <button type="button" class="button" onClick={() => void update()} disabled={applying()}>
-            {applying() ? 'Updating…' : 'Update now'}
+            {applying() ? t('ui.update.updating') : t('ui.update.now')}
           </button>
           <button type="button" class="button button-quiet" onClick={() => setDismissed(true)}>
-            Later
+            {t('ui.update.later')}
           </button>
         </div>
       </div>

@@ -3,7 +3,7 @@
  * `Y-m-d H:i:s` strings. Times themselves are printed by `shared/time-format.ts`, the one
  * format the pages and the emails share.
  */
-import { toUtcDate } from '../../shared/time';
+import { toUtcDate, utcMs } from '../../shared/time';
 import { formatSlotClock, formatWhen } from '../../shared/time-format';
 import { formatMoney } from '../ui/format';
 import { intlLocale } from '../i18n/i18n';
@@ -25,18 +25,6 @@ export function detectTimeZone(): string {
   return detectedZone;
 }
 
-/** The zones this browser knows, with `extra` (the detected one, UTC) always included. */
-export function timeZoneList(extra: readonly string[] = []): string[] {
-  let zones: string[];
-  try {
-    zones = Intl.supportedValuesOf('timeZone');
-  } catch {
-    zones = [];
-  }
-  const set = new Set([...zones, ...extra, 'UTC']);
-  return [...set].sort();
-}
-
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 /** The calendar day (`Y-m-d`) an instant falls on in `tz`. */
 export function dayInZone(instant: Date | number, tz: string): string {
@@ -49,14 +37,40 @@ export function dayInZone(instant: Date | number, tz: string): string {
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+/**
+ * A slot button's clock in the reader's locale and `tz`: `14:30` (de), `2:30 م` (ar), the same
+ * form as the summary beside it (`formatWhen`): English keeps svc's 24-hour `HH:MM`, as decision
+ * 027 keeps it for every English reader until the summaries and mails change together.
+ * A 24-hour locale keeps two-digit hours, like the times printed around it.
+ */
+export function slotClock(utc: string, tz: string): string {
+  const ms = utcMs(utc);
+  const locale = intlLocale();
+  if (Number.isNaN(ms) || /^en(-|$)/i.test(locale)) return formatSlotClock(utc, tz);
+  const key = `${locale}|${tz}`;
+  let format = clockFormats.get(key);
+  if (!format) {
+    try {
+      const cycle = new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions().hourCycle;
+      const hour = cycle === 'h23' || cycle === 'h24' ? '2-digit' : 'numeric';
+      format = new Intl.DateTimeFormat(locale, { timeZone: tz, hour, minute: '2-digit' });
+    } catch {
+      return formatSlotClock(utc, tz); // a zone this engine does not know: svc's own 24-hour form, in UTC
+    }
+    clockFormats.set(key, format);
+  }
+  return format.format(ms);
+}
+
 /** `14:30` in `tz` (24-hour, like every time svc prints). */
 export function timeInZone(utc: string, tz: string): string {
   return formatSlotClock(utc, tz);
 }
 
-/** `Thu 3 Dec, 14:30 GMT (London)` in `tz`. */
+/** `Thu 3 Dec, 14:30 GMT (London)` in `tz`, in the reader's language. */
 export function dateTimeInZone(utc: string, tz: string): string {
-  return formatWhen({ startUtc: utc, zone: tz }).text;
+  return formatWhen({ startUtc: utc, zone: tz, locale: intlLocale() }).text;
 }
 
 /** A zone as people read it: `America/New York`. */

@@ -3,6 +3,7 @@ import type { CheckoutDto } from '../../../shared/payments';
 import { A } from '../../router';
 import { checkoutPath, fetchCheckout, holdHours, paymentIdOf } from '../payment';
 import { dateTimeInZone, detectTimeZone, formatPrice } from '../time';
+import { t, tx } from '../../i18n/i18n';
 
 /** Where a held booking's or order's payment stands now (undefined while unknown or offline). */
 export type PaymentState = 'pending' | 'paid' | 'released' | 'refunded';
@@ -40,51 +41,43 @@ export function createPaymentCheckout(paymentUrl: Accessor<string | null | undef
 export function PaymentPending(props: { paymentUrl: string; kind: 'booking' | 'order'; checkout: CheckoutDto | undefined; answeredAt?: number }): JSX.Element {
   const path = () => checkoutPath(props.paymentUrl);
   const tz = detectTimeZone();
-  const what = () => (props.kind === 'booking' ? 'the time' : 'the seats');
-  const linkText = () => (props.checkout ? `Pay ${formatPrice(props.checkout.amountCents, props.checkout.currency)}` : 'Go to payment');
+  const linkText = () => (props.checkout ? t('pay.linkAmount', { amount: formatPrice(props.checkout.amountCents, props.checkout.currency) }) : t('pay.linkGo'));
+  const link = (chunks: JSX.Element[]) => (
+    <Show when={path()} fallback={<a href={props.paymentUrl}>{chunks}</a>}>
+      {(p) => <A href={p()}>{chunks}</A>}
+    </Show>
+  );
 
   return (
     <Switch
       fallback={
         <>
           <p>
-            Complete your payment:{' '}
-            <Show when={path()} fallback={<a href={props.paymentUrl}>{linkText()}</a>}>
-              {(p) => <A href={p()}>{linkText()}</A>}
-            </Show>
-            <Show when={props.checkout} fallback=". Unpaid holds are released after a few hours.">
-              {(c) => (
-                <>
-                  ; unpaid holds are released after {hoursText(holdHours(c().holdUntilUtc, props.answeredAt ?? Date.now()))}. We hold {what()} for you until{' '}
-                  {dateTimeInZone(c().holdUntilUtc, tz)}.
-                </>
-              )}
+            <Show when={props.checkout} fallback={tx('pay.complete', { label: linkText(), link })}>
+              {(c) =>
+                tx('pay.completeHeld', {
+                  label: linkText(),
+                  link,
+                  hours: holdHours(c().holdUntilUtc, props.answeredAt ?? Date.now()),
+                  kind: props.kind,
+                  until: dateTimeInZone(c().holdUntilUtc, tz),
+                })
+              }
             </Show>
           </p>
-          <p class="v-hint">
-            Once the payment is through, {props.kind === 'booking' ? 'the confirmation with a calendar invitation' : 'your tickets'} will come by email.
-          </p>
+          <p class="v-hint">{t('pay.afterPaid', { kind: props.kind })}</p>
         </>
       }
     >
       <Match when={props.checkout?.settled}>
-        <p>
-          {props.kind === 'booking'
-            ? 'Paid — your booking is confirmed. We sent the confirmation to your email.'
-            : 'Paid — your tickets are on their way to your email.'}
-        </p>
+        <p>{t('pay.paid', { kind: props.kind })}</p>
       </Match>
       <Match when={props.checkout?.status === 'cancelled' || props.checkout?.status === 'expired'}>
-        <p>
-          This payment was {props.checkout?.status === 'cancelled' ? 'cancelled' : 'not completed in time'}; {what()}{' '}
-          {props.kind === 'booking' ? 'was' : 'were'} released.
-        </p>
+        <p>{t('pay.released', { reason: props.checkout?.status === 'cancelled' ? 'cancelled' : 'expired', kind: props.kind })}</p>
       </Match>
       <Match when={props.checkout?.status === 'refunding' || props.checkout?.status === 'refunded'}>
-        <p>This payment was refunded.</p>
+        <p>{t('pay.refunded')}</p>
       </Match>
     </Switch>
   );
 }
-
-const hoursText = (n: number) => `${n} hour${n === 1 ? '' : 's'}`;

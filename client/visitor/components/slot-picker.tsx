@@ -7,9 +7,10 @@
 import { createEffect, createMemo, createSignal, For, on, Show, type JSX } from 'solid-js';
 import { fetchMonthSlots, slotsCacheKey, takeAheadSlots, type Slot } from '../booking';
 import { createCachedResource } from '../cache';
-import { addMonths, dayInWords, dayInZone, monthGrid, monthInWords, timeZoneList, weekdayNames, zoneInWords } from '../time';
+import { addMonths, dayInWords, dayInZone, monthGrid, monthInWords, slotClock, weekdayNames, zoneInWords } from '../time';
 import { utcMs } from '../../../shared/time';
-import { formatSlotClock } from '../../../shared/time-format';
+import { t, tx } from '../../i18n/i18n';
+import { TimeZonePicker } from '../../ui/time-zone-picker';
 import { AgeNote, ErrorState } from './states';
 
 export interface SlotPickerHandle {
@@ -42,9 +43,6 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
   };
   const [month, setMonth] = createSignal(startMonth());
   const [day, setDay] = createSignal<string | null>(props.selected ? dayInZone(utcMs(props.selected), props.tz) : null);
-  // the ~400 zone names are listed only when the visitor opens the choice
-  let zoneList: string[] | undefined;
-  const zones = () => (zoneList ??= timeZoneList([props.tz]));
   const [choosingZone, setChoosingZone] = createSignal(false);
   let noticeEl: HTMLParagraphElement | undefined;
   createEffect(
@@ -112,8 +110,9 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
 
   const daySlots = () => (day() ? (byDay().get(day()!) ?? []) : []);
   const atFirstMonth = () => month().year * 12 + month().month <= thisMonth().year * 12 + thisMonth().month;
-  const weekdays = weekdayNames('short');
-  const weekdaysLong = weekdayNames('long');
+  // functions, so a language switch renames them
+  const weekdays = () => weekdayNames('short');
+  const weekdaysLong = () => weekdayNames('long');
 
   const go = (delta: number) => {
     setMonth(addMonths(month().year, month().month, delta));
@@ -124,25 +123,33 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
     <div class="v-stack">
       <div class="v-tz">
         <p class="v-tz-line" id={`${props.idPrefix}-tz-line`}>
-          Times in <strong>{zoneInWords(props.tz)}</strong>
+          {tx('slots.timesIn', { zone: zoneInWords(props.tz), b: (chunks) => <strong>{chunks}</strong> })}
           {' · '}
           <button
             type="button"
             class="v-link-button"
+            id={`${props.idPrefix}-tz-change`}
             aria-expanded={choosingZone()}
             aria-controls={`${props.idPrefix}-tz-choice`}
             onClick={() => setChoosingZone(!choosingZone())}
           >
-            Change<span class="v-sr-only"> timezone</span>
+            {tx('slots.changeZone', { sr: (chunks) => <span class="v-sr-only">{chunks}</span> })}
           </button>
         </p>
         <Show when={choosingZone()}>
           <div class="v-tz-choice" id={`${props.idPrefix}-tz-choice`}>
-            <label for={`${props.idPrefix}-tz`}>Your timezone</label>
-            <select id={`${props.idPrefix}-tz`} value={props.tz} onChange={(e) => props.onTzChange(e.currentTarget.value)}>
-              <For each={zones()}>{(zone) => <option value={zone}>{zoneInWords(zone)}</option>}</For>
-            </select>
-            <p class="v-hint">Detected from your device; change it if you will be elsewhere.</p>
+            <TimeZonePicker
+              id={`${props.idPrefix}-tz`}
+              label={t('slots.yourZone')}
+              hint={t('slots.detected')}
+              value={props.tz}
+              autofocus
+              onChange={(zone) => {
+                props.onTzChange(zone);
+                setChoosingZone(false);
+                document.getElementById(`${props.idPrefix}-tz-change`)?.focus();
+              }}
+            />
           </div>
         </Show>
       </div>
@@ -152,23 +159,24 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
       <div class="v-picker-body">
         <section class="v-cal" aria-labelledby={`${props.idPrefix}-month`}>
           <div class="v-cal-head">
-            <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(-1)} disabled={atFirstMonth()} aria-label="Previous month">
-              ‹
+            <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(-1)} disabled={atFirstMonth()} aria-label={t('slots.previousMonth')}>
+              {/* a bidi-mirrored glyph: it points the other way, and the buttons swap sides, in a right-to-left page */}
+              <span aria-hidden="true">‹</span>
             </button>
             <h3 id={`${props.idPrefix}-month`} aria-live="polite">
               {monthInWords(month().year, month().month)}
             </h3>
-            <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(1)} aria-label="Next month">
-              ›
+            <button type="button" class="button button-quiet v-cal-nav" onClick={() => go(1)} aria-label={t('slots.nextMonth')}>
+              <span aria-hidden="true">›</span>
             </button>
           </div>
           <table>
             <thead>
               <tr>
-                <For each={weekdays}>
+                <For each={weekdays()}>
                   {(name, i) => (
                     <th scope="col">
-                      <abbr title={weekdaysLong[i()]}>{name}</abbr>
+                      <abbr title={weekdaysLong()[i()]}>{name}</abbr>
                     </th>
                   )}
                 </For>
@@ -192,7 +200,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
                                   classList={{ 'has-slots': count() > 0 }}
                                   disabled={count() === 0}
                                   aria-pressed={day() === d()}
-                                  aria-label={`${dayInWords(d())}: ${count() === 0 ? 'no free times' : `${count()} free ${count() === 1 ? 'time' : 'times'}`}`}
+                                  aria-label={t('slots.dayLabel', { day: dayInWords(d()), count: count() })}
                                   onClick={() => setDay(d())}
                                 >
                                   {Number(d().slice(8))}
@@ -221,18 +229,18 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
           </Show>
           <Show when={resource.loading() && resource.value() === undefined}>
             <p class="status-text" role="status">
-              Loading free times…
+              {t('slots.loading')}
             </p>
           </Show>
           <Show when={resource.value() !== undefined && byDay().size === 0}>
             <p class="status-text" role="status">
-              No free times in {monthInWords(month().year, month().month)}. Try the next month.
+              {t('slots.noneInMonth', { month: monthInWords(month().year, month().month) })}
             </p>
           </Show>
 
           <Show when={day() && daySlots().length > 0}>
             <section aria-labelledby={`${props.idPrefix}-day`}>
-              <h3 id={`${props.idPrefix}-day`}>Free times on {dayInWords(day()!)}</h3>
+              <h3 id={`${props.idPrefix}-day`}>{t('slots.freeOn', { day: dayInWords(day()!) })}</h3>
               <ul class="v-slots">
                 <For each={daySlots()}>
                   {(slot) => (
@@ -244,11 +252,9 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
                         aria-pressed={props.selected === slot.start_utc}
                         onClick={() => props.onSelect(props.selected === slot.start_utc ? null : slot)}
                       >
-                        {formatSlotClock(slot.start_utc, props.tz)}
+                        {slotClock(slot.start_utc, props.tz)}
                         <Show when={(props.seatsPerSlot ?? 1) > 1}>
-                          <small>
-                            {slot.capacity_left} {slot.capacity_left === 1 ? 'seat' : 'seats'} left
-                          </small>
+                          <small>{t('slots.seatsLeft', { count: slot.capacity_left })}</small>
                         </Show>
                       </button>
                     </li>

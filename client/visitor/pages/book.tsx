@@ -16,7 +16,8 @@ import { A, navigate, searchParams, type RouteProps } from '../../router';
 import { call, rpc } from '../../ui/trpc';
 import type { BookingCreatedDto, PublicBookingTypeDto } from '../../../shared/booking';
 import { isValidTimeZone, toUtcString, utcMs } from '../../../shared/time';
-import { formatWhen, type When } from '../../../shared/time-format';
+import type { When } from '../../../shared/time-format';
+import { t as tr, tx } from '../../i18n/i18n';
 import { dropAheadSlots, fetchMonthSlotsAhead, isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
@@ -31,18 +32,32 @@ import { enqueue } from '../outbox';
 import { goToCheckout } from '../payment';
 import { kickOutbox, PENDING_FLAG, startOutboxRunner, type BookingSubmissionBody } from '../runner';
 import { dayInZone, detectTimeZone, formatPrice } from '../time';
+import { formatWhenHere } from '../when';
 import '../../styles/visitor.css';
 
-const TAKEN_MESSAGE = 'Sorry, that time was just taken. Here are the times that are still free — please pick another.';
-
 /** Words for a location mode without a label; an online link is only given after booking. */
-const MODE_WORDS: Record<string, string> = { in_person: 'In person', virtual: 'Online', phone: 'By phone' };
+const MODE_WORDS: Record<string, () => string> = {
+  in_person: () => tr('book.modeInPerson'),
+  virtual: () => tr('book.modeOnline'),
+  phone: () => tr('book.modePhone'),
+};
+
+/**
+ * The server's default label of each mode (the contract's English words, sent when the organizer
+ * set none): shown in the reader's words; a label the organizer wrote is shown as written.
+ */
+const DEFAULT_MODE_LABELS: Record<string, string> = { in_person: 'In person', virtual: 'Online', phone: 'By phone' };
+
+function modeLabel(t: Pick<PublicBookingTypeDto, 'locationMode' | 'locationLabel'>): string {
+  if (!t.locationLabel || t.locationLabel === DEFAULT_MODE_LABELS[t.locationMode]) return MODE_WORDS[t.locationMode]?.() ?? t.locationLabel;
+  return t.locationLabel;
+}
 
 /** Where the appointment happens, as far as the visitor may know before booking. */
 function locationBeforeBooking(t: Pick<PublicBookingTypeDto, 'locationMode' | 'locationLabel' | 'locationValue'>): string {
-  if (t.locationMode === 'in_person') return [t.locationLabel || MODE_WORDS.in_person, t.locationValue].filter(Boolean).join(': ');
+  if (t.locationMode === 'in_person') return [modeLabel(t), t.locationValue].filter(Boolean).join(': ');
   if (t.locationMode === 'custom') return t.locationLabel || t.locationValue;
-  return t.locationLabel || MODE_WORDS[t.locationMode] || '';
+  return modeLabel(t);
 }
 
 /** Moves the eyes and the focus to what a submit produced (the result or the error). */
@@ -142,7 +157,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
   const slotTaken = () => {
     revealNext = false; // the notice beside the times takes the focus
     setSlot(null);
-    setNotice(TAKEN_MESSAGE);
+    setNotice(tr('book.taken'));
     void picker?.refresh();
   };
 
@@ -150,7 +165,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
   const when = (startUtc: string, endUtc?: string | null): When => {
     const t = type.value();
     const end = endUtc || (t ? toUtcString(utcMs(startUtc) + t.durationMinutes * 60_000) : null);
-    return formatWhen({ startUtc, endUtc: end, zone: t?.timezone ?? tz(), viewerZone: tz() });
+    return formatWhenHere({ startUtc, endUtc: end, zone: t?.timezone ?? tz(), viewerZone: tz() });
   };
 
   createEffect(
@@ -200,7 +215,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
     if (!t) return;
     revealNext = true;
     if (!chosen) {
-      setLocalError('Please pick a time first.');
+      setLocalError(tr('book.pickFirst'));
       return;
     }
     setSubmitting(true);
@@ -242,7 +257,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
       navigate(`/book/${typeId}?submission=${id}`, { replace: true });
       void kickOutbox();
     } catch {
-      setLocalError('Your booking could not be prepared. Please try again.');
+      setLocalError(tr('book.notPrepared'));
     } finally {
       setSubmitting(false);
     }
@@ -264,8 +279,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
       startUtc: b.startUtc,
       endUtc: b.endUtc,
       title: t.title,
-      location: [t.locationLabel, t.locationMode === 'in_person' ? t.locationValue : ''].filter(Boolean).join(': '),
-      description: 'To change or cancel, use the link in your confirmation email.',
+      location: [modeLabel(t), t.locationMode === 'in_person' ? t.locationValue : ''].filter(Boolean).join(': '),
+      description: tr('book.icsDescription'),
       stampUtc: toUtcString(Date.now()),
     });
     return URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
@@ -279,11 +294,18 @@ export default function BookPage(props: RouteProps): JSX.Element {
 
   // a booking waiting for its payment: where that payment stands now (paid or released meanwhile?)
   const payment = createPaymentCheckout(() => (state() === 'done' && created()?.status === 'pending_payment' ? created()?.paymentUrl : null));
-  const heading = (b: BookingCreatedDto) => {
-    if (b.status === 'pending_approval') return 'Request sent';
-    if (b.status !== 'pending_payment') return 'You’re booked';
+  type Outcome = 'requested' | 'booked' | 'released' | 'payment';
+  const outcome = (b: BookingCreatedDto): Outcome => {
+    if (b.status === 'pending_approval') return 'requested';
+    if (b.status !== 'pending_payment') return 'booked';
     const paid = payment.state();
-    return paid === 'paid' ? 'You’re booked' : paid === 'released' || paid === 'refunded' ? 'Booking released' : 'Almost done: payment needed';
+    return paid === 'paid' ? 'booked' : paid === 'released' || paid === 'refunded' ? 'released' : 'payment';
+  };
+  const HEADINGS: Record<Outcome, () => string> = {
+    requested: () => tr('book.requestSent'),
+    booked: () => tr('book.booked'),
+    released: () => tr('book.released'),
+    payment: () => tr('book.paymentNeeded'),
   };
 
   const showPicker = () => state() === undefined || state() === 'failed';
@@ -291,50 +313,43 @@ export default function BookPage(props: RouteProps): JSX.Element {
   /** What the chosen seats cost, for the button (the visitor sees the price before acting). */
   const total = () => {
     const t = type.value();
-    return t && t.priceCents > 0 ? ` · ${formatPrice(t.priceCents * quantity(), t.currency)}` : '';
+    return t && t.priceCents > 0 ? formatPrice(t.priceCents * quantity(), t.currency) : null;
   };
   const buttonLabel = () => {
-    if (submitting()) return 'Checking the time…';
+    if (submitting()) return tr('book.checking');
     const request = type.value()?.requiresApproval ?? false;
-    const words = online() ? (request ? 'Request this time' : 'Book this time') : request ? 'Request when back online' : 'Book when back online';
-    return `${words}${total()}`;
+    const action = online() ? (request ? 'request' : 'book') : request ? 'requestOffline' : 'bookOffline';
+    const price = total();
+    return price ? tr('book.submitPrice', { action, price }) : tr('book.submit', { action });
   };
 
   return (
-    <Page title={type.value()?.title ?? 'Book'}>
+    <Page title={type.value()?.title ?? tr('book.title')}>
       <p class="v-back">
-        <A href="/events">All events and appointments</A>
+        <A href="/events">{tr('book.allEvents')}</A>
       </p>
       <Show when={!valid || type.notFound()}>
-        <ErrorState message="This appointment type does not exist or cannot be booked any more." />
+        <ErrorState message={tr('book.notFound')} />
       </Show>
       <Show when={valid && !type.notFound()}>
-        <ResourceStates resource={type} what="details" loading="Loading…" />
+        <ResourceStates resource={type} what="details" loading={tr('common.loading')} />
         <Show when={type.value()}>
           {(t) => (
             <div class="v-book">
-              <ul class="v-book-summary" aria-label="About this appointment">
-                <li>{t().durationMinutes} minutes</li>
+              <ul class="v-book-summary" aria-label={tr('book.about')}>
+                <li>{tr('book.minutes', { count: t().durationMinutes })}</li>
                 <Show when={locationBeforeBooking(t())}>
-                  {(where) => (
-                    <li>
-                      <span class="v-sr-only">Where: </span>
-                      {where()}
-                    </li>
-                  )}
+                  {(where) => <li>{tx('book.whereLine', { where: where(), sr: (chunks) => <span class="v-sr-only">{chunks}</span> })}</li>}
                 </Show>
                 <li>
-                  {t().priceCents > 0 ? (
-                    <>
-                      {formatPrice(t().priceCents, t().currency)}
-                      {maxSeats() > 1 ? ' per seat' : ''}
-                    </>
-                  ) : (
-                    'Free'
-                  )}
+                  {t().priceCents > 0
+                    ? maxSeats() > 1
+                      ? tr('book.perSeat', { price: formatPrice(t().priceCents, t().currency) })
+                      : formatPrice(t().priceCents, t().currency)
+                    : tr('price.free')}
                 </li>
                 <Show when={t().requiresApproval}>
-                  <li>The host confirms each request</li>
+                  <li>{tr('book.hostConfirms')}</li>
                 </Show>
               </ul>
               <Show when={t().description}>
@@ -344,50 +359,49 @@ export default function BookPage(props: RouteProps): JSX.Element {
               <div class="v-book-main v-stack">
                 <Show when={state() === 'queued' || state() === 'sending'}>
                   <div class="v-result waiting" role="status" id="book-result" tabindex="-1">
-                    <h2>{!online() || submission()?.queuedOffline ? 'Saved on this phone' : 'Booking…'}</h2>
+                    <h2>{!online() || submission()?.queuedOffline ? tr('book.savedOnPhone') : tr('book.sending')}</h2>
                     <p>
-                      {when(String(submission()!.body.startUtc)).text}.{' '}
                       {online()
-                        ? 'Sending it now…'
-                        : 'It will be sent when you’re back online. You can close this page; it will be sent next time you open svc.'}
+                        ? tr('book.sendingNow', { when: when(String(submission()!.body.startUtc)).text })
+                        : tr('book.sentWhenOnline', { when: when(String(submission()!.body.startUtc)).text })}
                     </p>
                   </div>
                 </Show>
 
                 <Show when={state() === 'done' && created()}>
                   {(b) => (
-                    <div class="v-result" classList={{ waiting: heading(b()) === 'Almost done: payment needed' }} role="status" id="book-result" tabindex="-1">
-                      <h2>{heading(b())}</h2>
+                    <div class="v-result" classList={{ waiting: outcome(b()) === 'payment' }} role="status" id="book-result" tabindex="-1">
+                      <h2>{HEADINGS[outcome(b())]()}</h2>
                       <dl class="v-facts">
-                        <dt>What</dt>
+                        <dt>{tr('book.what')}</dt>
                         <dd>{t().title}</dd>
-                        <dt>When</dt>
+                        <dt>{tr('book.when')}</dt>
                         <dd>
                           <WhenLines when={when(b().startUtc, b().endUtc)} />
                         </dd>
                         <Show when={locationBeforeBooking(t())}>
-                          <dt>Where</dt>
+                          <dt>{tr('book.where')}</dt>
                           <dd>{locationBeforeBooking(t())}</dd>
                         </Show>
                         <Show when={t().priceCents > 0}>
-                          <dt>Price</dt>
+                          <dt>{tr('book.price')}</dt>
                           <dd>
-                            {formatPrice(t().priceCents, t().currency)}
-                            {b().paymentUrl ? '' : ' — you pay on site.'}
+                            {b().paymentUrl
+                              ? formatPrice(t().priceCents, t().currency)
+                              : tr('book.priceOnSite', { price: formatPrice(t().priceCents, t().currency) })}
                           </dd>
                         </Show>
                       </dl>
-                      <h3>What happens next</h3>
+                      <h3>{tr('book.next')}</h3>
                       <Show
                         when={b().status === 'pending_payment' && b().paymentUrl}
                         fallback={
                           <p>
-                            {b().status === 'pending_approval'
-                              ? 'The host will look at your request. You will get an email when it is confirmed or declined. '
-                              : ''}
-                            An email to <strong>{String(submission()!.body.customerEmail)}</strong> is on its way with{' '}
-                            {b().status === 'pending_approval' ? 'the details' : 'a calendar invitation (invite.ics)'} and a link to change or cancel this
-                            booking.
+                            {tx('book.emailOnWay', {
+                              email: String(submission()!.body.customerEmail),
+                              approval: b().status === 'pending_approval' ? 'yes' : 'no',
+                              b: (chunks) => <strong>{chunks}</strong>,
+                            })}
                           </p>
                         }
                       >
@@ -396,11 +410,11 @@ export default function BookPage(props: RouteProps): JSX.Element {
                       <div class="v-actions">
                         <Show when={icsUrl() && (b().status !== 'pending_payment' || payment.state() === 'paid')}>
                           <a class="button" href={icsUrl()!} download="booking.ics">
-                            Add to calendar
+                            {tr('book.addToCalendar')}
                           </a>
                         </Show>
                         <button type="button" class="button button-quiet" onClick={bookAnother}>
-                          Book another time
+                          {tr('book.another')}
                         </button>
                       </div>
                     </div>
@@ -409,7 +423,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
 
                 <Show when={showPicker()}>
                   <section class="v-stack" aria-labelledby="pick-heading">
-                    <h2 id="pick-heading">Pick a time</h2>
+                    <h2 id="pick-heading">{tr('book.pickTime')}</h2>
                     <SlotPicker
                       idPrefix="book"
                       typeId={typeId}
@@ -428,19 +442,15 @@ export default function BookPage(props: RouteProps): JSX.Element {
                   </section>
 
                   <section class="v-stack" aria-labelledby="details-heading">
-                    <h2 id="details-heading">Your details</h2>
+                    <h2 id="details-heading">{tr('book.details')}</h2>
                     <form class="v-form" onSubmit={onSubmit} aria-describedby={localError() || submission()?.error ? 'book-error' : undefined}>
                       <div class="v-chosen" aria-live="polite">
-                        <Show when={slot()} fallback={<p class="v-hint">No time chosen yet.</p>}>
-                          {(chosen) => (
-                            <p>
-                              Chosen: <WhenLines when={when(chosen().start_utc, chosen().end_utc)} />
-                            </p>
-                          )}
+                        <Show when={slot()} fallback={<p class="v-hint">{tr('book.noTime')}</p>}>
+                          {(chosen) => <p>{tx('book.chosen', { when: () => <WhenLines when={when(chosen().start_utc, chosen().end_utc)} /> })}</p>}
                         </Show>
                       </div>
                       <div class="field">
-                        <label for="book-name">Your name</label>
+                        <label for="book-name">{tr('book.name')}</label>
                         <input
                           id="book-name"
                           aria-invalid={refused().customerName ? 'true' : undefined}
@@ -454,7 +464,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                         />
                       </div>
                       <div class="field">
-                        <label for="book-email">Email</label>
+                        <label for="book-email">{tr('book.email')}</label>
                         <input
                           id="book-email"
                           aria-invalid={refused().customerEmail ? 'true' : undefined}
@@ -470,7 +480,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                       </div>
                       <Show when={maxSeats() > 1}>
                         <div class="field">
-                          <label for="book-quantity">Seats</label>
+                          <label for="book-quantity">{tr('book.seats')}</label>
                           <input
                             id="book-quantity"
                             aria-invalid={refused().quantity ? 'true' : undefined}
@@ -489,17 +499,13 @@ export default function BookPage(props: RouteProps): JSX.Element {
                       </Show>
                       <Show when={t().priceCents > 0}>
                         {/* an approval type is always paid on site; otherwise the edition decides, which this page cannot see */}
-                        <p class="v-hint">
-                          {t().requiresApproval
-                            ? 'Paid on site — nothing is charged when you book.'
-                            : 'Nothing is charged when you book. If it is paid online, the payment page comes next; otherwise you pay on site.'}
-                        </p>
+                        <p class="v-hint">{t().requiresApproval ? tr('book.paidOnSite') : tr('book.paidLater')}</p>
                       </Show>
                       <Show when={t().requiresApproval}>
-                        <p class="v-hint">This sends a request: the host confirms or declines it, and you get an email either way.</p>
+                        <p class="v-hint">{tr('book.requestHint')}</p>
                       </Show>
                       <Show when={!online()}>
-                        <p class="v-hint">You are offline. Your booking will be saved on this phone and sent when you’re back online.</p>
+                        <p class="v-hint">{tr('book.offlineHint')}</p>
                       </Show>
                       <button type="submit" class="button" aria-disabled={submitting()}>
                         {buttonLabel()}

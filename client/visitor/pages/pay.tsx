@@ -17,6 +17,7 @@ import type { CheckoutDto } from '../../../shared/payments';
 import { ErrorState } from '../components/states';
 import { fetchCheckout, isFinished, pollCheckout, returnPath } from '../payment';
 import { dateTimeInZone, detectTimeZone, formatPrice } from '../time';
+import { t, tx } from '../../i18n/i18n';
 import '../../styles/visitor.css';
 
 type View = 'pay' | 'redirecting' | 'confirming' | 'paid' | 'released' | 'refunded';
@@ -176,15 +177,14 @@ export default function PayPage(props: RouteProps): JSX.Element {
   };
 
   const amount = (c: CheckoutDto) => formatPrice(c.amountCents, c.currency);
-  const held = (c: CheckoutDto) => (c.kind === 'booking' ? 'the time slot' : 'the seats');
   const back = (c: CheckoutDto) => returnPath(c.id) ?? '/events';
 
   return (
     <Show when={!notFound()} fallback={<NotFoundPage />}>
-      <Page title="Payment">
+      <Page title={t('pay.page.title')}>
         <Show when={checkout.state === 'pending' || checkout.state === 'unresolved'}>
           <p class="status-text" role="status">
-            Loading the payment…
+            {t('pay.page.loading')}
           </p>
         </Show>
         <Show when={checkout.state === 'errored' && !notFound()}>
@@ -194,15 +194,18 @@ export default function PayPage(props: RouteProps): JSX.Element {
           {(c) => (
             <div class="v-stack">
               <dl class="v-facts">
-                <dt>For</dt>
+                <dt>{t('pay.page.for')}</dt>
                 <dd>{c().description}</dd>
-                <dt>Amount</dt>
+                <dt>{t('pay.page.amount')}</dt>
                 <dd class="v-amount">{amount(c())}</dd>
               </dl>
               <Show when={c().status === 'open' && view() !== 'confirming'}>
                 <p class="v-hold">
-                  We hold {held(c())} for you until <time datetime={isoDateTime(c().holdUntilUtc)}>{dateTimeInZone(c().holdUntilUtc, tz)}</time>. Unpaid, it is
-                  released for someone else.
+                  {tx('pay.page.hold', {
+                    kind: c().kind,
+                    until: dateTimeInZone(c().holdUntilUtc, tz),
+                    time: (chunks) => <time datetime={isoDateTime(c().holdUntilUtc)}>{chunks}</time>,
+                  })}
                 </p>
               </Show>
 
@@ -211,56 +214,45 @@ export default function PayPage(props: RouteProps): JSX.Element {
                 <Show when={view() === 'confirming'}>
                   <div class="v-result waiting">
                     <h2 ref={stateHeading} tabindex="-1">
-                      Confirming your payment…
+                      {t('pay.page.confirming')}
                     </h2>
-                    <Show when={slow()} fallback={<p>This takes a few seconds. Please keep this page open.</p>}>
-                      <p>This is taking longer than usual. You can close this page: the confirmation comes by email once the payment is through.</p>
+                    <Show when={slow()} fallback={<p>{t('pay.page.fewSeconds')}</p>}>
+                      <p>{t('pay.page.slowConfirm')}</p>
                     </Show>
                   </div>
                 </Show>
                 <Show when={view() === 'redirecting'}>
                   <div class="v-result waiting">
                     <h2 ref={stateHeading} tabindex="-1">
-                      Taking you to secure checkout…
+                      {t('pay.page.redirecting')}
                     </h2>
-                    <Show when={slow()} fallback={<p>You pay on the payment provider’s page, then come back here.</p>}>
-                      <p>The payment page is not ready yet.</p>
+                    <Show when={slow()} fallback={<p>{t('pay.page.providerPage')}</p>}>
+                      <p>{t('pay.page.notReady')}</p>
                     </Show>
                   </div>
                 </Show>
                 <Show when={view() === 'paid'}>
                   <div class="v-result">
                     <h2 ref={stateHeading} tabindex="-1">
-                      Payment complete
+                      {t('pay.page.complete')}
                     </h2>
-                    <p>
-                      {c().kind === 'booking'
-                        ? 'Paid — your booking is confirmed. We sent the confirmation to your email.'
-                        : 'Paid — your tickets are on their way to your email.'}
-                    </p>
+                    <p>{t('pay.paid', { kind: c().kind })}</p>
                   </div>
                 </Show>
                 <Show when={view() === 'released'}>
                   <div class="v-result closed">
                     <h2 ref={stateHeading} tabindex="-1">
-                      {c().status === 'cancelled' ? 'Payment cancelled' : 'Time to pay ran out'}
+                      {t('pay.page.releasedHeading', { reason: c().status === 'cancelled' ? 'cancelled' : 'expired' })}
                     </h2>
-                    <p>
-                      {c().status === 'cancelled' ? 'This payment was cancelled' : 'This payment was not completed in time'};{' '}
-                      {c().kind === 'booking' ? 'the slot was released.' : 'the seats were released.'} Nothing was charged.
-                    </p>
+                    <p>{t('pay.page.released', { reason: c().status === 'cancelled' ? 'cancelled' : 'expired', kind: c().kind })}</p>
                   </div>
                 </Show>
                 <Show when={view() === 'refunded'}>
                   <div class="v-result closed">
                     <h2 ref={stateHeading} tabindex="-1">
-                      {c().status === 'refunded' ? 'Payment refunded' : 'Refund under way'}
+                      {t('pay.page.refundedHeading', { state: c().status === 'refunded' ? 'refunded' : 'refunding' })}
                     </h2>
-                    <p>
-                      {c().status === 'refunded'
-                        ? `This payment of ${amount(c())} was refunded.`
-                        : `This payment of ${amount(c())} is being refunded; the money goes back the way it was paid.`}
-                    </p>
+                    <p>{t('pay.page.refundedText', { state: c().status === 'refunded' ? 'refunded' : 'refunding', amount: amount(c()) })}</p>
                   </div>
                 </Show>
               </div>
@@ -268,10 +260,10 @@ export default function PayPage(props: RouteProps): JSX.Element {
               <Show when={view() === 'pay' && !asking()}>
                 <div class="v-actions">
                   <button type="button" class="button v-pay-button" onClick={() => void pay()} aria-disabled={busy() !== null}>
-                    {busy() === 'pay' ? 'Paying…' : `Pay ${amount(c())}`}
+                    {busy() === 'pay' ? t('pay.page.paying') : t('pay.linkAmount', { amount: amount(c()) })}
                   </button>
                   <button type="button" class="button button-quiet" onClick={askCancel}>
-                    Cancel
+                    {t('pay.page.cancel')}
                   </button>
                 </div>
               </Show>
@@ -279,18 +271,18 @@ export default function PayPage(props: RouteProps): JSX.Element {
                 <div class="v-actions">
                   <Show when={slow()}>
                     <button type="button" class="button" onClick={lookAgain}>
-                      Try again
+                      {t('common.tryAgain')}
                     </button>
                   </Show>
                   <button type="button" class="button button-quiet" onClick={askCancel}>
-                    Cancel
+                    {t('pay.page.cancel')}
                   </button>
                 </div>
               </Show>
               <Show when={view() === 'confirming' && slow()}>
                 <div class="v-actions">
                   <button type="button" class="button" onClick={lookAgain}>
-                    Check again
+                    {t('pay.page.checkAgain')}
                   </button>
                 </div>
               </Show>
@@ -298,15 +290,15 @@ export default function PayPage(props: RouteProps): JSX.Element {
               <Show when={asking() && (view() === 'pay' || view() === 'redirecting')}>
                 <section class="v-stack" aria-labelledby="pay-cancel-heading">
                   <h2 id="pay-cancel-heading" ref={askHeading} tabindex="-1">
-                    Cancel this payment?
+                    {t('pay.page.askHeading')}
                   </h2>
-                  <p>Nothing is charged, and {held(c())} you chose will be released for someone else.</p>
+                  <p>{t('pay.page.askText', { kind: c().kind })}</p>
                   <div class="v-actions">
                     <button type="button" class="button" onClick={() => void cancel()} aria-disabled={busy() !== null}>
-                      {busy() === 'cancel' ? 'Cancelling…' : 'Yes, cancel'}
+                      {busy() === 'cancel' ? t('pay.page.cancelling') : t('pay.page.yesCancel')}
                     </button>
                     <button type="button" class="button button-quiet" onClick={() => setAsking(false)}>
-                      Keep it and pay
+                      {t('pay.page.keep')}
                     </button>
                   </div>
                 </section>
@@ -316,16 +308,16 @@ export default function PayPage(props: RouteProps): JSX.Element {
 
               <Show when={view() === 'released' || view() === 'refunded'}>
                 <p>
-                  <A href={back(c())}>{c().kind === 'booking' ? 'Pick another time' : 'Back to the event'}</A>
+                  <A href={back(c())}>{t('pay.page.again', { kind: c().kind })}</A>
                   <Show when={back(c()) !== '/events'}>
                     {' · '}
-                    <A href="/events">All events and appointments</A>
+                    <A href="/events">{t('book.allEvents')}</A>
                   </Show>
                 </p>
               </Show>
               <Show when={view() === 'paid'}>
                 <p>
-                  <A href="/events">All events and appointments</A>
+                  <A href="/events">{t('book.allEvents')}</A>
                 </p>
               </Show>
             </div>

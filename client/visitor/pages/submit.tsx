@@ -6,7 +6,7 @@
  * are shown at the field they name. In the free edition the form route answers 404 and the page
  * says proposals are not taken here. Proposals need a connection: nothing is queued offline.
  */
-import { createEffect, createSignal, For, Match, on, onMount, Show, Switch, type JSX } from 'solid-js';
+import { createEffect, createSignal, Match, on, onMount, Show, Switch, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { online } from '../../pwa';
 import { A } from '../../router';
@@ -18,7 +18,9 @@ import { toUtcString } from '../../../shared/time';
 import { MAX_EMAIL_LENGTH } from '../../../shared/attendees';
 import { HONEYPOT_FIELD } from '../form-fields';
 import { fetchNonce, prefetchNonce, storedNonce } from '../nonce';
-import { dateTimeInZone, detectTimeZone, timeZoneList } from '../time';
+import { dateTimeInZone, detectTimeZone } from '../time';
+import { TimeZonePicker } from '../../ui/time-zone-picker';
+import { t, tx } from '../../i18n/i18n';
 import '../../styles/visitor.css';
 
 /** docs/api.md#errors minimum fill time, plus a margin for the request's way to the server. */
@@ -49,7 +51,6 @@ type FormState = 'loading' | 'unavailable' | 'failed' | 'ready';
 
 export default function SubmitEventPage(): JSX.Element {
   const detected = detectTimeZone();
-  const zones = timeZoneList([detected]);
   const [state, setState] = createSignal<FormState>('loading');
   const [token, setToken] = createSignal<{ formToken: string; at: number } | null>(null);
   const [loadError, setLoadError] = createSignal('');
@@ -72,7 +73,7 @@ export default function SubmitEventPage(): JSX.Element {
       if (err instanceof ApiError && err.status === 404) setState('unavailable');
       else if (state() === 'ready') setToken(null);
       else {
-        setLoadError(err instanceof NetworkError ? 'The form needs a connection to the server. Connect to the internet and try again.' : errorMessage(err));
+        setLoadError(err instanceof NetworkError ? t('submit.needsConnection') : errorMessage(err));
         setState('failed');
       }
     }
@@ -112,14 +113,14 @@ export default function SubmitEventPage(): JSX.Element {
     const endText = value('end');
     const startsUtc = wallTimeToUtc(startText, zone);
     const endsUtc = endText ? wallTimeToUtc(endText, zone) : null;
-    if (!title) found.title = 'Give your event a title.';
-    if (!startText) found.start = 'Choose when it starts.';
-    else if (!startsUtc) found.start = 'Enter a date and time.';
-    else if (startsUtc <= toUtcString(Date.now())) found.start = 'Choose a start in the future.';
-    if (endText && !endsUtc) found.end = 'Enter a date and time, or leave it empty.';
-    else if (startsUtc && endsUtc && endsUtc < startsUtc) found.end = 'The end must be after the start.';
-    if (!name) found.name = 'Tell us your name.';
-    if (!email) found.email = 'We need your email to tell you what we decide.';
+    if (!title) found.title = t('submit.errTitle');
+    if (!startText) found.start = t('submit.errStart');
+    else if (!startsUtc) found.start = t('submit.errDateTime');
+    else if (startsUtc <= toUtcString(Date.now())) found.start = t('submit.errFuture');
+    if (endText && !endsUtc) found.end = t('submit.errEnd');
+    else if (startsUtc && endsUtc && endsUtc < startsUtc) found.end = t('form.endAfterStart');
+    if (!name) found.name = t('submit.errName');
+    if (!email) found.email = t('submit.errEmail');
     else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) found.email = plainFieldMessage('submitterEmail', '');
     return {
       found,
@@ -161,7 +162,7 @@ export default function SubmitEventPage(): JSX.Element {
     const { body, found } = readForm();
     setErrors(found);
     if (Object.keys(found).length > 0) {
-      setProblem('Please check the fields marked below.');
+      setProblem(t('submit.checkMarked'));
       focusFirstError(found);
       return;
     }
@@ -171,7 +172,7 @@ export default function SubmitEventPage(): JSX.Element {
     const current = token();
     if (!current) {
       setSending(false);
-      setProblem('Could not reach the server. Check your connection and send it again; what you typed is kept.');
+      setProblem(t('submit.unreachable'));
       return;
     }
     try {
@@ -203,12 +204,12 @@ export default function SubmitEventPage(): JSX.Element {
         if (key) found[key] ??= plainFieldMessage(param, String(reason));
       }
       setErrors(found);
-      setProblem(Object.keys(found).length > 0 ? 'Please check the fields marked below.' : err.message);
+      setProblem(Object.keys(found).length > 0 ? t('submit.checkMarked') : err.message);
       focusFirstError(found);
       return;
     }
     if (err instanceof ApiError && err.code === 'svc_rate_limited') {
-      setProblem(`You have sent several proposals in a short time. Please wait a little and try again ${waitInWords(err.data?.retryAfter)}.`);
+      setProblem(rateLimitedMessage(err.data?.retryAfter));
       return;
     }
     if (err instanceof ApiError && err.status === 404) {
@@ -218,12 +219,10 @@ export default function SubmitEventPage(): JSX.Element {
     if (err instanceof ApiError && err.code === 'svc_spam_suspected') {
       // a new form token, so the next try starts a fresh fill time
       void loadForm();
-      setProblem('Your proposal could not be accepted. Please check it and send it again.');
+      setProblem(t('submit.spam'));
       return;
     }
-    setProblem(
-      err instanceof NetworkError ? 'Could not reach the server. Check your connection and send it again; what you typed is kept.' : errorMessage(err),
-    );
+    setProblem(err instanceof NetworkError ? t('submit.unreachable') : errorMessage(err));
   }
 
   // A refusal that names no field (throttled, unreachable…): bring it into view; a named field takes the focus itself.
@@ -246,47 +245,51 @@ export default function SubmitEventPage(): JSX.Element {
   };
 
   return (
-    <Page title="Propose an event">
+    <Page title={t('submit.title')}>
       <p>
-        <A href="/events">All events</A>
+        <A href="/events">{t('event.allEvents')}</A>
       </p>
       <Switch>
         <Match when={receipt()}>
           {(done) => (
             <div class="v-result" role="status">
               <h2 ref={resultHeading} tabindex="-1">
-                Thanks — we’ll review it and email you
+                {t('submit.thanks')}
               </h2>
               <p>
-                We received your proposal <strong>{done().receipt.title}</strong> ({dateTimeInZone(done().receipt.startsUtc, done().receipt.timezone)}). Once it
-                has been reviewed, we will write to <strong>{done().email}</strong>.
+                {tx('submit.received', {
+                  title: done().receipt.title,
+                  when: dateTimeInZone(done().receipt.startsUtc, done().receipt.timezone),
+                  email: done().email,
+                  b: (chunks) => <strong>{chunks}</strong>,
+                })}
               </p>
               <button type="button" class="button button-quiet" onClick={again}>
-                Propose another event
+                {t('submit.another')}
               </button>
             </div>
           )}
         </Match>
         <Match when={state() === 'loading'}>
           <p class="status-text" role="status">
-            Loading the form…
+            {t('signup.formLoading')}
           </p>
         </Match>
         <Match when={state() === 'unavailable'}>
           <p class="notice" role="status">
-            Proposing events is not available on this site. You can still sign up for the events that are listed.
+            {t('submit.unavailable')}
           </p>
         </Match>
         <Match when={state() === 'failed'}>
           <div class="notice notice-error" role="alert">
             <p>{loadError()}</p>
             <button type="button" class="button button-quiet" onClick={() => void loadForm()}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </div>
         </Match>
         <Match when={state() === 'ready'}>
-          <p>Know of an event that belongs here? Tell us about it. We review every proposal before it is published, and we’ll email you either way.</p>
+          <p>{t('submit.intro')}</p>
           <form
             ref={formEl}
             class="v-form"
@@ -297,7 +300,7 @@ export default function SubmitEventPage(): JSX.Element {
             aria-describedby={problem() ? 'submit-problem' : undefined}
           >
             <div class="field">
-              <label for="submit-title">Event title</label>
+              <label for="submit-title">{t('submit.eventTitle')}</label>
               <input
                 id="submit-title"
                 name="title"
@@ -310,7 +313,7 @@ export default function SubmitEventPage(): JSX.Element {
               <FieldError key="title" />
             </div>
             <div class="field">
-              <label for="submit-description">What is it about? (optional)</label>
+              <label for="submit-description">{t('submit.description')}</label>
               <textarea
                 id="submit-description"
                 name="description"
@@ -322,7 +325,7 @@ export default function SubmitEventPage(): JSX.Element {
               <FieldError key="description" />
             </div>
             <div class="field">
-              <label for="submit-start">Starts</label>
+              <label for="submit-start">{t('submit.starts')}</label>
               <input
                 id="submit-start"
                 name="start"
@@ -334,7 +337,7 @@ export default function SubmitEventPage(): JSX.Element {
               <FieldError key="start" />
             </div>
             <div class="field">
-              <label for="submit-end">Ends (optional)</label>
+              <label for="submit-end">{t('submit.ends')}</label>
               <input
                 id="submit-end"
                 name="end"
@@ -345,29 +348,25 @@ export default function SubmitEventPage(): JSX.Element {
               <FieldError key="end" />
             </div>
             <div class="field">
-              <label for="submit-timezone">Time zone</label>
-              <select
+              <TimeZonePicker
                 id="submit-timezone"
                 name="timezone"
-                onChange={(e) => setTz(e.currentTarget.value)}
-                aria-invalid={invalid('timezone')}
-                aria-describedby={describedBy('timezone', 'submit-times-hint')}
-              >
-                <For each={zones}>
-                  {(zone) => (
-                    <option value={zone} selected={zone === tz()}>
-                      {zone.replace(/_/g, ' ')}
-                    </option>
-                  )}
-                </For>
-              </select>
+                label={t('submit.timezone')}
+                value={tz()}
+                onChange={(zone) => {
+                  setTz(zone);
+                  if (errors().timezone) setErrors(({ timezone: _gone, ...rest }) => rest);
+                }}
+                invalid={invalid('timezone') === 'true'}
+                describedBy={describedBy('timezone', 'submit-times-hint')}
+              />
               <p id="submit-times-hint" class="v-hint">
-                The start and end are in this time zone: the one where the event takes place. We picked yours from your device.
+                {t('submit.timesHint')}
               </p>
               <FieldError key="timezone" />
             </div>
             <div class="field">
-              <label for="submit-venue">Where (optional)</label>
+              <label for="submit-venue">{t('submit.venue')}</label>
               <input
                 id="submit-venue"
                 name="venue"
@@ -379,7 +378,7 @@ export default function SubmitEventPage(): JSX.Element {
               <FieldError key="venue" />
             </div>
             <div class="field">
-              <label for="submit-name">Your name</label>
+              <label for="submit-name">{t('submit.name')}</label>
               <input
                 id="submit-name"
                 name="submitterName"
@@ -393,7 +392,7 @@ export default function SubmitEventPage(): JSX.Element {
               <FieldError key="name" />
             </div>
             <div class="field">
-              <label for="submit-email">Your email</label>
+              <label for="submit-email">{t('submit.email')}</label>
               <input
                 id="submit-email"
                 name="submitterEmail"
@@ -406,16 +405,16 @@ export default function SubmitEventPage(): JSX.Element {
                 aria-describedby={describedBy('email', 'submit-email-hint')}
               />
               <p id="submit-email-hint" class="v-hint">
-                Only to tell you what we decide; it is never shown on the site.
+                {t('submit.emailHint')}
               </p>
               <FieldError key="email" />
             </div>
             <div class="v-hp" aria-hidden="true">
-              <label for="submit-hp">Leave this empty</label>
+              <label for="submit-hp">{t('signup.honeypot')}</label>
               <input id="submit-hp" name={HONEYPOT_FIELD} type="text" tabindex="-1" autocomplete="off" />
             </div>
             <Show when={!online()}>
-              <p class="v-hint">You are offline. A proposal can only be sent with a connection; what you type stays on this page.</p>
+              <p class="v-hint">{t('submit.offline')}</p>
             </Show>
             <Show when={problem()}>
               {(message) => (
@@ -425,7 +424,7 @@ export default function SubmitEventPage(): JSX.Element {
               )}
             </Show>
             <button type="submit" class="button" aria-disabled={sending()}>
-              {sending() ? 'Sending…' : 'Send proposal'}
+              {sending() ? t('submit.sending') : t('submit.send')}
             </button>
           </form>
         </Match>
@@ -434,10 +433,10 @@ export default function SubmitEventPage(): JSX.Element {
   );
 }
 
-/** "in about 7 minutes" from a Retry-After in seconds. */
-function waitInWords(retryAfter: unknown): string {
+/** "…try again in about 7 minutes", from a Retry-After in seconds. */
+function rateLimitedMessage(retryAfter: unknown): string {
   const seconds = Number(retryAfter);
-  if (!Number.isFinite(seconds) || seconds <= 0) return 'in a few minutes';
-  if (seconds < 90) return `in about ${Math.max(1, Math.round(seconds))} seconds`;
-  return `in about ${Math.round(seconds / 60)} minutes`;
+  if (!Number.isFinite(seconds) || seconds <= 0) return t('submit.rateLimited', { unit: 'unknown', count: 0 });
+  if (seconds < 90) return t('submit.rateLimited', { unit: 'seconds', count: Math.max(1, Math.round(seconds)) });
+  return t('submit.rateLimited', { unit: 'minutes', count: Math.round(seconds / 60) });
 }
