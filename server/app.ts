@@ -12,6 +12,7 @@ import { allRoutes } from './modules';
 import { buildOpenApi } from './api/openapi';
 import { runRoute } from './api/route';
 import { staticHandler } from './static';
+import { MANIFEST_PATH, manifestHandler } from './manifest';
 import { appRouter } from './api/router';
 import { createTrpcContext } from './api/procedure';
 import { observeRequest } from './metrics';
@@ -138,8 +139,13 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   });
 
   const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx) }) : null;
+  const serveManifest = opts.staticDir ? manifestHandler(opts.staticDir) : null;
   app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;
+    if (serveManifest && path === MANIFEST_PATH) {
+      const res = await serveManifest(c);
+      if (res) return res;
+    }
     if (serveStatic && !path.startsWith('/svc/') && !path.startsWith('/trpc/')) {
       const res = await serveStatic(c);
       if (res) return res;
