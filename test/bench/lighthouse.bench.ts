@@ -21,7 +21,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { loginAs } from '../helpers/http';
-import { bookingBody, createType, futureStart, submitBooking } from '../helpers/booking';
+import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
 import { signUp } from '../helpers/registration';
 import { linkFromOutbox } from '../helpers/visitor-e2e';
 import { CHROMIUM_PATH } from '../helpers/browser';
@@ -82,7 +82,8 @@ export default async function run(): Promise<BenchResult[]> {
       description: 'An evening of talks and food. Bring a friend; the doors open half an hour before the start.',
     });
     if (event.status !== 201) throw new Error(`event create failed: ${event.status} ${JSON.stringify(event.body)}`);
-    const type = await createType(admin.api, { title: 'Advice session', durationMinutes: 30 });
+    // a host, so a time can be booked and its manage link measured
+    const type = await createType(admin.api, { title: 'Advice session', durationMinutes: 30, hosts: [await createHost(admin.api)] });
     // a sign-up and a booking, for the links their mails carry
     const email = 'lighthouse-visitor@example.test';
     const signup = await signUp(server, event.body.id, { email });
