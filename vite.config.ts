@@ -1,7 +1,8 @@
 import { defineConfig, type Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
-import { VitePWA } from 'vite-plugin-pwa';
-import { existsSync, readFileSync } from 'node:fs';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@formatjs/icu-messageformat-parser';
@@ -156,6 +157,48 @@ function routePreloads(): Plugin {
   };
 }
 
+/**
+ * The web app manifest as built (English). The server answers /manifest.webmanifest from this file
+ * with its words in the reader's language (server/manifest.ts, docs/decisions/027-languages.md).
+ */
+const WEB_MANIFEST: Partial<ManifestOptions> = {
+  id: '/',
+  name: 'svc',
+  short_name: 'svc',
+  description: 'Event check-in and bookings, online or offline.',
+  start_url: '/',
+  scope: '/',
+  display: 'standalone',
+  theme_color: THEME_COLOR,
+  background_color: '#ffffff',
+  icons: [
+    { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+    { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
+};
+
+/**
+ * The manifest in each locale, precached by the service worker beside the build's copy: the shell
+ * and the page link `/manifest.webmanifest?lang=<locale>`, so it is there offline in every language.
+ * Its revision changes with the build's manifest or the locale's words in the server's catalogue.
+ */
+function localizedManifestEntries(): Array<{ url: string; revision: string }> {
+  const folder = new URL('./server/i18n/messages/', import.meta.url);
+  const locales = readdirSync(folder)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => file.slice(0, -'.json'.length));
+  return locales.map((locale) => {
+    const words = JSON.parse(readFileSync(new URL(`${locale}.json`, folder), 'utf8')) as Record<string, string>;
+    const manifestWords = Object.entries(words).filter(([key]) => key.startsWith('manifest.'));
+    const revision = createHash('sha256')
+      .update(JSON.stringify([WEB_MANIFEST, manifestWords]))
+      .digest('hex')
+      .slice(0, 32);
+    return { url: `/manifest.webmanifest?lang=${locale}`, revision };
+  });
+}
+
 export default defineConfig({
   root: 'client',
   build: {
@@ -183,30 +226,17 @@ export default defineConfig({
       filename: 'sw.js',
       // globPatterns below already precache the icons; listing them here too would duplicate entries
       includeManifestIcons: false,
-      manifest: {
-        id: '/',
-        name: 'svc',
-        short_name: 'svc',
-        description: 'Event check-in and bookings, online or offline.',
-        start_url: '/',
-        scope: '/',
-        display: 'standalone',
-        theme_color: THEME_COLOR,
-        background_color: '#ffffff',
-        icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
+      manifest: WEB_MANIFEST,
       workbox: {
-        // the app shell; manifest.webmanifest is precached by the plugin itself (a glob would list it twice)
+        // the app shell; manifest.webmanifest is precached by the plugin itself (a glob would list it twice),
+        // its copy per locale by additionalManifestEntries
         // wasm: the camera's QR decoder (ZXing-C++, ~1.1 MB, under workbox's 2 MB per-file limit), so the door reads codes offline
         globPatterns: ['**/*.{js,css,html,png,ico,svg,wasm}'],
         navigateFallback: '/index.html',
         // API paths are never answered with the app shell
         navigateFallbackDenylist: [/^\/trpc(\/|$)/, /^\/svc(\/|$)/],
         // no runtimeCaching: API answers are never cached by the service worker (data lives in Dexie)
+        additionalManifestEntries: localizedManifestEntries(),
         cleanupOutdatedCaches: true,
         // take control on first install; an update still waits for applyUpdate() (prompt)
         clientsClaim: true,

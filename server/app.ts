@@ -14,6 +14,7 @@ import { runRoute } from './api/route';
 import { localizedBody } from './api/error-language';
 import { staticHandler } from './static';
 import { pageLanguageHints } from './i18n/page-language';
+import { MANIFEST_PATH, manifestHandler } from './manifest';
 import { appRouter } from './api/router';
 import { createTrpcContext } from './api/procedure';
 import { observeRequest } from './metrics';
@@ -141,8 +142,13 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   });
 
   const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage: pageLanguageHints(ctx) }) : null;
+  const serveManifest = opts.staticDir ? manifestHandler(opts.staticDir) : null;
   app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;
+    if (serveManifest && path === MANIFEST_PATH) {
+      const res = await serveManifest(c);
+      if (res) return res;
+    }
     if (serveStatic && !path.startsWith('/svc/') && !path.startsWith('/trpc/')) {
       const res = await serveStatic(c);
       if (res) return res;

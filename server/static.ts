@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { matchRoute } from '../shared/route-match';
+import { localizeShellHead } from './manifest';
 import {
   LANG_COOKIE,
   LANG_COOKIE_MAX_AGE_S,
@@ -127,7 +128,7 @@ async function localizedShell(file: string, locale: Locale, encoding: Encoding |
   const key = `${file}|${locale}|${encoding ?? 'identity'}`;
   const known = shells.get(key);
   if (known?.mtimeMs === mtimeMs) return known.body;
-  const html = (await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`);
+  const html = localizeShellHead((await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`), locale);
   const plain = Buffer.from(html);
   const body =
     encoding === 'br'

@@ -147,6 +147,18 @@ export async function useLocale(next: Locale): Promise<void> {
   if (typeof document === 'undefined') return; // a unit test in Node
   document.documentElement.lang = next;
   document.documentElement.dir = localeDirection(next);
+  followManifest(next);
+}
+
+/**
+ * Points the manifest link at `next`'s copy (server/manifest.ts): the worker's shell links the
+ * plain one, and a switch of language should rename an app installed after it. Each locale's copy
+ * is precached, so this works offline.
+ */
+function followManifest(next: Locale): void {
+  const link = document.querySelector('link[rel="manifest"]');
+  const href = `/manifest.webmanifest?${LANG_PARAM}=${next}`;
+  if (link && link.getAttribute('href') !== href) link.setAttribute('href', href);
 }
 
 /**

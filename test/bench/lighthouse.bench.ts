@@ -2,7 +2,9 @@
  * Lighthouse (the `lighthouse` package, performance category, its default mobile settings:
  * Moto G Power screen, simulated slow 4G and 4× CPU slowdown) on Debian's Chromium against the
  * built PWA served by the real server, seeded with a published event and a booking type:
- * - performance score of /events, /events/{id}, /book/{id}, /door and /login: at least 95;
+ * - performance score of /events, /events/{id}, /book/{id}, the cancel link of a sign-up, the
+ *   manage link of a booking, /door and /login: at least 95, in the browser's language (English)
+ *   and again with `?lang=de` and `?lang=ar` (another catalogue chunk, right to left: issue 28);
  * - total blocking time of each: under 200 ms;
  * - LCP and CLS beside them (information).
  * Each page is run RUNS times (default 3, SVC_LH_RUNS to change) in one browser, Lighthouse
@@ -19,7 +21,9 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { loginAs } from '../helpers/http';
-import { createType } from '../helpers/booking';
+import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
+import { signUp } from '../helpers/registration';
+import { linkFromOutbox } from '../helpers/visitor-e2e';
 import { CHROMIUM_PATH } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
 import { runWhenMain } from './support';
@@ -78,17 +82,36 @@ export default async function run(): Promise<BenchResult[]> {
       description: 'An evening of talks and food. Bring a friend; the doors open half an hour before the start.',
     });
     if (event.status !== 201) throw new Error(`event create failed: ${event.status} ${JSON.stringify(event.body)}`);
-    const type = await createType(admin.api, { title: 'Advice session', durationMinutes: 30 });
+    // a host, so a time can be booked and its manage link measured
+    const type = await createType(admin.api, { title: 'Advice session', durationMinutes: 30, hosts: [await createHost(admin.api)] });
+    // a sign-up and a booking, for the links their mails carry
+    const email = 'lighthouse-visitor@example.test';
+    const signup = await signUp(server, event.body.id, { email });
+    if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+    const booking = bookingBody(type.id as number, futureStart(3, 10));
+    const booked = await submitBooking(server.url, booking);
+    if (booked.status !== 201) throw new Error(`booking failed: ${booked.status} ${JSON.stringify(booked.body)}`);
 
-    const pages = ['/events', `/events/${event.body.id}`, `/book/${type.id}`, '/door', '/login'];
+    // the links' tokens are secrets: the figures name their pattern, not the token
+    const paths: Array<[name: string, path: string]> = [
+      ['/events', '/events'],
+      ['/events/{id}', `/events/${event.body.id}`],
+      ['/book/{id}', `/book/${type.id}`],
+      ['/cancel/{token}', await linkFromOutbox(server, email, 'cancel')],
+      ['/manage/{token}', await linkFromOutbox(server, String(booking.customerEmail), 'manage')],
+      ['/door', '/door'],
+      ['/login', '/login'],
+    ];
+    // each page in the browser's language (English), then linked in German and in Arabic
+    const pages = ['', '?lang=de', '?lang=ar'].flatMap((query) => paths.map(([name, p]) => ({ name: `${name}${query}`, path: `${p}${query}` })));
     const results: BenchResult[] = [];
     if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
     console.log(`Lighthouse ${RUNS} run(s) per page, mobile default throttling; figures are medians`);
-    for (const page of pages) {
+    for (const { name: page, path: pagePath } of pages) {
       const runs: RunFigures[] = [];
       for (let i = 0; i < RUNS; i += 1) {
         const startedUnder = load();
-        const result = await measure(new URL(page, server.url).href, chrome.port);
+        const result = await measure(new URL(pagePath, server.url).href, chrome.port);
         const lhr = result.lhr;
         const figures: RunFigures = {
           score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
