@@ -141,8 +141,9 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     return c.newResponse(res.body, res);
   });
 
-  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage: pageLanguageHints(ctx) }) : null;
-  const serveManifest = opts.staticDir ? manifestHandler(opts.staticDir) : null;
+  const pageLanguage = pageLanguageHints(ctx);
+  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage }) : null;
+  const serveManifest = opts.staticDir ? manifestHandler(opts.staticDir, pageLanguage) : null;
   app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;
     if (serveManifest && path === MANIFEST_PATH) {

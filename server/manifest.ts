@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
-import { LANG_COOKIE, LANG_PARAM, localeDirection, negotiateLocale, parseAcceptLanguage, readCookie, type Locale } from '../shared/i18n/locales';
+import { LANG_COOKIE, LANG_PARAM, localeDirection, matchLocale, negotiateLocale, parseAcceptLanguage, readCookie, type Locale } from '../shared/i18n/locales';
+import type { PageLanguageHints } from './i18n/page-language';
 import { translate } from './i18n/translate';
 
 export const MANIFEST_PATH = '/manifest.webmanifest';
@@ -74,15 +75,19 @@ async function localizedManifest(file: string, locale: Locale): Promise<Localize
  * before). Revalidated like the shell (an update's icons are seen at once) but cheap to keep: an
  * ETag per language answers a repeat with 304. Vary names what the language was chosen from.
  */
-export function manifestHandler(root: string) {
+export function manifestHandler(root: string, pageLanguage?: (urlPath: string) => Promise<PageLanguageHints>) {
   const file = path.join(path.resolve(root), MANIFEST_FILE);
   return async (c: Context): Promise<Response | null> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
-    const locale = negotiateLocale({
+    const reader = {
       param: new URL(c.req.url).searchParams.get(LANG_PARAM),
       cookie: readCookie(c.req.header('cookie'), LANG_COOKIE),
       accepted: parseAcceptLanguage(c.req.header('accept-language')),
-    });
+    };
+    // as the shell: the organization's default only when the reader names nothing svc speaks
+    const named = [reader.param, reader.cookie, ...reader.accepted].some((tag) => matchLocale(tag) !== null);
+    const hints = named || !pageLanguage ? {} : await pageLanguage(MANIFEST_PATH);
+    const locale = negotiateLocale({ ...reader, orgDefault: hints.orgDefault });
     const manifest = await localizedManifest(file, locale);
     if (!manifest) return null;
     const headers: Record<string, string> = {
