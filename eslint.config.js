@@ -62,6 +62,9 @@ export default tseslint.config(
       'client/admin/pages/event-form.tsx',
       'client/admin/pages/login.tsx',
       'client/admin/pages/invite.tsx',
+      'client/admin/pages/attendees.tsx',
+      'client/admin/components/attendee-edit-panel.tsx',
+      'client/admin/components/offline-panel.tsx',
     ],
     rules: {
       'no-restricted-syntax': [

@@ -178,3 +178,11 @@ export const ROLE_LABELS: Record<Role, string> = {
 
 /** A role's name in the reader's language. */
 export const roleLabel = (role: Role): string => ROLE_LABELS[role] ?? role;
+
+/** An attendee's status in the reader's words (the stored '' reads as going). */
+export function attendeeStatusLabel(status: string | null | undefined): string {
+  if (status === 'waitlist') return t('admin.attendees.status.waitlist');
+  if (status === 'cancelled') return t('admin.attendees.status.cancelled');
+  if (!status || status === 'going') return t('admin.attendees.status.going');
+  return status;
+}
