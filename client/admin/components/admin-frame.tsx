@@ -40,8 +40,10 @@ function sectionOf(pathname: string): string {
 function revealCurrentTab(nav: HTMLElement): void {
   const tab = nav.querySelector<HTMLElement>('.admin-nav-here');
   if (!tab || nav.scrollWidth <= nav.clientWidth) return;
-  // the nav is positioned (admin.css), so the tab's offsetLeft is measured from it
-  nav.scrollLeft = tab.offsetLeft - (nav.clientWidth - tab.offsetWidth) / 2;
+  // measured on screen, so it centres the tab the same way in right-to-left (where scrollLeft runs negative)
+  const navBox = nav.getBoundingClientRect();
+  const tabBox = tab.getBoundingClientRect();
+  nav.scrollLeft += tabBox.left + tabBox.width / 2 - (navBox.left + navBox.width / 2);
 }
 
 /**
