@@ -4,6 +4,7 @@
  * field, and the patch of what changed.
  */
 import { ApiError } from '../ui/errors';
+import { t } from '../i18n/i18n';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_QUANTITY, type AttendeeStatus, type UpdateAttendeeInput } from '../../shared/attendees';
 
 export type AttendeeEditField = 'displayName' | 'email' | 'quantity' | 'status';
@@ -17,11 +18,20 @@ export interface AttendeeDraft {
 
 export type AttendeeFieldErrors = Partial<Record<AttendeeEditField, string>>;
 
+// getters: each sentence is read when asked for, in the reader's language
 const PLAIN: Record<AttendeeEditField, string> = {
-  displayName: `Enter the attendee’s name (up to ${MAX_NAME_LENGTH} characters).`,
-  email: 'Enter an email address like name@example.org.',
-  quantity: `Enter a whole number of seats from 1 to ${MAX_QUANTITY}.`,
-  status: 'Choose going, waitlist or cancelled.',
+  get displayName() {
+    return t('admin.attendees.problem.name', { max: MAX_NAME_LENGTH });
+  },
+  get email() {
+    return t('admin.attendees.problem.email');
+  },
+  get quantity() {
+    return t('admin.attendees.problem.quantity', { max: MAX_QUANTITY });
+  },
+  get status() {
+    return t('admin.attendees.problem.status');
+  },
 };
 
 // the shape the server accepts, checked loosely: the server has the last word and its refusal reads the same

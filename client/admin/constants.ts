@@ -6,6 +6,7 @@ import type { AttendeeSortKey, AttendeeStatus } from '../../shared/attendees';
 import type { BookingStatus } from '../../shared/booking';
 import type { OrderStatus, PaymentAttention, PaymentStatus } from '../../shared/payments';
 import { ROLES, type Role } from '../../shared/users';
+import { t } from '../i18n/i18n';
 
 export { ROLES, type Role };
 
@@ -34,37 +35,80 @@ export const LISTS_MATCH_SHARED: [
   Exact<typeof PAYMENT_STATUSES, PaymentStatus>,
 ] = [true, true, true, true, true];
 
+// The label lists below keep their shape (`LABELS[value]`) but each label is a getter: it reads the
+// catalogue when drawn, in the reader's language, and follows a language switch (docs/decisions/027-languages.md).
+
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
-  confirmed: 'Confirmed',
-  pending_approval: 'Awaiting approval',
-  pending_payment: 'Awaiting payment',
-  cancelled: 'Cancelled',
-  abandoned: 'Abandoned (hold released)',
+  get confirmed() {
+    return t('admin.common.bookingStatus.confirmed');
+  },
+  get pending_approval() {
+    return t('admin.common.bookingStatus.pendingApproval');
+  },
+  get pending_payment() {
+    return t('admin.common.bookingStatus.pendingPayment');
+  },
+  get cancelled() {
+    return t('admin.common.bookingStatus.cancelled');
+  },
+  get abandoned() {
+    return t('admin.common.bookingStatus.abandoned');
+  },
 };
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
-  pending_payment: 'Awaiting payment',
-  paid: 'Paid',
-  refunded: 'Refunded',
-  expired: 'Expired (hold released)',
-  cancelled: 'Cancelled',
+  get pending_payment() {
+    return t('admin.common.orderStatus.pendingPayment');
+  },
+  get paid() {
+    return t('admin.common.orderStatus.paid');
+  },
+  get refunded() {
+    return t('admin.common.orderStatus.refunded');
+  },
+  get expired() {
+    return t('admin.common.orderStatus.expired');
+  },
+  get cancelled() {
+    return t('admin.common.orderStatus.cancelled');
+  },
 };
 
 export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
-  open: 'Open',
-  paid: 'Paid',
-  cancelled: 'Cancelled by the visitor',
-  expired: 'Expired',
-  refunding: 'Refund under way',
-  refunded: 'Refunded',
+  get open() {
+    return t('admin.common.paymentStatus.open');
+  },
+  get paid() {
+    return t('admin.common.paymentStatus.paid');
+  },
+  get cancelled() {
+    return t('admin.common.paymentStatus.cancelled');
+  },
+  get expired() {
+    return t('admin.common.paymentStatus.expired');
+  },
+  get refunding() {
+    return t('admin.common.paymentStatus.refunding');
+  },
+  get refunded() {
+    return t('admin.common.paymentStatus.refunded');
+  },
 };
 
 /** Why a payment needs the admin's look (docs/api.md#payments): money that confirmed nothing, refunded. */
 export const PAYMENT_ATTENTION_LABELS: Record<PaymentAttention, string> = {
-  amount_mismatch: 'Check: paid a different amount or currency (refunded)',
-  refunded_at_provider: 'Check: refunded at the provider',
-  payment_failed: 'Check: payment also reported failed (refunded)',
-  hold_released: 'Check: paid after the hold was released (refunded)',
+  get amount_mismatch() {
+    return t('admin.common.attention.amountMismatch');
+  },
+  get refunded_at_provider() {
+    return t('admin.common.attention.refundedAtProvider');
+  },
+  get payment_failed() {
+    return t('admin.common.attention.paymentFailed');
+  },
+  get hold_released() {
+    return t('admin.common.attention.holdReleased');
+  },
 };
 
 /** The admin's flag for a payment, when it has one. */
@@ -73,29 +117,72 @@ export const attentionLabel = (attention: string | null | undefined): string | n
 
 /** A booking's `paymentStatus` (null: free, nothing to pay). */
 export const BOOKING_PAYMENT_LABELS: Record<string, string> = {
-  pending: 'Payment pending',
-  paid: 'Paid',
-  refunded: 'Refunded',
-  on_site: 'Pay on site',
+  get pending() {
+    return t('admin.common.bookingPayment.pending');
+  },
+  get paid() {
+    return t('admin.common.bookingPayment.paid');
+  },
+  get refunded() {
+    return t('admin.common.bookingPayment.refunded');
+  },
+  get on_site() {
+    return t('admin.common.bookingPayment.onSite');
+  },
 };
 
 export const ASSIGNMENT_LABELS: Record<AssignmentMode, string> = {
-  round_robin: 'Round robin (spread evenly)',
-  fixed: 'Fixed (first host)',
-  collective: 'Collective (all hosts attend)',
-  weighted: 'Weighted',
-  priority: 'Priority order',
+  get round_robin() {
+    return t('admin.common.assignment.roundRobin');
+  },
+  get fixed() {
+    return t('admin.common.assignment.fixed');
+  },
+  get collective() {
+    return t('admin.common.assignment.collective');
+  },
+  get weighted() {
+    return t('admin.common.assignment.weighted');
+  },
+  get priority() {
+    return t('admin.common.assignment.priority');
+  },
 };
 
 export const LOCATION_LABELS: Record<LocationMode, string> = {
-  in_person: 'In person',
-  virtual: 'Video call',
-  phone: 'Phone',
-  custom: 'Custom',
+  get in_person() {
+    return t('admin.common.location.inPerson');
+  },
+  get virtual() {
+    return t('admin.common.location.virtual');
+  },
+  get phone() {
+    return t('admin.common.location.phone');
+  },
+  get custom() {
+    return t('admin.common.location.custom');
+  },
 };
 
 export const ROLE_LABELS: Record<Role, string> = {
-  administrator: 'Administrator',
-  staff: 'Door staff',
-  host: 'Host',
+  get administrator() {
+    return t('admin.common.role.administrator');
+  },
+  get staff() {
+    return t('admin.common.role.staff');
+  },
+  get host() {
+    return t('admin.common.role.host');
+  },
 };
+
+/** A role's name in the reader's language. */
+export const roleLabel = (role: Role): string => ROLE_LABELS[role] ?? role;
+
+/** An attendee's status in the reader's words (the stored '' reads as going). */
+export function attendeeStatusLabel(status: string | null | undefined): string {
+  if (status === 'waitlist') return t('admin.attendees.status.waitlist');
+  if (status === 'cancelled') return t('admin.attendees.status.cancelled');
+  if (!status || status === 'going') return t('admin.attendees.status.going');
+  return status;
+}

@@ -3,6 +3,7 @@
  * UTC `Y-m-d H:i:s` ↔ the viewer's local `datetime-local` value, lists of days.
  */
 import { parseUtcString, toUtcString } from '../../shared/time';
+import { t } from '../i18n/i18n';
 
 /** 1250 → "12.50". */
 export function centsToText(cents: number): string {
@@ -58,6 +59,17 @@ export function viewerTimeZone(): string {
 
 /** The status choice of events and booking types: drafts stay hidden from visitors. */
 export const PUBLISH_STATUS_OPTIONS = [
-  { value: 'draft', label: 'Draft (hidden from visitors)' },
-  { value: 'published', label: 'Published' },
+  {
+    value: 'draft',
+    // a getter: the label is read when drawn, in the reader's language
+    get label() {
+      return t('admin.common.publish.draft');
+    },
+  },
+  {
+    value: 'published',
+    get label() {
+      return t('admin.common.publish.published');
+    },
+  },
 ];

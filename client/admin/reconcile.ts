@@ -9,6 +9,8 @@
  *   the field is not sent, and the admin is told (`kept`).
  */
 
+import { t } from '../i18n/i18n';
+
 export const EDIT_FIELDS = ['displayName', 'email', 'quantity', 'status'] as const;
 export type EditField = (typeof EDIT_FIELDS)[number];
 
@@ -85,9 +87,18 @@ export function mergeEdits(
   return { changes, base };
 }
 
+// getters: each name is read when drawn, in the reader's language
 export const FIELD_LABELS: Record<EditField, string> = {
-  displayName: 'display name',
-  email: 'email',
-  quantity: 'quantity',
-  status: 'status',
+  get displayName() {
+    return t('admin.attendees.field.displayName');
+  },
+  get email() {
+    return t('admin.attendees.field.email');
+  },
+  get quantity() {
+    return t('admin.attendees.field.quantity');
+  },
+  get status() {
+    return t('admin.attendees.field.status');
+  },
 };

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBundle, useLocale } from '../../client/i18n/i18n';
 import { attendeeDraftErrors, attendeePatch, attendeeServerFieldErrors } from '../../client/admin/attendee-edit';
 import { ApiError } from '../../client/ui/errors';
 
@@ -12,6 +13,11 @@ const draftOf = (overrides: Partial<Record<'displayName' | 'email' | 'quantity' 
 });
 
 describe('attendee edit form', () => {
+  beforeAll(async () => {
+    await useLocale('en');
+    await useBundle('admin');
+  });
+
   it('a complete draft has no problem', () => {
     expect(attendeeDraftErrors(draftOf())).toEqual({});
   });
@@ -20,7 +26,7 @@ describe('attendee edit form', () => {
     expect(attendeeDraftErrors(draftOf({ displayName: '  ', email: 'ruby.kowalczyk-henderson@', quantity: '0' }))).toEqual({
       displayName: 'Enter the attendee’s name (up to 190 characters).',
       email: 'Enter an email address like name@example.org.',
-      quantity: 'Enter a whole number of seats from 1 to 1000.',
+      quantity: 'Enter a whole number of seats from 1 to 1,000.',
     });
   });
 

@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBundle, useLocale } from '../../client/i18n/i18n';
 import { accessState, eventsSummary } from '../../client/admin/users';
 
 const NOW = Date.parse('2030-01-10T12:00:00Z');
+
+// the labels are the admin catalogue's English words
+beforeAll(async () => {
+  await useLocale('en');
+  await useBundle('admin');
+});
 
 describe('accessState', () => {
   it('a user without a password and a live link is invited, not yet accepted', () => {

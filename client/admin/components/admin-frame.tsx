@@ -9,20 +9,25 @@ import { Page } from '../../ui/page';
 import { ready } from './async-view';
 import { A, location, navigate } from '../../router';
 import '../../styles/admin.css';
+import { t } from '../../i18n/i18n';
+import { AdminLanguageMenu } from './admin-language-menu';
+import { chooseMyLanguage } from '../my-language';
+import { roleLabel } from '../constants';
 
 /** `extended`: only when the server runs the extended edition (`payments.status`). */
-const NAV: Array<{ href: string; label: string; area: AdminArea; extended?: boolean }> = [
-  { href: '/admin', label: 'Overview', area: 'overview' },
-  { href: '/admin/events', label: 'Events', area: 'events' },
-  { href: '/admin/booking-types', label: 'Booking types', area: 'booking' },
-  { href: '/admin/bookings', label: 'Bookings', area: 'booking' },
-  { href: '/admin/orders', label: 'Orders', area: 'orders', extended: true },
-  { href: '/admin/submissions', label: 'Submissions', area: 'manage-events', extended: true },
-  { href: '/admin/resources', label: 'Resources', area: 'booking', extended: true },
-  { href: '/admin/webhooks', label: 'Webhooks', area: 'integrations', extended: true },
-  { href: '/admin/devices', label: 'Door devices', area: 'devices' },
-  { href: '/admin/settings', label: 'Settings & people', area: 'settings' },
-  { href: '/admin/outbox', label: 'Outbox', area: 'outbox' },
+/** `label` is a function: it reads the catalogue when drawn, so a language switch redraws it. */
+const NAV: Array<{ href: string; label: () => string; area: AdminArea; extended?: boolean }> = [
+  { href: '/admin', label: () => t('admin.frame.nav.overview'), area: 'overview' },
+  { href: '/admin/events', label: () => t('admin.frame.nav.events'), area: 'events' },
+  { href: '/admin/booking-types', label: () => t('admin.frame.nav.bookingTypes'), area: 'booking' },
+  { href: '/admin/bookings', label: () => t('admin.frame.nav.bookings'), area: 'booking' },
+  { href: '/admin/orders', label: () => t('admin.frame.nav.orders'), area: 'orders', extended: true },
+  { href: '/admin/submissions', label: () => t('admin.frame.nav.submissions'), area: 'manage-events', extended: true },
+  { href: '/admin/resources', label: () => t('admin.frame.nav.resources'), area: 'booking', extended: true },
+  { href: '/admin/webhooks', label: () => t('admin.frame.nav.webhooks'), area: 'integrations', extended: true },
+  { href: '/admin/devices', label: () => t('admin.frame.nav.devices'), area: 'devices' },
+  { href: '/admin/settings', label: () => t('admin.frame.nav.settings'), area: 'settings' },
+  { href: '/admin/outbox', label: () => t('admin.frame.nav.outbox'), area: 'outbox' },
 ];
 
 /** The navigation entry a page belongs to: the longest one its path starts with (`/admin/events/7/attendees` is under Events). */
@@ -36,8 +41,10 @@ function sectionOf(pathname: string): string {
 function revealCurrentTab(nav: HTMLElement): void {
   const tab = nav.querySelector<HTMLElement>('.admin-nav-here');
   if (!tab || nav.scrollWidth <= nav.clientWidth) return;
-  // the nav is positioned (admin.css), so the tab's offsetLeft is measured from it
-  nav.scrollLeft = tab.offsetLeft - (nav.clientWidth - tab.offsetWidth) / 2;
+  // measured on screen, so it centres the tab the same way in right-to-left (where scrollLeft runs negative)
+  const navBox = nav.getBoundingClientRect();
+  const tabBox = tab.getBoundingClientRect();
+  nav.scrollLeft += tabBox.left + tabBox.width / 2 - (navBox.left + navBox.width / 2);
 }
 
 /**
@@ -57,13 +64,15 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
 
   return (
     <Page title={props.title} heading={props.heading}>
+      {/* the choice is also stored on the signed-in person (their other devices and their mails) */}
+      <AdminLanguageMenu onChoose={(chosen) => void chooseMyLanguage(chosen)} />
       <Show when={ready(user)}>
         {(current) => (
-          <nav class="admin-nav" aria-label="Administration" ref={(el) => requestAnimationFrame(() => revealCurrentTab(el))}>
+          <nav class="admin-nav" aria-label={t('admin.frame.navLabel')} ref={(el) => requestAnimationFrame(() => revealCurrentTab(el))}>
             <For each={NAV.filter((item) => mayOpen(current().role, item.area) && (!item.extended || edition() === 'extended'))}>
               {(item) => (
                 <A href={item.href} classList={{ 'admin-nav-here': sectionOf(location().pathname) === item.href }}>
-                  {item.label}
+                  {item.label()}
                 </A>
               )}
             </For>
@@ -73,21 +82,21 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
       <Switch>
         <Match when={user.state === 'pending' || user.state === 'unresolved'}>
           <p class="status-text" aria-busy="true">
-            Checking your sign-in…
+            {t('admin.frame.checkingSignIn')}
           </p>
         </Match>
         <Match when={user.state === 'errored'}>
           <div class="notice notice-error" role="alert">
-            <p>Could not check your sign-in. {errorMessage(user.error)}</p>
+            <p>{t('admin.frame.signInCheckFailed', { reason: errorMessage(user.error) })}</p>
             <button type="button" class="button" onClick={() => void refetch()}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </div>
         </Match>
         <Match when={ready(user) && !mayOpen(ready(user)!.role, props.area)}>
           <div class="notice" role="alert">
-            <p>Your role ({ready(user)?.role}) does not give access to this page.</p>
-            <A href="/admin">Back to the overview</A>
+            <p>{t('admin.frame.roleRefused', { role: roleLabel(ready(user)!.role) })}</p>
+            <A href="/admin">{t('admin.frame.backToOverview')}</A>
           </div>
         </Match>
         <Match when={ready(user)}>{(current) => props.children(current())}</Match>

@@ -1,5 +1,9 @@
 import { Match, Switch, type JSX, type Resource } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
+import { locale, t } from '../../i18n/i18n';
+
+/** English names the thing mid-sentence in lower case ("Loading events…"); the other catalogues put it after a colon, as given. */
+const midSentence = (what: string): string => (locale() === 'en' ? what.toLowerCase() : what);
 
 /**
  * Loading, error (with retry), empty and loaded states of one resource — every admin list
@@ -27,17 +31,15 @@ export function AsyncView<T>(props: {
     <Switch>
       <Match when={props.resource.state === 'errored'}>
         <div class="notice notice-error" role="alert">
-          <p>
-            {props.what} could not be loaded. {errorMessage(props.resource.error)}
-          </p>
+          <p>{t('admin.common.loadFailed', { what: props.what, reason: errorMessage(props.resource.error) })}</p>
           <button type="button" class="button" onClick={() => props.retry()}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </div>
       </Match>
       <Match when={props.resource.state === 'unresolved' || props.resource.state === 'pending'}>
         <p class="status-text" aria-busy="true">
-          Loading {props.what.toLowerCase()}…
+          {t('admin.common.loading', { what: midSentence(props.what) })}
         </p>
       </Match>
       <Match when={ready(props.resource) !== undefined && props.isEmpty?.(ready(props.resource) as T)}>{props.empty}</Match>
@@ -56,22 +58,20 @@ export function ItemStatus(props: { resource: Resource<unknown>; retry: () => vo
     <Switch>
       <Match when={props.missing}>
         <p class="notice" role="alert">
-          There is no {props.what} #{String(props.id)}.
+          {t('admin.common.noSuchItem', { what: props.what, id: String(props.id) })}
         </p>
       </Match>
       <Match when={props.resource.state === 'errored'}>
         <div class="notice notice-error" role="alert">
-          <p>
-            The {props.what} could not be loaded. {errorMessage(props.resource.error)}
-          </p>
+          <p>{t('admin.common.itemLoadFailed', { what: props.what, reason: errorMessage(props.resource.error) })}</p>
           <button type="button" class="button" onClick={() => props.retry()}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </div>
       </Match>
       <Match when={props.resource.state === 'pending' || props.resource.state === 'unresolved'}>
         <p class="status-text" aria-busy="true">
-          Loading the {props.what}…
+          {t('admin.common.itemLoading', { what: props.what })}
         </p>
       </Match>
     </Switch>

@@ -1,12 +1,13 @@
 import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { attendeeDraftErrors, attendeePatch, attendeeServerFieldErrors, type AttendeeDraft, type AttendeeFieldErrors } from '../attendee-edit';
-import { ATTENDEE_STATUSES } from '../constants';
+import { ATTENDEE_STATUSES, attendeeStatusLabel } from '../constants';
 import type { AdminAttendee } from '../data';
 import { FormError } from '../../ui/form-error';
 import { errorMessage } from '../../ui/errors';
 import { submitWith } from '../../ui/forms';
 import type { UpdateAttendeeInput } from '../../../shared/attendees';
 import { SelectField, TextField } from './fields';
+import { t } from '../../i18n/i18n';
 
 /**
  * One attendee's details in a side panel (a modal dialog at the right; the whole screen on a
@@ -55,7 +56,7 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
       const fields = attendeeServerFieldErrors(err);
       setErrors(fields);
       if (Object.keys(fields).length > 0) focusFirstProblem();
-      else setFormError(`Not saved. ${errorMessage(err)}`);
+      else setFormError(t('admin.attendees.panel.notSaved', { reason: errorMessage(err) }));
     } finally {
       setSaving(false);
     }
@@ -70,22 +71,30 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
     <dialog ref={dialog} class="side-panel" aria-labelledby="edit-attendee-title" onClose={() => props.onClose()}>
       <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
         <h2 id="edit-attendee-title" class="side-panel-title">
-          Edit {props.row.displayName}
+          {t('admin.attendees.panel.title', { name: props.row.displayName })}
         </h2>
         <TextField
           id={id('name')}
-          label="Display name"
+          label={t('admin.attendees.panel.displayName')}
           value={draft().displayName}
           onInput={set('displayName')}
           error={errors().displayName}
           autocomplete="off"
           autofocus
         />
-        <TextField id={id('email')} label="Email" type="email" value={draft().email} onInput={set('email')} error={errors().email} autocomplete="off" />
+        <TextField
+          id={id('email')}
+          label={t('admin.attendees.col.email')}
+          type="email"
+          value={draft().email}
+          onInput={set('email')}
+          error={errors().email}
+          autocomplete="off"
+        />
         <div class="field-row side-panel-pair">
           <TextField
             id={id('qty')}
-            label="Quantity"
+            label={t('admin.attendees.panel.quantity')}
             type="number"
             inputmode="numeric"
             min="1"
@@ -95,23 +104,23 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
           />
           <SelectField
             id={id('status')}
-            label="Status"
+            label={t('admin.attendees.col.status')}
             value={draft().status}
-            options={ATTENDEE_STATUSES.map((s) => ({ value: s, label: s }))}
+            options={ATTENDEE_STATUSES.map((s) => ({ value: s, label: attendeeStatusLabel(s) }))}
             onChange={set('status')}
             error={errors().status}
           />
         </div>
         <Show when={props.row.pending?.length}>
-          <p class="field-hint">An earlier offline edit of this attendee is still waiting to be sent.</p>
+          <p class="field-hint">{t('admin.attendees.panel.pending')}</p>
         </Show>
         <FormError message={formError()} />
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={saving()}>
-            {saving() ? 'Saving…' : 'Save'}
+            {saving() ? t('admin.common.saving') : t('admin.attendees.panel.save')}
           </button>
           <button type="button" class="button button-quiet" onClick={close}>
-            Cancel
+            {t('admin.attendees.panel.cancel')}
           </button>
         </div>
       </form>

@@ -2,6 +2,7 @@ import { createSignal, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
 import { FormError } from '../../ui/form-error';
 import { submitWith } from '../../ui/forms';
+import { t } from '../../i18n/i18n';
 
 export interface ConfirmRequest {
   /** The question, naming the item ("Delete Ada Lovelace (ada@example.org)?"). */
@@ -66,10 +67,10 @@ export function createConfirm(): { ask: (request: ConfirmRequest) => void; view:
               <FormError message={error()} />
               <div class="button-row">
                 <button type="submit" class="button button-danger" aria-disabled={busy()}>
-                  {busy() ? 'Working…' : current().confirmLabel}
+                  {busy() ? t('admin.common.working') : current().confirmLabel}
                 </button>
                 <button type="button" class="button button-quiet" onClick={close}>
-                  Keep it
+                  {t('admin.common.keepIt')}
                 </button>
               </div>
             </form>

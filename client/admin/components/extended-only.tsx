@@ -1,6 +1,7 @@
 import { createResource, Match, Switch, type JSX } from 'solid-js';
 import { edition, loadPaymentStatus } from '../edition';
 import { errorMessage } from '../../ui/errors';
+import { t, tx } from '../../i18n/i18n';
 
 /**
  * A page of the extended edition: its content once the server says it runs that edition, a plain
@@ -12,21 +13,21 @@ export function ExtendedOnly(props: { what: string; children: JSX.Element }): JS
     <Switch
       fallback={
         <p class="status-text" aria-busy="true">
-          Loading…
+          {t('common.loading')}
         </p>
       }
     >
       <Match when={edition() === 'extended'}>{props.children}</Match>
       <Match when={edition() === 'free'}>
         <p class="notice" role="status">
-          {props.what} come with the extended edition (<code>SVC_EDITION=extended</code>). This server runs the free edition.
+          {tx('admin.common.extendedOnly', { what: props.what, code: (chunks) => <code>{chunks}</code> })}
         </p>
       </Match>
       <Match when={status.state === 'errored'}>
         <div class="notice notice-error" role="alert">
-          <p>Could not ask the server which edition it runs. {errorMessage(status.error)}</p>
+          <p>{t('admin.common.editionFailed', { reason: errorMessage(status.error) })}</p>
           <button type="button" class="button" onClick={() => void refetch()}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </div>
       </Match>

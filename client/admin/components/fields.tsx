@@ -1,4 +1,5 @@
 import { For, Show, splitProps, type JSX } from 'solid-js';
+import { t } from '../../i18n/i18n';
 
 /** Labelled inputs for admin forms: every input has a label and, when given, a hint tied by aria-describedby. */
 interface BaseProps {
@@ -113,7 +114,13 @@ export function CheckboxField(props: BaseProps & { checked: boolean; onChange: (
 export function SaveStatus(props: { state: 'idle' | 'saving' | 'saved' | 'failed'; error?: string | null }): JSX.Element {
   return (
     <p class="save-status" classList={{ 'save-failed': props.state === 'failed', 'save-ok': props.state === 'saved' }} role="status">
-      {props.state === 'saving' ? 'Saving…' : props.state === 'saved' ? '✓ Saved' : props.state === 'failed' ? `✗ Not saved: ${props.error ?? ''}` : ''}
+      {props.state === 'saving'
+        ? t('admin.common.saving')
+        : props.state === 'saved'
+          ? t('admin.common.saved')
+          : props.state === 'failed'
+            ? t('admin.common.notSaved', { reason: props.error ?? '' })
+            : ''}
     </p>
   );
 }

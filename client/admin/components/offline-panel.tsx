@@ -3,15 +3,16 @@ import { dismissAttention, isKeptOffline, offlineEdits, onOfflineChange, setKeep
 import { adminErrorMessage } from '../errors';
 import { FIELD_LABELS } from '../reconcile';
 import type { AdminUser } from '../session';
+import { intlLocale, t } from '../../i18n/i18n';
 
 /** A time in the viewer's zone: the time alone today, with the date otherwise. */
 export function formatTimeOfDay(ms: number): string {
   const d = new Date(ms);
   const today = new Date().toDateString() === d.toDateString();
-  return new Intl.DateTimeFormat(undefined, today ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return new Intl.DateTimeFormat(intlLocale(), today ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
-const show = (v: string | number) => (typeof v === 'number' ? String(v) : `“${v}”`);
+const show = (v: string | number) => (typeof v === 'number' ? new Intl.NumberFormat(intlLocale()).format(v) : t('admin.eventForm.q.quoted', { label: v }));
 
 /**
  * "Keep offline" for one event (decision 012), what is waiting to be sent, and the edits the
@@ -41,20 +42,20 @@ export function OfflinePanel(props: { eventId: number; user: AdminUser }): JSX.E
 
   const state = () => view.latest;
   return (
-    <section class="offline-panel" aria-label="Offline use">
+    <section class="offline-panel" aria-label={t('admin.attendees.offlineUse')}>
       {/* the label wraps its checkbox: box and words stay one row, and the whole row is the tap target */}
       <label class="offline-toggle">
         <input id="keep-offline" type="checkbox" checked={kept()} disabled={busy()} onChange={(e) => void toggle(e.currentTarget.checked)} />
-        <span>Keep this event offline in this browser</span>
+        <span>{t('admin.attendees.keepOffline')}</span>
       </label>
       <p class="muted offline-state" role="status">
-        <Show when={kept()} fallback="The list needs the server.">
+        <Show when={kept()} fallback={t('admin.attendees.needsServer')}>
           {busy() && !state()?.asOfMs
-            ? 'Downloading the attendee list…'
+            ? t('admin.attendees.downloading')
             : state()?.asOfMs
-              ? `Available offline · synced ${formatTimeOfDay(state()!.asOfMs!)}`
-              : 'Waiting for the first download.'}
-          {state()?.pending.length ? ` · ${state()!.pending.length} edit${state()!.pending.length === 1 ? '' : 's'} waiting to be sent` : ''}
+              ? t('admin.attendees.availableOffline', { at: formatTimeOfDay(state()!.asOfMs!) })
+              : t('admin.attendees.firstDownload')}
+          {state()?.pending.length ? ` ${t('admin.attendees.editsWaiting', { count: state()!.pending.length })}` : ''}
         </Show>
       </p>
       <Show when={error()}>
@@ -64,31 +65,36 @@ export function OfflinePanel(props: { eventId: number; user: AdminUser }): JSX.E
       </Show>
       <Show when={state()?.attention.length}>
         <div class="notice notice-attention" role="alert" aria-labelledby="attention-heading">
-          <h2 id="attention-heading">Needs attention</h2>
+          <h2 id="attention-heading">{t('admin.attendees.attention')}</h2>
           <ul class="attention-list">
             <For each={state()!.attention}>
               {(edit) => (
                 <li>
                   <strong>{edit.label}</strong>:{' '}
-                  <Show when={edit.kept.length > 0} fallback={<>your offline edit was not saved. {edit.reason}</>}>
+                  <Show when={edit.kept.length > 0} fallback={t('admin.attendees.notSavedOffline', { reason: edit.reason ?? '' })}>
                     <For each={edit.kept}>
                       {(k, i) => (
                         <>
                           {i() > 0 ? '; ' : ''}
-                          the server kept its {FIELD_LABELS[k.field]} {show(k.server)} (your offline edit: {show(k.mine)}) because it was changed on the server
-                          after you edited
+                          {t('admin.attendees.serverKept', { field: FIELD_LABELS[k.field], server: show(k.server), mine: show(k.mine) })}
                         </>
                       )}
                     </For>
-                    .<Show when={edit.sent.length > 0}> Saved: {edit.sent.map((f) => FIELD_LABELS[f]).join(', ')}.</Show>
+                    .
+                    <Show when={edit.sent.length > 0}>
+                      {' '}
+                      {t('admin.attendees.savedFields', {
+                        fields: new Intl.ListFormat(intlLocale(), { type: 'conjunction', style: 'narrow' }).format(edit.sent.map((f) => FIELD_LABELS[f])),
+                      })}
+                    </Show>
                   </Show>{' '}
                   <button
                     type="button"
                     class="button button-small button-quiet"
                     onClick={() => void dismissAttention(edit.clientId)}
-                    aria-label={`Dismiss the notice about ${edit.label}`}
+                    aria-label={t('admin.attendees.dismissLabel', { name: edit.label })}
                   >
-                    Dismiss
+                    {t('admin.attendees.dismiss')}
                   </button>
                 </li>
               )}

@@ -6,7 +6,7 @@ import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { RowMenu, type RowMenuItem } from '../components/row-menu';
-import { ATTENDEE_STATUSES } from '../constants';
+import { ATTENDEE_STATUSES, attendeeStatusLabel } from '../constants';
 import {
   attendeeCheckinStats,
   deleteAttendee,
@@ -28,6 +28,7 @@ import type { AttendeeSortKey, AttendeeStatus, UpdateAttendeeInput } from '../..
 import { formatCustomAnswer, type CustomFieldDefinition } from '../../../shared/custom-fields';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, searchParams, type RouteProps } from '../../router';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 /** Rows per request (docs/api.md#rest allows 500; 250 paints the first screen sooner). */
 export const ATTENDEE_PAGE_SIZE = 250;
@@ -43,20 +44,21 @@ interface LoadedPage {
 
 interface Column {
   key: AttendeeSortKey | null;
-  label: string;
+  /** Read when drawn, in the reader's language. */
+  label: () => string;
   class: string;
 }
 
 const COLUMNS: Column[] = [
-  { key: 'displayName', label: 'Name', class: 'col-name' },
-  { key: 'email', label: 'Email', class: 'col-email' },
-  { key: 'quantity', label: 'Qty', class: 'col-qty' },
-  { key: 'status', label: 'Status', class: 'col-status' },
-  { key: null, label: 'Check-ins', class: 'col-checkins' },
-  { key: null, label: 'Last check-in', class: 'col-last' },
+  { key: 'displayName', label: () => t('admin.attendees.col.name'), class: 'col-name' },
+  { key: 'email', label: () => t('admin.attendees.col.email'), class: 'col-email' },
+  { key: 'quantity', label: () => t('admin.attendees.col.quantity'), class: 'col-qty' },
+  { key: 'status', label: () => t('admin.attendees.col.status'), class: 'col-status' },
+  { key: null, label: () => t('admin.attendees.col.checkins'), class: 'col-checkins' },
+  { key: null, label: () => t('admin.attendees.col.lastCheckin'), class: 'col-last' },
 ];
 /** Shown when the event has questions (extended edition): their answers, labelled, in one line. */
-const ANSWERS_COLUMN: Column = { key: null, label: 'Answers', class: 'col-answers' };
+const ANSWERS_COLUMN: Column = { key: null, label: () => t('admin.attendees.col.answers'), class: 'col-answers' };
 
 /**
  * An attendee's answers as `Label: answer` pairs, in the order of the event's questions; answers
@@ -72,7 +74,7 @@ export function answerPairs(definitions: readonly CustomFieldDefinition[], answe
 
 export default function AdminAttendeesPage(props: RouteProps): JSX.Element {
   return (
-    <AdminFrame title="Attendees" area="attendees">
+    <AdminFrame title={t('admin.attendees.title')} area="attendees">
       {(user) => <AttendeesView eventId={Number(props.params.id)} user={user} />}
     </AdminFrame>
   );
@@ -248,18 +250,18 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
     replaceRow(saved);
     setNotice({
       ok: true,
-      text: queued ? `Saved ${saved.displayName} offline: it will be sent when the server can be reached.` : `Saved ${saved.displayName}.`,
+      text: queued ? t('admin.attendees.savedOffline', { name: saved.displayName }) : t('admin.attendees.saved', { name: saved.displayName }),
     });
   };
 
   const askDelete = (row: AdminAttendee) =>
     confirm.ask({
-      title: `Delete ${row.displayName} (${row.email})?`,
-      detail: `${row.quantity} seat${row.quantity === 1 ? '' : 's'}, ${row.status || 'going'}. The attendee is removed for good; their check-ins stay on record.`,
-      confirmLabel: 'Delete attendee',
+      title: t('admin.attendees.deleteTitle', { name: row.displayName, email: row.email }),
+      detail: t('admin.attendees.deleteDetail', { count: row.quantity, status: attendeeStatusLabel(row.status) }),
+      confirmLabel: t('admin.attendees.deleteConfirm'),
       action: () => deleteAttendee(row.id),
       onDone: () => {
-        setNotice({ ok: true, text: `Deleted ${row.displayName}.` });
+        setNotice({ ok: true, text: t('admin.attendees.deleted', { name: row.displayName }) });
         reset(true);
       },
     });
@@ -271,7 +273,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   return (
     <>
       <p class="muted">
-        <Show when={ready(event)} fallback={`Event #${props.eventId}`}>
+        <Show when={ready(event)} fallback={t('admin.attendees.eventNumber', { id: props.eventId })}>
           {(ev) => (
             <>
               <A href={`/admin/events/${ev().id}`}>{ev().title}</A> · <time datetime={isoDateTime(ev().startsUtc)}>{formatUtcDateTime(ev().startsUtc)}</time>
@@ -279,27 +281,27 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
           )}
         </Show>
       </p>
-      <div class="toolbar" role="search" aria-label="Filter attendees">
+      <div class="toolbar" role="search" aria-label={t('admin.attendees.filterLabel')}>
         <div class="field">
-          <label for="attendee-search">Search name or email</label>
+          <label for="attendee-search">{t('admin.attendees.search')}</label>
           <input id="attendee-search" type="search" value={searchText()} onInput={(e) => onSearch(e.currentTarget.value)} autocomplete="off" />
         </div>
         <div class="field">
-          <label for="attendee-status">Status</label>
+          <label for="attendee-status">{t('admin.attendees.col.status')}</label>
           <select id="attendee-status" onChange={(e) => setStatus(e.currentTarget.value as AttendeeStatus | '')}>
-            <option value="">All</option>
-            <For each={ATTENDEE_STATUSES}>{(s) => <option value={s}>{s}</option>}</For>
+            <option value="">{t('admin.attendees.statusAll')}</option>
+            <For each={ATTENDEE_STATUSES}>{(s) => <option value={s}>{attendeeStatusLabel(s)}</option>}</For>
           </select>
         </div>
-        <div class="toolbar-exports" role="group" aria-label="Export all attendees">
+        <div class="toolbar-exports" role="group" aria-label={t('admin.attendees.exportLabel')}>
           <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'csv')} download="">
-            Export CSV
+            {t('admin.attendees.exportCsv')}
           </a>
           <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'xlsx')} download="">
-            Export Excel
+            {t('admin.attendees.exportExcel')}
           </a>
           <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'json')} download="">
-            Export JSON
+            {t('admin.attendees.exportJson')}
           </a>
         </div>
       </div>
@@ -307,33 +309,35 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       <Show when={source() === 'cache' && asOf()}>
         {(at) => (
           <p class="notice notice-offline" role="status">
-            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. The list comes from this browser's copy; edits are
-            queued and sent when the server can be reached.
+            {tx('admin.attendees.offline', {
+              at: formatTimeOfDay(at()),
+              time: (chunks) => <time datetime={new Date(at()).toISOString()}>{chunks}</time>,
+            })}
           </p>
         )}
       </Show>
       <p class="status-text" role="status" aria-live="polite">
-        {total() === null ? 'Loading attendees…' : `${total()!.toLocaleString()} attendee${total() === 1 ? '' : 's'}`}
-        {asOf() && source() === 'server' ? ` · as of ${formatTimeOfDay(asOf()!)}` : ''}
+        {total() === null ? t('admin.attendees.loading') : t('admin.attendees.count', { count: total() })}
+        {asOf() && source() === 'server' ? ` ${t('admin.attendees.asOf', { at: formatTimeOfDay(asOf()!) })}` : ''}
       </p>
       <ActionNoticeView notice={notice()} />
       <Show when={loadError()}>
         <div class="notice notice-error" role="alert">
-          <p>Attendees could not be loaded. {loadError()}</p>
+          <p>{t('admin.attendees.loadFailed', { reason: loadError() })}</p>
           <button type="button" class="button" onClick={() => reset(true)}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </div>
       </Show>
       <Show when={total() === 0}>
-        <p class="status-text">{search() || status() ? 'No attendee matches these filters.' : 'No attendees yet.'}</p>
+        <p class="status-text">{search() || status() ? t('admin.attendees.noMatch') : t('admin.attendees.none')}</p>
       </Show>
       <div
         class="vtable"
         ref={scroller}
         onScroll={onScroll}
         role="region"
-        aria-label="Attendees table"
+        aria-label={t('admin.attendees.tableLabel')}
         tabindex="0"
         hidden={total() === 0}
         // a short list gets a short box (header, rows, border), not an empty screen under it
@@ -345,10 +349,10 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
               <For each={columns()}>
                 {(col) => (
                   <th scope="col" class={col.class} aria-sort={col.key && sort() === col.key ? (order() === 'asc' ? 'ascending' : 'descending') : undefined}>
-                    <Show when={col.key} fallback={col.label}>
+                    <Show when={col.key} fallback={col.label()}>
                       {(key) => (
                         <button type="button" class="sort-button" onClick={() => toggleSort(key())}>
-                          {col.label}
+                          {col.label()}
                           <span aria-hidden="true">{sort() === key() ? (order() === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
                         </button>
                       )}
@@ -358,7 +362,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
               </For>
               <Show when={editable}>
                 <th scope="col" class="col-actions">
-                  Actions
+                  {t('admin.attendees.col.actions')}
                 </th>
               </Show>
             </tr>
@@ -376,7 +380,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
                     fallback={
                       <tr class="vrow" aria-rowindex={index + 2}>
                         <td colspan={colCount()} class="muted">
-                          Loading…
+                          {t('common.loading')}
                         </td>
                       </tr>
                     }
@@ -437,29 +441,29 @@ function AttendeeRow(props: {
   const answers = createMemo(() => answerPairs(props.questions, props.row.customFields));
   const answersText = () =>
     answers()
-      .map(([label, value]) => `${label}: ${value}`)
+      .map(([label, value]) => t('admin.attendees.answer', { label, value }))
       .join('\n');
   return (
     <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
       <td class="col-name">
         <WholeText text={props.row.displayName} />
         <Show when={props.row.pending?.length}>
-          <span class="badge-pending">pending sync</span>
+          <span class="badge-pending">{t('admin.attendees.pendingSync')}</span>
         </Show>
       </td>
       <td class="col-email">
         <WholeText text={props.row.email} email />
       </td>
-      <td class="col-qty">{props.row.quantity}</td>
+      <td class="col-qty">{formatCount(props.row.quantity)}</td>
       <td class="col-status">
-        <span class={`state state-${props.row.status || 'going'}`}>{props.row.status || 'going'}</span>
+        <span class={`state state-${props.row.status || 'going'}`}>{attendeeStatusLabel(props.row.status)}</span>
       </td>
       <td class="col-checkins">
-        {count() ?? '…'}
+        {count() === null ? '…' : formatCount(count()!)}
         <Show when={conflicts() > 0}>
           {' '}
           <A href={`/admin/events/${props.eventId}#conflicts-heading`} class="flag-conflict">
-            ⚠ conflict
+            {t('admin.attendees.conflict')}
           </A>
         </Show>
       </td>
@@ -472,7 +476,7 @@ function AttendeeRow(props: {
               {([label, value], i) => (
                 <>
                   {i() > 0 ? ' · ' : ''}
-                  <span class="muted">{label}:</span> {value}
+                  {tx('admin.attendees.answerMarked', { label, value, m: (chunks) => <span class="muted">{chunks}</span> })}
                 </>
               )}
             </For>
@@ -481,7 +485,7 @@ function AttendeeRow(props: {
       </Show>
       <Show when={props.editable}>
         <td class="col-actions">
-          <RowMenu label={`Actions for ${props.row.displayName}`} items={rowActions(props)} />
+          <RowMenu label={t('admin.attendees.actionsFor', { name: props.row.displayName })} items={rowActions(props)} />
         </td>
       </Show>
     </tr>
@@ -490,9 +494,9 @@ function AttendeeRow(props: {
 
 /** Edit, History (the extended edition keeps a timeline) and Delete (only with the server) of one row. */
 function rowActions(props: { deletable: boolean; onEdit: () => void; onHistory: () => void; onDelete: () => void }): RowMenuItem[] {
-  const items: RowMenuItem[] = [{ label: 'Edit', onSelect: props.onEdit }];
-  if (edition() === 'extended') items.push({ label: 'History', onSelect: props.onHistory });
-  if (props.deletable) items.push({ label: 'Delete', onSelect: props.onDelete, danger: true });
+  const items: RowMenuItem[] = [{ label: t('admin.attendees.edit'), onSelect: props.onEdit }];
+  if (edition() === 'extended') items.push({ label: t('admin.attendees.history'), onSelect: props.onHistory });
+  if (props.deletable) items.push({ label: t('admin.attendees.delete'), onSelect: props.onDelete, danger: true });
   return items;
 }
 
@@ -515,4 +519,9 @@ function WholeText(props: { text: string; email?: boolean }): JSX.Element {
       </Show>
     </span>
   );
+}
+
+/** A count grouped the reader's way. */
+function formatCount(value: number): string {
+  return new Intl.NumberFormat(intlLocale()).format(value);
 }

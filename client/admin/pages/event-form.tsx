@@ -22,12 +22,13 @@ import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZ
 import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
+import { intlLocale, t } from '../../i18n/i18n';
 
 /** `/admin/events/new` and `/admin/events/:id/edit`. */
 export default function AdminEventFormPage(props: RouteProps): JSX.Element {
   const id = () => (props.params.id ? Number(props.params.id) : null);
   return (
-    <AdminFrame title={id() ? 'Edit event' : 'New event'} area="manage-events">
+    <AdminFrame title={id() ? t('admin.eventForm.titleEdit') : t('admin.eventForm.titleNew')} area="manage-events">
       {() => <EventLoader id={id()} />}
     </AdminFrame>
   );
@@ -46,14 +47,14 @@ function EventLoader(props: { id: number | null }): JSX.Element {
           when={event.error}
           fallback={
             <p class="status-text" aria-busy="true">
-              Loading the event…
+              {t('admin.eventForm.loading')}
             </p>
           }
         >
           <div class="notice notice-error" role="alert">
-            <p>The event could not be loaded. {errorMessage(event.error)}</p>
+            <p>{t('admin.eventForm.loadFailed', { reason: errorMessage(event.error) })}</p>
             <button type="button" class="button" onClick={() => void refetch()}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </div>
         </Show>
@@ -90,14 +91,14 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
 
   const build = () => {
     const startsUtc = localInputToUtc(starts());
-    if (!title().trim()) throw new Error('Give the event a title.');
-    if (!startsUtc) throw new Error('Enter when the event starts.');
+    if (!title().trim()) throw new Error(t('admin.eventForm.error.title'));
+    if (!startsUtc) throw new Error(t('admin.eventForm.error.starts'));
     const priceCents = textToCents(price());
-    if (priceCents === null) throw new Error('Enter the price as an amount, e.g. 12.50.');
+    if (priceCents === null) throw new Error(t('admin.eventForm.error.price', { example: formatDecimal(12.5) }));
     const cap = capacity().trim();
-    if (cap !== '' && !/^\d+$/.test(cap)) throw new Error('Capacity must be a whole number, or empty for unlimited.');
+    if (cap !== '' && !/^\d+$/.test(cap)) throw new Error(t('admin.eventForm.error.capacity'));
     const fields = extended() ? questions.definitions() : undefined;
-    if (fields === null) throw new Error('Check the sign-up questions: each problem is shown at its field.');
+    if (fields === null) throw new Error(t('admin.eventForm.error.questions'));
     // the extended edition's keys, sent only where its sections are shown (the free edition keeps what is stored)
     const extendedKeys = fields ? { fields, chatWebhookUrl: chatWebhookUrl().trim() } : {};
     return {
@@ -147,49 +148,79 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
 
   return (
     <form class="form form-wide" onSubmit={submitWith(save)}>
-      <TextField id="event-title" label="Title" value={title()} onInput={setTitle} required maxLength={190} />
-      <TextArea id="event-description" label="Description" value={description()} onInput={setDescription} />
+      <TextField id="event-title" label={t('admin.eventForm.field.title')} value={title()} onInput={setTitle} required maxLength={190} />
+      <TextArea id="event-description" label={t('admin.eventForm.field.description')} value={description()} onInput={setDescription} />
       <div class="field-row">
-        <TextField id="event-starts" label="Starts" type="datetime-local" value={starts()} onInput={setStarts} required hint="In your time zone." />
-        <TextField id="event-ends" label="Ends (optional)" type="datetime-local" value={ends()} onInput={setEnds} />
+        <TextField
+          id="event-starts"
+          label={t('admin.eventForm.field.starts')}
+          type="datetime-local"
+          value={starts()}
+          onInput={setStarts}
+          required
+          hint={t('admin.eventForm.field.startsHint')}
+        />
+        <TextField id="event-ends" label={t('admin.eventForm.field.ends')} type="datetime-local" value={ends()} onInput={setEnds} />
       </div>
       <TextField
         id="event-timezone"
-        label="Event time zone"
+        label={t('admin.eventForm.field.timezone')}
         value={timezone()}
         onInput={setTimezone}
-        hint="IANA name, e.g. Europe/Berlin: the zone shown to visitors."
+        hint={t('admin.eventForm.field.timezoneHint')}
       />
       <EventLanguageField value={language()} onChange={setLanguage} />
-      <TextField id="event-venue" label="Venue" value={venue()} onInput={setVenue} />
+      <TextField id="event-venue" label={t('admin.eventForm.field.venue')} value={venue()} onInput={setVenue} />
       <div class="field-row">
-        <TextField id="event-capacity" label="Capacity (seats)" inputMode="numeric" value={capacity()} onInput={setCapacity} hint="Empty = unlimited." />
-        <TextField id="event-max" label="Most seats per sign-up" type="number" min="1" max="1000" value={maxPerSignup()} onInput={setMaxPerSignup} />
+        <TextField
+          id="event-capacity"
+          label={t('admin.eventForm.field.capacity')}
+          inputMode="numeric"
+          value={capacity()}
+          onInput={setCapacity}
+          hint={t('admin.eventForm.field.capacityHint')}
+        />
+        <TextField
+          id="event-max"
+          label={t('admin.eventForm.field.maxPerSignup')}
+          type="number"
+          min="1"
+          max="1000"
+          value={maxPerSignup()}
+          onInput={setMaxPerSignup}
+        />
       </div>
-      <CheckboxField id="event-waitlist" label="Waitlist when full" checked={waitlist()} onChange={setWaitlist} />
+      <CheckboxField id="event-waitlist" label={t('admin.eventForm.field.waitlist')} checked={waitlist()} onChange={setWaitlist} />
       <div class="field-row">
-        <TextField id="event-opens" label="Sign-up opens (optional)" type="datetime-local" value={opens()} onInput={setOpens} />
-        <TextField id="event-closes" label="Sign-up closes (optional)" type="datetime-local" value={closes()} onInput={setCloses} />
+        <TextField id="event-opens" label={t('admin.eventForm.field.opens')} type="datetime-local" value={opens()} onInput={setOpens} />
+        <TextField id="event-closes" label={t('admin.eventForm.field.closes')} type="datetime-local" value={closes()} onInput={setCloses} />
       </div>
-      <TextField id="event-price" label="Price" inputMode="decimal" value={price()} onInput={setPrice} hint="0 = free." />
-      <SelectField id="event-status" label="Status" value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
+      <TextField
+        id="event-price"
+        label={t('admin.eventForm.field.price')}
+        inputMode="decimal"
+        value={price()}
+        onInput={setPrice}
+        hint={t('admin.eventForm.field.priceHint')}
+      />
+      <SelectField id="event-status" label={t('admin.eventForm.field.status')} value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
       <Show when={extended()}>
         <QuestionsEditor editor={questions} />
         <fieldset class="form" style={{ 'max-width': 'none' }}>
-          <legend>Integrations</legend>
+          <legend>{t('admin.eventForm.integrations')}</legend>
           <ChatWebhookField value={chatWebhookUrl()} onChange={setChatWebhookUrl} eventId={e?.id} />
         </fieldset>
       </Show>
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          {e ? 'Save changes' : 'Create event'}
+          {e ? t('admin.eventForm.save') : t('admin.eventForm.create')}
         </button>
         <Show when={status() === 'draft'}>
           <button type="button" class="button button-quiet" onClick={() => void save(true)}>
-            Save and publish
+            {t('admin.eventForm.saveAndPublish')}
           </button>
         </Show>
-        <Show when={e}>{(ev) => <A href={`/admin/events/${ev().id}`}>Back to the dashboard</A>}</Show>
+        <Show when={e}>{(ev) => <A href={`/admin/events/${ev().id}`}>{t('admin.eventForm.backToDashboard')}</A>}</Show>
       </div>
       <SaveStatus state={state()} error={error()} />
     </form>
@@ -210,20 +241,40 @@ interface QuestionRow {
   errors: Partial<Record<'key' | 'label' | 'type' | 'options' | 'maxLength', string>>;
 }
 
-const TYPE_LABELS: Record<CustomFieldType, string> = {
-  text: 'Short text',
-  textarea: 'Long text',
-  email: 'Email address',
-  number: 'Number',
-  select: 'Choice from a list',
-  checkbox: 'Checkbox (yes or no)',
-};
-const TYPE_OPTIONS = CUSTOM_FIELD_TYPES.map((value) => ({ value, label: TYPE_LABELS[value] }));
+/** A question type's name, read when drawn (in the reader's language). */
+function typeLabel(type: CustomFieldType): string {
+  switch (type) {
+    case 'text':
+      return t('admin.eventForm.type.text');
+    case 'textarea':
+      return t('admin.eventForm.type.textarea');
+    case 'email':
+      return t('admin.eventForm.type.email');
+    case 'number':
+      return t('admin.eventForm.type.number');
+    case 'select':
+      return t('admin.eventForm.type.select');
+    case 'checkbox':
+      return t('admin.eventForm.type.checkbox');
+  }
+}
+const typeOptions = () => CUSTOM_FIELD_TYPES.map((value) => ({ value, label: typeLabel(value) }));
 
-const FRIENDLY: Partial<Record<keyof QuestionRow['errors'], string>> = {
-  label: 'Give the question a label (at most 200 characters).',
-  maxLength: `A whole number from 1 to ${ANSWER_MAX_LENGTH}, or empty.`,
-};
+/** The plain words for a question's field the schema refused (others keep the schema's message). */
+function friendly(field: keyof QuestionRow['errors']): string | undefined {
+  if (field === 'label') return t('admin.eventForm.q.labelError', { max: 200 });
+  if (field === 'maxLength') return t('admin.eventForm.q.maxLengthError', { max: ANSWER_MAX_LENGTH });
+  return undefined;
+}
+
+/** A decimal the reader's way (the price example: "12.50" / "12,50"). */
+function formatDecimal(value: number): string {
+  return new Intl.NumberFormat(intlLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(value);
+}
+
+/** A question named in a sentence: its label in quotes, or its position when it has none yet. */
+const questionName = (row: QuestionRow, index: number) =>
+  row.label.trim() ? t('admin.eventForm.q.quoted', { label: row.label.trim() }) : t('admin.eventForm.q.numbered', { n: index + 1 });
 
 let nextUid = 1;
 
@@ -262,7 +313,7 @@ function createQuestionsEditor(initial: readonly CustomFieldDefinition[]) {
 
   const otherKeys = (uid: number) => rows.filter((r) => r.uid !== uid).map((r) => r.key);
   const indexOf = (uid: number) => rows.findIndex((r) => r.uid === uid);
-  const nameOf = (row: QuestionRow, index: number) => (row.label.trim() ? `“${row.label.trim()}”` : `question ${index + 1}`);
+  const nameOf = questionName;
 
   return {
     rows,
@@ -272,7 +323,7 @@ function createQuestionsEditor(initial: readonly CustomFieldDefinition[]) {
       const uid = nextUid++;
       const key = suggestFieldKey('', otherKeys(uid));
       setRows(rows.length, { uid, key, keyTouched: false, label: '', type: 'text', required: false, options: '', maxLength: '', errors: {} });
-      setAnnouncement(`Question ${rows.length} added.`);
+      setAnnouncement(t('admin.eventForm.q.added', { n: rows.length }));
       queueMicrotask(() => document.getElementById(`cf-${uid}-label`)?.focus());
     },
     remove(uid: number): void {
@@ -280,7 +331,7 @@ function createQuestionsEditor(initial: readonly CustomFieldDefinition[]) {
       if (i < 0) return;
       const name = nameOf(rows[i]!, i);
       setRows((list) => list.filter((r) => r.uid !== uid));
-      setAnnouncement(`Removed ${name}.`);
+      setAnnouncement(t('admin.eventForm.q.removed', { name }));
       queueMicrotask(() => document.getElementById('cf-add')?.focus());
     },
     move(uid: number, by: -1 | 1): void {
@@ -292,7 +343,7 @@ function createQuestionsEditor(initial: readonly CustomFieldDefinition[]) {
           [list[i], list[j]] = [list[j]!, list[i]!];
         }),
       );
-      setAnnouncement(`Moved ${nameOf(rows[j]!, j)} to position ${j + 1} of ${rows.length}.`);
+      setAnnouncement(t('admin.eventForm.q.moved', { name: nameOf(rows[j]!, j), position: j + 1, count: rows.length }));
       // the row's node moved: keep the focus on its button, or the other one at either end
       const direction = by < 0 ? 'up' : 'down';
       const atEnd = by < 0 ? j === 0 : j === rows.length - 1;
@@ -329,11 +380,11 @@ function createQuestionsEditor(initial: readonly CustomFieldDefinition[]) {
         else {
           for (const issue of parsed.error.issues) {
             const field = issue.path[0] as keyof QuestionRow['errors'];
-            errors[field] ??= FRIENDLY[field] ?? issue.message;
+            errors[field] ??= friendly(field) ?? issue.message;
           }
         }
         const key = row.key.trim();
-        if (seen.has(key)) errors.key ??= `Question ${seen.get(key)! + 1} already uses this key.`;
+        if (seen.has(key)) errors.key ??= t('admin.eventForm.q.keyTaken', { n: seen.get(key)! + 1 });
         else seen.set(key, i);
         if (Object.keys(errors).length > 0) ok = false;
         setRows(i, 'errors', errors);
@@ -343,7 +394,7 @@ function createQuestionsEditor(initial: readonly CustomFieldDefinition[]) {
     /** A refusal from the server (`fields.<i>.<name>`, with or without the tRPC `patch.` prefix) shown at the field. */
     showServerErrors(params: Record<string, unknown> | undefined): void {
       for (const [path, problem] of Object.entries(params ?? {})) {
-        const text = typeof problem === 'string' ? problem : 'invalid';
+        const text = typeof problem === 'string' ? problem : t('admin.common.invalid');
         const match = /(?:^|\.)fields\.(\d+)\.(key|label|type|options|maxLength)(?:\.|$)/.exec(path);
         if (match && rows[Number(match[1])]) setRows(Number(match[1]), 'errors', match[2] as keyof QuestionRow['errors'], text);
         else if (/(?:^|\.)fields$/.test(path)) setGeneral(text);
@@ -358,26 +409,26 @@ function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
   const editor = props.editor;
   return (
     <fieldset class="form" style={{ 'max-width': 'none' }} aria-describedby="cf-intro">
-      <legend>Sign-up questions</legend>
+      <legend>{t('admin.eventForm.q.legend')}</legend>
       <p id="cf-intro" class="field-hint">
-        Asked on the sign-up form after the email, in this order. Answers appear in the attendee list and in exports.
+        {t('admin.eventForm.q.intro')}
       </p>
       <Show when={editor.rows.length === 0}>
-        <p class="muted">No questions: visitors give only their name, email and seats.</p>
+        <p class="muted">{t('admin.eventForm.q.none')}</p>
       </Show>
       <ol style={{ 'list-style': 'none', padding: 0, margin: 0, display: 'grid', gap: '1rem' }}>
         <For each={editor.rows}>
           {(row, index) => {
             const id = (part: string) => `cf-${row.uid}-${part}`;
-            const name = () => (row.label.trim() ? `“${row.label.trim()}”` : `question ${index() + 1}`);
+            const name = () => questionName(row, index());
             return (
               <li>
                 <fieldset class="form" style={{ 'max-width': 'none' }} data-question-key={row.key}>
-                  <legend>Question {index() + 1}</legend>
+                  <legend>{t('admin.eventForm.q.legendN', { n: index() + 1 })}</legend>
                   <div class="field-row">
                     <TextField
                       id={id('label')}
-                      label="Label"
+                      label={t('admin.eventForm.q.label')}
                       value={row.label}
                       onInput={(v) => editor.setLabel(row.uid, v)}
                       maxLength={200}
@@ -386,33 +437,33 @@ function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
                     />
                     <TextField
                       id={id('key')}
-                      label="Key"
+                      label={t('admin.eventForm.q.key')}
                       value={row.key}
                       onInput={(v) => editor.setKey(row.uid, v)}
                       maxLength={40}
                       autocomplete="off"
                       spellcheck={false}
-                      hint="Answers are stored under it: a–z, 0–9 and _. Keep it once people have answered."
+                      hint={t('admin.eventForm.q.keyHint')}
                       error={row.errors.key}
                     />
                   </div>
                   <div class="field-row">
                     <SelectField
                       id={id('type')}
-                      label="Type"
+                      label={t('admin.eventForm.q.type')}
                       value={row.type}
-                      options={TYPE_OPTIONS}
+                      options={typeOptions()}
                       onChange={(v) => editor.set(row.uid, 'type', v)}
                       error={row.errors.type}
                     />
                     <Show when={TEXT_LIKE_TYPES.includes(row.type)}>
                       <TextField
                         id={id('max')}
-                        label="Most characters (optional)"
+                        label={t('admin.eventForm.q.maxLength')}
                         inputMode="numeric"
                         value={row.maxLength}
                         onInput={(v) => editor.set(row.uid, 'maxLength', v)}
-                        hint={`Empty = up to ${ANSWER_MAX_LENGTH}.`}
+                        hint={t('admin.eventForm.q.maxLengthHint', { max: ANSWER_MAX_LENGTH })}
                         error={row.errors.maxLength}
                       />
                     </Show>
@@ -420,7 +471,7 @@ function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
                   <Show when={row.type === 'select'}>
                     <TextArea
                       id={id('options')}
-                      label="Options, one per line"
+                      label={t('admin.eventForm.q.options')}
                       value={row.options}
                       onInput={(v) => editor.set(row.uid, 'options', v)}
                       rows={4}
@@ -429,7 +480,7 @@ function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
                   </Show>
                   <CheckboxField
                     id={id('required')}
-                    label={row.type === 'checkbox' ? 'Must be ticked to sign up' : 'An answer is required'}
+                    label={row.type === 'checkbox' ? t('admin.eventForm.q.mustTick') : t('admin.eventForm.q.required')}
                     checked={row.required}
                     onChange={(v) => editor.set(row.uid, 'required', v)}
                   />
@@ -439,28 +490,28 @@ function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
                       id={id('up')}
                       class="button button-small button-quiet"
                       disabled={index() === 0}
-                      aria-label={`Move ${name()} up`}
+                      aria-label={t('admin.eventForm.q.moveUpLabel', { name: name() })}
                       onClick={() => editor.move(row.uid, -1)}
                     >
-                      ↑ Up
+                      {t('admin.eventForm.q.up')}
                     </button>
                     <button
                       type="button"
                       id={id('down')}
                       class="button button-small button-quiet"
                       disabled={index() === editor.rows.length - 1}
-                      aria-label={`Move ${name()} down`}
+                      aria-label={t('admin.eventForm.q.moveDownLabel', { name: name() })}
                       onClick={() => editor.move(row.uid, 1)}
                     >
-                      ↓ Down
+                      {t('admin.eventForm.q.down')}
                     </button>
                     <button
                       type="button"
                       class="button button-small button-quiet button-danger-text"
-                      aria-label={`Remove ${name()}`}
+                      aria-label={t('admin.eventForm.q.removeLabel', { name: name() })}
                       onClick={() => editor.remove(row.uid)}
                     >
-                      Remove
+                      {t('admin.eventForm.q.remove')}
                     </button>
                   </div>
                 </fieldset>
@@ -474,7 +525,7 @@ function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
       </Show>
       <div class="button-row">
         <button type="button" id="cf-add" class="button button-quiet" onClick={() => editor.add()}>
-          Add a question
+          {t('admin.eventForm.q.add')}
         </button>
       </div>
       <p class="visually-hidden" role="status">

@@ -7,10 +7,11 @@ import { formatTimeOfDay } from '../components/offline-panel';
 import { canEdit, type AdminUser } from '../session';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A } from '../../router';
+import { t, tx } from '../../i18n/i18n';
 
 export default function AdminEventsPage(): JSX.Element {
   return (
-    <AdminFrame title="Events" area="events">
+    <AdminFrame title={t('admin.events.title')} area="events">
       {(user) => <EventList user={user} />}
     </AdminFrame>
   );
@@ -28,30 +29,43 @@ function EventList(props: { user: AdminUser }): JSX.Element {
   return (
     <section aria-labelledby="events-heading">
       <div class="section-header">
-        <h2 id="events-heading">All events</h2>
+        <h2 id="events-heading">{t('admin.events.heading')}</h2>
         <Show when={canEdit(props.user.role)}>
           <A href="/admin/events/new" class="button">
-            New event
+            {t('admin.events.new')}
           </A>
         </Show>
       </div>
       <Show when={offline()}>
         {(at) => (
           <p class="notice notice-offline" role="status">
-            Offline — as of <time datetime={new Date(at()).toISOString()}>{formatTimeOfDay(at())}</time>. Only the events kept offline in this browser are
-            listed.
+            {tx('admin.events.offline', {
+              at: formatTimeOfDay(at()),
+              time: (chunks) => <time datetime={new Date(at()).toISOString()}>{chunks}</time>,
+            })}
           </p>
         )}
       </Show>
       <AsyncView
         resource={events}
         retry={() => void refetch()}
-        what="Events"
+        what={t('admin.overview.whatEvents')}
         isEmpty={(list) => list.length === 0}
-        empty={<p class="status-text">No events yet.{canEdit(props.user.role) ? ' Create the first one with “New event”.' : ''}</p>}
+        empty={<p class="status-text">{canEdit(props.user.role) ? t('admin.events.noneCreate') : t('admin.events.none')}</p>}
       >
         {(list) => (
-          <DataTable labelledBy="events-heading" class="events-table" columns={['Event', 'Starts', 'Status', 'Capacity', 'Actions']} rows={list()}>
+          <DataTable
+            labelledBy="events-heading"
+            class="events-table"
+            columns={[
+              t('admin.events.col.event'),
+              t('admin.events.col.starts'),
+              t('admin.events.col.status'),
+              t('admin.events.col.capacity'),
+              t('admin.events.col.actions'),
+            ]}
+            rows={list()}
+          >
             {(event) => (
               <tr>
                 <td>
@@ -66,20 +80,23 @@ function EventList(props: { user: AdminUser }): JSX.Element {
                   <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time>
                 </td>
                 <td>
-                  <span class={`state state-${event.status}`}>{event.status === 'published' ? 'Published' : 'Draft'}</span>
+                  <span class={`state state-${event.status}`}>{event.status === 'published' ? t('admin.events.published') : t('admin.events.draft')}</span>
                 </td>
                 <td>
-                  {event.capacity ?? 'Unlimited'}
-                  {event.waitlist ? ' + waitlist' : ''}
+                  {t('admin.events.capacity', {
+                    capacity: event.capacity == null ? 'unlimited' : 'limited',
+                    count: event.capacity,
+                    waitlist: event.waitlist ? 'yes' : 'no',
+                  })}
                 </td>
                 <td class="cell-actions">
                   {/* buttons in size (44 px), links in kind; the event's title tells which row they act on */}
                   <A href={`/admin/events/${event.id}/attendees`} class="button button-small button-quiet" aria-describedby={`event-title-${event.id}`}>
-                    Attendees
+                    {t('admin.events.attendees')}
                   </A>
                   <Show when={canEdit(props.user.role)}>
                     <A href={`/admin/events/${event.id}/edit`} class="button button-small button-quiet" aria-describedby={`event-title-${event.id}`}>
-                      Edit
+                      {t('admin.events.edit')}
                     </A>
                   </Show>
                 </td>

@@ -9,17 +9,16 @@ import { listEvents, listOutbox, type OutboxItem } from '../data';
 import { mayOpen, signOut, type AdminUser } from '../session';
 import { A, navigate } from '../../router';
 import { FormError } from '../../ui/form-error';
+import { intlLocale, t, tx } from '../../i18n/i18n';
+import { roleLabel } from '../constants';
 
 export default function AdminOverviewPage(): JSX.Element {
   return (
-    <AdminFrame title="Admin" area="overview">
+    <AdminFrame title={t('admin.overview.title')} area="overview">
       {(user) => (
         <>
           <Account user={user} />
-          <Show
-            when={mayOpen(user.role, 'events')}
-            fallback={<p class="lead">Your role has no administration pages yet. Hosts receive their bookings by email.</p>}
-          >
+          <Show when={mayOpen(user.role, 'events')} fallback={<p class="lead">{t('admin.overview.noPages')}</p>}>
             <UpcomingEvents user={user} />
           </Show>
           <Show when={mayOpen(user.role, 'outbox')}>
@@ -49,17 +48,25 @@ function Account(props: { user: AdminUser }): JSX.Element {
   };
 
   return (
-    <section class="account" aria-label="Your account">
+    <section class="account" aria-label={t('admin.overview.account')}>
       <p>
-        Signed in as <strong>{props.user.displayName || props.user.email}</strong>
-        <Show when={props.user.displayName}>
-          {' '}
-          (<span class="account-email">{props.user.email}</span>)
+        <Show
+          when={props.user.displayName}
+          fallback={tx('admin.overview.signedInAs', { name: props.user.email, role: roleLabel(props.user.role), b: (chunks) => <strong>{chunks}</strong> })}
+        >
+          {(name) =>
+            tx('admin.overview.signedInAsNamed', {
+              name: name(),
+              email: props.user.email,
+              role: roleLabel(props.user.role),
+              b: (chunks) => <strong>{chunks}</strong>,
+              e: (chunks) => <span class="account-email">{chunks}</span>,
+            })
+          }
         </Show>
-        , {props.user.role}.
       </p>
       <button type="button" class="button button-quiet" onClick={() => void doSignOut()} aria-disabled={signingOut()}>
-        {signingOut() ? 'Signing out…' : 'Sign out'}
+        {signingOut() ? t('admin.overview.signingOut') : t('admin.overview.signOut')}
       </button>
       <FormError message={signOutError()} />
     </section>
@@ -77,15 +84,15 @@ function UpcomingEvents(props: { user: AdminUser }): JSX.Element {
   return (
     <section class="section" aria-labelledby="upcoming-heading">
       <div class="section-header">
-        <h2 id="upcoming-heading">Today and upcoming</h2>
-        <A href="/admin/events">All events</A>
+        <h2 id="upcoming-heading">{t('admin.overview.upcoming')}</h2>
+        <A href="/admin/events">{t('admin.overview.allEvents')}</A>
       </div>
       <AsyncView
         resource={events}
         retry={() => void refetch()}
-        what="Events"
+        what={t('admin.overview.whatEvents')}
         isEmpty={(list) => list.length === 0}
-        empty={<p class="status-text">No upcoming events.</p>}
+        empty={<p class="status-text">{t('admin.overview.noUpcoming')}</p>}
       >
         {(list) => (
           <ul class="link-list">
@@ -94,7 +101,7 @@ function UpcomingEvents(props: { user: AdminUser }): JSX.Element {
                 <li>
                   <A href={`/admin/events/${event.id}`}>{event.title}</A>{' '}
                   <span class="muted">
-                    <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time> · {event.status}
+                    <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time> · {eventStatusLabel(event.status)}
                   </span>
                 </li>
               )}
@@ -112,21 +119,21 @@ function Outbox(): JSX.Element {
   return (
     <section class="section" aria-labelledby="outbox-heading">
       <div class="section-header">
-        <h2 id="outbox-heading">Email outbox</h2>
+        <h2 id="outbox-heading">{t('admin.overview.outbox')}</h2>
         {/* aria-disabled keeps keyboard focus on the button while it works */}
         <button type="button" class="button button-quiet" onClick={() => !items.loading && void refetch()} aria-disabled={items.loading}>
-          {items.loading ? 'Refreshing…' : 'Refresh'}
+          {items.loading ? t('admin.common.refreshing') : t('admin.common.refresh')}
         </button>
         <A href="/admin/outbox" class="button button-quiet">
-          All emails
+          {t('admin.overview.allEmails')}
         </A>
       </div>
       <AsyncView
         resource={items}
         retry={() => void refetch()}
-        what="The outbox"
+        what={t('admin.overview.whatOutbox')}
         isEmpty={(list) => list.length === 0}
-        empty={<p class="status-text">No emails yet. Confirmations and reminders appear here once they are queued.</p>}
+        empty={<p class="status-text">{t('admin.overview.noEmails')}</p>}
       >
         {(list) => <OutboxTable items={list()} />}
       </AsyncView>
@@ -136,21 +143,54 @@ function Outbox(): JSX.Element {
 
 function OutboxTable(props: { items: OutboxItem[] }): JSX.Element {
   return (
-    <DataTable labelledBy="outbox-heading" columns={['To', 'Subject', 'Attachments', 'State', 'Queued', 'Sent']} rows={props.items}>
+    <DataTable
+      labelledBy="outbox-heading"
+      columns={[
+        t('admin.overview.col.to'),
+        t('admin.overview.col.subject'),
+        t('admin.overview.col.attachments'),
+        t('admin.overview.col.state'),
+        t('admin.overview.col.queued'),
+        t('admin.overview.col.sent'),
+      ]}
+      rows={props.items}
+    >
       {(item) => (
         <tr>
           <td class="cell-email">{item.to}</td>
           <td>{item.subject}</td>
-          <td>{item.attachments.length === 0 ? <span class="muted">None</span> : item.attachments.map((a) => a.filename).join(', ')}</td>
+          <td>
+            {item.attachments.length === 0 ? (
+              <span class="muted">{t('admin.overview.noAttachments')}</span>
+            ) : (
+              listFormat(item.attachments.map((a) => a.filename))
+            )}
+          </td>
           <td>
             <span class={`state state-${item.state.replace(/[^a-z_-]/gi, '')}`}>{item.state}</span>
           </td>
           <td>
             <time datetime={isoDateTime(item.createdUtc)}>{formatUtcDateTime(item.createdUtc)}</time>
           </td>
-          <td>{item.sentUtc ? <time datetime={isoDateTime(item.sentUtc)}>{formatUtcDateTime(item.sentUtc)}</time> : <span class="muted">Not yet</span>}</td>
+          <td>
+            {item.sentUtc ? (
+              <time datetime={isoDateTime(item.sentUtc)}>{formatUtcDateTime(item.sentUtc)}</time>
+            ) : (
+              <span class="muted">{t('admin.overview.notSentYet')}</span>
+            )}
+          </td>
         </tr>
       )}
     </DataTable>
   );
+}
+
+/** An event's status as the events list names it. */
+function eventStatusLabel(status: string): string {
+  return status === 'published' ? t('admin.events.published') : t('admin.events.draft');
+}
+
+/** Names joined the reader's way ("a, b and c" / "a, b und c"). */
+function listFormat(items: string[]): string {
+  return new Intl.ListFormat(intlLocale(), { style: 'narrow', type: 'unit' }).format(items);
 }

@@ -7,13 +7,22 @@ import { createResource, createSignal, Match, Show, Switch, type JSX } from 'sol
 import { ApiError, errorMessage } from '../../ui/errors';
 import { ready } from '../components/async-view';
 import { Page } from '../../ui/page';
-import { ROLE_LABELS } from '../constants';
 import { acceptInvite, previewInvite } from '../data';
 import { mayOpen, rememberUser } from '../session';
 import type { InvitePreview } from '../../../shared/users';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, navigate, type RouteProps } from '../../router';
 import { FormError } from '../../ui/form-error';
+import { t, tx } from '../../i18n/i18n';
+import { LanguageMenu } from '../../i18n/language-menu';
+import type { Role } from '../../../shared/users';
+
+/** The role an invite offers, in the public bundle's words (this page does not load the admin's). */
+function inviteRole(role: Role): string {
+  if (role === 'administrator') return t('invite.role.administrator');
+  if (role === 'staff') return t('invite.role.staff');
+  return t('invite.role.host');
+}
 
 const MIN_PASSWORD = 8;
 
@@ -24,28 +33,32 @@ export default function InvitePage(props: RouteProps): JSX.Element {
   const deadLink = () => invite.state === 'errored' && invite.error instanceof ApiError && invite.error.status === 404;
 
   return (
-    <Page title={ready(invite)?.hasPassword ? 'Choose a new password' : 'Accept your invitation'}>
+    <Page title={ready(invite)?.hasPassword ? t('invite.titleReset') : t('invite.titleAccept')}>
+      <LanguageMenu />
       <Switch>
         <Match when={deadLink()}>
           <div class="notice notice-error" role="alert">
             <p>{errorMessage(invite.error)}</p>
           </div>
           <p>
-            Already have a password? <A href="/login">Sign in</A>. Forgot it? <a href="/login?forgot">Ask for a new link</a>.
+            {tx('invite.deadLinkHelp', {
+              signIn: (chunks) => <A href="/login">{chunks}</A>,
+              forgot: (chunks) => <a href="/login?forgot">{chunks}</a>,
+            })}
           </p>
         </Match>
         <Match when={invite.state === 'errored'}>
           <div class="notice notice-error" role="alert">
-            <p>The link could not be checked. {errorMessage(invite.error)}</p>
+            <p>{t('invite.checkFailed', { reason: errorMessage(invite.error) })}</p>
             <button type="button" class="button" onClick={() => void refetch()}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </div>
         </Match>
         <Match when={ready(invite)}>{(loaded) => <PasswordForm token={token()} invite={loaded()} />}</Match>
         <Match when={true}>
           <p class="status-text" aria-busy="true">
-            Checking the link…
+            {t('invite.checking')}
           </p>
         </Match>
       </Switch>
@@ -62,8 +75,8 @@ function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Elem
   const onSubmit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (submitting()) return;
-    if (password().length < MIN_PASSWORD) return setError(`The password must be at least ${MIN_PASSWORD} characters.`);
-    if (password() !== repeat()) return setError('The two passwords are not the same.');
+    if (password().length < MIN_PASSWORD) return setError(t('invite.tooShort', { min: MIN_PASSWORD }));
+    if (password() !== repeat()) return setError(t('invite.notSame'));
     setSubmitting(true);
     setError(null);
     try {
@@ -84,25 +97,24 @@ function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Elem
       <p class="lead">
         <Show
           when={props.invite.hasPassword}
-          fallback={
-            <>
-              Welcome, {who()}. You are invited as <strong>{ROLE_LABELS[props.invite.role]}</strong>. Choose a password to finish.
-            </>
-          }
+          fallback={tx('invite.welcome', { name: who(), role: inviteRole(props.invite.role), b: (chunks) => <strong>{chunks}</strong> })}
         >
-          Hello {who()}. Choose a new password for your account; your old one stops working.
+          {t('invite.hello', { name: who() })}
         </Show>
       </p>
       <form class="form" onSubmit={onSubmit} aria-describedby="invite-expiry">
         <p id="invite-expiry" class="field-hint">
-          This link works once, until <time datetime={isoDateTime(props.invite.expiresUtc)}>{formatUtcDateTime(props.invite.expiresUtc)}</time>.
+          {tx('invite.expiry', {
+            until: formatUtcDateTime(props.invite.expiresUtc),
+            time: (chunks) => <time datetime={isoDateTime(props.invite.expiresUtc)}>{chunks}</time>,
+          })}
         </p>
         <div class="field">
-          <label for="invite-email">Email</label>
+          <label for="invite-email">{t('login.email')}</label>
           <input id="invite-email" name="email" type="email" autocomplete="username" readOnly value={props.invite.email} />
         </div>
         <div class="field">
-          <label for="invite-password">New password</label>
+          <label for="invite-password">{t('invite.newPassword')}</label>
           <input
             id="invite-password"
             name="password"
@@ -116,11 +128,11 @@ function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Elem
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
           <p id="invite-password-hint" class="field-hint">
-            At least {MIN_PASSWORD} characters.
+            {t('invite.atLeast', { min: MIN_PASSWORD })}
           </p>
         </div>
         <div class="field">
-          <label for="invite-repeat">Repeat the password</label>
+          <label for="invite-repeat">{t('invite.repeat')}</label>
           <input
             id="invite-repeat"
             name="repeat"
@@ -133,7 +145,7 @@ function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Elem
         </div>
         {/* aria-disabled, not disabled: a disabled button drops keyboard focus mid-submit */}
         <button type="submit" class="button" aria-disabled={submitting()}>
-          {submitting() ? 'Saving…' : 'Set password and sign in'}
+          {submitting() ? t('invite.saving') : t('invite.submit')}
         </button>
         <FormError message={error()} />
       </form>

@@ -8,6 +8,8 @@ import { login, requestPasswordReset, safeNextPath } from '../auth';
 import { Page } from '../../ui/page';
 import { navigate, searchParams } from '../../router';
 import { FormError } from '../../ui/form-error';
+import { t } from '../../i18n/i18n';
+import { LanguageMenu } from '../../i18n/language-menu';
 
 export default function LoginPage(): JSX.Element {
   const forgot = () => searchParams().has('forgot');
@@ -40,11 +42,12 @@ function SignIn(): JSX.Element {
   };
 
   return (
-    <Page title="Sign in">
+    <Page title={t('login.title')}>
+      <LanguageMenu />
       <form class="form" onSubmit={onSubmit} aria-describedby={error() ? 'login-error' : undefined}>
         <AccountEmail id="login-email" value={email()} onInput={setEmail} />
         <div class="field">
-          <label for="login-password">Password</label>
+          <label for="login-password">{t('login.password')}</label>
           <input
             id="login-password"
             name="password"
@@ -57,12 +60,12 @@ function SignIn(): JSX.Element {
         </div>
         {/* aria-disabled, not disabled: a disabled button drops keyboard focus mid-submit */}
         <button type="submit" class="button" aria-disabled={submitting()}>
-          {submitting() ? 'Signing in…' : 'Sign in'}
+          {submitting() ? t('login.signingIn') : t('login.signIn')}
         </button>
         <FormError message={error()} id="login-error" />
       </form>
       <p class="login-aside">
-        <ModeLink href="/login?forgot">Forgot your password?</ModeLink>
+        <ModeLink href="/login?forgot">{t('login.forgot')}</ModeLink>
       </p>
     </Page>
   );
@@ -92,16 +95,17 @@ function ForgotPassword(): JSX.Element {
   };
 
   return (
-    <Page title="Reset your password">
+    <Page title={t('login.resetTitle')}>
+      <LanguageMenu />
       <Show
         when={sent()}
         fallback={
           <>
-            <p class="lead">Type the email you sign in with. We send it a link to choose a new password; the link works once.</p>
+            <p class="lead">{t('login.resetLead')}</p>
             <form class="form" onSubmit={onSubmit} aria-describedby={error() ? 'forgot-error' : undefined}>
               <AccountEmail id="forgot-email" value={email()} onInput={setEmail} />
               <button type="submit" class="button" aria-disabled={submitting()}>
-                {submitting() ? 'Sending…' : 'Send me a link'}
+                {submitting() ? t('login.sending') : t('login.sendLink')}
               </button>
               <FormError message={error()} id="forgot-error" />
             </form>
@@ -110,12 +114,12 @@ function ForgotPassword(): JSX.Element {
       >
         {(message) => (
           <p class="notice notice-ok" role="status" tabindex="-1" ref={result}>
-            {message()} Check your inbox (and the spam folder) for “Reset your svc password”.
+            {t('login.resetSent', { message: message() })}
           </p>
         )}
       </Show>
       <p class="login-aside">
-        <ModeLink href="/login">Back to sign in</ModeLink>
+        <ModeLink href="/login">{t('login.backToSignIn')}</ModeLink>
       </p>
     </Page>
   );
@@ -141,7 +145,7 @@ function ModeLink(props: { href: string; children: JSX.Element }): JSX.Element {
 function AccountEmail(props: { id: string; value: string; onInput: (value: string) => void }): JSX.Element {
   return (
     <div class="field">
-      <label for={props.id}>Email</label>
+      <label for={props.id}>{t('login.email')}</label>
       <input
         id={props.id}
         name="email"
