@@ -94,9 +94,32 @@ interface SpanOptions {
   locale?: string | null;
 }
 
-/** True for no locale or an English one: the hand-made `en-GB` form every page and mail has printed so far. */
-function isEnglish(locale: string | null | undefined): boolean {
-  return !locale || /^en(-|$)/i.test(locale);
+const twelveHour = new Map<string, boolean>();
+/** Whether a locale's own clock is 12-hour (`en-US` "3:00 PM"), decided once per tag. */
+function usesTwelveHourClock(locale: string): boolean {
+  let answer = twelveHour.get(locale);
+  if (answer === undefined) {
+    try {
+      const cycle = new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions().hourCycle;
+      answer = cycle === 'h11' || cycle === 'h12';
+    } catch {
+      answer = false;
+    }
+    twelveHour.set(locale, answer);
+  }
+  return answer;
+}
+
+/**
+ * True when svc's hand-made English form applies (`Thu 3 Dec, 18:30–21:00 GMT`, en-GB's 24-hour
+ * clock): no locale, bare `en` (mails, which know the language but not the region), or a regional
+ * English with a 24-hour clock (en-GB, en-IE). A regional English whose clock is 12-hour (en-US,
+ * en-CA, en-AU) reads Intl's own form, "3:00 PM", like every other language.
+ */
+export function isHandMadeEnglish(locale: string | null | undefined): boolean {
+  if (!locale) return true;
+  if (!/^en(-|$)/i.test(locale)) return false;
+  return !locale.includes('-') || !usesTwelveHourClock(locale);
 }
 
 /** A known locale tag for Intl, else English (a bad tag from a cookie or a stored row never throws here). */
@@ -135,7 +158,7 @@ function formatLocalizedSpan(startMs: number, endMs: number | null, zone: string
  * across a clock change each end keeps its own abbreviation (`23:00 GMT – Sun 29 Mar, 03:00 BST`).
  */
 function formatSpan(startMs: number, endMs: number | null, zone: string, options: SpanOptions): string {
-  if (!isEnglish(options.locale)) return formatLocalizedSpan(startMs, endMs, zone, { ...options, locale: options.locale! });
+  if (!isHandMadeEnglish(options.locale)) return formatLocalizedSpan(startMs, endMs, zone, { ...options, locale: options.locale! });
   const startDay = formatDay(startMs, zone, options.nowMs);
   const head = `${options.withDay ? `${startDay}, ` : ''}${formatClock(startMs, zone)}`;
   const startAbbr = zoneAbbreviation(startMs, zone);

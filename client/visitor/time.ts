@@ -4,7 +4,7 @@
  * format the pages and the emails share.
  */
 import { toUtcDate, utcMs } from '../../shared/time';
-import { formatSlotClock, formatWhen } from '../../shared/time-format';
+import { formatSlotClock, formatWhen, isHandMadeEnglish } from '../../shared/time-format';
 import { formatMoney } from '../ui/format';
 import { intlLocale } from '../i18n/i18n';
 
@@ -40,14 +40,14 @@ export function dayInZone(instant: Date | number, tz: string): string {
 const clockFormats = new Map<string, Intl.DateTimeFormat>();
 /**
  * A slot button's clock in the reader's locale and `tz`: `14:30` (de), `2:30 م` (ar), the same
- * form as the summary beside it (`formatWhen`): English keeps svc's 24-hour `HH:MM`, as decision
- * 027 keeps it for every English reader until the summaries and mails change together.
+ * form as the summary beside it (`formatWhen`): a 24-hour English keeps svc's `HH:MM`, a 12-hour
+ * English (en-US) reads `2:30 PM` like its summary.
  * A 24-hour locale keeps two-digit hours, like the times printed around it.
  */
 export function slotClock(utc: string, tz: string): string {
   const ms = utcMs(utc);
   const locale = intlLocale();
-  if (Number.isNaN(ms) || /^en(-|$)/i.test(locale)) return formatSlotClock(utc, tz);
+  if (Number.isNaN(ms) || isHandMadeEnglish(locale)) return formatSlotClock(utc, tz);
   const key = `${locale}|${tz}`;
   let format = clockFormats.get(key);
   if (!format) {

@@ -1,6 +1,6 @@
 /** The one time format of pages and emails: the place's zone first, the reader's clock second. */
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatSlotClock, formatWhen, zoneAbbreviation, zoneCity } from '../../shared/time-format';
+import { formatClock, formatSlotClock, formatWhen, isHandMadeEnglish, zoneAbbreviation, zoneCity } from '../../shared/time-format';
 
 const NOW_2026 = Date.UTC(2026, 5, 1);
 
@@ -113,10 +113,19 @@ describe('formatWhen in the reader’s language', () => {
     ).toBe('sam. 27 mars 2027, 23:00 GMT – dim. 28 mars 2027, 4:00 BST (London)');
   });
 
-  it('English, any English, and no locale print the form every page and mail printed before', () => {
-    for (const locale of [undefined, null, 'en', 'en-US', 'en-GB']) {
+  it('bare English, a 24-hour English and no locale print the form every page and mail printed before', () => {
+    for (const locale of [undefined, null, 'en', 'en-GB', 'en-IE']) {
       expect(formatWhen({ ...london, viewerZone: 'America/New_York', locale }).text).toBe('Sat 5 Dec, 19:30–22:30 GMT (London) · 14:30–17:30 EST your time');
     }
+  });
+
+  it('a 12-hour English (en-US) reads its own clock, "7:30 – 10:30 PM", the place\'s zone still first', () => {
+    const when = formatWhen({ ...london, viewerZone: 'America/New_York', locale: 'en-US' });
+    expect(plain(when.place)).toBe('Sat, Dec 5, 7:30 – 10:30 PM GMT (London)');
+    expect(plain(when.yours!)).toBe('2:30 – 5:30 PM EST your time');
+    expect(isHandMadeEnglish('en-US')).toBe(false);
+    expect(isHandMadeEnglish('en-GB')).toBe(true);
+    expect(isHandMadeEnglish('en')).toBe(true);
   });
 
   it('a locale tag Intl does not know prints English rather than throwing', () => {
