@@ -47,6 +47,12 @@ export default tseslint.config(
       'client/visitor/components/states.tsx',
       'client/visitor/components/ticket-qr.tsx',
       'client/visitor/components/when-lines.tsx',
+      'client/admin/pages/booking-types.tsx',
+      'client/admin/pages/orders.tsx',
+      'client/admin/pages/order.tsx',
+      'client/admin/pages/outbox.tsx',
+      'client/admin/pages/devices.tsx',
+      'client/admin/components/pairing-qr.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
