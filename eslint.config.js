@@ -53,6 +53,8 @@ export default tseslint.config(
       'client/admin/pages/outbox.tsx',
       'client/admin/pages/devices.tsx',
       'client/admin/components/pairing-qr.tsx',
+      'client/admin/pages/submissions.tsx',
+      'client/admin/pages/resources.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
