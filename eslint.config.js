@@ -55,6 +55,9 @@ export default tseslint.config(
       'client/admin/components/pairing-qr.tsx',
       'client/admin/pages/submissions.tsx',
       'client/admin/pages/resources.tsx',
+      'client/admin/pages/webhooks.tsx',
+      'client/admin/pages/webhook.tsx',
+      'client/admin/components/webhook-endpoint.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
