@@ -58,6 +58,7 @@ export default tseslint.config(
       'client/admin/pages/webhooks.tsx',
       'client/admin/pages/webhook.tsx',
       'client/admin/components/webhook-endpoint.tsx',
+      'client/admin/pages/bookings.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
