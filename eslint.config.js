@@ -59,6 +59,8 @@ export default tseslint.config(
       'client/admin/pages/webhook.tsx',
       'client/admin/components/webhook-endpoint.tsx',
       'client/admin/pages/bookings.tsx',
+      'client/admin/pages/booking-type-form.tsx',
+      'client/admin/components/weekly-editor.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
