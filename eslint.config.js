@@ -61,6 +61,7 @@ export default tseslint.config(
       'client/admin/pages/bookings.tsx',
       'client/admin/pages/booking-type-form.tsx',
       'client/admin/components/weekly-editor.tsx',
+      'client/admin/components/chat-webhook-field.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
