@@ -78,7 +78,7 @@ const screens = (): Array<{ path: string; ready: string; texts: string[] }> => [
   { path: '/admin/bookings', ready: 'text=Sam Karim', texts: ['admin.bookings.newHeading', 'admin.bookings.viewWeek', 'admin.bookings.book'] },
   { path: '/admin/orders', ready: 'text=Olivia Order', texts: ['admin.orders.heading', 'admin.orders.col.customer'] },
   { path: `/admin/orders/${ids.order}`, ready: '.facts', texts: ['admin.order.tickets', 'admin.order.sourceSignup'] },
-  { path: '/admin/submissions', ready: 'text=Pat Proposer', texts: ['admin.submissions.heading', 'admin.submissions.status.submitted'] },
+  { path: '/admin/submissions', ready: 'text=Pat Proposer', texts: ['admin.submissions.heading', 'admin.submissions.intro'] },
   { path: '/admin/resources', ready: 'text=Room 2', texts: ['admin.resources.addHeading', 'admin.resources.col.capacity'] },
   { path: '/admin/webhooks', ready: 'tr[data-webhook-id]', texts: ['admin.webhooks.heading', 'admin.webhooks.add', 'admin.webhook.state.active'] },
   {
