@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../ui/errors';
 import { call, rpc } from '../ui/trpc';
+import { t } from '../i18n/i18n';
 import type {
   CreateWebhookInput,
   UpdateWebhookInput,
@@ -36,7 +37,12 @@ export async function listDeliveries(id: number, page = 1, perPage = 25): Promis
 export const getDelivery = (id: number, deliveryId: number): Promise<WebhookDeliveryDetailDto> => call(rpc().webhooks.delivery.query({ id, deliveryId }));
 export const redeliver = (id: number, deliveryId: number): Promise<WebhookDeliveryDto> => call(rpc().webhooks.redeliver.mutate({ id, deliveryId }));
 
-const FIELD_NOUNS: Record<string, string> = { url: 'The address', events: 'The events', description: 'The description', active: 'Active' };
+const FIELD_NOUNS: Record<string, () => string> = {
+  url: () => t('admin.webhook.noun.url'),
+  events: () => t('admin.webhook.noun.events'),
+  description: () => t('admin.webhook.noun.description'),
+  active: () => t('admin.webhook.noun.active'),
+};
 
 /**
  * The fields the server refused (`svc_invalid_param` params, "must be an http(s) URL") as
@@ -47,9 +53,16 @@ export function refusedFields(error: unknown): Record<string, string> {
   const refused: Record<string, string> = {};
   for (const [key, problem] of Object.entries(error.data?.params ?? {})) {
     const field = key.split('.')[0] ?? key;
-    const said = (typeof problem === 'string' ? problem : 'is not valid').trim().replace(/\.$/, '');
-    const sentence = /^(must|is|are|cannot|may)\b/i.test(said) ? `${FIELD_NOUNS[field] ?? field} ${said}` : said.charAt(0).toUpperCase() + said.slice(1);
-    refused[field] = `${sentence}.`;
+    const noun = FIELD_NOUNS[field]?.() ?? field;
+    if (typeof problem !== 'string') {
+      refused[field] = t('admin.webhook.fieldInvalid', { field: noun });
+      continue;
+    }
+    // the server words its problems in English; the field's name is the reader's
+    const said = problem.trim().replace(/\.$/, '');
+    refused[field] = /^(must|is|are|cannot|may)\b/i.test(said)
+      ? t('admin.webhook.refusedField', { field: noun, problem: said })
+      : `${said.charAt(0).toUpperCase() + said.slice(1)}.`;
   }
   return refused;
 }

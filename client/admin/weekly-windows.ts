@@ -64,25 +64,28 @@ export function copyDay(week: WeekModel, from: Weekday, to: readonly Weekday[]):
   return copy;
 }
 
-/** Per day, the first problem in plain words (null when the day is fine). */
-export function validateWeek(week: WeekModel): Record<Weekday, string | null> {
-  const errors = {} as Record<Weekday, string | null>;
+/** What is wrong with a day's windows; the editor words it in the reader's language. */
+export type DayProblem = { kind: 'format' } | { kind: 'order'; from: string; to: string } | { kind: 'overlap'; at: string };
+
+/** Per day, the first problem (null when the day is fine). */
+export function validateWeek(week: WeekModel): Record<Weekday, DayProblem | null> {
+  const errors = {} as Record<Weekday, DayProblem | null>;
   for (const day of WEEKDAYS) errors[day] = validateDay(week[day]);
   return errors;
 }
 
-function validateDay(windows: readonly TimeWindow[]): string | null {
+function validateDay(windows: readonly TimeWindow[]): DayProblem | null {
   const spans: Array<[number, number]> = [];
   for (const [from, to] of windows) {
     const a = clockToMinutes(from);
     const b = clockToMinutes(to);
-    if (Number.isNaN(a) || Number.isNaN(b)) return 'Enter times as HH:MM.';
-    if (from === '24:00' || b <= a) return `${from}–${to} must end after it starts.`;
+    if (Number.isNaN(a) || Number.isNaN(b)) return { kind: 'format' };
+    if (from === '24:00' || b <= a) return { kind: 'order', from, to };
     spans.push([a, b]);
   }
   spans.sort((x, y) => x[0] - y[0]);
   for (let i = 1; i < spans.length; i++) {
-    if (spans[i]![0] < spans[i - 1]![1]) return `Windows overlap around ${minutesToClock(spans[i]![0])}.`;
+    if (spans[i]![0] < spans[i - 1]![1]) return { kind: 'overlap', at: minutesToClock(spans[i]![0]) };
   }
   return null;
 }

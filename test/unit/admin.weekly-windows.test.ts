@@ -66,9 +66,9 @@ describe('weekly-window editor model', () => {
       ],
     });
     const errors = validateWeek(week);
-    expect(errors.mon).toMatch(/overlap/i);
-    expect(errors.tue).toMatch(/end after it starts/);
-    expect(errors.wed).toMatch(/HH:MM/);
+    expect(errors.mon).toEqual({ kind: 'overlap', at: '11:00' });
+    expect(errors.tue).toEqual({ kind: 'order', from: '17:00', to: '09:00' });
+    expect(errors.wed).toEqual({ kind: 'format' });
     expect(errors.thu).toBeNull(); // touching windows are fine
     expect(weekIsValid(week)).toBe(false);
     expect(weekIsValid(weekFromWindows({ thu: week.thu }))).toBe(true);

@@ -6,6 +6,7 @@ import { adminErrorMessage } from '../errors';
 import { submitWith } from '../../ui/forms';
 import { AsyncView } from './async-view';
 import { SaveStatus } from './fields';
+import { t } from '../../i18n/i18n';
 
 /** How often and how long the field asks whether the queued test went out (the job runs within seconds). */
 const POLL_MS = 1000;
@@ -30,7 +31,7 @@ export function ChatWebhookField(props: { value: string; onChange: (v: string) =
       getChatTest(jobId).then(
         (status) => {
           if (status.state === 'sent') setTest({ kind: 'sent' });
-          else if (status.state === 'failed') setTest({ kind: 'failed', text: status.error ?? 'the chat did not accept it' });
+          else if (status.state === 'failed') setTest({ kind: 'failed', text: status.error ?? t('admin.chat.notAccepted') });
           else if (left > 1) poll(jobId, left - 1);
           else setTest({ kind: 'waiting' });
         },
@@ -44,7 +45,7 @@ export function ChatWebhookField(props: { value: string; onChange: (v: string) =
     clearTimeout(timer);
     const url = props.value.trim();
     if (!url) {
-      setTest({ kind: 'failed', text: 'Type the webhook address first.' });
+      setTest({ kind: 'failed', text: t('admin.chat.addressFirst') });
       return;
     }
     setTest({ kind: 'sending' });
@@ -56,21 +57,18 @@ export function ChatWebhookField(props: { value: string; onChange: (v: string) =
     }
   };
 
-  const hint = () =>
-    props.eventId === undefined
-      ? 'A Slack-compatible incoming webhook (Slack, Mattermost, Rocket.Chat…) that hears about every arrival, for events without their own. At most one message per event every 10 seconds; arrivals in between are folded into the next. Empty: no team chat.'
-      : 'A Slack-compatible incoming webhook that hears about this event’s arrivals, at most one message every 10 seconds. Empty uses the default from Settings.';
+  const hint = () => (props.eventId === undefined ? t('admin.chat.hintDefault') : t('admin.chat.hintEvent'));
 
   return (
     <div class="field">
-      <label for={id()}>Team chat webhook</label>
+      <label for={id()}>{t('admin.chat.label')}</label>
       <div class="copy-field">
         <input
           id={id()}
           type="url"
           inputMode="url"
           autocomplete="off"
-          placeholder="https://hooks.slack.com/services/…"
+          placeholder={t('admin.chat.placeholder')}
           value={props.value}
           aria-describedby={`${id()}-hint ${id()}-test`}
           onInput={(e) => {
@@ -79,7 +77,7 @@ export function ChatWebhookField(props: { value: string; onChange: (v: string) =
           }}
         />
         <button type="button" class="button button-small" aria-disabled={test().kind === 'sending'} onClick={() => void sendTest()}>
-          Send a test message
+          {t('admin.chat.test')}
         </button>
       </div>
       <p id={`${id()}-hint`} class="field-hint">
@@ -94,11 +92,11 @@ export function ChatWebhookField(props: { value: string; onChange: (v: string) =
       >
         <Show when={test().kind !== 'idle'}>
           {(() => {
-            const t = test();
-            if (t.kind === 'sending') return 'Sending a test message…';
-            if (t.kind === 'sent') return '✓ Sent — check your channel.';
-            if (t.kind === 'waiting') return 'Queued; not sent yet. Check your channel in a minute.';
-            if (t.kind === 'failed') return `✗ Not sent: ${t.text}`;
+            const state = test();
+            if (state.kind === 'sending') return t('admin.chat.sending');
+            if (state.kind === 'sent') return t('admin.chat.sent');
+            if (state.kind === 'waiting') return t('admin.chat.waiting');
+            if (state.kind === 'failed') return t('admin.chat.failed', { reason: state.text });
             return '';
           })()}
         </Show>
@@ -120,8 +118,8 @@ function TeamChatSection(): JSX.Element {
   const [settings, { refetch }] = createResource(getSettings);
   return (
     <section class="section" aria-labelledby="team-chat-heading">
-      <h2 id="team-chat-heading">Team chat</h2>
-      <AsyncView resource={settings} retry={() => void refetch()} what="Team chat settings">
+      <h2 id="team-chat-heading">{t('admin.chat.heading')}</h2>
+      <AsyncView resource={settings} retry={() => void refetch()} what={t('admin.chat.what')}>
         {(s) => <TeamChatForm initial={s().chatWebhookUrl ?? ''} />}
       </AsyncView>
     </section>
@@ -150,7 +148,7 @@ function TeamChatForm(props: { initial: string }): JSX.Element {
       <ChatWebhookField value={url()} onChange={setUrl} />
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          Save team chat
+          {t('admin.chat.save')}
         </button>
       </div>
       <SaveStatus state={state()} error={error()} />

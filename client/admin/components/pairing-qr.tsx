@@ -1,4 +1,5 @@
 import { createResource, Show, type JSX } from 'solid-js';
+import { t } from '../../i18n/i18n';
 
 /** The pairing URL as a QR code; the qrcode library loads only when a code is shown. */
 export function PairingQr(props: { url: string; code: string }): JSX.Element {
@@ -12,11 +13,11 @@ export function PairingQr(props: { url: string; code: string }): JSX.Element {
   return (
     <div class="pairing-qr">
       <Show when={image()} fallback={<div class="qr-placeholder" aria-busy="true" />}>
-        {(src) => <img src={src()} width="240" height="240" alt={`QR code to pair a door device; code ${props.code}`} />}
+        {(src) => <img src={src()} width="240" height="240" alt={t('admin.pairing.qrAlt', { code: props.code })} />}
       </Show>
       <Show when={image.error}>
         <p class="form-error" role="alert">
-          The QR code could not be drawn; type the code instead.
+          {t('admin.pairing.qrFailed')}
         </p>
       </Show>
     </div>

@@ -7,6 +7,7 @@ import type { WebhookCatalogueDto, WebhookEndpointDto } from '../../../shared/we
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { EventTypePicker } from './event-type-picker';
 import { TextArea, TextField } from './fields';
+import { t, tx } from '../../i18n/i18n';
 
 /** Where an endpoint stands: active, active but failing since …, disabled for failing since …, or paused by an admin. */
 export type EndpointState = 'active' | 'failing' | 'disabled' | 'paused';
@@ -16,8 +17,13 @@ export function endpointState(e: Pick<WebhookEndpointDto, 'active' | 'disabledUt
   return e.disabledUtc ? 'disabled' : 'paused';
 }
 
-function When(props: { utc: string }): JSX.Element {
-  return <time datetime={isoDateTime(props.utc)}>{formatUtcDateTime(props.utc)}</time>;
+/** A state that carries a time ("failing since …"): the sentence is one message, the time a `<time>`. */
+function StateSince(props: { key: 'admin.webhook.state.failing' | 'admin.webhook.state.disabled'; tone: string; utc: string }): JSX.Element {
+  return tx(props.key, {
+    since: formatUtcDateTime(props.utc),
+    state: (chunks) => <span class={`state state-${props.tone}`}>{chunks}</span>,
+    time: (chunks) => <time datetime={isoDateTime(props.utc)}>{chunks}</time>,
+  });
 }
 
 /** The endpoint's state in words (never colour alone). */
@@ -25,18 +31,16 @@ export function EndpointStatus(props: { endpoint: WebhookEndpointDto }): JSX.Ele
   return (
     <Switch>
       <Match when={endpointState(props.endpoint) === 'active'}>
-        <span class="state state-active">Active</span>
+        <span class="state state-active">{t('admin.webhook.state.active')}</span>
       </Match>
       <Match when={endpointState(props.endpoint) === 'failing'}>
-        <span class="state state-failing">Active, failing since </span>
-        <When utc={props.endpoint.failingSinceUtc ?? ''} />
+        <StateSince key="admin.webhook.state.failing" tone="failing" utc={props.endpoint.failingSinceUtc ?? ''} />
       </Match>
       <Match when={endpointState(props.endpoint) === 'disabled'}>
-        <span class="state state-disabled">Disabled for failing since </span>
-        <When utc={props.endpoint.failingSinceUtc ?? props.endpoint.disabledUtc ?? ''} />
+        <StateSince key="admin.webhook.state.disabled" tone="disabled" utc={props.endpoint.failingSinceUtc ?? props.endpoint.disabledUtc ?? ''} />
       </Match>
       <Match when={endpointState(props.endpoint) === 'paused'}>
-        <span class="state state-paused">Paused</span>
+        <span class="state state-paused">{t('admin.webhook.state.paused')}</span>
       </Match>
     </Switch>
   );
@@ -56,22 +60,19 @@ export function SigningSecret(props: { id: string; heading: string; secret: stri
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.secret);
-      setCopied('✓ Copied');
+      setCopied(t('admin.webhook.secret.copied'));
     } catch {
       input?.select();
-      setCopied('Selected: press Ctrl+C (⌘C) to copy.');
+      setCopied(t('admin.webhook.secret.selected'));
     }
   };
 
   return (
     <section class="notice notice-attention signing-secret" aria-labelledby={`${props.id}-heading`} tabindex="-1" ref={box}>
       <h2 id={`${props.id}-heading`}>{props.heading}</h2>
-      <p id={`${props.id}-warning`}>
-        <strong>Copy it now: it will not be shown again.</strong> Your receiver uses it to check the signature on every delivery (Standard Webhooks). If it is
-        lost, rotate the secret on the endpoint’s page.
-      </p>
+      <p id={`${props.id}-warning`}>{tx('admin.webhook.secret.warning', { b: (chunks) => <strong>{chunks}</strong> })}</p>
       <div class="field">
-        <label for={props.id}>Signing secret</label>
+        <label for={props.id}>{t('admin.webhook.secret.label')}</label>
         <div class="copy-field">
           <input
             id={props.id}
@@ -86,7 +87,7 @@ export function SigningSecret(props: { id: string; heading: string; secret: stri
             onFocus={(e) => e.currentTarget.select()}
           />
           <button type="button" class="button button-small" onClick={() => void copy()}>
-            Copy<span class="visually-hidden"> the signing secret</span>
+            {tx('admin.webhook.secret.copy', { hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
           </button>
         </div>
         <p class="save-status save-ok" role="status">
@@ -95,7 +96,7 @@ export function SigningSecret(props: { id: string; heading: string; secret: stri
       </div>
       <div class="button-row">
         <button type="button" class="button button-quiet" onClick={() => props.onDone()}>
-          Done: I have stored it
+          {t('admin.webhook.secret.done')}
         </button>
         {props.children}
       </div>
@@ -113,10 +114,9 @@ export interface EndpointValues {
 export function checkEndpoint(values: EndpointValues): Record<string, string> {
   const problems: Record<string, string> = {};
   const url = values.url.trim();
-  if (url === '') problems.url = 'Enter the address that should receive the events.';
-  else if (!/^https?:\/\/[^\s/]+/i.test(url) || !URL.canParse(url))
-    problems.url = 'Enter a whole address starting with https://, e.g. https://example.org/hooks/svc.';
-  if (values.events.length === 0) problems.events = 'Choose at least one event.';
+  if (url === '') problems.url = t('admin.webhook.field.urlMissing');
+  else if (!/^https?:\/\/[^\s/]+/i.test(url) || !URL.canParse(url)) problems.url = t('admin.webhook.field.urlInvalid');
+  if (values.events.length === 0) problems.events = t('admin.webhook.field.eventsMissing');
   return problems;
 }
 
@@ -144,7 +144,7 @@ export function EndpointFields(props: {
     <>
       <TextField
         id={`${props.idPrefix}-url`}
-        label="Address (URL)"
+        label={t('admin.webhook.field.url')}
         type="url"
         inputMode="url"
         autocomplete="off"
@@ -152,25 +152,25 @@ export function EndpointFields(props: {
         maxLength={2000}
         value={props.values.url}
         onInput={(url) => set({ url })}
-        hint="An https:// address on the public internet, where your receiver listens. Local and private network addresses are refused."
+        hint={t('admin.webhook.field.urlHint')}
         error={props.problems.url}
       />
       <TextArea
         id={`${props.idPrefix}-description`}
-        label="Description (optional)"
+        label={t('admin.webhook.field.description')}
         rows={2}
         value={props.values.description}
         onInput={(description) => set({ description })}
-        hint="What receives these events, e.g. “CRM sync”."
+        hint={t('admin.webhook.field.descriptionHint')}
         error={props.problems.description}
       />
       <EventTypePicker
         id={`${props.idPrefix}-events`}
-        legend="Events to send"
+        legend={t('admin.webhook.field.events')}
         catalogue={props.catalogue}
         value={props.values.events}
         onChange={(events) => set({ events })}
-        hint="Test pings always arrive, whatever is chosen here."
+        hint={t('admin.webhook.field.eventsHint')}
         error={props.problems.events}
       />
     </>

@@ -1,16 +1,32 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import { addWindow, copyDay, removeWindow, updateWindow, validateWeek, weeklyHours, windowBar, type WeekModel } from '../weekly-windows';
+import { addWindow, copyDay, removeWindow, updateWindow, validateWeek, weeklyHours, windowBar, type DayProblem, type WeekModel } from '../weekly-windows';
 import { WEEKDAYS, type Weekday } from '../../../shared/time';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
-const DAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
+/** A weekday's name in the reader's language, from Intl (1 January 2024 was a Monday). */
+function dayName(day: Weekday): string {
+  return new Intl.DateTimeFormat(intlLocale(), { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 1 + WEEKDAYS.indexOf(day)));
+}
+
+/** The week as the reader's locale starts it (Monday in most of Europe, Sunday in the US, Saturday in much of the Arab world). */
+function localeWeek(): readonly Weekday[] {
+  let firstDay: number;
+  try {
+    // getWeekInfo() in current engines, the weekInfo getter in older ones; Monday where neither is known
+    const info = new Intl.Locale(intlLocale()) as Intl.Locale & { getWeekInfo?: () => { firstDay: number }; weekInfo?: { firstDay: number } };
+    firstDay = info.getWeekInfo?.().firstDay ?? info.weekInfo?.firstDay ?? 1;
+  } catch {
+    firstDay = 1;
+  }
+  const start = (firstDay + 6) % 7; // Intl counts Monday = 1 … Sunday = 7; WEEKDAYS starts at Monday
+  return [...WEEKDAYS.slice(start), ...WEEKDAYS.slice(0, start)];
+}
+
+function problemText(problem: DayProblem): string {
+  if (problem.kind === 'format') return t('admin.weekly.problemFormat');
+  if (problem.kind === 'order') return t('admin.weekly.problemOrder', { from: problem.from, to: problem.to });
+  return t('admin.weekly.problemOverlap', { at: problem.at });
+}
 
 /**
  * The weekly-window editor: a row per weekday that reads like a calendar strip (bars over
@@ -20,41 +36,42 @@ const DAY_NAMES: Record<Weekday, string> = {
 export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekModel) => void; timezone: string }): JSX.Element {
   const errors = () => validateWeek(props.value);
   const [copied, setCopied] = createSignal<string | null>(null);
-  const copy = (from: Weekday, to: readonly Weekday[], label: string) => {
+  const copy = (from: Weekday, to: readonly Weekday[], toWeekdays: boolean) => {
     props.onChange(copyDay(props.value, from, to));
-    setCopied(`${DAY_NAMES[from]} copied to ${label}.`);
+    setCopied(toWeekdays ? t('admin.weekly.copiedWeekdays', { day: dayName(from) }) : t('admin.weekly.copiedAll', { day: dayName(from) }));
   };
   return (
     <fieldset class="weekly-editor">
-      <legend>Weekly availability ({props.timezone})</legend>
-      <p class="field-hint">
-        {weeklyHours(props.value).toLocaleString(undefined, { maximumFractionDigits: 2 })} hours a week. Times are in the booking type's time zone; 24:00 is the
-        end of the day.
-      </p>
+      <legend>{t('admin.weekly.legend', { timezone: props.timezone })}</legend>
+      <p class="field-hint">{t('admin.weekly.hours', { hours: Math.round(weeklyHours(props.value) * 100) / 100 })}</p>
       <p class="visually-hidden" role="status">
         {copied() ?? ''}
       </p>
-      <For each={WEEKDAYS}>
+      <For each={localeWeek()}>
         {(day) => (
           <div class="week-day" role="group" aria-labelledby={`day-${day}`}>
             <div class="week-day-head">
-              <h3 id={`day-${day}`}>{DAY_NAMES[day]}</h3>
+              <h3 id={`day-${day}`}>{dayName(day)}</h3>
               <div class="day-bar" aria-hidden="true">
                 <For each={props.value[day]}>
                   {(w) => {
                     const bar = () => windowBar(w);
-                    return <Show when={bar()}>{(b) => <span class="day-bar-window" style={{ left: `${b().left}%`, width: `${b().width}%` }} />}</Show>;
+                    return (
+                      <Show when={bar()}>
+                        {(b) => <span class="day-bar-window" style={{ 'inset-inline-start': `${b().left}%`, width: `${b().width}%` }} />}
+                      </Show>
+                    );
                   }}
                 </For>
               </div>
             </div>
-            <Show when={props.value[day].length > 0} fallback={<p class="muted week-closed">Closed</p>}>
+            <Show when={props.value[day].length > 0} fallback={<p class="muted week-closed">{t('admin.weekly.closed')}</p>}>
               <ul class="window-list">
                 <For each={props.value[day]}>
                   {(w, i) => (
                     <li class="window-item">
                       <label for={`w-${day}-${i()}-from`} class="visually-hidden">
-                        {DAY_NAMES[day]} window {i() + 1} from
+                        {t('admin.weekly.from', { day: dayName(day), n: i() + 1 })}
                       </label>
                       <input
                         id={`w-${day}-${i()}-from`}
@@ -68,7 +85,7 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
                       />
                       <span aria-hidden="true">–</span>
                       <label for={`w-${day}-${i()}-to`} class="visually-hidden">
-                        {DAY_NAMES[day]} window {i() + 1} until
+                        {t('admin.weekly.until', { day: dayName(day), n: i() + 1 })}
                       </label>
                       <input
                         id={`w-${day}-${i()}-to`}
@@ -81,11 +98,7 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
                         onChange={(e) => props.onChange(updateWindow(props.value, day, i(), 1, e.currentTarget.value.trim()))}
                       />
                       <button type="button" class="button button-small button-quiet" onClick={() => props.onChange(removeWindow(props.value, day, i()))}>
-                        Remove
-                        <span class="visually-hidden">
-                          {' '}
-                          {DAY_NAMES[day]} window {i() + 1}
-                        </span>
+                        {tx('admin.weekly.remove', { day: dayName(day), n: i() + 1, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                     </li>
                   )}
@@ -94,23 +107,19 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
             </Show>
             <Show when={errors()[day]}>
               <p class="form-error" role="alert">
-                {DAY_NAMES[day]}: {errors()[day]}
+                {t('admin.weekly.problem', { day: dayName(day), problem: problemText(errors()[day]!) })}
               </p>
             </Show>
             <div class="button-row">
               <button type="button" class="button button-small button-quiet" onClick={() => props.onChange(addWindow(props.value, day))}>
-                Add window<span class="visually-hidden"> on {DAY_NAMES[day]}</span>
+                {tx('admin.weekly.add', { day: dayName(day), hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
               </button>
               <Show when={props.value[day].length > 0}>
-                <button
-                  type="button"
-                  class="button button-small button-quiet"
-                  onClick={() => copy(day, ['mon', 'tue', 'wed', 'thu', 'fri'], 'Monday to Friday')}
-                >
-                  Copy to weekdays<span class="visually-hidden"> from {DAY_NAMES[day]}</span>
+                <button type="button" class="button button-small button-quiet" onClick={() => copy(day, ['mon', 'tue', 'wed', 'thu', 'fri'], true)}>
+                  {tx('admin.weekly.copyWeekdays', { day: dayName(day), hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                 </button>
-                <button type="button" class="button button-small button-quiet" onClick={() => copy(day, WEEKDAYS, 'every day')}>
-                  Copy to all<span class="visually-hidden"> from {DAY_NAMES[day]}</span>
+                <button type="button" class="button button-small button-quiet" onClick={() => copy(day, WEEKDAYS, false)}>
+                  {tx('admin.weekly.copyAll', { day: dayName(day), hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                 </button>
               </Show>
             </div>

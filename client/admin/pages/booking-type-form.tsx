@@ -4,7 +4,7 @@ import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
 import { WeeklyEditor } from '../components/weekly-editor';
-import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, type AssignmentMode, type LocationMode } from '../constants';
+import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, type AssignmentMode, type LocationMode } from '../constants';
 import { createBookingType, deleteBookingType, getBookingType, listSlots, listUsers, updateBookingType } from '../data';
 import { edition } from '../edition';
 import { adminErrorMessage } from '../errors';
@@ -17,6 +17,7 @@ import type { Slot } from '../../../shared/booking/slots';
 import { parseUtcString } from '../../../shared/time';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
+import { intlLocale, t } from '../../i18n/i18n';
 
 /** How many upcoming slots the preview lists. */
 const PREVIEW_SLOTS = 12;
@@ -24,7 +25,7 @@ const PREVIEW_SLOTS = 12;
 export default function AdminBookingTypeFormPage(props: RouteProps): JSX.Element {
   const id = () => (props.params.id && props.params.id !== 'new' ? Number(props.params.id) : null);
   return (
-    <AdminFrame title={id() ? 'Edit booking type' : 'New booking type'} area="booking">
+    <AdminFrame title={id() ? t('admin.bookingTypeForm.editTitle') : t('admin.bookingTypeForm.newTitle')} area="booking">
       {() => {
         const [type, { refetch }] = createResource(
           () => id() ?? 0,
@@ -38,14 +39,14 @@ export default function AdminBookingTypeFormPage(props: RouteProps): JSX.Element
                 when={type.error}
                 fallback={
                   <p class="status-text" aria-busy="true">
-                    Loading the booking type…
+                    {t('admin.bookingTypeForm.loading')}
                   </p>
                 }
               >
                 <div class="notice notice-error" role="alert">
-                  <p>The booking type could not be loaded. {errorMessage(type.error)}</p>
+                  <p>{t('admin.bookingTypeForm.loadFailed', { reason: errorMessage(type.error) })}</p>
                   <button type="button" class="button" onClick={() => void refetch()}>
-                    Try again
+                    {t('admin.bookingTypeForm.retry')}
                   </button>
                 </div>
               </Show>
@@ -60,29 +61,31 @@ export default function AdminBookingTypeFormPage(props: RouteProps): JSX.Element
 }
 
 function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element {
-  const t = props.type;
-  const [savedId, setSavedId] = createSignal<number | null>(t?.id ?? null);
-  const [title, setTitle] = createSignal(t?.title ?? '');
-  const [slug, setSlug] = createSignal(t?.slug ?? '');
-  const [description, setDescription] = createSignal(t?.description ?? '');
-  const [status, setStatus] = createSignal<'draft' | 'published'>(t?.status ?? 'draft');
-  const [duration, setDuration] = createSignal(String(t?.durationMinutes ?? 30));
-  const [slotInterval, setSlotInterval] = createSignal(t && t.slotIntervalMinutes !== t.durationMinutes ? String(t.slotIntervalMinutes) : '');
-  const [timezone, setTimezone] = createSignal(t?.timezone ?? viewerTimeZone());
-  const [hosts, setHosts] = createSignal<number[]>(t?.hosts ?? []);
-  const [assignment, setAssignment] = createSignal<AssignmentMode>((t?.assignment || 'round_robin') as AssignmentMode);
-  const [week, setWeek] = createSignal<WeekModel>(weekFromWindows(t?.weeklyWindows));
-  const [daysOff, setDaysOff] = createSignal((t?.daysOff ?? []).join('\n'));
-  const [notice, setNotice] = createSignal(String(t?.minNoticeMinutes ?? 0));
-  const [advance, setAdvance] = createSignal(String(t?.maxAdvanceDays ?? 60));
-  const [bufferBefore, setBufferBefore] = createSignal(String(t?.bufferBeforeMinutes ?? 0));
-  const [bufferAfter, setBufferAfter] = createSignal(String(t?.bufferAfterMinutes ?? 0));
-  const [capacity, setCapacity] = createSignal(String(t?.capacity ?? 1));
-  const [price, setPrice] = createSignal(centsToText(t?.priceCents ?? 0));
-  const [approval, setApproval] = createSignal(t?.requiresApproval ?? false);
-  const [locationMode, setLocationMode] = createSignal<LocationMode>(t?.locationMode ?? 'in_person');
-  const [locationValue, setLocationValue] = createSignal(t?.locationValue ?? '');
-  const [resourceIds, setResourceIds] = createSignal<number[]>(t?.resourceIds ?? []);
+  const existing = props.type;
+  const [savedId, setSavedId] = createSignal<number | null>(existing?.id ?? null);
+  const [title, setTitle] = createSignal(existing?.title ?? '');
+  const [slug, setSlug] = createSignal(existing?.slug ?? '');
+  const [description, setDescription] = createSignal(existing?.description ?? '');
+  const [status, setStatus] = createSignal<'draft' | 'published'>(existing?.status ?? 'draft');
+  const [duration, setDuration] = createSignal(String(existing?.durationMinutes ?? 30));
+  const [slotInterval, setSlotInterval] = createSignal(
+    existing && existing.slotIntervalMinutes !== existing.durationMinutes ? String(existing.slotIntervalMinutes) : '',
+  );
+  const [timezone, setTimezone] = createSignal(existing?.timezone ?? viewerTimeZone());
+  const [hosts, setHosts] = createSignal<number[]>(existing?.hosts ?? []);
+  const [assignment, setAssignment] = createSignal<AssignmentMode>((existing?.assignment || 'round_robin') as AssignmentMode);
+  const [week, setWeek] = createSignal<WeekModel>(weekFromWindows(existing?.weeklyWindows));
+  const [daysOff, setDaysOff] = createSignal((existing?.daysOff ?? []).join('\n'));
+  const [notice, setNotice] = createSignal(String(existing?.minNoticeMinutes ?? 0));
+  const [advance, setAdvance] = createSignal(String(existing?.maxAdvanceDays ?? 60));
+  const [bufferBefore, setBufferBefore] = createSignal(String(existing?.bufferBeforeMinutes ?? 0));
+  const [bufferAfter, setBufferAfter] = createSignal(String(existing?.bufferAfterMinutes ?? 0));
+  const [capacity, setCapacity] = createSignal(String(existing?.capacity ?? 1));
+  const [price, setPrice] = createSignal(centsToText(existing?.priceCents ?? 0));
+  const [approval, setApproval] = createSignal(existing?.requiresApproval ?? false);
+  const [locationMode, setLocationMode] = createSignal<LocationMode>(existing?.locationMode ?? 'in_person');
+  const [locationValue, setLocationValue] = createSignal(existing?.locationValue ?? '');
+  const [resourceIds, setResourceIds] = createSignal<number[]>(existing?.resourceIds ?? []);
   const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const [error, setError] = createSignal<string | null>(null);
   const [previewTick, setPreviewTick] = createSignal(0);
@@ -95,33 +98,34 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   const daysOffParsed = createMemo(() => parseDayList(daysOff()));
 
   const whole = (value: string, name: string, min = 0): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < min) throw new Error(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min)
+      throw new Error(min > 0 ? t('admin.bookingTypeForm.wholeNumberMin', { name, min }) : t('admin.bookingTypeForm.wholeNumber', { name }));
     return Number(value);
   };
 
   const build = (): BookingTypeInput => {
-    if (!title().trim()) throw new Error('Give the booking type a title.');
-    if (!weekIsValid(week())) throw new Error('Fix the weekly availability first.');
-    if (daysOffParsed().invalid.length > 0) throw new Error(`Days off must be dates like 2030-12-24: ${daysOffParsed().invalid.join(', ')}.`);
+    if (!title().trim()) throw new Error(t('admin.bookingTypeForm.titleMissing'));
+    if (!weekIsValid(week())) throw new Error(t('admin.bookingTypeForm.fixWeek'));
+    if (daysOffParsed().invalid.length > 0) throw new Error(t('admin.bookingTypeForm.daysOffInvalid', { dates: daysOffParsed().invalid.join(', ') }));
     const priceCents = textToCents(price());
-    if (priceCents === null) throw new Error('Enter the price as an amount, e.g. 40.00.');
+    if (priceCents === null) throw new Error(t('admin.bookingTypeForm.priceInvalid'));
     return {
       title: title().trim(),
       ...(slug().trim() ? { slug: slug().trim() } : {}),
       description: description(),
       status: status(),
-      durationMinutes: whole(duration(), 'Duration', 5),
-      slotIntervalMinutes: slotInterval().trim() === '' ? null : whole(slotInterval(), 'Slot interval', 5),
+      durationMinutes: whole(duration(), t('admin.bookingTypeForm.name.duration'), 5),
+      slotIntervalMinutes: slotInterval().trim() === '' ? null : whole(slotInterval(), t('admin.bookingTypeForm.name.interval'), 5),
       timezone: timezone().trim(),
       hosts: hosts(),
       assignment: assignment(),
       weeklyWindows: windowsFromWeek(week()),
       daysOff: daysOffParsed().days,
-      minNoticeMinutes: whole(notice(), 'Minimum notice'),
-      maxAdvanceDays: whole(advance(), 'Booking window'),
-      bufferBeforeMinutes: whole(bufferBefore(), 'Buffer before'),
-      bufferAfterMinutes: whole(bufferAfter(), 'Buffer after'),
-      capacity: whole(capacity(), 'Seats per slot', 1),
+      minNoticeMinutes: whole(notice(), t('admin.bookingTypeForm.name.notice')),
+      maxAdvanceDays: whole(advance(), t('admin.bookingTypeForm.name.advance')),
+      bufferBeforeMinutes: whole(bufferBefore(), t('admin.bookingTypeForm.name.bufferBefore')),
+      bufferAfterMinutes: whole(bufferAfter(), t('admin.bookingTypeForm.name.bufferAfter')),
+      capacity: whole(capacity(), t('admin.bookingTypeForm.name.capacity'), 1),
       priceCents,
       requiresApproval: approval(),
       locationMode: locationMode(),
@@ -162,9 +166,9 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
     const id = savedId();
     if (!id) return;
     confirm.ask({
-      title: `Delete the booking type “${title()}”?`,
-      detail: 'Only a type without bookings can be deleted.',
-      confirmLabel: 'Delete booking type',
+      title: t('admin.bookingTypeForm.deleteTitle', { title: title() }),
+      detail: t('admin.bookingTypeForm.deleteDetail'),
+      confirmLabel: t('admin.bookingTypeForm.deleteConfirm'),
       action: () => deleteBookingType(id),
       onDone: () => navigate('/admin/booking-types'),
     });
@@ -172,59 +176,87 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
 
   return (
     <div class="editor-layout">
-      <form class="form form-wide" onSubmit={submitWith(save)} aria-label="Booking type">
-        <TextField id="bt-title" label="Title" value={title()} onInput={setTitle} required maxLength={190} />
-        <TextField
-          id="bt-slug"
-          label="Slug (optional)"
-          value={slug()}
-          onInput={setSlug}
-          hint="Lowercase letters, digits and dashes; made from the title when empty."
-        />
-        <TextArea id="bt-description" label="Description" value={description()} onInput={setDescription} />
+      <form class="form form-wide" onSubmit={submitWith(save)} aria-label={t('admin.bookingTypeForm.formLabel')}>
+        <TextField id="bt-title" label={t('admin.bookingTypeForm.title')} value={title()} onInput={setTitle} required maxLength={190} />
+        <TextField id="bt-slug" label={t('admin.bookingTypeForm.slug')} value={slug()} onInput={setSlug} hint={t('admin.bookingTypeForm.slugHint')} />
+        <TextArea id="bt-description" label={t('admin.bookingTypeForm.description')} value={description()} onInput={setDescription} />
         <div class="field-row">
-          <TextField id="bt-duration" label="Duration (minutes)" type="number" min="5" max="1440" value={duration()} onInput={setDuration} required />
+          <TextField
+            id="bt-duration"
+            label={t('admin.bookingTypeForm.duration')}
+            type="number"
+            min="5"
+            max="1440"
+            value={duration()}
+            onInput={setDuration}
+            required
+          />
           <TextField
             id="bt-interval"
-            label="Slot interval (minutes)"
+            label={t('admin.bookingTypeForm.interval')}
             type="number"
             min="5"
             max="1440"
             value={slotInterval()}
             onInput={setSlotInterval}
-            hint="Empty = the duration."
+            hint={t('admin.bookingTypeForm.intervalHint')}
           />
         </div>
-        <TextField id="bt-timezone" label="Time zone" value={timezone()} onInput={setTimezone} hint="IANA name; the weekly windows are in this zone." />
+        <TextField
+          id="bt-timezone"
+          label={t('admin.bookingTypeForm.timezone')}
+          value={timezone()}
+          onInput={setTimezone}
+          hint={t('admin.bookingTypeForm.timezoneHint')}
+        />
         <WeeklyEditor value={week()} onChange={setWeek} timezone={timezone()} />
         <div class="field">
-          <label for="bt-daysoff">Days off</label>
+          <label for="bt-daysoff">{t('admin.bookingTypeForm.daysOff')}</label>
           <textarea id="bt-daysoff" rows="3" aria-describedby="bt-daysoff-hint" onInput={(e) => setDaysOff(e.currentTarget.value)}>
             {daysOff()}
           </textarea>
           <p id="bt-daysoff-hint" class="field-hint">
-            One date per line, e.g. 2030-12-24 (in the type's time zone).
+            {t('admin.bookingTypeForm.daysOffHint')}
           </p>
           <Show when={daysOffParsed().invalid.length > 0}>
-            <p class="form-error">Not dates: {daysOffParsed().invalid.join(', ')}</p>
+            <p class="form-error">{t('admin.bookingTypeForm.notDates', { dates: daysOffParsed().invalid.join(', ') })}</p>
           </Show>
         </div>
         <div class="field-row">
-          <TextField id="bt-notice" label="Minimum notice (minutes)" type="number" min="0" value={notice()} onInput={setNotice} />
-          <TextField id="bt-advance" label="Bookable up to (days ahead)" type="number" min="0" value={advance()} onInput={setAdvance} hint="0 = no limit." />
+          <TextField id="bt-notice" label={t('admin.bookingTypeForm.notice')} type="number" min="0" value={notice()} onInput={setNotice} />
+          <TextField
+            id="bt-advance"
+            label={t('admin.bookingTypeForm.advance')}
+            type="number"
+            min="0"
+            value={advance()}
+            onInput={setAdvance}
+            hint={t('admin.bookingTypeForm.advanceHint')}
+          />
         </div>
         <div class="field-row">
-          <TextField id="bt-buffer-before" label="Buffer before (minutes)" type="number" min="0" value={bufferBefore()} onInput={setBufferBefore} />
-          <TextField id="bt-buffer-after" label="Buffer after (minutes)" type="number" min="0" value={bufferAfter()} onInput={setBufferAfter} />
+          <TextField
+            id="bt-buffer-before"
+            label={t('admin.bookingTypeForm.bufferBefore')}
+            type="number"
+            min="0"
+            value={bufferBefore()}
+            onInput={setBufferBefore}
+          />
+          <TextField id="bt-buffer-after" label={t('admin.bookingTypeForm.bufferAfter')} type="number" min="0" value={bufferAfter()} onInput={setBufferAfter} />
         </div>
-        <TextField id="bt-capacity" label="Seats per host per slot" type="number" min="1" max="1000" value={capacity()} onInput={setCapacity} />
+        <TextField id="bt-capacity" label={t('admin.bookingTypeForm.capacity')} type="number" min="1" max="1000" value={capacity()} onInput={setCapacity} />
         <fieldset class="field">
-          <legend>Hosts</legend>
+          <legend>{t('admin.bookingTypeForm.hosts')}</legend>
           <Show
             when={users.state === 'ready'}
-            fallback={<p class="status-text">{users.error ? `Users could not be loaded. ${errorMessage(users.error)}` : 'Loading users…'}</p>}
+            fallback={
+              <p class="status-text">
+                {users.error ? t('admin.bookingTypeForm.usersFailed', { reason: errorMessage(users.error) }) : t('admin.bookingTypeForm.usersLoading')}
+              </p>
+            }
           >
-            <Show when={hostChoices().length > 0} fallback={<p class="status-text">No hosts yet: add users with the host role under Settings & people.</p>}>
+            <Show when={hostChoices().length > 0} fallback={<p class="status-text">{t('admin.bookingTypeForm.noHosts')}</p>}>
               <ul class="check-list">
                 <For each={hostChoices()}>
                   {(u) => (
@@ -236,7 +268,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
                         onChange={(e) => setHosts(e.currentTarget.checked ? [...hosts(), u.id] : hosts().filter((h) => h !== u.id))}
                       />
                       <label for={`bt-host-${u.id}`}>
-                        {u.displayName || u.email} <span class="muted">({u.role})</span>
+                        {u.displayName || u.email} <span class="muted">({ROLE_LABELS[u.role]})</span>
                       </label>
                     </li>
                   )}
@@ -247,16 +279,21 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
         </fieldset>
         <Show when={edition() === 'extended'}>
           <fieldset class="field" aria-describedby="bt-resources-hint">
-            <legend>Resources</legend>
+            <legend>{t('admin.bookingTypeForm.resources')}</legend>
             <p id="bt-resources-hint" class="field-hint">
-              Rooms or equipment every booking needs. A slot is offered only while each has room, counting the bookings of every type that needs it.{' '}
-              <A href="/admin/resources">Manage resources</A>
+              {t('admin.bookingTypeForm.resourcesHint')} <A href="/admin/resources">{t('admin.bookingTypeForm.manageResources')}</A>
             </p>
             <Show
               when={resources.state === 'ready'}
-              fallback={<p class="status-text">{resources.error ? `Resources could not be loaded. ${errorMessage(resources.error)}` : 'Loading resources…'}</p>}
+              fallback={
+                <p class="status-text">
+                  {resources.error
+                    ? t('admin.bookingTypeForm.resourcesFailed', { reason: errorMessage(resources.error) })
+                    : t('admin.bookingTypeForm.resourcesLoading')}
+                </p>
+              }
             >
-              <Show when={(ready(resources) ?? []).length > 0} fallback={<p class="status-text">No resources yet.</p>}>
+              <Show when={(ready(resources) ?? []).length > 0} fallback={<p class="status-text">{t('admin.bookingTypeForm.noResources')}</p>}>
                 <ul class="check-list">
                   <For each={ready(resources) ?? []}>
                     {(r) => (
@@ -268,7 +305,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
                           onChange={(e) => setResourceIds(e.currentTarget.checked ? [...resourceIds(), r.id] : resourceIds().filter((x) => x !== r.id))}
                         />
                         <label for={`bt-resource-${r.id}`}>
-                          {r.name} <span class="muted">(capacity {r.capacity})</span>
+                          {r.name} <span class="muted">{t('admin.bookingTypeForm.resourceCapacity', { capacity: r.capacity })}</span>
                         </label>
                       </li>
                     )}
@@ -280,34 +317,41 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
         </Show>
         <SelectField
           id="bt-assignment"
-          label="Assignment"
+          label={t('admin.bookingTypeForm.assignment')}
           value={assignment()}
           options={ASSIGNMENT_MODES.map((m) => ({ value: m, label: ASSIGNMENT_LABELS[m] }))}
           onChange={setAssignment}
         />
-        <CheckboxField id="bt-approval" label="Bookings need my approval" checked={approval()} onChange={setApproval} />
-        <TextField id="bt-price" label="Price" inputMode="decimal" value={price()} onInput={setPrice} hint="0 = free; in the site currency." />
+        <CheckboxField id="bt-approval" label={t('admin.bookingTypeForm.approval')} checked={approval()} onChange={setApproval} />
+        <TextField
+          id="bt-price"
+          label={t('admin.bookingTypeForm.price')}
+          inputMode="decimal"
+          value={price()}
+          onInput={setPrice}
+          hint={t('admin.bookingTypeForm.priceHint')}
+        />
         <div class="field-row">
           <SelectField
             id="bt-location-mode"
-            label="Location"
+            label={t('admin.bookingTypeForm.location')}
             value={locationMode()}
             options={LOCATION_MODES.map((m) => ({ value: m, label: LOCATION_LABELS[m] }))}
             onChange={setLocationMode}
           />
-          <TextField id="bt-location-value" label="Address, link or number" value={locationValue()} onInput={setLocationValue} />
+          <TextField id="bt-location-value" label={t('admin.bookingTypeForm.locationValue')} value={locationValue()} onInput={setLocationValue} />
         </div>
-        <SelectField id="bt-status" label="Status" value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
+        <SelectField id="bt-status" label={t('admin.bookingTypeForm.status')} value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {savedId() ? 'Save changes' : 'Create booking type'}
+            {savedId() ? t('admin.bookingTypeForm.save') : t('admin.bookingTypeForm.create')}
           </button>
           <Show when={savedId()}>
             <button type="button" class="button button-quiet button-danger-text" onClick={askDelete}>
-              Delete
+              {t('admin.bookingTypeForm.delete')}
             </button>
           </Show>
-          <A href="/admin/booking-types">All booking types</A>
+          <A href="/admin/booking-types">{t('admin.bookingTypeForm.all')}</A>
         </div>
         <SaveStatus state={state()} error={error()} />
       </form>
@@ -317,8 +361,9 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   );
 }
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+// the reader's locale and its clock (3:00 PM or 15:00)
+const dayFormat = () => new Intl.DateTimeFormat(intlLocale(), { weekday: 'short', day: 'numeric', month: 'short' });
+const timeFormat = () => new Intl.DateTimeFormat(intlLocale(), { timeStyle: 'short' });
 
 /** The next slots exactly as the public slots route answers a visitor in this browser's zone. */
 function SlotPreview(props: { typeId: number | null; tick: number; status: string }): JSX.Element {
@@ -331,7 +376,7 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
     const groups: Array<{ day: string; slots: Slot[] }> = [];
     for (const slot of ready(slots) ?? []) {
       const date = parseUtcString(slot.start_utc);
-      const day = date ? dayFormat.format(date) : slot.start_utc.slice(0, 10);
+      const day = date ? dayFormat().format(date) : slot.start_utc.slice(0, 10);
       const last = groups.at(-1);
       if (last && last.day === day) last.slots.push(slot);
       else groups.push({ day, slots: [slot] });
@@ -341,25 +386,23 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
   return (
     <aside class="slot-preview" aria-labelledby="preview-heading">
       <div class="section-header">
-        <h2 id="preview-heading">Visitor preview</h2>
+        <h2 id="preview-heading">{t('admin.bookingTypeForm.preview')}</h2>
         <Show when={props.typeId}>
           <button type="button" class="button button-small button-quiet" onClick={() => void refetch()}>
-            Refresh
+            {t('admin.bookingTypeForm.refresh')}
           </button>
         </Show>
       </div>
-      <p class="field-hint">
-        The next {PREVIEW_SLOTS} bookable slots as a visitor in {tz} sees them, after saving.
-      </p>
+      <p class="field-hint">{t('admin.bookingTypeForm.previewHint', { count: PREVIEW_SLOTS, tz })}</p>
       <Show when={props.status === 'draft' && props.typeId}>
-        <p class="notice">Draft: visitors cannot book it yet. These are the slots they will see once it is published.</p>
+        <p class="notice">{t('admin.bookingTypeForm.previewDraft')}</p>
       </Show>
-      <Show when={props.typeId} fallback={<p class="status-text">Save the booking type to see its slots.</p>}>
+      <Show when={props.typeId} fallback={<p class="status-text">{t('admin.bookingTypeForm.previewUnsaved')}</p>}>
         <Show
           when={!slots.error}
           fallback={
             <p class="form-error" role="alert">
-              The slots could not be loaded. {errorMessage(slots.error)}
+              {t('admin.bookingTypeForm.slotsFailed', { reason: errorMessage(slots.error) })}
             </p>
           }
         >
@@ -367,11 +410,11 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
             when={ready(slots)}
             fallback={
               <p class="status-text" aria-busy="true">
-                Loading slots…
+                {t('admin.bookingTypeForm.slotsLoading')}
               </p>
             }
           >
-            <Show when={byDay().length > 0} fallback={<p class="status-text">No bookable slots: check the windows, hosts, notice and days off.</p>}>
+            <Show when={byDay().length > 0} fallback={<p class="status-text">{t('admin.bookingTypeForm.noSlots')}</p>}>
               <ul class="preview-days" aria-live="polite">
                 <For each={byDay()}>
                   {(group) => (
@@ -383,8 +426,8 @@ function SlotPreview(props: { typeId: number | null; tick: number; status: strin
                             const date = parseUtcString(slot.start_utc);
                             return (
                               <li class="preview-slot">
-                                <time datetime={date?.toISOString()}>{date ? timeFormat.format(date) : slot.label}</time>
-                                <span class="muted"> · {slot.capacity_left} left</span>
+                                <time datetime={date?.toISOString()}>{date ? timeFormat().format(date) : slot.label}</time>
+                                <span class="muted"> · {t('admin.bookingTypeForm.left', { count: slot.capacity_left })}</span>
                               </li>
                             );
                           }}

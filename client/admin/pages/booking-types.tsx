@@ -3,44 +3,58 @@ import { AdminFrame } from '../components/admin-frame';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { listBookingTypes } from '../data';
-import { centsToText } from '../forms';
+import { formatMoney } from '../../ui/format';
 import { A } from '../../router';
+import { intlLocale, t } from '../../i18n/i18n';
 
 export default function AdminBookingTypesPage(): JSX.Element {
   return (
-    <AdminFrame title="Booking types" area="booking">
+    <AdminFrame title={t('admin.bookingTypes.title')} area="booking">
       {() => {
         const [types, { refetch }] = createResource(listBookingTypes);
         return (
           <section aria-labelledby="types-heading">
             <div class="section-header">
-              <h2 id="types-heading">All booking types</h2>
+              <h2 id="types-heading">{t('admin.bookingTypes.heading')}</h2>
               <A href="/admin/booking-types/new" class="button">
-                New booking type
+                {t('admin.bookingTypes.new')}
               </A>
             </div>
             <AsyncView
               resource={types}
               retry={() => void refetch()}
-              what="Booking types"
+              what={t('admin.bookingTypes.title')}
               isEmpty={(list) => list.length === 0}
-              empty={<p class="status-text">No booking types yet. Create one with “New booking type”.</p>}
+              empty={<p class="status-text">{t('admin.bookingTypes.empty')}</p>}
             >
               {(list) => (
-                <DataTable labelledBy="types-heading" columns={['Title', 'Duration', 'Status', 'Hosts', 'Price', 'Approval']} rows={list()}>
-                  {(t) => (
+                <DataTable
+                  labelledBy="types-heading"
+                  columns={[
+                    t('admin.bookingTypes.col.title'),
+                    t('admin.bookingTypes.col.duration'),
+                    t('admin.bookingTypes.col.status'),
+                    t('admin.bookingTypes.col.hosts'),
+                    t('admin.bookingTypes.col.price'),
+                    t('admin.bookingTypes.col.approval'),
+                  ]}
+                  rows={list()}
+                >
+                  {(type) => (
                     <tr>
                       <td>
-                        <A href={`/admin/booking-types/${t.id}`}>{t.title}</A>
-                        <div class="muted">/{t.slug}</div>
+                        <A href={`/admin/booking-types/${type.id}`}>{type.title}</A>
+                        <div class="muted">/{type.slug}</div>
                       </td>
-                      <td>{t.durationMinutes} min</td>
+                      <td>{t('admin.bookingTypes.minutes', { count: type.durationMinutes })}</td>
                       <td>
-                        <span class={`state state-${t.status}`}>{t.status === 'published' ? 'Published' : 'Draft'}</span>
+                        <span class={`state state-${type.status}`}>
+                          {type.status === 'published' ? t('admin.bookingTypes.published') : t('admin.bookingTypes.draft')}
+                        </span>
                       </td>
-                      <td>{t.hosts.length}</td>
-                      <td>{t.priceCents === 0 ? 'Free' : `${centsToText(t.priceCents)} ${t.currency}`}</td>
-                      <td>{t.requiresApproval ? 'Required' : 'No'}</td>
+                      <td>{type.hosts.length.toLocaleString(intlLocale())}</td>
+                      <td>{type.priceCents === 0 ? t('admin.bookingTypes.free') : formatMoney(type.priceCents, type.currency)}</td>
+                      <td>{type.requiresApproval ? t('admin.bookingTypes.approvalRequired') : t('admin.bookingTypes.approvalNo')}</td>
                     </tr>
                   )}
                 </DataTable>

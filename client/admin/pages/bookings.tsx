@@ -26,6 +26,7 @@ import { parseUtcString } from '../../../shared/time';
 import { errorMessage } from '../../ui/errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 type View = 'list' | CalendarView;
 
@@ -35,7 +36,8 @@ const isPast = (b: BookingDto): boolean => (parseUtcString(b.endUtc)?.getTime() 
 /** A booking's payment state in words; null for a free booking (nothing to pay). */
 const paymentLabel = (b: BookingDto): string | null => (b.paymentStatus ? (BOOKING_PAYMENT_LABELS[b.paymentStatus] ?? b.paymentStatus) : null);
 
-const dayHeading = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
+/** The calendar's day headings and clock, in the reader's locale (its own clock: 3:00 PM or 15:00). */
+const dayHeading = (ms: number): string => new Intl.DateTimeFormat(intlLocale(), { weekday: 'long', day: 'numeric', month: 'long' }).format(ms);
 /** Typing pauses this long before the list asks the server again. */
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -44,11 +46,11 @@ function localDay(ms: number): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const timeRange = (startMs: number, endMs: number): string => new Intl.DateTimeFormat(intlLocale(), { timeStyle: 'short' }).formatRange(startMs, endMs);
 
 export default function AdminBookingsPage(): JSX.Element {
   return (
-    <AdminFrame title="Bookings" area="booking">
+    <AdminFrame title={t('admin.bookings.title')} area="booking">
       {() => <Bookings />}
     </AdminFrame>
   );
@@ -91,10 +93,10 @@ function Bookings(): JSX.Element {
   });
   const [bookings, { refetch }] = createResource(filter, (f) => listBookings(f, 1, 500));
 
-  const typeTitle = (id: number) => ready(types)?.find((t) => t.id === id)?.title ?? `Type #${id}`;
+  const typeTitle = (id: number) => ready(types)?.find((type) => type.id === id)?.title ?? t('admin.bookings.typeNumber', { id });
   const hostName = (id: number) => {
     const u = ready(users)?.find((x) => x.id === id);
-    return u ? u.displayName || u.email : `User #${id}`;
+    return u ? u.displayName || u.email : t('admin.bookings.userNumber', { id });
   };
 
   const act = async (label: string, action: () => Promise<unknown>) => {
@@ -114,24 +116,24 @@ function Bookings(): JSX.Element {
         <button
           type="button"
           class="button button-small"
-          onClick={() => void act(`Approved the booking of ${b.customerName}.`, () => approveBooking(b.bookingId))}
+          onClick={() => void act(t('admin.bookings.approved', { name: b.customerName }), () => approveBooking(b.bookingId))}
         >
-          Approve<span class="visually-hidden"> {b.customerName}</span>
+          {tx('admin.bookings.approve', { name: b.customerName, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
         </button>
         <button
           type="button"
           class="button button-small button-quiet"
           onClick={() =>
             confirm.ask({
-              title: `Decline the request of ${b.customerName} (${formatUtcDateTime(b.startUtc)})?`,
-              detail: 'The slot becomes free again and the customer is told.',
-              confirmLabel: 'Decline request',
+              title: t('admin.bookings.declineTitle', { name: b.customerName, when: formatUtcDateTime(b.startUtc) }),
+              detail: t('admin.bookings.declineDetail'),
+              confirmLabel: t('admin.bookings.declineConfirm'),
               action: () => declineBooking(b.bookingId),
               onDone: () => void refetch(),
             })
           }
         >
-          Decline<span class="visually-hidden"> {b.customerName}</span>
+          {tx('admin.bookings.decline', { name: b.customerName, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
         </button>
       </Show>
       <Show when={b.status === 'confirmed' || b.status === 'pending_payment'}>
@@ -140,15 +142,15 @@ function Bookings(): JSX.Element {
           class="button button-small button-quiet button-danger-text"
           onClick={() =>
             confirm.ask({
-              title: `Cancel the booking of ${b.customerName} (${formatUtcDateTime(b.startUtc)})?`,
-              detail: `${typeTitle(b.bookingTypeId)} with ${hostName(b.hostUserId)}. The customer is told.`,
-              confirmLabel: 'Cancel booking',
+              title: t('admin.bookings.cancelTitle', { name: b.customerName, when: formatUtcDateTime(b.startUtc) }),
+              detail: t('admin.bookings.cancelDetail', { type: typeTitle(b.bookingTypeId), host: hostName(b.hostUserId) }),
+              confirmLabel: t('admin.bookings.cancelConfirm'),
               action: () => cancelBooking(b.bookingId),
               onDone: () => void refetch(),
             })
           }
         >
-          Cancel<span class="visually-hidden"> booking of {b.customerName}</span>
+          {tx('admin.bookings.cancel', { name: b.customerName, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
         </button>
       </Show>
     </div>
@@ -156,40 +158,40 @@ function Bookings(): JSX.Element {
 
   return (
     <>
-      <div class="toolbar" role="search" aria-label="Filter bookings">
+      <div class="toolbar" role="search" aria-label={t('admin.bookings.filter')}>
         <div class="field">
-          <label for="bk-type">Booking type</label>
+          <label for="bk-type">{t('admin.bookings.type')}</label>
           <select id="bk-type" onChange={(e) => setTypeId(e.currentTarget.value)}>
-            <option value="">All</option>
-            <For each={ready(types) ?? []}>{(t) => <option value={t.id}>{t.title}</option>}</For>
+            <option value="">{t('admin.bookings.all')}</option>
+            <For each={ready(types) ?? []}>{(type) => <option value={type.id}>{type.title}</option>}</For>
           </select>
         </div>
         <div class="field">
-          <label for="bk-status">Status</label>
+          <label for="bk-status">{t('admin.bookings.status')}</label>
           <select id="bk-status" onChange={(e) => setStatus(e.currentTarget.value as BookingStatus | '')}>
-            <option value="">All</option>
+            <option value="">{t('admin.bookings.all')}</option>
             <For each={BOOKING_STATUSES}>{(s) => <option value={s}>{BOOKING_STATUS_LABELS[s]}</option>}</For>
           </select>
         </div>
         <div class="field">
-          <label for="bk-q">Search name or email</label>
+          <label for="bk-q">{t('admin.bookings.search')}</label>
           <input id="bk-q" type="search" autocomplete="off" value={searchText()} onInput={(e) => onSearch(e.currentTarget.value)} />
         </div>
         <Show when={view() === 'list'}>
           <div class="field">
-            <label for="bk-from">From</label>
+            <label for="bk-from">{t('admin.bookings.from')}</label>
             <input id="bk-from" type="date" value={from()} onChange={(e) => setFrom(e.currentTarget.value)} aria-describedby="bk-days-hint" />
           </div>
           <div class="field">
-            <label for="bk-to">To</label>
+            <label for="bk-to">{t('admin.bookings.to')}</label>
             <input id="bk-to" type="date" value={to()} onChange={(e) => setTo(e.currentTarget.value)} aria-describedby="bk-days-hint" />
           </div>
         </Show>
       </div>
       <p id="bk-days-hint" class="field-hint">
-        Days and times in your zone ({tz}). Upcoming bookings first, soonest first; past ones after them.
+        {t('admin.bookings.daysHint', { tz })}
       </p>
-      <div class="segmented" role="group" aria-label="View">
+      <div class="segmented" role="group" aria-label={t('admin.bookings.view')}>
         <For each={['list', 'day', 'week'] as View[]}>
           {(v) => (
             <button
@@ -199,28 +201,28 @@ function Bookings(): JSX.Element {
               aria-pressed={view() === v}
               onClick={() => setView(v)}
             >
-              {v === 'list' ? 'List' : v === 'day' ? 'Day' : 'Week'}
+              {v === 'list' ? t('admin.bookings.viewList') : v === 'day' ? t('admin.bookings.viewDay') : t('admin.bookings.viewWeek')}
             </button>
           )}
         </For>
         <Show when={view() !== 'list'}>
           <button type="button" class="button button-small button-quiet" onClick={() => setAnchor(shiftAnchor(view() as CalendarView, anchor(), -1))}>
-            ‹ Previous {view()}
+            {view() === 'day' ? t('admin.bookings.previousDay') : t('admin.bookings.previousWeek')}
           </button>
           <button type="button" class="button button-small button-quiet" onClick={() => setAnchor(Date.now())}>
-            Today
+            {t('admin.bookings.today')}
           </button>
           <button type="button" class="button button-small button-quiet" onClick={() => setAnchor(shiftAnchor(view() as CalendarView, anchor(), 1))}>
-            Next {view()} ›
+            {view() === 'day' ? t('admin.bookings.nextDay') : t('admin.bookings.nextWeek')}
           </button>
         </Show>
       </div>
       <ActionNoticeView notice={notice()} />
       <Show when={bookings.state === 'errored'}>
         <div class="notice notice-error" role="alert">
-          <p>Bookings could not be loaded. {errorMessage(bookings.error)}</p>
+          <p>{t('admin.bookings.loadFailed', { reason: errorMessage(bookings.error) })}</p>
           <button type="button" class="button" onClick={() => void refetch()}>
-            Try again
+            {t('admin.bookings.retry')}
           </button>
         </div>
       </Show>
@@ -229,7 +231,7 @@ function Bookings(): JSX.Element {
         fallback={
           <Show when={bookings.state !== 'errored'}>
             <p class="status-text" aria-busy="true">
-              Loading bookings…
+              {t('admin.bookings.loading')}
             </p>
           </Show>
         }
@@ -237,18 +239,31 @@ function Bookings(): JSX.Element {
         {(listing) => (
           <>
             <p class="status-text">
-              {listing().total} booking{listing().total === 1 ? '' : 's'}
-              {listing().total > listing().items.length ? ` (showing ${listing().items.length}; narrow the filters)` : ''}
+              {listing().total > listing().items.length
+                ? t('admin.bookings.countPartial', { count: listing().total, shown: listing().items.length })
+                : t('admin.bookings.count', { count: listing().total })}
             </p>
             <Show when={view() === 'list'}>
-              <Show when={listing().items.length > 0} fallback={<p class="status-text">No bookings match.</p>}>
-                <DataTable label="Bookings" columns={['Start', 'Customer', 'Type', 'Host', 'Status', 'Payment', 'Actions']} rows={listing().items}>
+              <Show when={listing().items.length > 0} fallback={<p class="status-text">{t('admin.bookings.noMatch')}</p>}>
+                <DataTable
+                  label={t('admin.bookings.title')}
+                  columns={[
+                    t('admin.bookings.col.start'),
+                    t('admin.bookings.col.customer'),
+                    t('admin.bookings.col.type'),
+                    t('admin.bookings.col.host'),
+                    t('admin.bookings.col.status'),
+                    t('admin.bookings.col.payment'),
+                    t('admin.bookings.col.actions'),
+                  ]}
+                  rows={listing().items}
+                >
                   {(b) => (
                     <tr>
                       <td>
                         <time datetime={isoDateTime(b.startUtc)}>{formatUtcDateTime(b.startUtc)}</time>
                         <Show when={isPast(b)}>
-                          <div class="muted">Past</div>
+                          <div class="muted">{t('admin.bookings.past')}</div>
                         </Show>
                       </td>
                       <td>
@@ -261,7 +276,7 @@ function Bookings(): JSX.Element {
                         <span class={`state state-${b.status}`}>{BOOKING_STATUS_LABELS[b.status]}</span>
                       </td>
                       <td>
-                        <Show when={paymentLabel(b)} fallback={<span class="muted">Free</span>}>
+                        <Show when={paymentLabel(b)} fallback={<span class="muted">{t('admin.bookings.free')}</span>}>
                           {(label) => <span class={`state state-pay-${b.paymentStatus}`}>{label()}</span>}
                         </Show>
                         <Show when={attentionLabel(b.paymentAttention)}>{(flag) => <span class="state state-attention"> {flag()}</span>}</Show>
@@ -277,19 +292,18 @@ function Bookings(): JSX.Element {
                 <For each={[...groupByLocalDay(listing().items, days()).entries()]}>
                   {([day, items]) => (
                     <section class="calendar-day" aria-labelledby={`cal-${day}`}>
-                      <h3 id={`cal-${day}`}>{dayHeading.format(day)}</h3>
-                      <Show when={items.length > 0} fallback={<p class="muted">No bookings</p>}>
+                      <h3 id={`cal-${day}`}>{dayHeading(day)}</h3>
+                      <Show when={items.length > 0} fallback={<p class="muted">{t('admin.bookings.noneThisDay')}</p>}>
                         <ul class="calendar-items">
                           <For each={items}>
                             {(b) => (
                               <li class={`calendar-item state-box-${b.status}`}>
-                                <strong>
-                                  {timeFormat.format(parseUtcString(b.startUtc) ?? 0)}–{timeFormat.format(parseUtcString(b.endUtc) ?? 0)}
-                                </strong>{' '}
+                                <strong>{timeRange(parseUtcString(b.startUtc)?.getTime() ?? 0, parseUtcString(b.endUtc)?.getTime() ?? 0)}</strong>{' '}
                                 {b.customerName}
                                 <div class="muted">
-                                  {typeTitle(b.bookingTypeId)} · {hostName(b.hostUserId)} · {BOOKING_STATUS_LABELS[b.status]}
-                                  {paymentLabel(b) ? ` · ${paymentLabel(b)}` : ''}
+                                  {[typeTitle(b.bookingTypeId), hostName(b.hostUserId), BOOKING_STATUS_LABELS[b.status], paymentLabel(b)]
+                                    .filter(Boolean)
+                                    .join(' · ')}
                                 </div>
                                 {actions(b)}
                               </li>
@@ -331,7 +345,7 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
     setError(null);
     if (!typeId() || !start()) {
       setState('failed');
-      setError('Choose a booking type and a slot.');
+      setError(t('admin.bookings.chooseTypeAndSlot'));
       return;
     }
     setState('saving');
@@ -357,46 +371,52 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
 
   return (
     <section class="section" aria-labelledby="new-booking-heading">
-      <h2 id="new-booking-heading">Enter a booking</h2>
-      <p class="field-hint">Confirmed at once: no approval step and no payment hold. The customer gets the confirmation email.</p>
+      <h2 id="new-booking-heading">{t('admin.bookings.newHeading')}</h2>
+      <p class="field-hint">{t('admin.bookings.newHint')}</p>
       <form class="form form-wide" onSubmit={submitWith(submit)}>
         <SelectField
           id="nb-type"
-          label="Booking type"
+          label={t('admin.bookings.type')}
           value={typeId()}
-          options={[{ value: '', label: 'Choose…' }, ...props.types.map((t) => ({ value: String(t.id), label: t.title }))]}
+          options={[{ value: '', label: t('admin.bookings.choose') }, ...props.types.map((type) => ({ value: String(type.id), label: type.title }))]}
           onChange={(v) => {
             setTypeId(v);
             setStart('');
           }}
         />
         <div class="field">
-          <label for="nb-slot">Slot</label>
+          <label for="nb-slot">{t('admin.bookings.slot')}</label>
           <select id="nb-slot" onChange={(e) => setStart(e.currentTarget.value)} aria-describedby="nb-slot-hint">
             <option value="">
-              {!typeId() ? 'Choose a type first' : slots.loading ? 'Loading slots…' : (ready(slots)?.length ?? 0) === 0 ? 'No free slots' : 'Choose…'}
+              {!typeId()
+                ? t('admin.bookings.chooseTypeFirst')
+                : slots.loading
+                  ? t('admin.bookings.loadingSlots')
+                  : (ready(slots)?.length ?? 0) === 0
+                    ? t('admin.bookings.noSlots')
+                    : t('admin.bookings.choose')}
             </option>
             <For each={ready(slots) ?? []}>
               {(s) => (
                 <option value={s.start_utc} selected={s.start_utc === start()}>
-                  {formatUtcDateTime(s.start_utc)} ({s.capacity_left} left)
+                  {t('admin.bookings.slotOption', { when: formatUtcDateTime(s.start_utc), left: s.capacity_left })}
                 </option>
               )}
             </For>
           </select>
           <p id="nb-slot-hint" class="field-hint">
-            Times in your zone ({tz}).
+            {t('admin.bookings.slotHint', { tz })}
           </p>
           <Show when={slots.error}>
             <p class="form-error">{errorMessage(slots.error)}</p>
           </Show>
         </div>
-        <TextField id="nb-name" label="Customer name" value={name()} onInput={setName} required autocomplete="off" />
-        <TextField id="nb-email" label="Customer email" type="email" value={email()} onInput={setEmail} required autocomplete="off" />
-        <TextField id="nb-quantity" label="Seats" type="number" min="1" value={quantity()} onInput={setQuantity} />
+        <TextField id="nb-name" label={t('admin.bookings.customerName')} value={name()} onInput={setName} required autocomplete="off" />
+        <TextField id="nb-email" label={t('admin.bookings.customerEmail')} type="email" value={email()} onInput={setEmail} required autocomplete="off" />
+        <TextField id="nb-quantity" label={t('admin.bookings.seats')} type="number" min="1" value={quantity()} onInput={setQuantity} />
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            Book
+            {t('admin.bookings.book')}
           </button>
         </div>
         <SaveStatus state={state()} error={error()} />

@@ -11,10 +11,12 @@ import { deviceState } from '../device-state';
 import { adminErrorMessage } from '../errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
+import { intlLocale, t, tx } from '../../i18n/i18n';
+import { formatRelativeUtc } from '../relative-time';
 
 export default function AdminDevicesPage(): JSX.Element {
   return (
-    <AdminFrame title="Door devices" area="devices">
+    <AdminFrame title={t('admin.devices.title')} area="devices">
       {() => <Devices />}
     </AdminFrame>
   );
@@ -27,13 +29,13 @@ function Devices(): JSX.Element {
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
 
-  const eventTitle = (id: number) => ready(events)?.find((e) => e.id === id)?.title ?? `Event #${id}`;
+  const eventTitle = (id: number) => ready(events)?.find((e) => e.id === id)?.title ?? t('admin.devices.eventNumber', { id });
 
   const toggleWalkIns = async (d: DeviceDto, allowed: boolean) => {
     setNotice(null);
     try {
       await setDeviceWalkIns(d.id, allowed);
-      setNotice({ ok: true, text: allowed ? `${d.name} may now register walk-ins.` : `${d.name} no longer registers walk-ins.` });
+      setNotice({ ok: true, text: allowed ? t('admin.devices.walkInsOn', { name: d.name }) : t('admin.devices.walkInsOff', { name: d.name }) });
     } catch (err) {
       setNotice({ ok: false, text: adminErrorMessage(err) });
     }
@@ -54,17 +56,18 @@ function Devices(): JSX.Element {
       <Show when={pairing()}>
         {(p) => (
           <section class="notice pairing" aria-labelledby="pairing-heading">
-            <h2 id="pairing-heading">Pair “{p().name}”</h2>
+            <h2 id="pairing-heading">{t('admin.devices.pairHeading', { name: p().name })}</h2>
             <p>
-              On the door phone or tablet, open <strong>Door</strong> and scan this code, or type the pairing code. It works once, until{' '}
-              <time datetime={isoDateTime(p().pairing.pairingExpiresUtc)}>{formatUtcDateTime(p().pairing.pairingExpiresUtc)}</time>.
+              {tx('admin.devices.pairHow', {
+                until: formatUtcDateTime(p().pairing.pairingExpiresUtc),
+                b: (chunks) => <strong>{chunks}</strong>,
+                time: (chunks) => <time datetime={isoDateTime(p().pairing.pairingExpiresUtc)}>{chunks}</time>,
+              })}
             </p>
             <PairingQr url={p().pairing.pairingUrl} code={p().pairing.pairingCode} />
-            <p>
-              Pairing code: <code class="pairing-code">{p().pairing.pairingCode}</code>
-            </p>
+            <p>{tx('admin.devices.pairingCode', { code: p().pairing.pairingCode, c: (chunks) => <code class="pairing-code">{chunks}</code> })}</p>
             <button type="button" class="button button-quiet" onClick={() => setPairing(null)}>
-              Done
+              {t('admin.devices.done')}
             </button>
           </section>
         )}
@@ -77,26 +80,44 @@ function Devices(): JSX.Element {
         )}
       </Show>
       <section aria-labelledby="device-list-heading">
-        <h2 id="device-list-heading">Devices</h2>
+        <h2 id="device-list-heading">{t('admin.devices.heading')}</h2>
         <AsyncView
           resource={devices}
           retry={() => void refetch()}
-          what="Devices"
+          what={t('admin.devices.heading')}
           isEmpty={(l) => l.length === 0}
-          empty={<p class="status-text">No door devices yet.</p>}
+          empty={<p class="status-text">{t('admin.devices.empty')}</p>}
         >
           {(list) => (
             <DataTable
               labelledBy="device-list-heading"
-              columns={['Name', 'Events', 'Last seen', 'Not yet synced', 'State', 'Walk-ins', 'Actions']}
+              columns={[
+                t('admin.devices.col.name'),
+                t('admin.devices.col.events'),
+                t('admin.devices.col.lastSeen'),
+                t('admin.devices.col.pending'),
+                t('admin.devices.col.state'),
+                t('admin.devices.col.walkIns'),
+                t('admin.devices.col.actions'),
+              ]}
               rows={list()}
             >
               {(d) => (
                 <tr>
                   <td>{d.name}</td>
-                  <td>{d.eventIds.map(eventTitle).join(', ')}</td>
-                  <td>{d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : <span class="muted">Never</span>}</td>
-                  <td>{d.pendingCount ?? <span class="muted">—</span>}</td>
+                  <td>{new Intl.ListFormat(intlLocale(), { style: 'narrow', type: 'unit' }).format(d.eventIds.map(eventTitle))}</td>
+                  <td>
+                    <Show when={d.lastSeenUtc} fallback={<span class="muted">{t('admin.devices.never')}</span>}>
+                      {(seen) => (
+                        <time datetime={isoDateTime(seen())} title={formatUtcDateTime(seen())}>
+                          {formatRelativeUtc(seen())}
+                        </time>
+                      )}
+                    </Show>
+                  </td>
+                  <td>
+                    {d.pendingCount === null || d.pendingCount === undefined ? <span class="muted">—</span> : d.pendingCount.toLocaleString(intlLocale())}
+                  </td>
                   <td>
                     <span class={`state state-${deviceState(d).tone}`}>{deviceState(d).label}</span>
                   </td>
@@ -108,34 +129,34 @@ function Devices(): JSX.Element {
                         disabled={d.revokedUtc !== null}
                         onChange={(e) => void toggleWalkIns(d, e.currentTarget.checked)}
                       />
-                      Walk-ins allowed<span class="visually-hidden"> on {d.name}</span>
+                      {tx('admin.devices.walkInsAllowed', { name: d.name, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                     </label>
                   </td>
                   <td class="cell-actions">
                     <Show when={!d.revokedUtc}>
                       <button type="button" class="button button-small button-quiet" onClick={() => void repair(d)}>
-                        Pairing code<span class="visually-hidden"> for {d.name}</span>
+                        {tx('admin.devices.pairingCodeButton', { name: d.name, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                       <button
                         type="button"
                         class="button button-small button-quiet button-danger-text"
                         onClick={() =>
                           confirm.ask({
-                            title: `Revoke the device “${d.name}”?`,
+                            title: t('admin.devices.revokeTitle', { name: d.name }),
                             detail:
                               d.pendingCount && d.pendingCount > 0
-                                ? `It last reported ${d.pendingCount} scans not yet synced; they will be refused.`
-                                : 'It can no longer sync or check anyone in; the record stays.',
-                            confirmLabel: 'Revoke device',
+                                ? t('admin.devices.revokePending', { count: d.pendingCount })
+                                : t('admin.devices.revokeDetail'),
+                            confirmLabel: t('admin.devices.revokeConfirm'),
                             action: () => revokeDevice(d.id),
                             onDone: () => {
-                              setNotice({ ok: true, text: `Revoked ${d.name}.` });
+                              setNotice({ ok: true, text: t('admin.devices.revoked', { name: d.name }) });
                               void refetch();
                             },
                           })
                         }
                       >
-                        Revoke<span class="visually-hidden"> {d.name}</span>
+                        {tx('admin.devices.revokeButton', { name: d.name, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                     </Show>
                   </td>
@@ -166,7 +187,7 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
     setError(null);
     if (eventIds().length === 0) {
       setState('failed');
-      setError('Choose at least one event.');
+      setError(t('admin.devices.chooseEvent'));
       return;
     }
     setState('saving');
@@ -183,12 +204,12 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
   };
   return (
     <section class="section" aria-labelledby="new-device-heading">
-      <h2 id="new-device-heading">Add a door device</h2>
+      <h2 id="new-device-heading">{t('admin.devices.addHeading')}</h2>
       <form class="form form-wide" onSubmit={submitWith(submit)}>
-        <TextField id="nd-name" label="Device name" value={name()} onInput={setName} required hint="Where it stands, e.g. “North door”." />
+        <TextField id="nd-name" label={t('admin.devices.name')} value={name()} onInput={setName} required hint={t('admin.devices.nameHint')} />
         <fieldset class="field">
-          <legend>Events it checks in</legend>
-          <Show when={props.events.length > 0} fallback={<p class="status-text">No events yet.</p>}>
+          <legend>{t('admin.devices.events')}</legend>
+          <Show when={props.events.length > 0} fallback={<p class="status-text">{t('admin.devices.noEvents')}</p>}>
             <ul class="check-list">
               <For each={props.events}>
                 {(ev) => (
@@ -208,7 +229,7 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
         </fieldset>
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            Create and show pairing code
+            {t('admin.devices.create')}
           </button>
         </div>
         <SaveStatus state={state()} error={error()} />

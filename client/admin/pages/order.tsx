@@ -15,15 +15,14 @@ import { ExtendedOnly } from '../components/extended-only';
 import { ApiError } from '../../ui/errors';
 import { formatMoney, formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, type RouteProps } from '../../router';
-
-const PROVIDER_NAMES: Record<string, string> = { local: 'the built-in provider', stripe: 'Stripe' };
+import { t, tx } from '../../i18n/i18n';
 
 export default function AdminOrderPage(props: RouteProps): JSX.Element {
   const id = Number(props.params.id);
   return (
-    <AdminFrame title={`Order #${props.params.id}`} area="orders">
+    <AdminFrame title={t('admin.order.title', { id: props.params.id })} area="orders">
       {() => (
-        <ExtendedOnly what="Orders">
+        <ExtendedOnly what={t('admin.order.extendedWhat')}>
           <OrderView id={id} />
         </ExtendedOnly>
       )}
@@ -31,7 +30,17 @@ export default function AdminOrderPage(props: RouteProps): JSX.Element {
   );
 }
 
-const tickets = (n: number) => `${n} ticket${n === 1 ? '' : 's'}`;
+/** A ticket's attendee status in words (an unknown one as the server says it). */
+function ticketStatus(status: string): string {
+  if (status === 'waitlist') return t('admin.order.ticketWaitlist');
+  if (status === 'cancelled') return t('admin.order.ticketCancelled');
+  if (status === 'going' || !status) return t('admin.order.ticketGoing');
+  return status;
+}
+
+/** How the money goes back, in the reader's words. */
+const refundPath = (provider: string | null | undefined): string =>
+  provider === 'local' ? t('admin.order.refundPathLocal') : provider === 'stripe' ? t('admin.order.refundPathStripe') : t('admin.order.refundPathOther');
 
 function OrderView(props: { id: number }): JSX.Element {
   const valid = Number.isInteger(props.id) && props.id > 0;
@@ -49,16 +58,20 @@ function OrderView(props: { id: number }): JSX.Element {
 
   const askRefund = (o: OrderDetailDto) =>
     confirm.ask({
-      title: `Refund ${formatMoney(o.amountCents, o.currency)} and cancel ${tickets(o.tickets.length || o.quantity)}?`,
-      detail: `Order #${o.id} of ${o.name} (${o.email}) for ${o.eventTitle}. Its tickets stop working at the door at once, and the money goes back through ${PROVIDER_NAMES[o.provider ?? ''] ?? 'the payment provider'}.`,
-      confirmLabel: 'Refund order',
+      title: t('admin.order.refundTitle', { amount: formatMoney(o.amountCents, o.currency), count: o.tickets.length || o.quantity }),
+      detail: t('admin.order.refundDetail', { id: o.id, name: o.name, email: o.email, event: o.eventTitle, path: refundPath(o.provider) }),
+      confirmLabel: t('admin.order.refundConfirm'),
       action: async () => {
         const refunded = await refundOrder(o.id);
         mutate(refunded);
         const cancelled = refunded.tickets.filter((t) => t.status === 'cancelled').length;
         setNotice({
           ok: true,
-          text: `Order #${refunded.id} refunded: ${tickets(cancelled)} cancelled. Payment: ${refunded.paymentStatus ? PAYMENT_STATUS_LABELS[refunded.paymentStatus].toLowerCase() : 'none'}.`,
+          text: t('admin.order.refunded', {
+            id: refunded.id,
+            count: cancelled,
+            payment: refunded.paymentStatus ? PAYMENT_STATUS_LABELS[refunded.paymentStatus].toLowerCase() : t('admin.order.paymentNone'),
+          }),
         });
       },
       // the button that opened the dialog is gone: the outcome takes the focus
@@ -68,9 +81,9 @@ function OrderView(props: { id: number }): JSX.Element {
   return (
     <>
       <p>
-        <A href="/admin/orders">‹ All orders</A>
+        <A href="/admin/orders">{t('admin.order.back')}</A>
       </p>
-      <ItemStatus resource={order} retry={() => void refetch()} missing={missing()} what="order" id={props.id} />
+      <ItemStatus resource={order} retry={() => void refetch()} missing={missing()} what={t('admin.order.what')} id={props.id} />
       <div ref={noticeBox} tabindex="-1">
         <ActionNoticeView notice={notice()} />
       </div>
@@ -82,44 +95,52 @@ function OrderView(props: { id: number }): JSX.Element {
                 {o().name} · {formatMoney(o().amountCents, o().currency)}
               </h2>
               <dl class="facts">
-                <dt>Status</dt>
+                <dt>{t('admin.order.status')}</dt>
                 <dd>
                   <span class={`state state-${o().status}`}>{ORDER_STATUS_LABELS[o().status]}</span>
                 </dd>
-                <dt>Event</dt>
+                <dt>{t('admin.order.event')}</dt>
                 <dd>
-                  <A href={`/admin/events/${o().eventId}`}>{o().eventTitle || `Event #${o().eventId}`}</A>
+                  <A href={`/admin/events/${o().eventId}`}>{o().eventTitle || t('admin.order.eventNumber', { id: o().eventId })}</A>
                 </dd>
-                <dt>Customer</dt>
-                <dd>
-                  {o().name} (<span class="cell-email">{o().email}</span>)
-                </dd>
-                <dt>Tickets</dt>
-                <dd>{o().quantity}</dd>
-                <dt>Amount</dt>
+                <dt>{t('admin.order.customer')}</dt>
+                <dd>{tx('admin.order.customerValue', { name: o().name, email: o().email, mail: (chunks) => <span class="cell-email">{chunks}</span> })}</dd>
+                <dt>{t('admin.order.tickets')}</dt>
+                <dd>{t('admin.order.quantity', { count: o().quantity })}</dd>
+                <dt>{t('admin.order.amount')}</dt>
                 <dd>{formatMoney(o().amountCents, o().currency)}</dd>
-                <dt>Payment</dt>
+                <dt>{t('admin.order.payment')}</dt>
                 <dd>
-                  <Show when={o().paymentStatus} fallback={o().source === 'commerce' ? 'Paid in the shop' : '—'}>
+                  <Show when={o().paymentStatus} fallback={o().source === 'commerce' ? t('admin.order.paidInShop') : '—'}>
                     {(p) => (
                       <>
                         <span class={`state state-${p()}`}>{PAYMENT_STATUS_LABELS[p()]}</span>
-                        <Show when={o().provider}>{(provider) => <span class="muted"> ({provider() === 'local' ? 'built-in provider' : 'Stripe'})</span>}</Show>
+                        <Show when={o().provider}>
+                          {(provider) => (
+                            <span class="muted"> ({provider() === 'local' ? t('admin.order.providerLocal') : t('admin.order.providerStripe')})</span>
+                          )}
+                        </Show>
                       </>
                     )}
                   </Show>
                   <Show when={attentionLabel(o().paymentAttention)}>{(flag) => <span class="state state-attention"> {flag()}</span>}</Show>
                 </dd>
-                <dt>Source</dt>
-                <dd>{o().source === 'commerce' ? `Shop order${o().externalId ? ` ${o().externalId}` : ''}` : 'Sign-up with online payment'}</dd>
-                <dt>Created</dt>
+                <dt>{t('admin.order.source')}</dt>
+                <dd>
+                  {o().source === 'commerce'
+                    ? o().externalId
+                      ? t('admin.order.sourceShopId', { externalId: o().externalId })
+                      : t('admin.order.sourceShop')
+                    : t('admin.order.sourceSignup')}
+                </dd>
+                <dt>{t('admin.order.created')}</dt>
                 <dd>
                   <time datetime={isoDateTime(o().createdUtc)}>{formatUtcDateTime(o().createdUtc)}</time>
                 </dd>
                 <Show when={o().paidUtc}>
                   {(paid) => (
                     <>
-                      <dt>Paid</dt>
+                      <dt>{t('admin.order.paid')}</dt>
                       <dd>
                         <time datetime={isoDateTime(paid())}>{formatUtcDateTime(paid())}</time>
                       </dd>
@@ -130,33 +151,40 @@ function OrderView(props: { id: number }): JSX.Element {
               <Show when={refundable(o())}>
                 <div class="button-row">
                   <button type="button" class="button button-danger-text button-quiet" onClick={() => askRefund(o())}>
-                    Refund<span class="visually-hidden"> order #{o().id}</span>
+                    {tx('admin.order.refundButton', { id: o().id, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                   </button>
                 </div>
               </Show>
               <Show when={o().source === 'commerce' && o().status === 'paid'}>
-                <p class="field-hint">This order came from the shop: refund it there, and the shop reverses it here.</p>
+                <p class="field-hint">{t('admin.order.shopRefundHint')}</p>
               </Show>
             </section>
 
             <section class="section" aria-labelledby="tickets-heading">
-              <h2 id="tickets-heading">Tickets</h2>
+              <h2 id="tickets-heading">{t('admin.order.tickets')}</h2>
               <Show
                 when={o().tickets.length > 0}
-                fallback={<p class="status-text">{o().status === 'pending_payment' ? 'Tickets are issued once the order is paid.' : 'No tickets.'}</p>}
+                fallback={<p class="status-text">{o().status === 'pending_payment' ? t('admin.order.ticketsPending') : t('admin.order.noTickets')}</p>}
               >
-                <DataTable labelledBy="tickets-heading" columns={['Name', 'Email', 'Status', 'Attendee']} rows={o().tickets}>
-                  {(t) => (
+                <DataTable
+                  labelledBy="tickets-heading"
+                  columns={[t('admin.order.col.name'), t('admin.order.col.email'), t('admin.order.col.status'), t('admin.order.col.attendee')]}
+                  rows={o().tickets}
+                >
+                  {(ticket) => (
                     <tr>
-                      <td>{t.displayName}</td>
-                      <td class="cell-email">{t.email}</td>
+                      <td>{ticket.displayName}</td>
+                      <td class="cell-email">{ticket.email}</td>
                       <td>
-                        <span class={`state state-${t.status || 'going'}`}>{t.status || 'going'}</span>
+                        <span class={`state state-${ticket.status || 'going'}`}>{ticketStatus(ticket.status)}</span>
                       </td>
                       <td>
-                        <A href={`/admin/events/${t.eventId}/attendees?search=${encodeURIComponent(t.email)}`}>
-                          Attendee #{t.attendeeId}
-                          <span class="visually-hidden"> ({t.displayName})</span>
+                        <A href={`/admin/events/${ticket.eventId}/attendees?search=${encodeURIComponent(ticket.email)}`}>
+                          {tx('admin.order.attendeeLink', {
+                            id: ticket.attendeeId,
+                            name: ticket.displayName,
+                            hidden: (chunks) => <span class="visually-hidden">{chunks}</span>,
+                          })}
                         </A>
                       </td>
                     </tr>

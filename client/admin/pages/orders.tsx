@@ -14,15 +14,16 @@ import { ExtendedOnly } from '../components/extended-only';
 import type { OrderStatus } from '../../../shared/payments';
 import { formatMoney, formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, searchParams } from '../../router';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 export const ORDERS_PER_PAGE = 50;
 const SEARCH_DEBOUNCE_MS = 250;
 
 export default function AdminOrdersPage(): JSX.Element {
   return (
-    <AdminFrame title="Orders" area="orders">
+    <AdminFrame title={t('admin.orders.title')} area="orders">
       {() => (
-        <ExtendedOnly what="Orders">
+        <ExtendedOnly what={t('admin.orders.title')}>
           <Orders />
         </ExtendedOnly>
       )}
@@ -84,10 +85,10 @@ function Orders(): JSX.Element {
 
   return (
     <section aria-labelledby="orders-heading">
-      <h2 id="orders-heading">All orders</h2>
-      <div class="toolbar" role="search" aria-label="Filter orders">
+      <h2 id="orders-heading">{t('admin.orders.heading')}</h2>
+      <div class="toolbar" role="search" aria-label={t('admin.orders.filter')}>
         <div class="field">
-          <label for="order-event">Event</label>
+          <label for="order-event">{t('admin.orders.event')}</label>
           <select
             id="order-event"
             onChange={(e) => {
@@ -95,7 +96,7 @@ function Orders(): JSX.Element {
               setPage(1);
             }}
           >
-            <option value="">All events</option>
+            <option value="">{t('admin.orders.allEvents')}</option>
             <For each={ready(events) ?? []}>
               {(ev) => (
                 <option value={ev.id} selected={String(ev.id) === eventId()}>
@@ -106,7 +107,7 @@ function Orders(): JSX.Element {
           </select>
         </div>
         <div class="field">
-          <label for="order-status">Status</label>
+          <label for="order-status">{t('admin.orders.status')}</label>
           <select
             id="order-status"
             onChange={(e) => {
@@ -114,7 +115,7 @@ function Orders(): JSX.Element {
               setPage(1);
             }}
           >
-            <option value="">All</option>
+            <option value="">{t('admin.orders.allStatuses')}</option>
             <For each={ORDER_STATUSES}>
               {(s) => (
                 <option value={s} selected={s === status()}>
@@ -125,51 +126,69 @@ function Orders(): JSX.Element {
           </select>
         </div>
         <div class="field">
-          <label for="order-search">Search name, email or shop id</label>
+          <label for="order-search">{t('admin.orders.search')}</label>
           <input id="order-search" type="search" autocomplete="off" value={searchText()} onInput={(e) => onSearch(e.currentTarget.value)} />
         </div>
       </div>
       <AsyncView
         resource={orders}
         retry={() => void refetch()}
-        what="Orders"
+        what={t('admin.orders.title')}
         isEmpty={(listing) => listing.total === 0}
-        empty={<p class="status-text">{filtered() ? 'No order matches these filters.' : 'No orders yet. Paid sign-ups and shop orders appear here.'}</p>}
+        empty={<p class="status-text">{filtered() ? t('admin.orders.noMatch') : t('admin.orders.empty')}</p>}
       >
         {(listing) => (
           <>
             <p class="status-text" role="status" tabindex="-1" ref={tableTop}>
-              {listing().total.toLocaleString()} order{listing().total === 1 ? '' : 's'}
-              {listing().total > ORDERS_PER_PAGE ? ` · ${(page() - 1) * ORDERS_PER_PAGE + 1}–${Math.min(page() * ORDERS_PER_PAGE, listing().total)} shown` : ''}
+              {listing().total > ORDERS_PER_PAGE
+                ? t('admin.orders.countShown', {
+                    count: listing().total,
+                    first: (page() - 1) * ORDERS_PER_PAGE + 1,
+                    last: Math.min(page() * ORDERS_PER_PAGE, listing().total),
+                  })
+                : t('admin.orders.count', { count: listing().total })}
             </p>
-            <DataTable label="Orders" columns={['Order', 'Created', 'Event', 'Customer', 'Tickets', 'Amount', 'Status', 'Payment']} rows={listing().items}>
+            <DataTable
+              label={t('admin.orders.title')}
+              columns={[
+                t('admin.orders.col.order'),
+                t('admin.orders.col.created'),
+                t('admin.orders.col.event'),
+                t('admin.orders.col.customer'),
+                t('admin.orders.col.tickets'),
+                t('admin.orders.col.amount'),
+                t('admin.orders.col.status'),
+                t('admin.orders.col.payment'),
+              ]}
+              rows={listing().items}
+            >
               {(o) => (
                 <tr data-order-id={o.id}>
                   <td>
                     <A href={`/admin/orders/${o.id}`}>
-                      <span class="visually-hidden">Order </span>#{o.id}
+                      {tx('admin.orders.orderLink', { id: o.id, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                     </A>
                     <Show when={o.source === 'commerce'}>
-                      <div class="muted">Shop{o.externalId ? ` ${o.externalId}` : ''}</div>
+                      <div class="muted">{o.externalId ? t('admin.orders.shopId', { externalId: o.externalId }) : t('admin.orders.shop')}</div>
                     </Show>
                   </td>
                   <td>
                     <time datetime={isoDateTime(o.createdUtc)}>{formatUtcDateTime(o.createdUtc)}</time>
                   </td>
                   <td>
-                    <A href={`/admin/events/${o.eventId}`}>{o.eventTitle || `Event #${o.eventId}`}</A>
+                    <A href={`/admin/events/${o.eventId}`}>{o.eventTitle || t('admin.orders.eventNumber', { id: o.eventId })}</A>
                   </td>
                   <td>
                     {o.name}
                     <div class="muted cell-email">{o.email}</div>
                   </td>
-                  <td>{o.quantity}</td>
+                  <td>{o.quantity.toLocaleString(intlLocale())}</td>
                   <td>{formatMoney(o.amountCents, o.currency)}</td>
                   <td>
                     <span class={`state state-${o.status}`}>{ORDER_STATUS_LABELS[o.status]}</span>
                   </td>
                   <td>
-                    <Show when={o.paymentStatus} fallback={<span class="muted">{o.source === 'commerce' ? 'In the shop' : '—'}</span>}>
+                    <Show when={o.paymentStatus} fallback={<span class="muted">{o.source === 'commerce' ? t('admin.orders.inShop') : '—'}</span>}>
                       {(p) => <span class={`state state-${p()}`}>{PAYMENT_STATUS_LABELS[p()]}</span>}
                     </Show>
                     <Show when={attentionLabel(o.paymentAttention)}>{(flag) => <span class="state state-attention"> {flag()}</span>}</Show>
@@ -177,7 +196,7 @@ function Orders(): JSX.Element {
                 </tr>
               )}
             </DataTable>
-            <Pager page={page()} perPage={ORDERS_PER_PAGE} total={listing().total} what="orders" onPage={toPage} />
+            <Pager page={page()} perPage={ORDERS_PER_PAGE} total={listing().total} what={t('admin.orders.pagerWhat')} onPage={toPage} />
           </>
         )}
       </AsyncView>

@@ -10,21 +10,22 @@ import { AsyncView } from '../components/async-view';
 import { Pager } from '../components/pager';
 import { listOutbox, type OutboxItem } from '../data';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 export const OUTBOX_PER_PAGE = 25;
 const FILTER_DEBOUNCE_MS = 400;
 
-const STATE_TEXT: Record<OutboxState, string> = {
-  queued: 'Queued',
-  sent: 'Sent',
-  saved: 'Saved as a file',
-  failed: 'Failed',
-  cancelled: 'Withdrawn',
+const STATE_TEXT: Record<OutboxState, () => string> = {
+  queued: () => t('admin.outbox.state.queued'),
+  sent: () => t('admin.outbox.state.sent'),
+  saved: () => t('admin.outbox.state.saved'),
+  failed: () => t('admin.outbox.state.failed'),
+  cancelled: () => t('admin.outbox.state.cancelled'),
 };
 
 export default function AdminOutboxPage(): JSX.Element {
   return (
-    <AdminFrame title="Email outbox" area="outbox">
+    <AdminFrame title={t('admin.outbox.title')} area="outbox">
       {() => <Outbox />}
     </AdminFrame>
   );
@@ -53,15 +54,15 @@ function Outbox(): JSX.Element {
   return (
     <section aria-labelledby="outbox-list-heading">
       <div class="section-header">
-        <h2 id="outbox-list-heading">Messages</h2>
+        <h2 id="outbox-list-heading">{t('admin.outbox.heading')}</h2>
         {/* aria-disabled keeps keyboard focus on the button while it works */}
         <button type="button" class="button button-quiet" onClick={() => !mail.loading && void refetch()} aria-disabled={mail.loading}>
-          {mail.loading ? 'Refreshing…' : 'Refresh'}
+          {mail.loading ? t('admin.outbox.refreshing') : t('admin.outbox.refresh')}
         </button>
       </div>
-      <div class="toolbar" role="search" aria-label="Filter the outbox">
+      <div class="toolbar" role="search" aria-label={t('admin.outbox.filter')}>
         <div class="field">
-          <label for="outbox-to">Recipient</label>
+          <label for="outbox-to">{t('admin.outbox.recipient')}</label>
           <input
             id="outbox-to"
             type="search"
@@ -72,33 +73,34 @@ function Outbox(): JSX.Element {
             onInput={(e) => onTo(e.currentTarget.value)}
           />
           <p id="outbox-to-hint" class="field-hint">
-            The whole address, e.g. ada@example.com.
+            {t('admin.outbox.recipientHint')}
           </p>
         </div>
       </div>
-      <p class="field-hint">Links and codes in the text are masked (••••••): only the recipient's email holds them.</p>
+      <p class="field-hint">{t('admin.outbox.masked')}</p>
       <AsyncView
         resource={mail}
         retry={() => void refetch()}
-        what="The outbox"
+        what={t('admin.outbox.what')}
         isEmpty={(listing) => listing.items.length === 0}
-        empty={<p class="status-text">{to() ? `No emails to ${to()}.` : 'No emails yet. Confirmations and reminders appear here once they are queued.'}</p>}
+        empty={<p class="status-text">{to() ? t('admin.outbox.noneTo', { to: to() }) : t('admin.outbox.empty')}</p>}
       >
         {(listing) => (
           <>
-            <p class="status-text">
-              {listing().total} email{listing().total === 1 ? '' : 's'}
-            </p>
+            <p class="status-text">{t('admin.outbox.count', { count: listing().total })}</p>
             <ul class="outbox-list">
               <For each={listing().items}>{(item) => <OutboxMessage item={item} />}</For>
             </ul>
-            <Pager page={page()} perPage={OUTBOX_PER_PAGE} total={listing().total} what="emails" onPage={setPage} />
+            <Pager page={page()} perPage={OUTBOX_PER_PAGE} total={listing().total} what={t('admin.outbox.pagerWhat')} onPage={setPage} />
           </>
         )}
       </AsyncView>
     </section>
   );
 }
+
+/** The attachments' names joined the reader's way ("a, b and c"). */
+const listFormat = () => new Intl.ListFormat(intlLocale(), { style: 'narrow', type: 'unit' });
 
 function OutboxMessage(props: { item: OutboxItem }): JSX.Element {
   const when = () => props.item.sentUtc ?? props.item.createdUtc;
@@ -108,28 +110,30 @@ function OutboxMessage(props: { item: OutboxItem }): JSX.Element {
         <summary>
           <span class="outbox-subject">{props.item.subject}</span>
           <span class="outbox-meta">
-            <span class="outbox-to">To {props.item.to}</span>
-            <span class={`state state-${props.item.state}`}>{STATE_TEXT[props.item.state]}</span>
+            <span class="outbox-to">{t('admin.outbox.to', { to: props.item.to })}</span>
+            <span class={`state state-${props.item.state}`}>{STATE_TEXT[props.item.state]()}</span>
             <time datetime={isoDateTime(when())}>{formatUtcDateTime(when())}</time>
           </span>
         </summary>
         <div class="outbox-body">
           <p class="muted">
-            Queued <time datetime={isoDateTime(props.item.createdUtc)}>{formatUtcDateTime(props.item.createdUtc)}</time>
-            {props.item.sentUtc ? (
-              <>
-                {' '}
-                · sent <time datetime={isoDateTime(props.item.sentUtc)}>{formatUtcDateTime(props.item.sentUtc)}</time>
-              </>
-            ) : (
-              ' · not sent yet'
-            )}
+            {props.item.sentUtc
+              ? tx('admin.outbox.queuedSent', {
+                  queued: formatUtcDateTime(props.item.createdUtc),
+                  sent: formatUtcDateTime(props.item.sentUtc),
+                  queuedTime: (chunks) => <time datetime={isoDateTime(props.item.createdUtc)}>{chunks}</time>,
+                  sentTime: (chunks) => <time datetime={isoDateTime(props.item.sentUtc)}>{chunks}</time>,
+                })
+              : tx('admin.outbox.queuedNotSent', {
+                  queued: formatUtcDateTime(props.item.createdUtc),
+                  queuedTime: (chunks) => <time datetime={isoDateTime(props.item.createdUtc)}>{chunks}</time>,
+                })}
           </p>
           <Show when={props.item.attachments.length > 0}>
-            <p>Attachments: {props.item.attachments.map((a) => a.filename).join(', ')}</p>
+            <p>{t('admin.outbox.attachments', { files: listFormat().format(props.item.attachments.map((a) => a.filename)) })}</p>
           </Show>
           {/* focusable: a long message scrolls inside its box, by keyboard too */}
-          <pre class="outbox-text" tabindex="0" aria-label={`Text of “${props.item.subject}”`}>
+          <pre class="outbox-text" tabindex="0" aria-label={t('admin.outbox.textOf', { subject: props.item.subject })}>
             {props.item.text}
           </pre>
         </div>

@@ -16,12 +16,13 @@ import { addResource, changeResource, listResources, removeResource, type Resour
 import { ApiError } from '../../ui/errors';
 import { submitWith } from '../../ui/forms';
 import { A } from '../../router';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 export default function AdminResourcesPage(): JSX.Element {
   return (
-    <AdminFrame title="Resources" area="booking">
+    <AdminFrame title={t('admin.resources.title')} area="booking">
       {() => (
-        <ExtendedOnly what="Resources">
+        <ExtendedOnly what={t('admin.resources.title')}>
           <Resources />
         </ExtendedOnly>
       )}
@@ -37,12 +38,12 @@ function Resources(): JSX.Element {
   const confirm = createConfirm();
 
   const typeLinks = (ids: number[]) => (
-    <Show when={ids.length > 0} fallback={<span class="muted">No booking type yet</span>}>
+    <Show when={ids.length > 0} fallback={<span class="muted">{t('admin.resources.noType')}</span>}>
       <For each={ids}>
         {(id, i) => (
           <>
-            {i() > 0 ? ', ' : ''}
-            <A href={`/admin/booking-types/${id}`}>{ready(types)?.find((t) => t.id === id)?.title ?? `Booking type #${id}`}</A>
+            {i() > 0 ? t('admin.resources.listSeparator') : ''}
+            <A href={`/admin/booking-types/${id}`}>{ready(types)?.find((type) => type.id === id)?.title ?? t('admin.resources.typeNumber', { id })}</A>
           </>
         )}
       </For>
@@ -51,43 +52,40 @@ function Resources(): JSX.Element {
 
   const askDelete = (r: ResourceDto) =>
     confirm.ask({
-      title: `Delete the resource “${r.name}”?`,
-      detail:
-        r.bookingTypeIds.length > 0
-          ? 'Booking types still need it: remove it from them first (the server refuses otherwise).'
-          : 'Booking types can no longer be given it. Bookings already made are not touched.',
-      confirmLabel: 'Delete resource',
+      title: t('admin.resources.deleteTitle', { name: r.name }),
+      detail: r.bookingTypeIds.length > 0 ? t('admin.resources.deleteNeeded') : t('admin.resources.deleteDetail'),
+      confirmLabel: t('admin.resources.deleteConfirm'),
       action: () => removeResource(r.id),
       onDone: () => {
         if (editing()?.id === r.id) setEditing(null);
-        setNotice({ ok: true, text: `Deleted ${r.name}.` });
+        setNotice({ ok: true, text: t('admin.resources.deleted', { name: r.name }) });
         void refetch();
       },
     });
 
   return (
     <>
-      <p class="field-hint">
-        A resource is something bookings share: a room, a projector. Give it to booking types on their form; a slot is offered only while every resource it
-        needs has room, counting the bookings (with their buffers) of every type that needs it. Capacity = how many bookings it holds at once (seats of one
-        group session count once).
-      </p>
+      <p class="field-hint">{t('admin.resources.intro')}</p>
       <ActionNoticeView notice={notice()} />
       <section aria-labelledby="resource-list-heading">
-        <h2 id="resource-list-heading">Resources</h2>
+        <h2 id="resource-list-heading">{t('admin.resources.title')}</h2>
         <AsyncView
           resource={resources}
           retry={() => void refetch()}
-          what="Resources"
+          what={t('admin.resources.title')}
           isEmpty={(l) => l.length === 0}
-          empty={<p class="status-text">No resources yet. Add the first one below.</p>}
+          empty={<p class="status-text">{t('admin.resources.empty')}</p>}
         >
           {(list) => (
-            <DataTable labelledBy="resource-list-heading" columns={['Name', 'Capacity', 'Needed by', 'Actions']} rows={list()}>
+            <DataTable
+              labelledBy="resource-list-heading"
+              columns={[t('admin.resources.col.name'), t('admin.resources.col.capacity'), t('admin.resources.col.neededBy'), t('admin.resources.col.actions')]}
+              rows={list()}
+            >
               {(r) => (
                 <tr>
                   <td>{r.name}</td>
-                  <td>{r.capacity}</td>
+                  <td>{r.capacity.toLocaleString(intlLocale())}</td>
                   <td>{typeLinks(r.bookingTypeIds)}</td>
                   <td class="cell-actions">
                     <button
@@ -98,10 +96,10 @@ function Resources(): JSX.Element {
                         setEditing(r);
                       }}
                     >
-                      Edit<span class="visually-hidden"> {r.name}</span>
+                      {tx('admin.resources.edit', { name: r.name, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                     </button>
                     <button type="button" class="button button-small button-quiet button-danger-text" onClick={() => askDelete(r)}>
-                      Delete<span class="visually-hidden"> {r.name}</span>
+                      {tx('admin.resources.delete', { name: r.name, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                     </button>
                   </td>
                 </tr>
@@ -117,7 +115,7 @@ function Resources(): JSX.Element {
           <ResourceForm
             resource={null}
             onSaved={(saved) => {
-              setNotice({ ok: true, text: `Added ${saved.name}.` });
+              setNotice({ ok: true, text: t('admin.resources.added', { name: saved.name }) });
               void refetch();
             }}
           />
@@ -128,7 +126,7 @@ function Resources(): JSX.Element {
             resource={current}
             onSaved={(saved) => {
               setEditing(null);
-              setNotice({ ok: true, text: `Saved ${saved.name}.` });
+              setNotice({ ok: true, text: t('admin.resources.saved', { name: saved.name }) });
               void refetch();
             }}
             onCancel={() => setEditing(null)}
@@ -149,7 +147,7 @@ function fieldErrorsOf(err: unknown): FieldErrors | null {
   const out: FieldErrors = {};
   for (const field of ['name', 'capacity'] as const) {
     const problem = params[field] ?? params[`patch.${field}`];
-    if (problem !== undefined) out[field] = typeof problem === 'string' ? problem : 'is invalid';
+    if (problem !== undefined) out[field] = typeof problem === 'string' ? problem : t('admin.resources.invalid');
   }
   return Object.keys(out).length > 0 ? out : null;
 }
@@ -175,10 +173,10 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
   const submit = async () => {
     if (state() === 'saving') return;
     const fields: FieldErrors = {};
-    if (!name().trim()) fields.name = 'Give the resource a name.';
+    if (!name().trim()) fields.name = t('admin.resources.nameMissing');
     const cap = capacity().trim();
-    if (!/^\d+$/.test(cap) || Number(cap) < 1 || Number(cap) > 1000) fields.capacity = 'A whole number from 1 to 1000.';
-    if (fields.name || fields.capacity) return fail(fields, 'Fix the marked fields.');
+    if (!/^\d+$/.test(cap) || Number(cap) < 1 || Number(cap) > 1000) fields.capacity = t('admin.resources.capacityInvalid');
+    if (fields.name || fields.capacity) return fail(fields, t('admin.resources.fixFields'));
     setErrors({});
     setError(null);
     setState('saving');
@@ -193,29 +191,29 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
       props.onSaved(saved);
     } catch (err) {
       const byField = fieldErrorsOf(err);
-      fail(byField ?? {}, byField ? 'Fix the marked fields.' : adminErrorMessage(err));
+      fail(byField ?? {}, byField ? t('admin.resources.fixFields') : adminErrorMessage(err));
     }
   };
 
   const headingId = `${prefix}-heading`;
   return (
     <section class="section" aria-labelledby={headingId}>
-      <h2 id={headingId}>{editing ? `Edit “${editing.name}”` : 'Add a resource'}</h2>
+      <h2 id={headingId}>{editing ? t('admin.resources.editHeading', { name: editing.name }) : t('admin.resources.addHeading')}</h2>
       <form class="form" onSubmit={submitWith(submit)} aria-labelledby={headingId} novalidate>
         <TextField
           id={`${prefix}-name`}
-          label="Name"
+          label={t('admin.resources.name')}
           value={name()}
           onInput={setName}
           maxLength={190}
           required
           error={errors().name}
-          hint="E.g. “Room 2” or “Projector”."
+          hint={t('admin.resources.nameHint')}
           autofocus={editing !== null}
         />
         <TextField
           id={`${prefix}-capacity`}
-          label="Capacity"
+          label={t('admin.resources.capacity')}
           type="number"
           min="1"
           max="1000"
@@ -223,16 +221,16 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
           onInput={setCapacity}
           required
           error={errors().capacity}
-          hint="How many bookings it holds at once: 1 for a room, 3 for three projectors."
+          hint={t('admin.resources.capacityHint')}
         />
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {editing ? 'Save changes' : 'Add resource'}
+            {editing ? t('admin.resources.save') : t('admin.resources.add')}
           </button>
           <Show when={props.onCancel}>
             {(cancel) => (
               <button type="button" class="button button-quiet" onClick={() => cancel()()}>
-                Cancel
+                {t('admin.resources.cancel')}
               </button>
             )}
           </Show>

@@ -18,24 +18,29 @@ import { listSubmissions, publishSubmission, rejectSubmission, type ReviewStatus
 import { SUBMISSION_LIMITS } from '../../../shared/submissions';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A } from '../../router';
+import { t, tx } from '../../i18n/i18n';
 
 const PER_PAGE = 50;
 
-const STATUS_LABELS: Record<ReviewStatus, string> = { submitted: 'Awaiting review', published: 'Published', rejected: 'Rejected' };
+const STATUS_LABELS: Record<ReviewStatus, () => string> = {
+  submitted: () => t('admin.submissions.status.submitted'),
+  published: () => t('admin.submissions.status.published'),
+  rejected: () => t('admin.submissions.status.rejected'),
+};
 /** The colours the other lists use for the same meaning (admin.css). */
 const STATUS_CLASSES: Record<ReviewStatus, string> = { submitted: 'state-pending', published: 'state-published', rejected: 'state-cancelled' };
-const FILTERS: Array<{ value: ReviewStatus | ''; label: string }> = [
-  { value: 'submitted', label: 'Awaiting review' },
-  { value: 'published', label: 'Published' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: '', label: 'All' },
+const FILTERS: Array<{ value: ReviewStatus | ''; label: () => string }> = [
+  { value: 'submitted', label: STATUS_LABELS.submitted },
+  { value: 'published', label: STATUS_LABELS.published },
+  { value: 'rejected', label: STATUS_LABELS.rejected },
+  { value: '', label: () => t('admin.submissions.all') },
 ];
 
 export default function AdminSubmissionsPage(): JSX.Element {
   return (
-    <AdminFrame title="Submissions" area="manage-events">
+    <AdminFrame title={t('admin.submissions.title')} area="manage-events">
       {() => (
-        <ExtendedOnly what="Submissions">
+        <ExtendedOnly what={t('admin.submissions.title')}>
           <Submissions />
         </ExtendedOnly>
       )}
@@ -57,14 +62,14 @@ function Submissions(): JSX.Element {
     ask(s: SubmissionDto) {
       setReason('');
       dialog.ask({
-        title: `Reject “${s.title}”?`,
-        detail: `It stays a hidden draft. ${s.submitterName} is told by email.`,
-        confirmLabel: 'Reject proposal',
+        title: t('admin.submissions.rejectTitle', { title: s.title }),
+        detail: t('admin.submissions.rejectDetail', { name: s.submitterName }),
+        confirmLabel: t('admin.submissions.rejectConfirm'),
         body: () => (
           <TextArea
             id="reject-reason"
-            label="Reason (optional)"
-            hint={`Sent to ${s.submitterName} in the email.`}
+            label={t('admin.submissions.reason')}
+            hint={t('admin.submissions.reasonHint', { name: s.submitterName })}
             value={reason()}
             onInput={(v) => setReason(v.slice(0, SUBMISSION_LIMITS.reason))}
           />
@@ -72,7 +77,7 @@ function Submissions(): JSX.Element {
         action: () => rejectSubmission(s.id, reason().trim()),
         describeError: adminErrorMessage,
         onDone: () => {
-          setNotice({ ok: true, text: `Rejected “${s.title}”. ${s.submitterName} is told by email.` });
+          setNotice({ ok: true, text: t('admin.submissions.rejected', { title: s.title, name: s.submitterName }) });
           void refetch();
         },
       });
@@ -86,7 +91,7 @@ function Submissions(): JSX.Element {
     setNotice(null);
     try {
       await publishSubmission(s.id);
-      setNotice({ ok: true, text: `Published “${s.title}”. ${s.submitterName} is told by email.` });
+      setNotice({ ok: true, text: t('admin.submissions.published', { title: s.title, name: s.submitterName }) });
       void refetch();
     } catch (err) {
       setNotice({ ok: false, text: adminErrorMessage(err) });
@@ -97,11 +102,11 @@ function Submissions(): JSX.Element {
 
   return (
     <section aria-labelledby="submissions-heading">
-      <h2 id="submissions-heading">Proposed events</h2>
-      <p class="muted">Visitors propose events on the public page “Propose an event”. A proposal stays a hidden draft until you publish it.</p>
-      <div class="toolbar" role="search" aria-label="Filter proposals">
+      <h2 id="submissions-heading">{t('admin.submissions.heading')}</h2>
+      <p class="muted">{t('admin.submissions.intro')}</p>
+      <div class="toolbar" role="search" aria-label={t('admin.submissions.filter')}>
         <div class="field">
-          <label for="submission-status">Show</label>
+          <label for="submission-status">{t('admin.submissions.show')}</label>
           <select
             id="submission-status"
             onChange={(e) => {
@@ -112,7 +117,7 @@ function Submissions(): JSX.Element {
             <For each={FILTERS}>
               {(f) => (
                 <option value={f.value} selected={f.value === status()}>
-                  {f.label}
+                  {f.label()}
                 </option>
               )}
             </For>
@@ -123,13 +128,23 @@ function Submissions(): JSX.Element {
       <AsyncView
         resource={submissions}
         retry={() => void refetch()}
-        what="Proposals"
+        what={t('admin.submissions.what')}
         isEmpty={(listing) => listing.total === 0}
-        empty={<p class="status-text">{status() === 'submitted' ? 'No proposals are waiting for review.' : 'No proposals here.'}</p>}
+        empty={<p class="status-text">{status() === 'submitted' ? t('admin.submissions.noneWaiting') : t('admin.submissions.none')}</p>}
       >
         {(listing) => (
           <>
-            <DataTable label="Proposed events" columns={['Event', 'When', 'Submitted by', 'Status', 'Actions']} rows={listing().items}>
+            <DataTable
+              label={t('admin.submissions.heading')}
+              columns={[
+                t('admin.submissions.col.event'),
+                t('admin.submissions.col.when'),
+                t('admin.submissions.col.by'),
+                t('admin.submissions.col.status'),
+                t('admin.submissions.col.actions'),
+              ]}
+              rows={listing().items}
+            >
               {(s) => (
                 <tr data-submission-id={s.id}>
                   <td>
@@ -147,26 +162,27 @@ function Submissions(): JSX.Element {
                     <div class="muted cell-email">{s.submitterEmail}</div>
                   </td>
                   <td>
-                    <span class={`state ${STATUS_CLASSES[s.status]}`}>{STATUS_LABELS[s.status]}</span>
+                    <span class={`state ${STATUS_CLASSES[s.status]}`}>{STATUS_LABELS[s.status]()}</span>
                   </td>
                   <td class="cell-actions">
                     <Show when={s.status === 'submitted'}>
                       <button type="button" class="button button-small" aria-disabled={busy() === s.id} onClick={() => void publish(s)}>
-                        Publish<span class="visually-hidden"> {s.title}</span>
+                        {tx('admin.submissions.publish', { title: s.title, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                       <button type="button" class="button button-small button-quiet" onClick={() => reject.ask(s)}>
-                        Reject<span class="visually-hidden"> {s.title}</span>
+                        {tx('admin.submissions.reject', { title: s.title, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                     </Show>
                     <A href={`/admin/events/${s.id}/edit`}>
-                      {s.status === 'published' ? 'Edit' : 'Edit draft'}
-                      <span class="visually-hidden"> {s.title}</span>
+                      {s.status === 'published'
+                        ? tx('admin.submissions.edit', { title: s.title, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })
+                        : tx('admin.submissions.editDraft', { title: s.title, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                     </A>
                   </td>
                 </tr>
               )}
             </DataTable>
-            <Pager page={page()} perPage={PER_PAGE} total={listing().total} what="proposals" onPage={setPage} />
+            <Pager page={page()} perPage={PER_PAGE} total={listing().total} what={t('admin.submissions.pagerWhat')} onPage={setPage} />
           </>
         )}
       </AsyncView>

@@ -43,15 +43,16 @@ import { ApiError } from '../../ui/errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
 import { A, navigate, type RouteProps } from '../../router';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 export const DELIVERIES_PER_PAGE = 25;
 
 export default function AdminWebhookPage(props: RouteProps): JSX.Element {
   const id = Number(props.params.id);
   return (
-    <AdminFrame title={`Webhook #${props.params.id}`} area="integrations">
+    <AdminFrame title={t('admin.webhook.title', { id: props.params.id })} area="integrations">
       {() => (
-        <ExtendedOnly what="Webhooks">
+        <ExtendedOnly what={t('admin.webhooks.title')}>
           <WebhookView id={id} />
         </ExtendedOnly>
       )}
@@ -92,10 +93,10 @@ function WebhookView(props: { id: number }): JSX.Element {
     setNotice(null);
     try {
       await sendTestPing(e.id);
-      say({ ok: true, text: 'Test ping queued: it shows in the deliveries below. Press Refresh to see how the receiver answered.' });
+      say({ ok: true, text: t('admin.webhook.pingQueued') });
       setDeliveriesVersion((v) => v + 1);
     } catch (err) {
-      say({ ok: false, text: `The test ping was not sent. ${adminErrorMessage(err)}` });
+      say({ ok: false, text: t('admin.webhook.pingFailed', { reason: adminErrorMessage(err) }) });
     }
   };
 
@@ -103,17 +104,17 @@ function WebhookView(props: { id: number }): JSX.Element {
     setNotice(null);
     try {
       mutate(await updateWebhook(e.id, { active: true }));
-      say({ ok: true, text: 'The endpoint is on again: new events are delivered to it.' });
+      say({ ok: true, text: t('admin.webhook.reenabled') });
     } catch (err) {
-      say({ ok: false, text: `The endpoint was not switched on. ${adminErrorMessage(err)}` });
+      say({ ok: false, text: t('admin.webhook.reenableFailed', { reason: adminErrorMessage(err) }) });
     }
   };
 
   const askRotate = (e: WebhookEndpointDto) =>
     confirm.ask({
-      title: `Make a new signing secret for ${e.url}?`,
-      detail: 'Deliveries are signed with the new secret from now on, so the receiver must be given it; the old secret stops being used.',
-      confirmLabel: 'Make a new secret',
+      title: t('admin.webhook.rotateTitle', { url: e.url }),
+      detail: t('admin.webhook.rotateDetail'),
+      confirmLabel: t('admin.webhook.rotateConfirm'),
       action: async () => {
         const rotated = await rotateWebhookSecret(e.id);
         setNotice(null);
@@ -125,9 +126,9 @@ function WebhookView(props: { id: number }): JSX.Element {
 
   const askDelete = (e: WebhookEndpointDto) =>
     confirm.ask({
-      title: `Delete the endpoint ${e.url}?`,
-      detail: 'No more events are sent to it, and its delivery history is deleted with it.',
-      confirmLabel: 'Delete endpoint',
+      title: t('admin.webhook.deleteTitle', { url: e.url }),
+      detail: t('admin.webhook.deleteDetail'),
+      confirmLabel: t('admin.webhook.deleteConfirm'),
       action: () => removeWebhook(e.id),
       onDone: () => navigate('/admin/webhooks'),
     });
@@ -135,14 +136,14 @@ function WebhookView(props: { id: number }): JSX.Element {
   return (
     <>
       <p>
-        <A href="/admin/webhooks">‹ All webhooks</A>
+        <A href="/admin/webhooks">{t('admin.webhook.back')}</A>
       </p>
-      <ItemStatus resource={endpoint} retry={() => void refetch()} missing={missing()} what="webhook endpoint" id={props.id} />
+      <ItemStatus resource={endpoint} retry={() => void refetch()} missing={missing()} what={t('admin.webhook.what')} id={props.id} />
       <div ref={noticeBox} tabindex="-1">
         <ActionNoticeView notice={notice()} />
       </div>
       <Show when={secret()} keyed>
-        {(s) => <SigningSecret id="rotated-secret" heading="The new signing secret" secret={s} onDone={() => setSecret(null)} />}
+        {(s) => <SigningSecret id="rotated-secret" heading={t('admin.webhook.newSecret')} secret={s} onDone={() => setSecret(null)} />}
       </Show>
       <Show when={current()}>
         {(e) => (
@@ -152,17 +153,17 @@ function WebhookView(props: { id: number }): JSX.Element {
                 {e().url}
               </h2>
               <dl class="facts">
-                <dt>Status</dt>
+                <dt>{t('admin.webhook.status')}</dt>
                 <dd>
                   <EndpointStatus endpoint={e()} />
                 </dd>
-                <dt>Events</dt>
+                <dt>{t('admin.webhook.events')}</dt>
                 <dd>{summarizeEventTypes(e().events, knownCatalogue())}</dd>
                 <Show when={e().description}>
-                  <dt>Description</dt>
+                  <dt>{t('admin.webhook.description')}</dt>
                   <dd>{e().description}</dd>
                 </Show>
-                <dt>Created</dt>
+                <dt>{t('admin.webhook.created')}</dt>
                 <dd>
                   <When utc={e().createdUtc} />
                 </dd>
@@ -170,23 +171,25 @@ function WebhookView(props: { id: number }): JSX.Element {
               <Show when={endpointState(e()) === 'disabled'}>
                 <div class="notice notice-attention">
                   <p>
-                    Every delivery failed for five days, so the endpoint was switched off on <When utc={e().disabledUtc} />. Fix the receiver (send a test ping
-                    to check), then switch it on again.
+                    {tx('admin.webhook.disabledNotice', {
+                      when: formatUtcDateTime(e().disabledUtc),
+                      time: (chunks) => <time datetime={isoDateTime(e().disabledUtc)}>{chunks}</time>,
+                    })}
                   </p>
                   <button type="button" class="button button-small" onClick={() => void reenable(e())}>
-                    Switch on again
+                    {t('admin.webhook.switchOn')}
                   </button>
                 </div>
               </Show>
               <div class="button-row">
                 <button type="button" class="button button-small" onClick={() => void test(e())}>
-                  Send test ping
+                  {t('admin.webhook.ping')}
                 </button>
                 <button type="button" class="button button-small button-quiet" onClick={() => askRotate(e())}>
-                  Rotate secret
+                  {t('admin.webhook.rotate')}
                 </button>
                 <button type="button" class="button button-small button-quiet button-danger-text" onClick={() => askDelete(e())}>
-                  Delete<span class="visually-hidden"> the endpoint</span>
+                  {tx('admin.webhook.delete', { hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                 </button>
               </div>
             </section>
@@ -194,8 +197,8 @@ function WebhookView(props: { id: number }): JSX.Element {
             <Deliveries endpointId={e().id} version={deliveriesVersion()} onNotice={say} onRefresh={() => void refetch()} />
 
             <section class="section" aria-labelledby="edit-heading">
-              <h2 id="edit-heading">Edit the endpoint</h2>
-              <Show when={knownCatalogue()} fallback={<p class="status-text">Loading event types…</p>}>
+              <h2 id="edit-heading">{t('admin.webhook.editHeading')}</h2>
+              <Show when={knownCatalogue()} fallback={<p class="status-text">{t('admin.webhook.loadingTypes')}</p>}>
                 {(types) => <EditEndpoint endpoint={e()} catalogue={types()} onSaved={mutate} />}
               </Show>
             </section>
@@ -220,7 +223,7 @@ function EditEndpoint(props: { endpoint: WebhookEndpointDto; catalogue: WebhookC
   const refuse = (found: Record<string, string>) => {
     setProblems(found);
     setState('failed');
-    setError('see the marked fields.');
+    setError(t('admin.webhook.seeFields'));
     focusFirstProblem('ed', found);
   };
 
@@ -247,16 +250,10 @@ function EditEndpoint(props: { endpoint: WebhookEndpointDto; catalogue: WebhookC
   return (
     <form class="form form-wide" onSubmit={submitWith(save)} novalidate aria-labelledby="edit-heading">
       <EndpointFields idPrefix="ed" values={values()} onChange={setValues} catalogue={props.catalogue} problems={problems()} />
-      <CheckboxField
-        id="ed-active"
-        label="Active: send events to this address"
-        checked={active()}
-        onChange={setActive}
-        hint="Off pauses the endpoint: new events are not sent to it. Switching it on again also clears a switch-off for failing."
-      />
+      <CheckboxField id="ed-active" label={t('admin.webhook.active')} checked={active()} onChange={setActive} hint={t('admin.webhook.activeHint')} />
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          Save changes
+          {t('admin.webhook.save')}
         </button>
       </div>
       <SaveStatus state={state()} error={error()} />
@@ -264,8 +261,22 @@ function EditEndpoint(props: { endpoint: WebhookEndpointDto; catalogue: WebhookC
   );
 }
 
-const DELIVERY_STATUS_LABELS: Record<WebhookDeliveryDto['status'], string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
-const DELIVERY_COLUMNS = ['Type', 'Status', 'Attempts', 'Response', 'Duration', 'Next try', 'Created', 'Last error', 'Actions'];
+const DELIVERY_STATUS_LABELS: Record<WebhookDeliveryDto['status'], () => string> = {
+  pending: () => t('admin.webhook.delivery.pending'),
+  delivered: () => t('admin.webhook.delivery.delivered'),
+  failed: () => t('admin.webhook.delivery.failed'),
+};
+const deliveryColumns = () => [
+  t('admin.webhook.col.type'),
+  t('admin.webhook.col.status'),
+  t('admin.webhook.col.attempts'),
+  t('admin.webhook.col.response'),
+  t('admin.webhook.col.duration'),
+  t('admin.webhook.col.nextTry'),
+  t('admin.webhook.col.created'),
+  t('admin.webhook.col.lastError'),
+  t('admin.webhook.col.actions'),
+];
 
 /** `onRefresh`: the endpoint's own state (failing since …) moves with its deliveries, so Refresh reloads it too. */
 function Deliveries(props: { endpointId: number; version: number; onNotice: (notice: ActionNotice) => void; onRefresh: () => void }): JSX.Element {
@@ -288,17 +299,17 @@ function Deliveries(props: { endpointId: number; version: number; onNotice: (not
   const again = async (d: WebhookDeliveryDto) => {
     try {
       await redeliver(props.endpointId, d.id);
-      props.onNotice({ ok: true, text: `Delivery #${d.id} (${d.type}) queued again. Press Refresh to see how the receiver answered.` });
+      props.onNotice({ ok: true, text: t('admin.webhook.redelivered', { id: d.id, type: d.type }) });
       void refetch();
     } catch (err) {
-      props.onNotice({ ok: false, text: `Delivery #${d.id} was not queued again. ${adminErrorMessage(err)}` });
+      props.onNotice({ ok: false, text: t('admin.webhook.redeliverFailed', { id: d.id, reason: adminErrorMessage(err) }) });
     }
   };
 
   return (
     <section class="section" aria-labelledby="deliveries-heading">
       <div class="section-header deliveries-header">
-        <h2 id="deliveries-heading">Deliveries</h2>
+        <h2 id="deliveries-heading">{t('admin.webhook.deliveries')}</h2>
         <button
           type="button"
           class="button button-small button-quiet"
@@ -307,26 +318,29 @@ function Deliveries(props: { endpointId: number; version: number; onNotice: (not
             void refetch();
           }}
         >
-          Refresh<span class="visually-hidden"> the deliveries</span>
+          {tx('admin.webhook.refresh', { hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
         </button>
       </div>
       <AsyncView
         resource={deliveries}
         retry={() => void refetch()}
-        what="Deliveries"
+        what={t('admin.webhook.deliveries')}
         isEmpty={(listing) => listing.total === 0}
-        empty={<p class="status-text">No deliveries yet. Send a test ping to try the endpoint.</p>}
+        empty={<p class="status-text">{t('admin.webhook.noDeliveries')}</p>}
       >
         {(listing) => (
           <>
             <p class="status-text" role="status" tabindex="-1" ref={tableTop}>
-              {listing().total.toLocaleString()} deliver{listing().total === 1 ? 'y' : 'ies'}
               {listing().total > DELIVERIES_PER_PAGE
-                ? ` · ${(page() - 1) * DELIVERIES_PER_PAGE + 1}–${Math.min(page() * DELIVERIES_PER_PAGE, listing().total)} shown`
-                : ''}{' '}
-              · as of {new Date(listing().asOfMs).toLocaleTimeString()}
+                ? t('admin.webhook.countShown', {
+                    count: listing().total,
+                    first: (page() - 1) * DELIVERIES_PER_PAGE + 1,
+                    last: Math.min(page() * DELIVERIES_PER_PAGE, listing().total),
+                    asOf: new Date(listing().asOfMs).toLocaleTimeString(intlLocale()),
+                  })
+                : t('admin.webhook.count', { count: listing().total, asOf: new Date(listing().asOfMs).toLocaleTimeString(intlLocale()) })}
             </p>
-            <DataTable labelledBy="deliveries-heading" class="table-deliveries" columns={DELIVERY_COLUMNS} rows={listing().items}>
+            <DataTable labelledBy="deliveries-heading" class="table-deliveries" columns={deliveryColumns()} rows={listing().items}>
               {(d) => (
                 <>
                   <tr data-delivery-id={d.id}>
@@ -334,11 +348,11 @@ function Deliveries(props: { endpointId: number; version: number; onNotice: (not
                       <code>{d.type}</code>
                     </td>
                     <td>
-                      <span class={`state state-${d.status}`}>{DELIVERY_STATUS_LABELS[d.status]}</span>
+                      <span class={`state state-${d.status}`}>{DELIVERY_STATUS_LABELS[d.status]()}</span>
                     </td>
-                    <td>{d.attempts}</td>
+                    <td>{d.attempts.toLocaleString(intlLocale())}</td>
                     <td>{d.lastResponseCode ?? <span class="muted">—</span>}</td>
-                    <td>{d.durationMs === null ? <span class="muted">—</span> : `${d.durationMs.toLocaleString()} ms`}</td>
+                    <td>{d.durationMs === null ? <span class="muted">—</span> : t('admin.webhook.durationMs', { ms: d.durationMs })}</td>
                     <td>
                       <When utc={d.nextAttemptUtc} />
                     </td>
@@ -354,16 +368,16 @@ function Deliveries(props: { endpointId: number; version: number; onNotice: (not
                         aria-controls={`delivery-${d.id}-payload`}
                         onClick={() => setOpen(open() === d.id ? null : d.id)}
                       >
-                        Payload<span class="visually-hidden"> of delivery #{d.id}</span>
+                        {tx('admin.webhook.payload', { id: d.id, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                       <button type="button" class="button button-small button-quiet" onClick={() => void again(d)}>
-                        Redeliver<span class="visually-hidden"> delivery #{d.id}</span>
+                        {tx('admin.webhook.redeliver', { id: d.id, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                     </td>
                   </tr>
                   <Show when={open() === d.id}>
                     <tr id={`delivery-${d.id}-payload`} class="delivery-payload-row">
-                      <td colSpan={DELIVERY_COLUMNS.length}>
+                      <td colSpan={deliveryColumns().length}>
                         <DeliveryPayload endpointId={props.endpointId} deliveryId={d.id} />
                       </td>
                     </tr>
@@ -375,7 +389,7 @@ function Deliveries(props: { endpointId: number; version: number; onNotice: (not
               page={page()}
               perPage={DELIVERIES_PER_PAGE}
               total={listing().total}
-              what="deliveries"
+              what={t('admin.webhook.pagerWhat')}
               onPage={(n) => {
                 setPage(n);
                 tableTop?.focus();
@@ -392,13 +406,11 @@ function Deliveries(props: { endpointId: number; version: number; onNotice: (not
 function DeliveryPayload(props: { endpointId: number; deliveryId: number }): JSX.Element {
   const [detail, { refetch }] = createResource(() => getDelivery(props.endpointId, props.deliveryId));
   return (
-    <AsyncView resource={detail} retry={() => void refetch()} what="The payload">
+    <AsyncView resource={detail} retry={() => void refetch()} what={t('admin.webhook.payloadWhat')}>
       {(d) => (
         <>
-          <p class="field-hint">
-            <code>webhook-id</code>: <code>{d().messageId}</code> (the same on every retry and redelivery)
-          </p>
-          <pre class="delivery-payload" tabindex="0" aria-label={`Payload of delivery #${d().id}`}>
+          <p class="field-hint">{tx('admin.webhook.messageId', { id: d().messageId, c: (chunks) => <code>{chunks}</code> })}</p>
+          <pre class="delivery-payload" tabindex="0" aria-label={t('admin.webhook.payloadOf', { id: d().id })}>
             {JSON.stringify(d().payload, null, 2)}
           </pre>
         </>

@@ -16,12 +16,13 @@ import { FormError } from '../../ui/form-error';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
 import { A } from '../../router';
+import { t } from '../../i18n/i18n';
 
 export default function AdminWebhooksPage(): JSX.Element {
   return (
-    <AdminFrame title="Webhooks" area="integrations">
+    <AdminFrame title={t('admin.webhooks.title')} area="integrations">
       {() => (
-        <ExtendedOnly what="Webhooks">
+        <ExtendedOnly what={t('admin.webhooks.title')}>
           <Webhooks />
         </ExtendedOnly>
       )}
@@ -37,28 +38,29 @@ function Webhooks(): JSX.Element {
 
   return (
     <>
-      <p class="lead">
-        Each endpoint receives the events chosen for it as signed HTTP POSTs (Standard Webhooks). Failed deliveries are tried again for a while; an endpoint
-        that keeps failing for five days is switched off.
-      </p>
+      <p class="lead">{t('admin.webhooks.intro')}</p>
       <Show when={created()} keyed>
         {(c) => (
-          <SigningSecret id="new-secret" heading={`Signing secret for ${c.url}`} secret={c.secret} onDone={() => setCreated(null)}>
-            <A href={`/admin/webhooks/${c.id}`}>Open the endpoint</A>
+          <SigningSecret id="new-secret" heading={t('admin.webhooks.secretFor', { url: c.url })} secret={c.secret} onDone={() => setCreated(null)}>
+            <A href={`/admin/webhooks/${c.id}`}>{t('admin.webhooks.openEndpoint')}</A>
           </SigningSecret>
         )}
       </Show>
       <section aria-labelledby="endpoints-heading">
-        <h2 id="endpoints-heading">Endpoints</h2>
+        <h2 id="endpoints-heading">{t('admin.webhooks.heading')}</h2>
         <AsyncView
           resource={endpoints}
           retry={() => void refetch()}
-          what="Endpoints"
+          what={t('admin.webhooks.heading')}
           isEmpty={(list) => list.length === 0}
-          empty={<p class="status-text">No endpoints yet. Add one below to send events to another system.</p>}
+          empty={<p class="status-text">{t('admin.webhooks.empty')}</p>}
         >
           {(list) => (
-            <DataTable labelledBy="endpoints-heading" columns={['Endpoint', 'Events', 'Status', 'Created']} rows={list()}>
+            <DataTable
+              labelledBy="endpoints-heading"
+              columns={[t('admin.webhooks.col.endpoint'), t('admin.webhooks.col.events'), t('admin.webhooks.col.status'), t('admin.webhooks.col.created')]}
+              rows={list()}
+            >
               {(e) => (
                 <tr data-webhook-id={e.id}>
                   <td class="cell-webhook-url">
@@ -81,8 +83,8 @@ function Webhooks(): JSX.Element {
         </AsyncView>
       </section>
       <section class="section" aria-labelledby="new-endpoint-heading">
-        <h2 id="new-endpoint-heading">Add endpoint</h2>
-        <AsyncView resource={catalogue} retry={() => void refetchCatalogue()} what="Event types">
+        <h2 id="new-endpoint-heading">{t('admin.webhooks.add')}</h2>
+        <AsyncView resource={catalogue} retry={() => void refetchCatalogue()} what={t('admin.webhooks.eventTypes')}>
           {(types) => (
             // a fresh, empty form after each endpoint added
             <Show when={formKey()} keyed>
@@ -120,7 +122,7 @@ function NewEndpoint(props: { catalogue: WebhookCatalogueDto; onCreated: (endpoi
     if (busy()) return;
     setError(null);
     const found = checkEndpoint(values());
-    if (Object.keys(found).length > 0) return refuse(found, 'The endpoint was not added: see the marked fields.');
+    if (Object.keys(found).length > 0) return refuse(found, t('admin.webhooks.notAddedFields'));
     setProblems({});
     setBusy(true);
     try {
@@ -128,8 +130,8 @@ function NewEndpoint(props: { catalogue: WebhookCatalogueDto; onCreated: (endpoi
       props.onCreated(await createWebhook({ url: v.url.trim(), description: v.description.trim(), events: v.events }));
     } catch (err) {
       const refused = refusedFields(err);
-      if (Object.keys(refused).length > 0) refuse(refused, 'The endpoint was not added: see the marked fields.');
-      else setError(`The endpoint was not added. ${adminErrorMessage(err)}`);
+      if (Object.keys(refused).length > 0) refuse(refused, t('admin.webhooks.notAddedFields'));
+      else setError(t('admin.webhooks.notAdded', { reason: adminErrorMessage(err) }));
     } finally {
       setBusy(false);
     }
@@ -140,7 +142,7 @@ function NewEndpoint(props: { catalogue: WebhookCatalogueDto; onCreated: (endpoi
       <EndpointFields idPrefix="nw" values={values()} onChange={setValues} catalogue={props.catalogue} problems={problems()} />
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={busy()}>
-          {busy() ? 'Adding…' : 'Add endpoint'}
+          {busy() ? t('admin.webhooks.adding') : t('admin.webhooks.add')}
         </button>
       </div>
       <FormError message={error()} />
