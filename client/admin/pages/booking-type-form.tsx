@@ -18,6 +18,7 @@ import { parseUtcString } from '../../../shared/time';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
 import { intlLocale, t } from '../../i18n/i18n';
+import { TimeZonePicker } from '../../ui/time-zone-picker';
 
 /** How many upcoming slots the preview lists. */
 const PREVIEW_SLOTS = 12;
@@ -202,13 +203,15 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
             hint={t('admin.bookingTypeForm.intervalHint')}
           />
         </div>
-        <TextField
-          id="bt-timezone"
-          label={t('admin.bookingTypeForm.timezone')}
-          value={timezone()}
-          onInput={setTimezone}
-          hint={t('admin.bookingTypeForm.timezoneHint')}
-        />
+        <div class="field">
+          <TimeZonePicker
+            id="bt-timezone"
+            label={t('admin.bookingTypeForm.timezone')}
+            value={timezone()}
+            onChange={setTimezone}
+            hint={t('admin.bookingTypeForm.timezoneHint')}
+          />
+        </div>
         <WeeklyEditor value={week()} onChange={setWeek} timezone={timezone()} />
         <div class="field">
           <label for="bt-daysoff">{t('admin.bookingTypeForm.daysOff')}</label>

@@ -23,6 +23,7 @@ import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
 import { intlLocale, t } from '../../i18n/i18n';
+import { TimeZonePicker } from '../../ui/time-zone-picker';
 
 /** `/admin/events/new` and `/admin/events/:id/edit`. */
 export default function AdminEventFormPage(props: RouteProps): JSX.Element {
@@ -162,13 +163,15 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
         />
         <TextField id="event-ends" label={t('admin.eventForm.field.ends')} type="datetime-local" value={ends()} onInput={setEnds} />
       </div>
-      <TextField
-        id="event-timezone"
-        label={t('admin.eventForm.field.timezone')}
-        value={timezone()}
-        onInput={setTimezone}
-        hint={t('admin.eventForm.field.timezoneHint')}
-      />
+      <div class="field">
+        <TimeZonePicker
+          id="event-timezone"
+          label={t('admin.eventForm.field.timezone')}
+          value={timezone()}
+          onChange={setTimezone}
+          hint={t('admin.eventForm.field.timezoneHint')}
+        />
+      </div>
       <EventLanguageField value={language()} onChange={setLanguage} />
       <TextField id="event-venue" label={t('admin.eventForm.field.venue')} value={venue()} onInput={setVenue} />
       <div class="field-row">
