@@ -91,6 +91,11 @@ export default tseslint.config(
       'client/admin/pages/attendees.tsx',
       'client/admin/components/attendee-edit-panel.tsx',
       'client/admin/components/offline-panel.tsx',
+      'client/admin/pages/event-dashboard.tsx',
+      'client/admin/components/arrivals-chart.tsx',
+      'client/admin/components/attendee-timeline.tsx',
+      'client/admin/components/event-picker.tsx',
+      'client/admin/components/event-type-picker.tsx',
     ],
     rules: {
       'no-restricted-syntax': [

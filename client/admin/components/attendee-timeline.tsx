@@ -3,34 +3,52 @@ import { edition } from '../edition';
 import { getTimeline, type TimelineEntryDto } from '../timeline-data';
 import { parseUtcString } from '../../../shared/time';
 import { AsyncView } from './async-view';
+import { intlLocale, t } from '../../i18n/i18n';
 
-/** How a check-in was made, in plain words (docs/api.md#checkin "source"). */
-const SOURCE_WORDS: Record<string, string> = { scan: 'QR scan', manual: 'by hand', search: 'name search', rest: 'API' };
+/** How a check-in was made, in plain words (docs/api.md#checkin "source"); read when drawn, in the reader's language. */
+function sourceWords(source: string): string {
+  switch (source) {
+    case 'scan':
+      return t('admin.timeline.source.scan');
+    case 'manual':
+      return t('admin.timeline.source.manual');
+    case 'search':
+      return t('admin.timeline.source.search');
+    case 'rest':
+      return t('admin.timeline.source.rest');
+    default:
+      return source;
+  }
+}
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const statusWord = (value: unknown): string => text(value) || '(none)';
+/** A stored status (going, waitlist, cancelled; another plugin's as stored) in the reader's words. */
+const statusWord = (value: unknown): string => t('admin.timeline.status', { status: text(value) || 'none' });
 
 /** One entry in plain words: "Status changed from waitlist to going". */
 export function describeTimelineEntry(entry: TimelineEntryDto): string {
   const d = entry.data;
   switch (entry.kind) {
     case 'submitted': {
-      const seats = typeof d.quantity === 'number' ? `${d.quantity} seat${d.quantity === 1 ? '' : 's'}` : '';
-      const detail = [seats, text(d.status)].filter(Boolean).join(', ');
-      return detail ? `Signed up (${detail})` : 'Signed up';
+      const seats = typeof d.quantity === 'number' ? t('admin.timeline.seats', { count: d.quantity }) : '';
+      const parts = [seats, text(d.status) ? statusWord(d.status) : ''].filter(Boolean);
+      // a unit list ("2 seats, going"): the parts are facts side by side, not a sentence's "and"
+      const detail = parts.length > 0 ? new Intl.ListFormat(intlLocale(), { type: 'unit', style: 'short' }).format(parts) : '';
+      return detail ? t('admin.timeline.signedUpWith', { detail }) : t('admin.timeline.signedUp');
     }
     case 'status_changed':
-      return `Status changed from ${statusWord(d.old)} to ${statusWord(d.new)}`;
+      return t('admin.timeline.statusChanged', { old: statusWord(d.old), new: statusWord(d.new) });
     case 'checked_in': {
-      const how = [SOURCE_WORDS[text(d.source)] ?? text(d.source), text(d.device)].filter(Boolean).join(', ');
-      return how ? `Checked in (${how})` : 'Checked in';
+      const parts = [sourceWords(text(d.source)), text(d.device)].filter(Boolean);
+      const how = parts.length > 0 ? new Intl.ListFormat(intlLocale(), { type: 'unit', style: 'short' }).format(parts) : '';
+      return how ? t('admin.timeline.checkedInHow', { how }) : t('admin.timeline.checkedIn');
     }
     case 'cancelled':
-      return 'Cancelled (seat released)';
+      return t('admin.timeline.cancelled');
     case 'paid':
-      return typeof d.orderId === 'number' ? `Paid (order #${d.orderId})` : 'Paid';
+      return typeof d.orderId === 'number' ? t('admin.timeline.paidOrder', { id: d.orderId }) : t('admin.timeline.paid');
     case 'refunded':
-      return typeof d.orderId === 'number' ? `Refunded (order #${d.orderId})` : 'Refunded';
+      return typeof d.orderId === 'number' ? t('admin.timeline.refundedOrder', { id: d.orderId }) : t('admin.timeline.refunded');
   }
 }
 
@@ -48,9 +66,9 @@ export function formatInZone(utc: string, timeZone: string): string {
     timeZoneName: 'short',
   };
   try {
-    return new Intl.DateTimeFormat(undefined, { ...options, timeZone }).format(date);
+    return new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone }).format(date);
   } catch {
-    return new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' }).format(date);
+    return new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone: 'UTC' }).format(date);
   }
 }
 
@@ -58,8 +76,13 @@ export function formatInZone(utc: string, timeZone: string): string {
 export function AttendeeHistoryButton(props: { name: string; onOpen: () => void }): JSX.Element {
   return (
     <Show when={edition() === 'extended'}>
-      <button type="button" class="button button-small button-quiet" onClick={() => props.onOpen()} aria-label={`History of ${props.name}`}>
-        History
+      <button
+        type="button"
+        class="button button-small button-quiet"
+        onClick={() => props.onOpen()}
+        aria-label={t('admin.timeline.historyOf', { name: props.name })}
+      >
+        {t('admin.timeline.history')}
       </button>
     </Show>
   );
@@ -77,14 +100,14 @@ export function AttendeeTimeline(props: { attendeeId: number; name: string; time
   return (
     <section class="section subform attendee-timeline" aria-labelledby={headingId()} data-timeline-for={props.attendeeId}>
       <h2 id={headingId()} tabindex="-1" ref={heading}>
-        History of {props.name}
+        {t('admin.timeline.historyOf', { name: props.name })}
       </h2>
       <AsyncView
         resource={timeline}
         retry={() => void refetch()}
-        what="History"
+        what={t('admin.timeline.history')}
         isEmpty={(page) => page.items.length === 0}
-        empty={<p class="status-text">Nothing recorded yet.</p>}
+        empty={<p class="status-text">{t('admin.timeline.empty')}</p>}
       >
         {(page) => (
           <>
@@ -99,19 +122,17 @@ export function AttendeeTimeline(props: { attendeeId: number; name: string; time
               </For>
             </ol>
             <Show when={page().total > page().items.length}>
-              <p class="field-hint">
-                The newest {page().items.length} of {page().total} entries.
-              </p>
+              <p class="field-hint">{t('admin.timeline.newest', { shown: page().items.length, total: page().total })}</p>
             </Show>
           </>
         )}
       </AsyncView>
       <div class="button-row">
         <button type="button" class="button button-small button-quiet" onClick={() => void refetch()}>
-          Refresh
+          {t('admin.common.refresh')}
         </button>
         <button type="button" class="button button-small" onClick={() => props.onClose()}>
-          Close history
+          {t('admin.timeline.close')}
         </button>
       </div>
     </section>
