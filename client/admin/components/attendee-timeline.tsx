@@ -1,56 +1,9 @@
 import { createResource, For, onMount, Show, type JSX } from 'solid-js';
 import { edition } from '../edition';
-import { getTimeline, type TimelineEntryDto } from '../timeline-data';
+import { describeTimelineEntry, getTimeline } from '../timeline-data';
 import { parseUtcString } from '../../../shared/time';
 import { AsyncView } from './async-view';
 import { intlLocale, t } from '../../i18n/i18n';
-
-/** How a check-in was made, in plain words (docs/api.md#checkin "source"); read when drawn, in the reader's language. */
-function sourceWords(source: string): string {
-  switch (source) {
-    case 'scan':
-      return t('admin.timeline.source.scan');
-    case 'manual':
-      return t('admin.timeline.source.manual');
-    case 'search':
-      return t('admin.timeline.source.search');
-    case 'rest':
-      return t('admin.timeline.source.rest');
-    default:
-      return source;
-  }
-}
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-/** A stored status (going, waitlist, cancelled; another plugin's as stored) in the reader's words. */
-const statusWord = (value: unknown): string => t('admin.timeline.status', { status: text(value) || 'none' });
-
-/** One entry in plain words: "Status changed from waitlist to going". */
-export function describeTimelineEntry(entry: TimelineEntryDto): string {
-  const d = entry.data;
-  switch (entry.kind) {
-    case 'submitted': {
-      const seats = typeof d.quantity === 'number' ? t('admin.timeline.seats', { count: d.quantity }) : '';
-      const parts = [seats, text(d.status) ? statusWord(d.status) : ''].filter(Boolean);
-      // a unit list ("2 seats, going"): the parts are facts side by side, not a sentence's "and"
-      const detail = parts.length > 0 ? new Intl.ListFormat(intlLocale(), { type: 'unit', style: 'short' }).format(parts) : '';
-      return detail ? t('admin.timeline.signedUpWith', { detail }) : t('admin.timeline.signedUp');
-    }
-    case 'status_changed':
-      return t('admin.timeline.statusChanged', { old: statusWord(d.old), new: statusWord(d.new) });
-    case 'checked_in': {
-      const parts = [sourceWords(text(d.source)), text(d.device)].filter(Boolean);
-      const how = parts.length > 0 ? new Intl.ListFormat(intlLocale(), { type: 'unit', style: 'short' }).format(parts) : '';
-      return how ? t('admin.timeline.checkedInHow', { how }) : t('admin.timeline.checkedIn');
-    }
-    case 'cancelled':
-      return t('admin.timeline.cancelled');
-    case 'paid':
-      return typeof d.orderId === 'number' ? t('admin.timeline.paidOrder', { id: d.orderId }) : t('admin.timeline.paid');
-    case 'refunded':
-      return typeof d.orderId === 'number' ? t('admin.timeline.refundedOrder', { id: d.orderId }) : t('admin.timeline.refunded');
-  }
-}
 
 /** A UTC `Y-m-d H:i:s` time in the event's zone, the zone named ("12 Mar 2025, 19:04:31 CET"). */
 export function formatInZone(utc: string, timeZone: string): string {
