@@ -106,6 +106,11 @@ export default tseslint.config(
       'client/admin/pages/booking-type-form.tsx',
       'client/admin/components/weekly-editor.tsx',
       'client/admin/components/chat-webhook-field.tsx',
+      'client/admin/pages/event-dashboard.tsx',
+      'client/admin/components/arrivals-chart.tsx',
+      'client/admin/components/attendee-timeline.tsx',
+      'client/admin/components/event-picker.tsx',
+      'client/admin/components/event-type-picker.tsx',
     ],
     rules: {
       'no-restricted-syntax': [

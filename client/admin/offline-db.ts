@@ -27,6 +27,8 @@ export interface KeptEvent {
 /** `queued`: waiting for the server. `attention`: reconciled or refused; listed until dismissed. */
 export type EditState = 'queued' | 'attention';
 
+export type EditRefusal = 'deleted' | 'refused';
+
 export interface QueuedEdit {
   clientId: string;
   attendeeId: number;
@@ -42,7 +44,13 @@ export interface QueuedEdit {
   kept: KeptField[];
   /** Fields the server took from this edit. */
   sent: EditField[];
-  /** Why the server refused the edit (attention without kept fields). */
+  /**
+   * Why the edit was not saved (attention without kept fields), as a code worded when drawn, so a
+   * language switch changes it: `deleted` (the attendee is gone), `refused` (`reason` says why).
+   * Edits settled before codes were stored have only their English `reason`.
+   */
+  refusal?: EditRefusal | null;
+  /** The server's own words when it refused the edit. */
   reason: string | null;
   settledMs: number | null;
 }

@@ -57,7 +57,7 @@ export async function flushEdits(db: AdminOfflineDb, transport: EditTransport, n
       const { patch, kept, already } = reconcileEdit(current.changes, current.base, server);
       const saved = Object.keys(patch).length > 0 ? await transport.patch(edit.attendeeId, patch) : server;
       await storeServerAttendee(db, saved);
-      await settle(db, current, { kept, sent: [...(Object.keys(patch) as QueuedEdit['sent']), ...already], reason: null }, nowMs());
+      await settle(db, current, { kept, sent: [...(Object.keys(patch) as QueuedEdit['sent']), ...already], refusal: null, reason: null }, nowMs());
       outcome.sent++;
       if (kept.length > 0) outcome.attention++;
     } catch (error) {
@@ -72,19 +72,18 @@ export async function flushEdits(db: AdminOfflineDb, transport: EditTransport, n
         outcome.offline = true;
         return outcome;
       }
-      const reason =
-        error instanceof ApiError && error.code === 'svc_not_found'
-          ? 'The attendee was deleted on the server.'
-          : `The server refused the edit: ${error instanceof Error ? error.message : String(error)}`;
-      await settle(db, current, { kept: [], sent: [], reason }, nowMs());
+      // a code, worded when the notice is drawn (client/admin/components/offline-panel.tsx)
+      const deleted = error instanceof ApiError && error.code === 'svc_not_found';
+      const reason = deleted ? null : error instanceof Error ? error.message : String(error);
+      await settle(db, current, { kept: [], sent: [], refusal: deleted ? 'deleted' : 'refused', reason }, nowMs());
       outcome.attention++;
     }
   }
   return outcome;
 }
 
-async function settle(db: AdminOfflineDb, edit: QueuedEdit, result: Pick<QueuedEdit, 'kept' | 'sent' | 'reason'>, nowMs: number): Promise<void> {
-  if (result.kept.length === 0 && result.reason === null) await db.edits.delete(edit.clientId);
+async function settle(db: AdminOfflineDb, edit: QueuedEdit, result: Pick<QueuedEdit, 'kept' | 'sent' | 'refusal' | 'reason'>, nowMs: number): Promise<void> {
+  if (result.kept.length === 0 && !result.refusal) await db.edits.delete(edit.clientId);
   else await db.edits.put({ ...edit, ...result, state: 'attention', settledMs: nowMs });
 }
 

@@ -38,6 +38,12 @@ const WORDS = {
     save: 'Speichern',
     saved: (name: string) => `✓ ${name} gespeichert.`,
     waitlist: 'Warteliste',
+    dashboard: 'Veranstaltungsübersicht',
+    figures: 'Check-in-Zahlen, in Plätzen',
+    seatsGoing: 'Plätze angemeldet',
+    noLimit: 'Unbegrenzt',
+    arrivalsLater: 'Ankünfte erscheinen hier, sobald die Veranstaltung beginnt.',
+    noCheckins: 'Noch keine Check-ins.',
   },
   ar: {
     dir: 'rtl',
@@ -61,6 +67,12 @@ const WORDS = {
     save: 'حفظ',
     saved: (name: string) => `✓ حُفظ ${name}.`,
     waitlist: 'قائمة الانتظار',
+    dashboard: 'لوحة متابعة الفعالية',
+    figures: 'أرقام تسجيل الدخول بالمقاعد',
+    seatsGoing: 'مقاعد مؤكدة',
+    noLimit: 'بلا حد',
+    arrivalsLater: 'تظهر أعداد الوصول هنا بمجرد بدء الفعالية.',
+    noCheckins: 'لا توجد عمليات تسجيل دخول بعد.',
   },
 } as const;
 
@@ -95,6 +107,15 @@ async function adminFlow(lang: keyof typeof WORDS): Promise<void> {
   await page.waitForURL(/\/admin\/events\/\d+$/);
   const eventId = Number(new URL(page.url()).pathname.split('/').pop());
   expect(await queryRows<{ status: string }>(e2e.db(), sql`select status from svc_events where id = ${eventId}`)).toEqual([{ status: 'published' }]);
+  // the new event's dashboard: figures, the chart's place and the check-in tables in the reader's words
+  await page.getByRole('heading', { name: w.dashboard, level: 1 }).waitFor();
+  const figures = page.getByRole('region', { name: w.figures });
+  await figures.waitFor();
+  expect(await figures.innerText()).toContain(w.seatsGoing);
+  expect(await figures.innerText()).toContain(w.noLimit);
+  expect(await pageText(page)).toContain(w.arrivalsLater);
+  expect(await pageText(page)).toContain(w.noCheckins);
+  expect(await pageText(page)).not.toMatch(/\b(seats|Arrivals|Conflicts|Latest check-ins|No limit|capacity|Published)\b/);
   await checkScreen(page, `admin-languages-${lang}-dashboard`);
 
   // the overview lists it under "today and upcoming", published; so does the events list

@@ -258,7 +258,7 @@ describe('flushEdits', () => {
     const server = fakeServer([]);
     await queueEdit(db, { attendeeId: 3, eventId: EVENT.id, label: 'Ann Clark', changes: { quantity: 1 }, base: { quantity: 2 } });
     expect(await flushEdits(db, server.transport)).toEqual({ sent: 0, attention: 1, offline: false });
-    expect(await attentionEdits(db)).toMatchObject([{ attendeeId: 3, reason: 'The attendee was deleted on the server.' }]);
+    expect(await attentionEdits(db)).toMatchObject([{ attendeeId: 3, refusal: 'deleted', reason: null }]);
     expect(await queuedEdits(db)).toEqual([]);
   });
 });

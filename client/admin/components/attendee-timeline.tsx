@@ -1,38 +1,9 @@
 import { createResource, For, onMount, Show, type JSX } from 'solid-js';
 import { edition } from '../edition';
-import { getTimeline, type TimelineEntryDto } from '../timeline-data';
+import { describeTimelineEntry, getTimeline } from '../timeline-data';
 import { parseUtcString } from '../../../shared/time';
 import { AsyncView } from './async-view';
-
-/** How a check-in was made, in plain words (docs/api.md#checkin "source"). */
-const SOURCE_WORDS: Record<string, string> = { scan: 'QR scan', manual: 'by hand', search: 'name search', rest: 'API' };
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const statusWord = (value: unknown): string => text(value) || '(none)';
-
-/** One entry in plain words: "Status changed from waitlist to going". */
-export function describeTimelineEntry(entry: TimelineEntryDto): string {
-  const d = entry.data;
-  switch (entry.kind) {
-    case 'submitted': {
-      const seats = typeof d.quantity === 'number' ? `${d.quantity} seat${d.quantity === 1 ? '' : 's'}` : '';
-      const detail = [seats, text(d.status)].filter(Boolean).join(', ');
-      return detail ? `Signed up (${detail})` : 'Signed up';
-    }
-    case 'status_changed':
-      return `Status changed from ${statusWord(d.old)} to ${statusWord(d.new)}`;
-    case 'checked_in': {
-      const how = [SOURCE_WORDS[text(d.source)] ?? text(d.source), text(d.device)].filter(Boolean).join(', ');
-      return how ? `Checked in (${how})` : 'Checked in';
-    }
-    case 'cancelled':
-      return 'Cancelled (seat released)';
-    case 'paid':
-      return typeof d.orderId === 'number' ? `Paid (order #${d.orderId})` : 'Paid';
-    case 'refunded':
-      return typeof d.orderId === 'number' ? `Refunded (order #${d.orderId})` : 'Refunded';
-  }
-}
+import { intlLocale, t } from '../../i18n/i18n';
 
 /** A UTC `Y-m-d H:i:s` time in the event's zone, the zone named ("12 Mar 2025, 19:04:31 CET"). */
 export function formatInZone(utc: string, timeZone: string): string {
@@ -48,9 +19,9 @@ export function formatInZone(utc: string, timeZone: string): string {
     timeZoneName: 'short',
   };
   try {
-    return new Intl.DateTimeFormat(undefined, { ...options, timeZone }).format(date);
+    return new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone }).format(date);
   } catch {
-    return new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' }).format(date);
+    return new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone: 'UTC' }).format(date);
   }
 }
 
@@ -58,8 +29,13 @@ export function formatInZone(utc: string, timeZone: string): string {
 export function AttendeeHistoryButton(props: { name: string; onOpen: () => void }): JSX.Element {
   return (
     <Show when={edition() === 'extended'}>
-      <button type="button" class="button button-small button-quiet" onClick={() => props.onOpen()} aria-label={`History of ${props.name}`}>
-        History
+      <button
+        type="button"
+        class="button button-small button-quiet"
+        onClick={() => props.onOpen()}
+        aria-label={t('admin.timeline.historyOf', { name: props.name })}
+      >
+        {t('admin.timeline.history')}
       </button>
     </Show>
   );
@@ -77,14 +53,14 @@ export function AttendeeTimeline(props: { attendeeId: number; name: string; time
   return (
     <section class="section subform attendee-timeline" aria-labelledby={headingId()} data-timeline-for={props.attendeeId}>
       <h2 id={headingId()} tabindex="-1" ref={heading}>
-        History of {props.name}
+        {t('admin.timeline.historyOf', { name: props.name })}
       </h2>
       <AsyncView
         resource={timeline}
         retry={() => void refetch()}
-        what="History"
+        what={t('admin.timeline.history')}
         isEmpty={(page) => page.items.length === 0}
-        empty={<p class="status-text">Nothing recorded yet.</p>}
+        empty={<p class="status-text">{t('admin.timeline.empty')}</p>}
       >
         {(page) => (
           <>
@@ -99,19 +75,17 @@ export function AttendeeTimeline(props: { attendeeId: number; name: string; time
               </For>
             </ol>
             <Show when={page().total > page().items.length}>
-              <p class="field-hint">
-                The newest {page().items.length} of {page().total} entries.
-              </p>
+              <p class="field-hint">{t('admin.timeline.newest', { shown: page().items.length, total: page().total })}</p>
             </Show>
           </>
         )}
       </AsyncView>
       <div class="button-row">
         <button type="button" class="button button-small button-quiet" onClick={() => void refetch()}>
-          Refresh
+          {t('admin.common.refresh')}
         </button>
         <button type="button" class="button button-small" onClick={() => props.onClose()}>
-          Close history
+          {t('admin.timeline.close')}
         </button>
       </div>
     </section>

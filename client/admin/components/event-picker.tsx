@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { EventDto } from '../data';
 import { formatUtcDateTime } from '../../ui/format';
+import { t } from '../../i18n/i18n';
 
 /**
  * Which events a staff user may work on: every event (null) or the ticked ones. A fieldset
@@ -25,16 +26,16 @@ export function EventPicker(props: {
       <legend>{props.legend}</legend>
       <div class="field-check">
         <input id={`${props.id}-all`} type="radio" name={`${props.id}-scope`} checked={props.value === null} onChange={() => props.onChange(null)} />
-        <label for={`${props.id}-all`}>All events</label>
+        <label for={`${props.id}-all`}>{t('admin.picker.allEvents')}</label>
       </div>
       <div class="field-check">
         <input id={`${props.id}-some`} type="radio" name={`${props.id}-scope`} checked={props.value !== null} onChange={() => props.onChange(chosen())} />
-        <label for={`${props.id}-some`}>Only these events</label>
+        <label for={`${props.id}-some`}>{t('admin.picker.onlyThese')}</label>
       </div>
       <Show when={props.value !== null}>
-        <Show when={props.events} fallback={<p class="status-text">Loading events…</p>}>
+        <Show when={props.events} fallback={<p class="status-text">{t('admin.picker.loading')}</p>}>
           {(events) => (
-            <Show when={events().length > 0} fallback={<p class="status-text">No events yet.</p>}>
+            <Show when={events().length > 0} fallback={<p class="status-text">{t('admin.picker.noEvents')}</p>}>
               {/* role=list: Safari drops the list role of a list styled without bullets */}
               <ul class="event-picker-list" role="list">
                 <For each={events()}>
@@ -47,7 +48,7 @@ export function EventPicker(props: {
                         onChange={(e) => toggle(event.id, e.currentTarget.checked)}
                       />
                       <label for={`${props.id}-e${event.id}`}>
-                        {event.title} <span class="muted">({formatUtcDateTime(event.startsUtc)})</span>
+                        <bdi>{event.title}</bdi> <span class="muted">({formatUtcDateTime(event.startsUtc)})</span>
                       </label>
                     </li>
                   )}
@@ -57,7 +58,7 @@ export function EventPicker(props: {
           )}
         </Show>
         <Show when={chosen().length === 0}>
-          <p class="field-hint">No event ticked: they can work on none.</p>
+          <p class="field-hint">{t('admin.picker.noneTicked')}</p>
         </Show>
       </Show>
     </fieldset>

@@ -1,22 +1,53 @@
 import { createMemo, createRenderEffect, For, Show, type JSX } from 'solid-js';
 import type { WebhookCatalogueDto } from '../../../shared/webhooks';
+import { t } from '../../i18n/i18n';
 
-/** The catalogue's families, in the order the picker shows them; `ping` is left out (it always arrives). */
+/**
+ * The catalogue's families, in the order the picker shows them; `ping` is left out (it always arrives).
+ * `slug` names the inputs' ids (the same in every language); the words are read when drawn.
+ */
 const GROUPS = [
-  { prefix: 'attendee.', name: 'Attendees', all: 'All attendee events' },
-  { prefix: 'booking.', name: 'Bookings', all: 'All booking events' },
-  { prefix: 'order.', name: 'Orders', all: 'All order events' },
+  {
+    prefix: 'attendee.',
+    slug: 'attendees',
+    name: () => t('admin.picker.group.attendees'),
+    all: () => t('admin.picker.all.attendees'),
+    summary: () => t('admin.picker.summary.attendees'),
+  },
+  {
+    prefix: 'booking.',
+    slug: 'bookings',
+    name: () => t('admin.picker.group.bookings'),
+    all: () => t('admin.picker.all.bookings'),
+    summary: () => t('admin.picker.summary.bookings'),
+  },
+  {
+    prefix: 'order.',
+    slug: 'orders',
+    name: () => t('admin.picker.group.orders'),
+    all: () => t('admin.picker.all.orders'),
+    summary: () => t('admin.picker.summary.orders'),
+  },
 ] as const;
 
 export interface EventTypeGroup {
+  slug: string;
   name: string;
   all: string;
+  /** The whole family mid-sentence ("all attendee events"). */
+  summary: string;
   entries: WebhookCatalogueDto;
 }
 
-/** The catalogue as the picker shows it: one group per family, each in catalogue order. */
+/** The catalogue as the picker shows it: one group per family, each in catalogue order, named in the reader's language. */
 export function groupEventTypes(catalogue: WebhookCatalogueDto): EventTypeGroup[] {
-  return GROUPS.map((g) => ({ name: g.name, all: g.all, entries: catalogue.filter((e) => e.type.startsWith(g.prefix)) })).filter((g) => g.entries.length > 0);
+  return GROUPS.map((g) => ({
+    slug: g.slug,
+    name: g.name(),
+    all: g.all(),
+    summary: g.summary(),
+    entries: catalogue.filter((e) => e.type.startsWith(g.prefix)),
+  })).filter((g) => g.entries.length > 0);
 }
 
 /** "all attendee events, booking.created": a whole family by its name, the rest one by one. */
@@ -27,7 +58,7 @@ export function summarizeEventTypes(events: readonly string[], catalogue: Webhoo
   const covered = new Set<string>();
   for (const group of groupEventTypes(catalogue)) {
     if (group.entries.every((e) => chosen.has(e.type))) {
-      parts.push(group.all.toLowerCase());
+      parts.push(group.summary);
       for (const e of group.entries) covered.add(e.type);
     }
   }
@@ -86,7 +117,7 @@ export function EventTypePicker(props: {
       </Show>
       <For each={groups()}>
         {(group) => {
-          const groupId = `${props.id}-${group.name.toLowerCase()}`;
+          const groupId = `${props.id}-${group.slug}`;
           return (
             <fieldset class="event-type-group">
               <legend>{group.name}</legend>

@@ -2,6 +2,7 @@ import { createResource, createSignal, For, onCleanup, Show, type JSX } from 'so
 import { dismissAttention, isKeptOffline, offlineEdits, onOfflineChange, setKeepOffline } from '../data';
 import { adminErrorMessage } from '../errors';
 import { FIELD_LABELS } from '../reconcile';
+import type { QueuedEdit } from '../offline-db';
 import type { AdminUser } from '../session';
 import { intlLocale, t } from '../../i18n/i18n';
 
@@ -10,6 +11,13 @@ export function formatTimeOfDay(ms: number): string {
   const d = new Date(ms);
   const today = new Date().toDateString() === d.toDateString();
   return new Intl.DateTimeFormat(intlLocale(), today ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+/** Why an edit was not saved, worded now (the store keeps a code, so a language switch follows). */
+function refusalWords(edit: Pick<QueuedEdit, 'refusal' | 'reason'>): string {
+  if (edit.refusal === 'deleted') return t('admin.offline.attendeeDeleted');
+  if (edit.refusal === 'refused') return t('admin.offline.refused', { reason: edit.reason ?? '' });
+  return edit.reason ?? '';
 }
 
 const show = (v: string | number) => (typeof v === 'number' ? new Intl.NumberFormat(intlLocale()).format(v) : t('admin.eventForm.q.quoted', { label: v }));
@@ -71,7 +79,7 @@ export function OfflinePanel(props: { eventId: number; user: AdminUser }): JSX.E
               {(edit) => (
                 <li>
                   <strong>{edit.label}</strong>:{' '}
-                  <Show when={edit.kept.length > 0} fallback={t('admin.attendees.notSavedOffline', { reason: edit.reason ?? '' })}>
+                  <Show when={edit.kept.length > 0} fallback={t('admin.attendees.notSavedOffline', { reason: refusalWords(edit) })}>
                     <For each={edit.kept}>
                       {(k, i) => (
                         <>

@@ -28,6 +28,7 @@ import { ready } from '../components/async-view';
 import { parseUtcString } from '../../../shared/time';
 import { A, type RouteProps } from '../../router';
 import { FormError } from '../../ui/form-error';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 interface LiveData {
   counts: CheckinCounts;
@@ -43,28 +44,60 @@ interface LiveData {
 export const DASHBOARD_REFRESH_MS = 15_000;
 const CHART_BARS = 36; // 3 hours of 5-minute bars
 
-const CONFLICT_TEXT: Record<string, string> = {
-  cancelled_before_scan: 'Cancelled before the scan',
-  cancelled: 'Cancelled on the server',
-  waitlist: 'On the waitlist',
-  deleted: 'Attendee deleted',
-  again_elsewhere: 'Let in at two doors',
-  over_capacity: 'Walk-in over capacity',
-};
+/** Why a check-in needs review, in the reader's words (read when drawn, so a language switch follows). */
+function conflictText(conflict: string): string {
+  switch (conflict) {
+    case 'cancelled_before_scan':
+      return t('admin.dashboard.conflict.cancelledBeforeScan');
+    case 'cancelled':
+      return t('admin.dashboard.conflict.cancelled');
+    case 'waitlist':
+      return t('admin.dashboard.conflict.waitlist');
+    case 'deleted':
+      return t('admin.dashboard.conflict.deleted');
+    case 'again_elsewhere':
+      return t('admin.dashboard.conflict.againElsewhere');
+    case 'over_capacity':
+      return t('admin.dashboard.conflict.overCapacity');
+    default:
+      return conflict;
+  }
+}
 
 /** How a check-in was made, in the words staff use (docs/api.md#errors check-in sources). */
-const SOURCE_TEXT: Record<string, string> = {
-  scan: 'Door: camera scan',
-  manual: 'Door: typed code',
-  search: 'Door: name search',
-  walk_in: 'Door: walk-in',
-  rest: 'Admin',
-};
+function sourceText(source: string): string {
+  switch (source) {
+    case 'scan':
+      return t('admin.dashboard.source.scan');
+    case 'manual':
+      return t('admin.dashboard.source.manual');
+    case 'search':
+      return t('admin.dashboard.source.search');
+    case 'walk_in':
+      return t('admin.dashboard.source.walkIn');
+    case 'rest':
+      return t('admin.dashboard.source.rest');
+    default:
+      return source;
+  }
+}
+
+/** Counts grouped the reader's way ("1,234", "1.234"); one formatter per locale. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function formatCount(n: number): string {
+  const tag = intlLocale();
+  let format = numberFormats.get(tag);
+  if (!format) numberFormats.set(tag, (format = new Intl.NumberFormat(tag)));
+  return format.format(n);
+}
+
+/** The clock of "updated 14:05:09", in the reader's locale. */
+const clock = (ms: number): string => new Date(ms).toLocaleTimeString(intlLocale());
 
 export default function AdminEventDashboardPage(props: RouteProps): JSX.Element {
   const eventId = () => Number(props.params.id);
   return (
-    <AdminFrame title="Event dashboard" area="dashboard">
+    <AdminFrame title={t('admin.dashboard.title')} area="dashboard">
       {(user) => <Dashboard eventId={eventId()} user={user} />}
     </AdminFrame>
   );
@@ -129,37 +162,39 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
 
   const askUndo = (checkin: CheckinListItem, name: string) =>
     confirm.ask({
-      title: `Undo the check-in of ${name}?`,
-      detail: `Scanned ${formatUtcDateTime(checkin.scannedUtc)}. The row is kept, marked as undone, and no longer counts.`,
-      confirmLabel: 'Undo check-in',
+      title: t('admin.dashboard.undoTitle', { name }),
+      detail: t('admin.dashboard.undoDetail', { when: formatUtcDateTime(checkin.scannedUtc) }),
+      confirmLabel: t('admin.dashboard.undo'),
       action: () => annulCheckin(checkin.id),
       onDone: () => void refetch(),
     });
 
   return (
     <>
-      <AsyncView resource={event} retry={() => void refetchEvent()} what="The event">
+      <AsyncView resource={event} retry={() => void refetchEvent()} what={t('admin.dashboard.whatEvent')}>
         {(ev) => {
           return (
-            <section class="event-head" aria-label="Event">
+            <section class="event-head" aria-label={t('admin.dashboard.eventLabel')}>
               <h2>{ev().title}</h2>
               <p class="muted">
                 <time datetime={isoDateTime(ev().startsUtc)}>{formatUtcDateTime(ev().startsUtc)}</time>
-                {ev().venue ? ` · ${ev().venue}` : ''} · <span class={`state state-${ev().status}`}>{ev().status === 'published' ? 'Published' : 'Draft'}</span>{' '}
-                · capacity {ev().capacity ?? 'unlimited'}
-                {ev().waitlist ? ', waitlist on' : ''}
+                {ev().venue ? ` · ${ev().venue}` : ''} ·{' '}
+                <span class={`state state-${ev().status}`}>{ev().status === 'published' ? t('admin.events.published') : t('admin.events.draft')}</span> ·{' '}
+                {ev().capacity == null
+                  ? t('admin.dashboard.capacityUnlimited', { waitlist: ev().waitlist ? 'on' : 'off' })
+                  : t('admin.dashboard.capacity', { capacity: ev().capacity, waitlist: ev().waitlist ? 'on' : 'off' })}
               </p>
               <div class="button-row">
                 <A href={`/admin/events/${ev().id}/attendees`} class="button">
-                  Attendees
+                  {t('admin.events.attendees')}
                 </A>
                 <Show when={canEdit(props.user.role)}>
                   <A href={`/admin/events/${ev().id}/edit`} class="button button-quiet">
-                    Edit event
+                    {t('admin.dashboard.editEvent')}
                   </A>
                   <Show when={ev().status === 'draft'}>
                     <button type="button" class="button button-quiet" onClick={() => void publish(ev())}>
-                      Publish
+                      {t('admin.dashboard.publish')}
                     </button>
                   </Show>
                 </Show>
@@ -170,7 +205,7 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
         }}
       </AsyncView>
 
-      <AsyncView resource={live} retry={() => void refetch()} what="Check-in figures">
+      <AsyncView resource={live} retry={() => void refetch()} what={t('admin.dashboard.whatFigures')}>
         {(data) => {
           const bars = () =>
             arrivalBars(data().arrivals.buckets, {
@@ -181,49 +216,50 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
           return (
             <>
               <p class="status-text">
-                Live · updated {new Date(data().asOfMs).toLocaleTimeString()}
-                {data().refreshError ? ` · refresh failed, showing the last figures: ${data().refreshError}` : ''}
+                {data().refreshError
+                  ? t('admin.dashboard.liveRefreshFailed', { time: clock(data().asOfMs), reason: data().refreshError })
+                  : t('admin.dashboard.live', { time: clock(data().asOfMs) })}
               </p>
-              <section class="stats" aria-label="Check-in figures, in seats">
+              <section class="stats" aria-label={t('admin.dashboard.figuresLabel')}>
                 <div class="stat">
-                  <span class="stat-value">{data().counts.seatsCheckedIn}</span>
-                  <span class="stat-label">seats checked in</span>
+                  <span class="stat-value">{formatCount(data().counts.seatsCheckedIn)}</span>
+                  <span class="stat-label">{t('admin.dashboard.seatsCheckedIn')}</span>
                 </div>
                 <div class="stat">
-                  <span class="stat-value">{data().counts.seatsGoing}</span>
-                  <span class="stat-label">seats going</span>
+                  <span class="stat-value">{formatCount(data().counts.seatsGoing)}</span>
+                  <span class="stat-label">{t('admin.dashboard.seatsGoing')}</span>
                 </div>
                 <div class="stat">
-                  <span class="stat-value">{data().counts.placesLeft ?? 'No limit'}</span>
-                  <span class="stat-label">places left</span>
+                  <span class="stat-value">{data().counts.placesLeft == null ? t('admin.dashboard.noLimit') : formatCount(data().counts.placesLeft!)}</span>
+                  <span class="stat-label">{t('admin.dashboard.placesLeft')}</span>
                 </div>
                 <div class="stat">
-                  <span class="stat-value">{data().counts.seatsWaitlisted}</span>
-                  <span class="stat-label">seats on the waitlist</span>
+                  <span class="stat-value">{formatCount(data().counts.seatsWaitlisted)}</span>
+                  <span class="stat-label">{t('admin.dashboard.seatsWaitlisted')}</span>
                 </div>
               </section>
-              <section class="stats stats-secondary" aria-label="Scans">
+              <section class="stats stats-secondary" aria-label={t('admin.dashboard.scansLabel')}>
                 <div class="stat">
-                  <span class="stat-value">{data().counts.scans}</span>
-                  <span class="stat-label">scans (re-entries included)</span>
+                  <span class="stat-value">{formatCount(data().counts.scans)}</span>
+                  <span class="stat-label">{t('admin.dashboard.scans')}</span>
                 </div>
                 <div class="stat" classList={{ 'stat-warn': data().counts.conflicts > 0 }}>
-                  <span class="stat-value">{data().counts.conflicts}</span>
-                  <span class="stat-label">conflicts</span>
+                  <span class="stat-value">{formatCount(data().counts.conflicts)}</span>
+                  <span class="stat-label">{t('admin.dashboard.conflicts')}</span>
                 </div>
                 <div class="stat">
-                  <span class="stat-value">{data().counts.rejectedScans}</span>
-                  <span class="stat-label">refused scans</span>
+                  <span class="stat-value">{formatCount(data().counts.rejectedScans)}</span>
+                  <span class="stat-label">{t('admin.dashboard.refusedScans')}</span>
                 </div>
               </section>
 
               <section class="section" aria-labelledby="arrivals-heading">
-                <h2 id="arrivals-heading">Arrivals</h2>
+                <h2 id="arrivals-heading">{t('admin.dashboard.arrivals')}</h2>
                 <Show
                   when={!arrivalsBeforeStart(data().arrivals.buckets, startsMs(), data().asOfMs)}
-                  fallback={<p class="status-text">Arrivals appear here once the event starts.</p>}
+                  fallback={<p class="status-text">{t('admin.dashboard.arrivalsLater')}</p>}
                 >
-                  <ArrivalsChart bars={bars()} label="Arrivals" />
+                  <ArrivalsChart bars={bars()} label={t('admin.dashboard.arrivals')} />
                 </Show>
               </section>
 
@@ -231,16 +267,20 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                 {(devices) => (
                   <section class="section" aria-labelledby="devices-heading">
                     <div class="section-header">
-                      <h2 id="devices-heading">Door devices</h2>
-                      <A href="/admin/devices">Manage devices</A>
+                      <h2 id="devices-heading">{t('admin.dashboard.devices')}</h2>
+                      <A href="/admin/devices">{t('admin.dashboard.manageDevices')}</A>
                     </div>
-                    <Show when={devices().length > 0} fallback={<p class="status-text">No door device follows this event.</p>}>
+                    <Show when={devices().length > 0} fallback={<p class="status-text">{t('admin.dashboard.noDevices')}</p>}>
                       <ul class="device-list">
                         <For each={devices()}>
                           {(d) => (
                             <li>
-                              <strong>{d.name}</strong> · <span class={`state state-${deviceState(d).tone}`}>{deviceState(d).label}</span> · last seen{' '}
-                              {d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : 'never'} · not yet synced: {d.pendingCount ?? '—'}
+                              <strong>
+                                <bdi>{d.name}</bdi>
+                              </strong>{' '}
+                              · <span class={`state state-${deviceState(d).tone}`}>{deviceState(d).label}</span> ·{' '}
+                              {t('admin.dashboard.lastSeen', { when: d.lastSeenUtc ? formatUtcDateTime(d.lastSeenUtc) : t('admin.dashboard.never') })} ·{' '}
+                              {t('admin.dashboard.notSynced', { count: d.pendingCount == null ? '—' : formatCount(d.pendingCount) })}
                             </li>
                           )}
                         </For>
@@ -252,8 +292,8 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
 
               <CheckinTable
                 id="conflicts"
-                title="Conflicts to review"
-                empty="No conflicts."
+                title={t('admin.dashboard.conflictsTitle')}
+                empty={t('admin.dashboard.noConflicts')}
                 rows={data().conflicts}
                 devices={data().devices}
                 canUndo={canEdit(props.user.role)}
@@ -261,8 +301,8 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
               />
               <CheckinTable
                 id="recent"
-                title="Latest check-ins"
-                empty="No check-ins yet."
+                title={t('admin.dashboard.recentTitle')}
+                empty={t('admin.dashboard.noCheckins')}
                 rows={data().recent}
                 devices={data().devices}
                 canUndo={canEdit(props.user.role)}
@@ -277,13 +317,14 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
   );
 }
 
-const names = new Map<number, Promise<string>>();
-function attendeeName(id: number): Promise<string> {
+/** An attendee's name, asked once per id; null when the attendee is gone (worded when drawn). */
+const names = new Map<number, Promise<string | null>>();
+function attendeeName(id: number): Promise<string | null> {
   let name = names.get(id);
   if (!name) {
     name = getAttendee(id).then(
       (a) => a.displayName || a.email,
-      () => `Attendee #${id} (deleted)`,
+      () => null,
     );
     names.set(id, name);
   }
@@ -292,8 +333,8 @@ function attendeeName(id: number): Promise<string> {
 
 /** Which door (or signed-in person) made a check-in: two rows of one attendee must not look alike. */
 function deviceLabel(row: CheckinListItem, devices: DeviceDto[] | null): string {
-  if (row.deviceId === null) return row.source === 'rest' ? 'No device' : 'Signed-in staff';
-  return devices?.find((d) => d.id === row.deviceId)?.name ?? `Device #${row.deviceId}`;
+  if (row.deviceId === null) return row.source === 'rest' ? t('admin.dashboard.noDevice') : t('admin.dashboard.signedInStaff');
+  return devices?.find((d) => d.id === row.deviceId)?.name ?? t('admin.dashboard.deviceNumber', { id: row.deviceId });
 }
 
 function CheckinTable(props: {
@@ -310,32 +351,59 @@ function CheckinTable(props: {
     <section class="section" aria-labelledby={`${props.id}-heading`}>
       <h2 id={`${props.id}-heading`}>{props.title}</h2>
       <Show when={props.rows.length > 0} fallback={<p class="status-text">{props.empty}</p>}>
-        <DataTable labelledBy={`${props.id}-heading`} columns={['Attendee', 'Scanned', 'Device', 'Source', 'Conflict', 'Action']} rows={props.rows}>
+        <DataTable
+          labelledBy={`${props.id}-heading`}
+          columns={[
+            t('admin.dashboard.col.attendee'),
+            t('admin.dashboard.col.scanned'),
+            t('admin.dashboard.col.device'),
+            t('admin.dashboard.col.source'),
+            t('admin.dashboard.col.conflict'),
+            t('admin.dashboard.col.action'),
+          ]}
+          rows={props.rows}
+        >
           {(row) => {
             const [name] = createResource(() => row.attendeeId, attendeeName);
-            const who = () => name() ?? `attendee #${row.attendeeId}`;
+            const deleted = () => name.state === 'ready' && name() === null;
+            const who = () =>
+              deleted()
+                ? t('admin.dashboard.attendeeDeleted', { id: row.attendeeId })
+                : (name() ?? t('admin.dashboard.attendeeNumberInSentence', { id: row.attendeeId }));
             return (
               <tr classList={{ 'row-annulled': !!row.annulledUtc }}>
                 <td>
-                  {name() ?? `Attendee #${row.attendeeId}`}
+                  <bdi>
+                    {deleted()
+                      ? t('admin.dashboard.attendeeDeleted', { id: row.attendeeId })
+                      : (name() ?? t('admin.dashboard.attendeeNumber', { id: row.attendeeId }))}
+                  </bdi>
                   <Show when={row.repeat}>
                     {' '}
-                    <span class="badge badge-repeat" title="Re-entry: an earlier check-in of this attendee stands">
-                      Repeat
+                    <span class="badge badge-repeat" title={t('admin.dashboard.repeatTitle')}>
+                      {t('admin.dashboard.repeat')}
                     </span>
                   </Show>
                 </td>
                 <td>
                   <time datetime={isoDateTime(row.scannedUtc)}>{formatUtcDateTime(row.scannedUtc)}</time>
                 </td>
-                <td>{deviceLabel(row, props.devices)}</td>
-                <td>{SOURCE_TEXT[row.source] ?? row.source}</td>
-                <td>{row.conflict ? <span class="flag-conflict">⚠ {CONFLICT_TEXT[row.conflict] ?? row.conflict}</span> : <span class="muted">None</span>}</td>
                 <td>
-                  <Show when={!row.annulledUtc} fallback={<span class="muted">Undone</span>}>
+                  <bdi>{deviceLabel(row, props.devices)}</bdi>
+                </td>
+                <td>{sourceText(row.source)}</td>
+                <td>
+                  {row.conflict ? (
+                    <span class="flag-conflict">⚠ {conflictText(row.conflict)}</span>
+                  ) : (
+                    <span class="muted">{t('admin.dashboard.noConflict')}</span>
+                  )}
+                </td>
+                <td>
+                  <Show when={!row.annulledUtc} fallback={<span class="muted">{t('admin.dashboard.undone')}</span>}>
                     <Show when={props.canUndo}>
                       <button type="button" class="button button-small button-quiet" onClick={() => props.onUndo(row, who())}>
-                        Undo check-in<span class="visually-hidden"> of {who()}</span>
+                        {tx('admin.dashboard.undoOf', { name: who(), h: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                       </button>
                     </Show>
                   </Show>
