@@ -106,6 +106,7 @@ export default tseslint.config(
       'client/admin/pages/booking-type-form.tsx',
       'client/admin/components/weekly-editor.tsx',
       'client/admin/components/chat-webhook-field.tsx',
+      'client/admin/pages/settings.tsx',
     ],
     rules: {
       'no-restricted-syntax': [
