@@ -111,6 +111,7 @@ export default tseslint.config(
       'client/admin/components/attendee-timeline.tsx',
       'client/admin/components/event-picker.tsx',
       'client/admin/components/event-type-picker.tsx',
+      'client/admin/pages/settings.tsx',
     ],
     rules: {
       'no-restricted-syntax': [

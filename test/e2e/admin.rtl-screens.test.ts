@@ -1,5 +1,5 @@
 /**
- * The admin's booking, order, integration and device pages in Arabic on a phone (issue 28, "Right to
+ * The admin's booking, order, integration, device and settings pages in Arabic on a phone (issue 28, "Right to
  * left is right"; docs/decisions/027-languages.md): signed in as an administrator with a little of
  * everything seeded, each page at 390 px answers `<html dir="rtl" lang="ar">`, shows its Arabic
  * words from the catalogue, is no wider than the screen and is axe clean. Screenshots land under
@@ -88,10 +88,15 @@ const screens = (): Array<{ path: string; ready: string; texts: string[] }> => [
   },
   { path: '/admin/devices', ready: 'text=الباب الشمالي', texts: ['admin.devices.heading', 'admin.devices.addHeading', 'admin.devices.state.waiting'] },
   { path: '/admin/outbox', ready: '#outbox-list-heading', texts: ['admin.outbox.heading', 'admin.outbox.recipient'] },
+  {
+    path: '/admin/settings',
+    ready: '#tk-name',
+    texts: ['admin.settings.siteHeading', 'admin.settings.users.heading', 'admin.settings.tokens.heading', 'admin.settings.payments.webhookUrl'],
+  },
 ];
 
 describe('the admin in Arabic on a phone', () => {
-  test('booking types, bookings, orders, submissions, resources, webhooks, devices and the outbox read right to left, in Arabic, at 390 px', async () => {
+  test('booking types, bookings, orders, submissions, resources, webhooks, devices, the outbox and settings read right to left, in Arabic, at 390 px', async () => {
     const page = await e2e.newPage({ cookie: e2e.admin.cookie, viewport: PHONE_390 });
     // ?lang= chooses the language once and keeps it in the svc_lang cookie for the pages after
     await page.goto(new URL('/admin/booking-types?lang=ar', e2e.server.url).href);

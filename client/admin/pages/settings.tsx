@@ -35,12 +35,15 @@ import { accessState, eventsSummary } from '../users';
 import { formatUtcDateTime } from '../../ui/format';
 import { FormError } from '../../ui/form-error';
 import { submitWith } from '../../ui/forms';
+import { t, tx } from '../../i18n/i18n';
+
+const hidden = (chunks: JSX.Element[]): JSX.Element => <span class="visually-hidden">{chunks}</span>;
 
 type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
 export default function AdminSettingsPage(): JSX.Element {
   return (
-    <AdminFrame title="Settings & people" area="settings">
+    <AdminFrame title={t('admin.frame.nav.settings')} area="settings">
       {(me) => (
         <>
           <SiteSettings />
@@ -58,8 +61,8 @@ function SiteSettings(): JSX.Element {
   const [settings, { refetch }] = createResource(getSettings);
   return (
     <section aria-labelledby="settings-heading">
-      <h2 id="settings-heading">Site settings</h2>
-      <AsyncView resource={settings} retry={() => void refetch()} what="Settings">
+      <h2 id="settings-heading">{t('admin.settings.siteHeading')}</h2>
+      <AsyncView resource={settings} retry={() => void refetch()} what={t('admin.settings.siteWhat')}>
         {(s) => <SettingsForm initial={s()} />}
       </AsyncView>
     </section>
@@ -100,26 +103,26 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
       <div class="field-row">
         <TextField
           id="set-currency"
-          label="Currency"
+          label={t('admin.settings.currency')}
           value={currency()}
           onInput={setCurrency}
           maxLength={3}
-          hint="ISO 4217 code, e.g. EUR. Amounts are relabelled, never converted."
+          hint={t('admin.settings.currencyHint')}
         />
         <TextField
           id="set-hold"
-          label="Payment hold (hours)"
+          label={t('admin.settings.hold')}
           type="number"
           min="1"
           max="720"
           value={hold()}
           onInput={setHold}
-          hint="How long an unpaid booking keeps its slot."
+          hint={t('admin.settings.holdHint')}
         />
       </div>
       <DefaultLanguageField value={defaultLanguage()} onChange={setDefaultLanguage} />
       <fieldset class="field">
-        <legend>Location labels</legend>
+        <legend>{t('admin.settings.locationLabels')}</legend>
         <For each={LOCATION_MODES}>
           {(mode) => (
             <TextField
@@ -130,11 +133,11 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
             />
           )}
         </For>
-        <p class="field-hint">What visitors read for each location kind; empty hides the label.</p>
+        <p class="field-hint">{t('admin.settings.locationLabelsHint')}</p>
       </fieldset>
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          Save settings
+          {t('admin.settings.save')}
         </button>
       </div>
       <SaveStatus state={state()} error={error()} />
@@ -147,18 +150,20 @@ function PaymentsSettings(): JSX.Element {
   const [status, { refetch }] = createResource(loadPaymentStatus);
   return (
     <section class="section" aria-labelledby="payments-heading">
-      <h2 id="payments-heading">Payments</h2>
-      <AsyncView resource={status} retry={() => void refetch()} what="Payment settings">
+      <h2 id="payments-heading">{t('admin.settings.payments.heading')}</h2>
+      <AsyncView resource={status} retry={() => void refetch()} what={t('admin.settings.payments.what')}>
         {(s) => <PaymentsFacts status={s()} />}
       </AsyncView>
     </section>
   );
 }
 
-const PROVIDER_LABELS: Record<string, string> = {
-  local: 'Built-in (svc’s own checkout page, no outside service)',
-  stripe: 'Stripe',
-};
+/** The provider as the admin reads it: the built-in one described, Stripe by its (untranslated) name. */
+function providerLabel(provider: string | null | undefined): string {
+  if (provider === 'local') return t('admin.settings.payments.providerLocal');
+  if (provider === 'stripe') return 'Stripe';
+  return provider || '—';
+}
 
 function PaymentsFacts(props: { status: PaymentStatusDto }): JSX.Element {
   const s = () => props.status;
@@ -168,48 +173,44 @@ function PaymentsFacts(props: { status: PaymentStatusDto }): JSX.Element {
       fallback={
         <>
           <dl class="facts">
-            <dt>Edition</dt>
-            <dd>Free</dd>
+            <dt>{t('admin.settings.payments.edition')}</dt>
+            <dd>{t('admin.settings.payments.free')}</dd>
           </dl>
-          <p class="field-hint">
-            Online payments and orders come with the extended edition (<code>SVC_EDITION=extended</code>). In the free edition, priced booking types are paid on
-            site.
-          </p>
+          <p class="field-hint">{tx('admin.settings.payments.freeHint', { code: (chunks) => <code>{chunks}</code> })}</p>
         </>
       }
     >
       <dl class="facts">
-        <dt>Edition</dt>
-        <dd>Extended</dd>
-        <dt>Provider</dt>
-        <dd>{PROVIDER_LABELS[s().provider ?? ''] ?? s().provider ?? '—'}</dd>
-        <dt>Configured</dt>
-        <dd>{s().configured ? '✓ Yes' : <span class="save-failed">✗ No: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET</span>}</dd>
-        <dt>Payment hold</dt>
-        <dd>
-          {s().holdHours} hour{s().holdHours === 1 ? '' : 's'}
-        </dd>
-        <dt>Currency</dt>
+        <dt>{t('admin.settings.payments.edition')}</dt>
+        <dd>{t('admin.settings.payments.extended')}</dd>
+        <dt>{t('admin.settings.payments.provider')}</dt>
+        <dd>{providerLabel(s().provider)}</dd>
+        <dt>{t('admin.settings.payments.configured')}</dt>
+        <dd>{s().configured ? t('admin.settings.payments.configuredYes') : <span class="save-failed">{t('admin.settings.payments.configuredNo')}</span>}</dd>
+        <dt>{t('admin.settings.payments.hold')}</dt>
+        <dd>{t('admin.settings.payments.holdHours', { count: s().holdHours })}</dd>
+        <dt>{t('admin.settings.currency')}</dt>
         <dd>{s().currency}</dd>
-        <dt>Shop bridge</dt>
-        <dd>{s().commerceBridge.enabled ? '✓ On' : 'Off (set SVC_COMMERCE_SECRET to turn it on)'}</dd>
+        <dt>{t('admin.settings.payments.bridge')}</dt>
+        <dd>{s().commerceBridge.enabled ? t('admin.settings.payments.bridgeOn') : t('admin.settings.payments.bridgeOff')}</dd>
       </dl>
       <Show when={s().webhookUrl}>
         {(url) => (
           <CopyField
             id="pay-webhook"
-            label="Webhook URL"
+            label={t('admin.settings.payments.webhookUrl')}
             value={url()}
-            hint={
-              s().provider === 'local'
-                ? 'The built-in provider delivers its events to this address itself; nothing to set up.'
-                : 'Give this address to Stripe as the webhook endpoint, with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired and charge.refunded.'
-            }
+            hint={s().provider === 'local' ? t('admin.settings.payments.webhookHintLocal') : t('admin.settings.payments.webhookHintStripe')}
           />
         )}
       </Show>
       <Show when={s().commerceBridge.enabled}>
-        <CopyField id="pay-commerce" label="Shop webhook URL" value={s().commerceBridge.url} hint="Where the shop sends its signed order webhooks." />
+        <CopyField
+          id="pay-commerce"
+          label={t('admin.settings.payments.shopWebhookUrl')}
+          value={s().commerceBridge.url}
+          hint={t('admin.settings.payments.shopWebhookHint')}
+        />
       </Show>
     </Show>
   );
@@ -222,10 +223,10 @@ function CopyField(props: { id: string; label: string; value: string; hint?: str
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.value);
-      setCopied('✓ Copied');
+      setCopied(t('admin.settings.copy.copied'));
     } catch {
       input?.select();
-      setCopied('Selected: press Ctrl+C (⌘C) to copy.');
+      setCopied(t('admin.settings.copy.selected'));
     }
   };
   return (
@@ -241,7 +242,7 @@ function CopyField(props: { id: string; label: string; value: string; hint?: str
           onFocus={(e) => e.currentTarget.select()}
         />
         <button type="button" class="button button-small" onClick={() => void copy()}>
-          Copy<span class="visually-hidden"> {props.label}</span>
+          {tx('admin.settings.copy.button', { label: props.label, h: hidden })}
         </button>
       </div>
       <Show when={props.hint}>
@@ -271,7 +272,7 @@ function Users(props: { me: AdminUser }): JSX.Element {
     setNotice(null);
     try {
       await updateUser(u.id, { role });
-      setNotice({ ok: true, text: `${who(u)} is now ${ROLE_LABELS[role].toLowerCase()}.` });
+      setNotice({ ok: true, text: t('admin.settings.users.roleNow', { name: who(u), role }) });
       void refetch();
     } catch (err) {
       setNotice({ ok: false, text: adminErrorMessage(err) });
@@ -280,18 +281,30 @@ function Users(props: { me: AdminUser }): JSX.Element {
 
   return (
     <section class="section" aria-labelledby="users-heading">
-      <h2 id="users-heading">Users</h2>
+      <h2 id="users-heading">{t('admin.settings.users.heading')}</h2>
       <ActionNoticeView notice={notice()} />
-      <AsyncView resource={users} retry={() => void refetch()} what="Users">
+      <AsyncView resource={users} retry={() => void refetch()} what={t('admin.settings.users.heading')}>
         {(list) => (
-          <DataTable labelledBy="users-heading" class="users-table" columns={['Name', 'Email', 'Role', 'Events', 'Access', 'Actions']} rows={list()}>
+          <DataTable
+            labelledBy="users-heading"
+            class="users-table"
+            columns={[
+              t('admin.settings.col.name'),
+              t('admin.settings.col.email'),
+              t('admin.settings.col.role'),
+              t('admin.settings.col.events'),
+              t('admin.settings.col.access'),
+              t('admin.settings.col.actions'),
+            ]}
+            rows={list()}
+          >
             {(u) => (
               <tr data-user-id={u.id}>
                 <td>{u.displayName || <span class="muted">—</span>}</td>
                 <td class="cell-email">{u.email}</td>
                 <td>
                   <label class="visually-hidden" for={`role-${u.id}`}>
-                    Role of {who(u)}
+                    {t('admin.settings.users.roleOf', { name: who(u) })}
                   </label>
                   <select
                     id={`role-${u.id}`}
@@ -317,7 +330,7 @@ function Users(props: { me: AdminUser }): JSX.Element {
                       onClick={() => setEventsFor(eventsFor() === u.id ? null : u.id)}
                       aria-expanded={eventsFor() === u.id}
                     >
-                      Change events<span class="visually-hidden"> of {who(u)}</span>
+                      {tx('admin.settings.users.changeEvents', { name: who(u), h: hidden })}
                     </button>
                   </Show>
                   <Show when={eventsFor() === u.id}>
@@ -339,7 +352,7 @@ function Users(props: { me: AdminUser }): JSX.Element {
                       <span class={`access access-${state.kind}`}>
                         {state.label}
                         <Show when={state.kind === 'invited' || state.kind === 'reset-sent'}>
-                          <span class="field-hint"> (link valid until {formatUtcDateTime(u.inviteExpiresUtc)})</span>
+                          <span class="field-hint"> {t('admin.settings.users.linkValid', { when: formatUtcDateTime(u.inviteExpiresUtc) })}</span>
                         </Show>
                       </span>
                     );
@@ -352,8 +365,9 @@ function Users(props: { me: AdminUser }): JSX.Element {
                     onClick={() => setResetFor(resetFor() === u.id ? null : u.id)}
                     aria-expanded={resetFor() === u.id}
                   >
-                    {u.hasPassword ? 'Reset password' : 'Send invite link'}
-                    <span class="visually-hidden"> of {who(u)}</span>
+                    {u.hasPassword
+                      ? tx('admin.settings.users.resetPassword', { name: who(u), h: hidden })
+                      : tx('admin.settings.users.sendInvite', { name: who(u), h: hidden })}
                   </button>
                   <Show when={u.id !== props.me.id}>
                     <button
@@ -361,15 +375,15 @@ function Users(props: { me: AdminUser }): JSX.Element {
                       class="button button-small button-quiet button-danger-text"
                       onClick={() =>
                         confirm.ask({
-                          title: `Delete the user ${who(u)} (${u.email})?`,
-                          detail: 'Their sessions end. Bookings they host keep their history.',
-                          confirmLabel: 'Delete user',
+                          title: t('admin.settings.users.deleteTitle', { name: who(u), email: u.email }),
+                          detail: t('admin.settings.users.deleteDetail'),
+                          confirmLabel: t('admin.settings.users.deleteConfirm'),
                           action: () => deleteUser(u.id),
                           onDone: () => void refetch(),
                         })
                       }
                     >
-                      Delete<span class="visually-hidden"> {who(u)}</span>
+                      {tx('admin.settings.users.delete', { name: who(u), h: hidden })}
                     </button>
                   </Show>
                   <Show when={resetFor() === u.id}>
@@ -407,8 +421,9 @@ function EventsEditor(props: { user: UserDto; events: EventDto[] | undefined; on
     setError(null);
     try {
       await updateUser(props.user.id, { eventIds: value() });
+      const ids = value();
       props.onDone(
-        `${props.user.displayName || props.user.email} now works on ${value() === null ? 'all events' : `${value()!.length} event${value()!.length === 1 ? '' : 's'}`}.`,
+        t('admin.settings.events.done', { name: props.user.displayName || props.user.email, scope: ids === null ? 'all' : 'some', count: ids?.length ?? 0 }),
       );
     } catch (err) {
       setError(adminErrorMessage(err));
@@ -418,13 +433,13 @@ function EventsEditor(props: { user: UserDto; events: EventDto[] | undefined; on
     <form class="inline-form inline-form-stack" onSubmit={submitWith(submit)}>
       <EventPicker
         id={`ev-${props.user.id}`}
-        legend={`Events ${props.user.displayName || props.user.email} may work on`}
+        legend={t('admin.settings.events.legend', { name: props.user.displayName || props.user.email })}
         events={props.events}
         value={value()}
         onChange={setValue}
       />
       <button type="submit" class="button button-small">
-        Save events
+        {t('admin.settings.events.save')}
       </button>
       <FormError message={error()} />
     </form>
@@ -440,7 +455,7 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
     setError(null);
     try {
       await updateUser(props.user.id, { password: password() });
-      props.onDone(`New password set for ${who()}. Tell them over a safe channel.`);
+      props.onDone(t('admin.settings.reset.done', { name: who() }));
     } catch (err) {
       setError(adminErrorMessage(err));
     }
@@ -451,7 +466,7 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
     setError(null);
     try {
       await sendPasswordLink(props.user.id);
-      props.onDone(`A link to choose a password was emailed to ${props.user.email}. Older links no longer work.`);
+      props.onDone(t('admin.settings.reset.linkSent', { email: props.user.email }));
     } catch (err) {
       setError(adminErrorMessage(err));
       setSending(false);
@@ -460,11 +475,11 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
   return (
     <div class="inline-form inline-form-stack">
       <button type="button" class="button button-small" aria-disabled={sending()} onClick={() => void sendLink()}>
-        Email a link<span class="visually-hidden"> to {who()}</span>
+        {tx('admin.settings.reset.emailLink', { name: who(), h: hidden })}
       </button>
-      <p class="field-hint">They choose their own password; the link works once, for 7 days. Or type one for them:</p>
+      <p class="field-hint">{t('admin.settings.reset.hint')}</p>
       <form class="inline-form" onSubmit={submitWith(submit)}>
-        <label for={`pw-${props.user.id}`}>New password</label>
+        <label for={`pw-${props.user.id}`}>{t('admin.settings.reset.newPassword')}</label>
         <input
           id={`pw-${props.user.id}`}
           type="password"
@@ -475,7 +490,7 @@ function PasswordReset(props: { user: UserDto; onDone: (text: string) => void })
           onInput={(e) => setPassword(e.currentTarget.value)}
         />
         <button type="submit" class="button button-small">
-          Set password
+          {t('admin.settings.reset.set')}
         </button>
       </form>
       <FormError message={error()} />
@@ -495,7 +510,7 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
     if (state() === 'saving') return;
     if (mode === 'invite' && password()) {
       setState('failed');
-      setError('“Invite” emails them a link to choose their own password: clear the password field, or use “Create”.');
+      setError(t('admin.settings.newUser.inviteWithPassword'));
       return;
     }
     setState('saving');
@@ -511,7 +526,11 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
       if (mode === 'invite') await inviteUser(input);
       else await createUser({ ...input, ...(password() ? { password: password() } : {}) });
       setState('saved');
-      props.onCreated(mode === 'invite' ? `Invitation emailed to ${input.email}.` : `${input.displayName || input.email} was added.`);
+      props.onCreated(
+        mode === 'invite'
+          ? t('admin.settings.newUser.invited', { email: input.email })
+          : t('admin.settings.newUser.added', { name: input.displayName || input.email }),
+      );
       setEmail('');
       setName('');
       setPassword('');
@@ -523,32 +542,38 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
   };
   return (
     <form class="form form-wide subform" onSubmit={submitWith(() => submit('invite'))} aria-labelledby="new-user-heading">
-      <h3 id="new-user-heading">Add a user</h3>
+      <h3 id="new-user-heading">{t('admin.settings.newUser.heading')}</h3>
       <div class="field-row">
-        <TextField id="nu-email" label="Email" type="email" value={email()} onInput={setEmail} required autocomplete="off" />
-        <TextField id="nu-name" label="Display name" value={name()} onInput={setName} autocomplete="off" />
+        <TextField id="nu-email" label={t('admin.settings.col.email')} type="email" value={email()} onInput={setEmail} required autocomplete="off" />
+        <TextField id="nu-name" label={t('admin.settings.newUser.name')} value={name()} onInput={setName} autocomplete="off" />
       </div>
       <div class="field-row">
-        <SelectField id="nu-role" label="Role" value={role()} options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} onChange={setRole} />
+        <SelectField
+          id="nu-role"
+          label={t('admin.settings.col.role')}
+          value={role()}
+          options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+          onChange={setRole}
+        />
         <TextField
           id="nu-password"
-          label="Password (only for “Create”)"
+          label={t('admin.settings.newUser.password')}
           type="password"
           autocomplete="new-password"
           value={password()}
           onInput={setPassword}
-          hint="“Invite” emails them a link to choose their own password (valid 7 days). “Create” sets this one (at least 8 characters) or none."
+          hint={t('admin.settings.newUser.passwordHint')}
         />
       </div>
       <Show when={role() === 'staff'}>
-        <EventPicker id="nu-events" legend="Events they may work on" events={props.events} value={eventIds()} onChange={setEventIds} />
+        <EventPicker id="nu-events" legend={t('admin.settings.newUser.eventsLegend')} events={props.events} value={eventIds()} onChange={setEventIds} />
       </Show>
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          Invite
+          {t('admin.settings.newUser.invite')}
         </button>
         <button type="button" class="button button-quiet" aria-disabled={state() === 'saving'} onClick={() => void submit('create')}>
-          Create
+          {t('admin.settings.newUser.create')}
         </button>
       </div>
       <SaveStatus state={state()} error={error()} />
@@ -578,48 +603,64 @@ function Tokens(): JSX.Element {
 
   return (
     <section class="section" aria-labelledby="tokens-heading">
-      <h2 id="tokens-heading">API tokens</h2>
+      <h2 id="tokens-heading">{t('admin.settings.tokens.heading')}</h2>
       <Show when={created()}>
         {(c) => (
           <div class="notice notice-ok token-once" role="status">
-            <p>Token “{c().name}” — copy it now; it is shown only this once:</p>
+            <p>{t('admin.settings.tokens.once', { name: c().name })}</p>
             <code class="token-value">{c().token}</code>
             <div class="button-row">
               <button type="button" class="button button-small" onClick={() => void navigator.clipboard?.writeText(c().token)}>
-                Copy
+                {t('admin.settings.tokens.copy')}
               </button>
               <button type="button" class="button button-small button-quiet" onClick={() => setCreated(null)}>
-                I have copied it
+                {t('admin.settings.tokens.copied')}
               </button>
             </div>
           </div>
         )}
       </Show>
-      <AsyncView resource={tokens} retry={() => void refetch()} what="Tokens" isEmpty={(l) => l.length === 0} empty={<p class="status-text">No API tokens.</p>}>
+      <AsyncView
+        resource={tokens}
+        retry={() => void refetch()}
+        what={t('admin.settings.tokens.what')}
+        isEmpty={(l) => l.length === 0}
+        empty={<p class="status-text">{t('admin.settings.tokens.none')}</p>}
+      >
         {(list) => (
-          <DataTable labelledBy="tokens-heading" columns={['Name', 'Role', 'Created', 'Last used', 'State']} rows={list()}>
-            {(t) => (
+          <DataTable
+            labelledBy="tokens-heading"
+            columns={[
+              t('admin.settings.col.name'),
+              t('admin.settings.col.role'),
+              t('admin.settings.tokens.col.created'),
+              t('admin.settings.tokens.col.lastUsed'),
+              t('admin.settings.tokens.col.state'),
+            ]}
+            rows={list()}
+          >
+            {(token) => (
               <tr>
-                <td>{t.name}</td>
-                <td>{ROLE_LABELS[t.role]}</td>
-                <td>{formatUtcDateTime(t.createdUtc)}</td>
-                <td>{t.lastUsedUtc ? formatUtcDateTime(t.lastUsedUtc) : <span class="muted">Never</span>}</td>
+                <td>{token.name}</td>
+                <td>{ROLE_LABELS[token.role]}</td>
+                <td>{formatUtcDateTime(token.createdUtc)}</td>
+                <td>{token.lastUsedUtc ? formatUtcDateTime(token.lastUsedUtc) : <span class="muted">{t('admin.settings.tokens.never')}</span>}</td>
                 <td>
-                  <Show when={!t.revokedUtc} fallback={<span class="muted">Revoked</span>}>
+                  <Show when={!token.revokedUtc} fallback={<span class="muted">{t('admin.settings.tokens.revoked')}</span>}>
                     <button
                       type="button"
                       class="button button-small button-quiet button-danger-text"
                       onClick={() =>
                         confirm.ask({
-                          title: `Revoke the token “${t.name}”?`,
-                          detail: 'Integrations using it stop working at once.',
-                          confirmLabel: 'Revoke token',
-                          action: () => revokeToken(t.id),
+                          title: t('admin.settings.tokens.revokeTitle', { name: token.name }),
+                          detail: t('admin.settings.tokens.revokeDetail'),
+                          confirmLabel: t('admin.settings.tokens.revokeConfirm'),
+                          action: () => revokeToken(token.id),
                           onDone: () => void refetch(),
                         })
                       }
                     >
-                      Revoke<span class="visually-hidden"> {t.name}</span>
+                      {tx('admin.settings.tokens.revoke', { name: token.name, h: hidden })}
                     </button>
                   </Show>
                 </td>
@@ -629,14 +670,27 @@ function Tokens(): JSX.Element {
         )}
       </AsyncView>
       <form class="form form-wide subform" onSubmit={submitWith(submit)} aria-labelledby="new-token-heading">
-        <h3 id="new-token-heading">New token</h3>
+        <h3 id="new-token-heading">{t('admin.settings.tokens.newHeading')}</h3>
         <div class="field-row">
-          <TextField id="tk-name" label="Token name" value={name()} onInput={setName} required hint="What uses it, e.g. “CRM sync”." />
-          <SelectField id="tk-role" label="Acts as" value={role()} options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} onChange={setRole} />
+          <TextField
+            id="tk-name"
+            label={t('admin.settings.tokens.name')}
+            value={name()}
+            onInput={setName}
+            required
+            hint={t('admin.settings.tokens.nameHint')}
+          />
+          <SelectField
+            id="tk-role"
+            label={t('admin.settings.tokens.actsAs')}
+            value={role()}
+            options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+            onChange={setRole}
+          />
         </div>
         <div class="button-row">
           <button type="submit" class="button">
-            Create token
+            {t('admin.settings.tokens.create')}
           </button>
         </div>
         <FormError message={error()} />
