@@ -52,6 +52,9 @@ export default defineConfig({
                 include: ['test/e2e/**/*.test.ts'],
                 testTimeout: 120_000,
                 hookTimeout: 180_000,
+                // a poll waits for a page to show what it must (a cold admin page loads its chunk and
+                // its catalogue first): the time it may take, under CI's load, before it counts as a failure
+                expect: { poll: { timeout: 10_000 } },
                 fileParallelism: false,
                 env: { CHROMIUM_PATH: chromium },
               },
