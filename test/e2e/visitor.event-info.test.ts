@@ -9,6 +9,7 @@ import { useE2e } from '../helpers/e2e';
 import { createEvent, signUp, uniqueEmail } from '../helpers/registration';
 import { expectAccessible, isTrpcMutation, linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
 import { horizontalOverflow, PHONE_390 } from '../helpers/screens';
+import { storedMails } from '../helpers/mail';
 import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true, context: phoneProfile({ locale: 'en-GB', timezoneId: 'Europe/London' }) });
@@ -66,7 +67,7 @@ describe('visitor event information', () => {
     await expectAccessible(page, '/events/:id closed');
   });
 
-  test('?lang=de opens the event in German from the first byte (<html lang="de">), ?lang=ar right to left with nothing wider than 390 px, and the menu switches back without a reload; a cancel link with ?lang=fr cancels in French', async () => {
+  test('?lang=de opens the event in German from the first byte (<html lang="de">) and signs up in German with a German mail; ?lang=ar right to left with nothing wider than 390 px signs up in Arabic with an Arabic mail; the menu switches back without a reload; a cancel link with ?lang=fr cancels in French', async () => {
     const ev = await createEvent(e2e.admin.api, { title: 'Töpferkurs', priceCents: 4500, capacity: 10, venue: 'Werkstatt 3' });
     const email = uniqueEmail('langues');
     expect((await signUp(e2e.server, ev.id, { quantity: 6, email })).status).toBe(201);
@@ -84,6 +85,14 @@ describe('visitor event information', () => {
     await page.getByLabel('Ihr Name').waitFor();
     expect(await page.getByRole('combobox', { name: 'Sprache' }).inputValue()).toBe('de');
     await expectAccessible(page, '/events/:id in German');
+
+    // a sign-up through the German form: the page answers in German, and so does her ticket mail
+    const greta = uniqueEmail('greta');
+    await page.getByLabel('Ihr Name').fill('Greta Bauer');
+    await page.getByLabel('E-Mail').fill(greta);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('heading', { name: 'Sie sind dabei!' }).waitFor();
+    await expect.poll(async () => (await storedMails(e2e.server.server.ctx.db, greta))[0]?.subject).toBe('Sie sind angemeldet: Töpferkurs');
 
     // the choice is kept: the list, opened without ?lang=, is German too
     await page.getByRole('link', { name: 'Alle Veranstaltungen' }).click();
@@ -105,6 +114,17 @@ describe('visitor event information', () => {
     expect(page.viewportSize()?.width).toBe(390);
     expect(await horizontalOverflow(page), 'the Arabic event page is wider than the phone').toBe(0);
     await expectAccessible(page, '/events/:id in Arabic');
+
+    // a sign-up through the Arabic form: the answer and the ticket mail are Arabic, right to left
+    const amal = uniqueEmail('amal');
+    await page.getByLabel('اسمك').fill('أمل حداد');
+    await page.getByLabel('البريد الإلكتروني').fill(amal);
+    await page.getByRole('button', { name: 'سجّل' }).click();
+    await page.getByRole('heading', { name: 'تم تسجيلك!' }).waitFor();
+    expect(await horizontalOverflow(page), 'the Arabic ticket is wider than the phone').toBe(0);
+    await expectAccessible(page, 'the Arabic ticket');
+    await expect.poll(async () => (await storedMails(e2e.server.server.ctx.db, amal))[0]?.subject).toBe('تم تسجيلك: Töpferkurs');
+    expect((await storedMails(e2e.server.server.ctx.db, amal))[0]?.html).toContain('<html lang="ar" dir="rtl">');
 
     // the cancel link from the email, shared in French: the page and its outcome in French
     const cancelPath = await linkFromOutbox(e2e.server, email, 'cancel');
