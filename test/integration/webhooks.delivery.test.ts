@@ -164,12 +164,13 @@ describe('retries', () => {
 });
 
 describe('auto-disable', () => {
-  it('an endpoint failing for 5 days is disabled, its pending deliveries stop, and every administrator is mailed once', async () => {
+  it('an endpoint failing for 5 days is disabled, its pending deliveries stop, and every administrator is mailed once, in their own language', async () => {
     const second = await admin.api.post('/users', {
       email: `admin2-${Date.now()}@example.test`,
       displayName: 'Second',
       role: 'administrator',
       password: 'long enough password',
+      language: 'de',
     });
     expect(second.status).toBe(201);
     const ep = await endpoint();
@@ -194,8 +195,12 @@ describe('auto-disable', () => {
     const sent = receiver.received(ep.path).length;
     await runAt(t0 + 6 * DAY);
     expect(receiver.received(ep.path)).toHaveLength(sent);
-    for (const to of [srv.admin.email, second.body.email as string]) {
-      const mails = (await storedMails(db(), to)).filter((m) => m.subject === 'A webhook endpoint was disabled');
+    // each administrator in their own language (the second one chose German)
+    for (const [to, subject] of [
+      [srv.admin.email, 'A webhook endpoint was disabled'],
+      [second.body.email as string, 'Ein Webhook-Endpunkt wurde deaktiviert'],
+    ] as const) {
+      const mails = (await storedMails(db(), to)).filter((m) => m.subject === subject);
       expect(mails).toHaveLength(1);
       expect(mails[0]!.text).toContain(`${receiver.url}${ep.path}`);
       expect(mails[0]!.text).not.toContain(ep.secret.slice(6));

@@ -177,8 +177,8 @@ export const webhooksRepository = {
     return row ?? null;
   },
 
-  async administratorEmails(db: Db): Promise<string[]> {
-    const rows = await db.select({ email: users.email }).from(users).where(eq(users.role, 'administrator')).orderBy(users.id);
-    return rows.map((r) => r.email);
+  /** Every administrator's address and own language (null: the organization's default). */
+  administratorRecipients(db: Db): Promise<Array<{ email: string; language: string | null }>> {
+    return db.select({ email: users.email, language: users.language }).from(users).where(eq(users.role, 'administrator')).orderBy(users.id);
   },
 };

@@ -31,6 +31,8 @@ import { assertTargetAllowed, OutboundError, outboundPolicy, postOutbound, type 
 import { signStandardWebhook } from '../../security/standard-webhooks';
 import { requireExtended } from '../payments/payments.service';
 import { webhooksRepository as repo, type DeliveryRow, type EndpointRow } from './webhooks.repository';
+import { recipientLanguage } from '../../mail/language';
+import { buildEndpointDisabledMail } from './webhooks.mail';
 
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
 
@@ -261,30 +263,13 @@ export async function attemptDelivery(ctx: Pick<AppContext, 'db' | 'env' | 'logg
   });
 }
 
-/** Tells every administrator, in the transaction that disabled the endpoint. */
+/** Tells every administrator, each in their own language, in the transaction that disabled the endpoint. */
 async function mailAdministrators(tx: Db, env: Pick<Env, 'publicUrl'>, endpoint: EndpointRow): Promise<void> {
-  const link = `${env.publicUrl}/admin/webhooks/${endpoint.id}`;
-  for (const to of await repo.administratorEmails(tx)) {
-    await queueMail(
-      tx,
-      {
-        to,
-        subject: 'A webhook endpoint was disabled',
-        text: [
-          `Every delivery to this webhook endpoint has failed since ${endpoint.failingSinceUtc} UTC, so it was disabled and its pending deliveries stopped:`,
-          '',
-          endpoint.url,
-          endpoint.description ? `(${endpoint.description})` : '',
-          '',
-          `Check the receiver, then switch the endpoint on again and redeliver what it missed: ${link}`,
-        ]
-          .filter((line, i, all) => line !== '' || all[i - 1] !== '')
-          .join('\n'),
-        topic: `webhook:${endpoint.id}`,
-        linkOrigin: env.publicUrl,
-      },
-      { dedupeKey: `webhook-disabled:${endpoint.id}:${to.toLowerCase()}` },
-    );
+  for (const admin of await repo.administratorRecipients(tx)) {
+    const locale = await recipientLanguage(tx, admin.language);
+    await queueMail(tx, buildEndpointDisabledMail(locale, admin.email, endpoint, env.publicUrl), {
+      dedupeKey: `webhook-disabled:${endpoint.id}:${admin.email.toLowerCase()}`,
+    });
   }
 }
 
