@@ -4,9 +4,9 @@
  * pages are, and stored on the row. Every later mail (a job, an admin's action, a plugin) reads
  * it from the row, never from whoever's request causes the mail.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
-import type { Db } from '../db/client';
+import { queryRows, type Db } from '../db/client';
 import { settings } from '../security/security.sql';
 import {
   LANG_COOKIE,
@@ -57,4 +57,22 @@ export async function recipientLanguage(db: Db, stored: string | null | undefine
   const own = matchLocale(stored) ?? matchLocale(eventLanguage);
   if (own) return own;
   return negotiateLocale({ orgDefault: await organizationLanguage(db) });
+}
+
+/**
+ * The language of the person at `email`, for a mail that is not about one stored row (a plugin's
+ * own message): the language of their newest sign-up, booking, order or account, then the
+ * organization's default, then English. The address is the person, as everywhere in svc.
+ */
+export async function languageOfAddress(db: Db, email: string): Promise<Locale> {
+  const [row] = await queryRows<{ language: string }>(
+    db,
+    sql`select language from (
+          select language, created_utc from svc_attendees where lower(email) = lower(${email}) and language is not null
+          union all select language, created_utc from svc_bookings where lower(customer_email) = lower(${email}) and language is not null
+          union all select language, created_utc from svc_orders where lower(email) = lower(${email}) and language is not null
+          union all select language, created_utc from svc_users where lower(email) = lower(${email}) and language is not null
+        ) known order by created_utc desc limit 1`,
+  );
+  return recipientLanguage(db, row?.language ?? null);
 }

@@ -5,7 +5,9 @@ import { AppError } from '../../shared/errors';
 import type { Db } from '../db/client';
 import type { Env } from '../env';
 import type { Hooks } from '../hooks';
+import { languageOfAddress } from '../mail/language';
 import { queueMail, type MailMessage } from '../mail/mailer';
+import type { Locale } from '../../shared/i18n/locales';
 import type { VisitorVerifiers } from '../security/verifier';
 
 /** The `ctx` a plugin receives (docs/api.md#plugins). */
@@ -13,7 +15,11 @@ export interface PluginContext {
   db: Db;
   config: Env;
   logger: Logger;
-  mail: { queue(message: MailMessage, opts?: { sendAtUtc?: string; dedupeKey?: string }): Promise<number | null> };
+  mail: {
+    queue(message: MailMessage, opts?: { sendAtUtc?: string; dedupeKey?: string }): Promise<number | null>;
+    /** The language to write to this address in (their newest sign-up's, booking's, order's or account's; else the organization's default): pass it as `language`. */
+    languageOf(email: string): Promise<Locale>;
+  };
   /** The contract's "error object": return or throw `new ctx.SvcError(code, message, {status})`. */
   SvcError: typeof AppError;
   /** Register a bot check or spam scorer (svc addition to docs/api.md#plugins's ctx). */
@@ -27,7 +33,14 @@ export class PluginError extends Error {
 }
 
 export function createPluginContext(db: Db, env: Env, logger: Logger, verifiers: VisitorVerifiers): PluginContext {
-  return { db, config: env, logger, mail: { queue: (message, opts) => queueMail(db, message, opts) }, SvcError: AppError, verifiers };
+  return {
+    db,
+    config: env,
+    logger,
+    mail: { queue: (message, opts) => queueMail(db, message, opts), languageOf: (email) => languageOfAddress(db, email) },
+    SvcError: AppError,
+    verifiers,
+  };
 }
 
 /** Loads each SVC_PLUGINS module in order; any failure stops start-up naming the module. */

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/db/client';
+import { createPluginContext } from '../../server/plugins/load';
 import { useTestServer } from '../helpers/test-server';
 import { apiClient } from '../helpers/http';
 import { mimeParts, startSmtpServer, type ReceivedMail } from '../helpers/smtp';
@@ -146,5 +147,24 @@ describe('the mail speaks the language the visitor signed up or booked in', () =
     expect(header(mail!, 'Content-Language')).toBe('en');
     expect(mail!.raw).toContain('Subject: Booking confirmed: Check-up');
     expect(part(mail!, 'text/plain').text).toMatch(/^Hello Vera Visitor,\n\nYour booking is confirmed\.\n\nWhat: Check-up\nWhen: .* your time$/m);
+  });
+
+  it('a plugin writing to a person learns their language from their newest sign-up, and its mail says so in Content-Language', async () => {
+    const event = await createEvent(admin.api, { title: 'Atelier', startsUtc: '2099-06-01 18:00:00', timezone: 'Europe/Paris' });
+    const email = uniqueEmail('plugin-fr');
+    const res = await apiClient(srv.url).post(
+      `/events/${event.id}/signup`,
+      { email, display_name: 'Chloé', quantity: 1, svc_ts: agedFormToken(srv, event.id), svc_hp: '' },
+      { 'x-svc-nonce': await nonce(srv), 'accept-language': 'fr-CA' },
+    );
+    expect(res.status).toBe(201);
+    const plugin = createPluginContext(srv.server.ctx.db, srv.server.ctx.env, srv.server.ctx.logger, srv.server.ctx.verifiers);
+    // the address in another case is the same person; an address svc never met gets the default
+    expect(await plugin.mail.languageOf(email.toUpperCase())).toBe('fr');
+    expect(await plugin.mail.languageOf(uniqueEmail('stranger'))).toBe('en');
+    await plugin.mail.queue({ to: email, subject: 'Merci', text: 'Merci d’être venue.', language: await plugin.mail.languageOf(email) });
+    const mails = await deliveredTo(email);
+    const fromPlugin = mails.find((m) => m.raw.includes('Subject: Merci'));
+    expect(header(fromPlugin!, 'Content-Language')).toBe('fr');
   });
 });
