@@ -44,7 +44,9 @@ describe('admin app', () => {
     const page = await e2e.openPage('/admin/booking-types/new', { cookie: e2e.admin.cookie });
     await page.getByLabel('Title').fill('Haircut');
     await page.getByLabel('Duration (minutes)').fill('30');
-    await page.getByLabel('Time zone').fill('UTC');
+    // the searchable zone picker: typing the id and Enter chooses it
+    await page.getByRole('combobox', { name: 'Time zone' }).fill('UTC');
+    await page.keyboard.press('Enter');
     await page.getByLabel(/Dana/).check();
 
     await page.getByRole('button', { name: 'Add window on Monday' }).click();

@@ -105,6 +105,7 @@ describe('settings (GET/PATCH /settings)', () => {
       currency: 'USD',
       locationLabels: { in_person: 'In person', virtual: 'Online', phone: 'By phone' },
       paymentHoldHours: 24,
+      defaultLanguage: 'en',
     });
     expect((await anon().get('/settings')).status).toBe(401);
   });
