@@ -440,7 +440,12 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
         if (verdict === 'refund') await repo.setPaymentStatus(tx, bookingId, 'refunded');
         return { outcome: 'abandoned', after: () => hooks.doAction('svc_booking_payment_abandoned', bookingId) };
       }
-      if (verdict === 'release') return { outcome: 'unchanged', after: nothing };
+      if (verdict === 'release') {
+        // The provider's failure says the checkout was given up whether it arrives before or after
+        // the sweeper released the hold: the same final word in either order (docs/decisions/024-payment-events-as-a-set.md).
+        if (current.status === 'abandoned' && current.paymentStatus === 'expired') await repo.setPaymentStatus(tx, bookingId, 'cancelled');
+        return { outcome: 'unchanged', after: nothing };
+      }
       if (current.status === 'confirmed' && current.paymentStatus === 'paid') {
         const row = await repo.updateStatus(tx, bookingId, ['confirmed'], 'cancelled');
         if (!row) return { outcome: 'unchanged', after: nothing };
