@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'hono';
-import { LANG_COOKIE, LANG_PARAM, localeDirection, matchLocale, negotiateLocale, parseAcceptLanguage, readCookie, type Locale } from '../shared/i18n/locales';
+import { LANG_PARAM, localeDirection, negotiateLocale, type Locale } from '../shared/i18n/locales';
+import { namesSpokenLocale, requestLanguage } from './i18n/request-language';
 import type { PageLanguageHints } from './i18n/page-language';
 import { translate } from './i18n/translate';
 
@@ -79,14 +80,9 @@ export function manifestHandler(root: string, pageLanguage?: (urlPath: string) =
   const file = path.join(path.resolve(root), MANIFEST_FILE);
   return async (c: Context): Promise<Response | null> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
-    const reader = {
-      param: new URL(c.req.url).searchParams.get(LANG_PARAM),
-      cookie: readCookie(c.req.header('cookie'), LANG_COOKIE),
-      accepted: parseAcceptLanguage(c.req.header('accept-language')),
-    };
+    const reader = requestLanguage(c);
     // as the shell: the organization's default only when the reader names nothing svc speaks
-    const named = [reader.param, reader.cookie, ...reader.accepted].some((tag) => matchLocale(tag) !== null);
-    const hints = named || !pageLanguage ? {} : await pageLanguage(MANIFEST_PATH);
+    const hints = namesSpokenLocale(reader) || !pageLanguage ? {} : await pageLanguage(MANIFEST_PATH);
     const locale = negotiateLocale({ ...reader, orgDefault: hints.orgDefault });
     const manifest = await localizedManifest(file, locale);
     if (!manifest) return null;

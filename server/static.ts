@@ -5,6 +5,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { matchRoute } from '../shared/route-match';
 import { localizeShellHead } from './manifest';
+import { namesSpokenLocale, requestLanguage } from './i18n/request-language';
 import {
   LANG_COOKIE,
   LANG_COOKIE_MAX_AGE_S,
@@ -12,8 +13,6 @@ import {
   localeDirection,
   matchLocale,
   negotiateLocale,
-  parseAcceptLanguage,
-  readCookie,
   type Locale,
   type LocaleInputs,
 } from '../shared/i18n/locales';
@@ -87,14 +86,9 @@ export function staticHandler(root: string, options: StaticOptions = {}) {
 async function serveShell(c: Context, root: string, file: string, urlPath: string, options: StaticOptions): Promise<Response> {
   const url = new URL(c.req.url);
   const chosen = matchLocale(url.searchParams.get(LANG_PARAM));
-  const reader: LocaleInputs = {
-    param: chosen,
-    cookie: readCookie(c.req.header('cookie'), LANG_COOKIE),
-    accepted: parseAcceptLanguage(c.req.header('accept-language')),
-  };
+  const reader = requestLanguage(c);
   // the page's own fallbacks cost a look-up: only when the reader's side names nothing we speak
-  const readerNamesOne = [reader.param, reader.cookie, ...reader.accepted!].some((tag) => matchLocale(tag) !== null);
-  const fallbacks = readerNamesOne || !options.pageLanguage ? {} : await options.pageLanguage(urlPath);
+  const fallbacks = namesSpokenLocale(reader) || !options.pageLanguage ? {} : await options.pageLanguage(urlPath);
   // the shell is cached by the locale it ends in, so a new organization default needs no invalidation here
   const locale = negotiateLocale({ ...reader, ...fallbacks });
   const encoding = acceptedEncoding(c.req.header('accept-encoding'));

@@ -5,34 +5,15 @@
  * it from the row, never from whoever's request causes the mail.
  */
 import { eq, sql } from 'drizzle-orm';
-import type { Context } from 'hono';
 import { queryRows, type Db } from '../db/client';
 import { settings } from '../security/security.sql';
-import {
-  LANG_COOKIE,
-  LANG_PARAM,
-  matchLocale,
-  negotiateLocale,
-  parseAcceptLanguage,
-  readCookie,
-  type Locale,
-  type LocaleInputs,
-} from '../../shared/i18n/locales';
+import { matchLocale, negotiateLocale, type Locale } from '../../shared/i18n/locales';
+import { namesSpokenLocale, type RequestLanguage } from '../i18n/request-language';
+
+export { requestLanguage, type RequestLanguage } from '../i18n/request-language';
 
 /** The organization's default language setting (Settings); until the settings API reads it, read here. */
 export const DEFAULT_LANGUAGE_SETTING = 'default_language';
-
-/** What a request says about its reader's language: the link's `?lang=`, the cookie, the browser's tags. */
-export type RequestLanguage = Pick<LocaleInputs, 'param' | 'cookie' | 'accepted'>;
-
-/** The request's language inputs, the same under REST and tRPC (both hand the operation Hono's context). */
-export function requestLanguage(c: Context): RequestLanguage {
-  return {
-    param: c.req.query(LANG_PARAM) ?? null,
-    cookie: readCookie(c.req.header('cookie'), LANG_COOKIE),
-    accepted: parseAcceptLanguage(c.req.header('accept-language')),
-  };
-}
 
 /** The organization's default language, or null when none (or none svc speaks) is set. */
 export async function organizationLanguage(db: Db): Promise<Locale | null> {
@@ -47,8 +28,7 @@ export async function organizationLanguage(db: Db): Promise<Locale | null> {
  */
 export async function languageForNewRow(db: Db, request: RequestLanguage | undefined, eventLanguage?: string | null): Promise<Locale> {
   // the organization's default is read only when nothing before it decides (a sign-up rush pays no extra query)
-  const decidedEarlier = [request?.param, request?.cookie, ...(request?.accepted ?? []), eventLanguage].some((tag) => matchLocale(tag) !== null);
-  const orgDefault = decidedEarlier ? null : await organizationLanguage(db);
+  const orgDefault = namesSpokenLocale(request, eventLanguage) ? null : await organizationLanguage(db);
   return negotiateLocale({ ...request, eventLocale: eventLanguage, orgDefault });
 }
 
