@@ -21,6 +21,11 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // Two files at a time: most integration tests wait on a database, a server or a timer, and the
+    // default on a 2-core machine is one worker (every file in turn). Each file has its own
+    // database (a scratch PostgreSQL database or an in-memory PGlite); the PostgreSQL project
+    // still runs its files one at a time (below).
+    maxWorkers: 2,
     projects: [
       { test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
       {
@@ -38,6 +43,10 @@ export default defineConfig({
                 ...shared,
                 name: 'postgres',
                 include: ['test/integration/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+                // one PostgreSQL file at a time: transaction ids are cluster-wide, so a transaction
+                // open in another file's database holds back the sync pull's horizon (the pull then
+                // withholds changes it must return at once; see docs/decisions/009-checkin-sync.md)
+                maxWorkers: 1,
                 env: { SVC_TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl },
               },
             },
@@ -55,7 +64,10 @@ export default defineConfig({
                 // a poll waits for a page to show what it must (a cold admin page loads its chunk and
                 // its catalogue first): the time it may take, under CI's load, before it counts as a failure
                 expect: { poll: { timeout: 10_000 } },
-                fileParallelism: false,
+                // one browser file at a time, after the other projects: a page under CI's load must
+                // not share the two cores with a second browser or a PGlite file
+                maxWorkers: 1,
+                sequence: { groupOrder: 1 },
                 env: { CHROMIUM_PATH: chromium },
               },
             },
