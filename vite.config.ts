@@ -59,6 +59,11 @@ function inlineEntryCss(): Plugin {
 const CATALOGUE_FILE = /[\\/]client[\\/]i18n[\\/](?:messages|door|admin)[\\/]([A-Za-z-]+)\.json$/;
 /** The public bundle's catalogues: the entry awaits one before the first render, so the shell preloads it. */
 const PUBLIC_CATALOGUE_FILE = /[\\/]client[\\/]i18n[\\/]messages[\\/]([A-Za-z-]+)\.json$/;
+/** The door's and the admin's catalogues, and the module that awaits each before its first screen. */
+const AREA_CATALOGUES = {
+  door: { file: /[\\/]client[\\/]i18n[\\/]door[\\/]([A-Za-z-]+)\.json$/, loader: /[\\/]client[\\/]door[\\/]door-i18n\.ts$/ },
+  admin: { file: /[\\/]client[\\/]i18n[\\/]admin[\\/]([A-Za-z-]+)\.json$/, loader: /[\\/]client[\\/]admin[\\/]admin-i18n\.ts$/ },
+} as const;
 
 /**
  * Each catalogue is compiled to ICU message ASTs as it is bundled (what `formatjs compile --ast`
@@ -129,6 +134,11 @@ function routePreloads(): Plugin {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const byModule = new Map(chunks.filter((c) => c.facadeModuleId).map((c) => [c.facadeModuleId!, c]));
       const entries = new Set(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+      // the chunk holding each area's loader: a route that imports it awaits that area's catalogue
+      const loaders = Object.entries(AREA_CATALOGUES).map(([area, { loader }]) => ({
+        area,
+        chunk: chunks.find((c) => c.moduleIds.some((id) => loader.test(id)))?.fileName,
+      }));
       const preloads = readRoutes(root).map((route) => {
         const page = byModule.get(route.module);
         if (!page) throw new Error(`no chunk for the route ${route.path} (${route.module})`);
@@ -142,16 +152,24 @@ function routePreloads(): Plugin {
           chunk.imports.forEach(visit);
         };
         visit(page.fileName);
-        return { path: route.path, js: js.map((f) => `/${f}`), css: css.map((f) => `/${f}`) };
+        const areas = loaders.filter((l) => l.chunk && js.includes(l.chunk)).map((l) => l.area);
+        return { path: route.path, js: js.map((f) => `/${f}`), css: css.map((f) => `/${f}`), areas };
       });
       // each locale's catalogue chunk: the entry awaits it before the first render, so the shell preloads it
       const locales: Record<string, string[]> = {};
+      // and the door's and the admin's, which their pages await before their first screen
+      const areaLocales: Record<string, Record<string, string[]>> = { door: {}, admin: {} };
       for (const chunk of chunks) {
-        const locale = chunk.facadeModuleId ? PUBLIC_CATALOGUE_FILE.exec(chunk.facadeModuleId)?.[1] : undefined;
+        if (!chunk.facadeModuleId) continue;
+        const locale = PUBLIC_CATALOGUE_FILE.exec(chunk.facadeModuleId)?.[1];
         if (locale) locales[locale] = [`/${chunk.fileName}`];
+        for (const [area, { file }] of Object.entries(AREA_CATALOGUES)) {
+          const areaLocale = file.exec(chunk.facadeModuleId)?.[1];
+          if (areaLocale) areaLocales[area]![areaLocale] = [`/${chunk.fileName}`];
+        }
       }
       // the entry first: hints in a header are fetched in their order, before index.html names it
-      const table = { entry: [...entries].map((f) => `/${f}`), routes: preloads, locales };
+      const table = { entry: [...entries].map((f) => `/${f}`), routes: preloads, locales, areaLocales };
       this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: `${JSON.stringify(table, null, 1)}\n` });
     },
   };

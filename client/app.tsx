@@ -11,7 +11,7 @@ import { LanguageMenu } from './i18n/language-menu';
 
 // Each page is its own chunk; the shell loads only the router and the current page.
 // Each area keeps its own route list so the door, visitor and admin pages grow apart.
-const routes: RouteDefinition[] = [...visitorRoutes, ...doorRoutes, ...adminRoutes];
+export const routes: RouteDefinition[] = [...visitorRoutes, ...doorRoutes, ...adminRoutes];
 
 /** The product's name, the same in every language. */
 const BRAND = 'svc';

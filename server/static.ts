@@ -139,6 +139,8 @@ interface RoutePreload {
   path: string;
   js: string[];
   css: string[];
+  /** The areas (door, admin) whose catalogue the page awaits before its first screen. */
+  areas?: Array<'door' | 'admin'>;
 }
 
 interface PreloadTable {
@@ -147,9 +149,11 @@ interface PreloadTable {
   routes: RoutePreload[];
   /** Each locale's catalogue chunk(s) (client/i18n), which the entry loads before the first render. */
   locales?: Partial<Record<Locale, string[]>>;
+  /** The door's and the admin's catalogue chunk(s) per locale. */
+  areaLocales?: Partial<Record<'door' | 'admin', Partial<Record<Locale, string[]>>>>;
 }
 
-const NO_PRELOADS: PreloadTable = { entry: [], routes: [], locales: {} };
+const NO_PRELOADS: PreloadTable = { entry: [], routes: [], locales: {}, areaLocales: {} };
 
 /** route-preloads.json per build folder, re-read when the file changes (a test deploys a new version in place). */
 const preloadTables = new Map<string, { mtimeMs: number; table: PreloadTable }>();
@@ -173,9 +177,9 @@ async function routePreloads(root: string): Promise<PreloadTable> {
  * script instead of one round trip after it (docs/decisions/019-fast-first-paint.md). Null when no route matches.
  */
 async function routePreloadLink(root: string, pathname: string, locale: Locale): Promise<string | null> {
-  const { entry, routes, locales } = await routePreloads(root);
+  const { entry, routes, locales, areaLocales } = await routePreloads(root);
   const route = matchRoute(routes, pathname)?.route;
-  const catalogue = locales?.[locale] ?? [];
+  const catalogue = [...(locales?.[locale] ?? []), ...(route?.areas ?? []).flatMap((area) => areaLocales?.[area]?.[locale] ?? [])];
   if ((!route || route.js.length + route.css.length === 0) && catalogue.length === 0) return null;
   // the entry first (header hints are fetched in order), then the catalogue the entry waits for;
   // `crossorigin` on the stylesheet as Vite's loader asks for it, or the preload goes unused

@@ -1,5 +1,6 @@
 /** Attendee and sign-up schemas shared by the server (REST + tRPC) and the PWA. */
 import { z } from 'zod';
+import { ZTicketCategoryRef } from './tickets';
 import { ZOrderCreatedDto } from './payments';
 
 export const ATTENDEE_STATUSES = ['going', 'waitlist', 'cancelled'] as const;
@@ -34,15 +35,24 @@ export type SignupFields = z.infer<typeof ZSignupFields>;
  * `ticketCode` (the QR payload) goes only to the visitor who just signed up and is going; a
  * waitlisted sign-up has none to show.
  */
+const ZSignedUpRow = z.object({
+  id: z.number().int(),
+  status: ZAttendeeStatus,
+  ticketCode: z.string().optional(),
+  /** With a seat: the UID of the mailed `event.ics`, for the page's "Add to calendar" file. */
+  calendarUid: z.string().optional(),
+});
+
+/**
+ * A sign-up on an event with ticket categories (docs/api.md#tickets) made one row per category
+ * line: each, with its category. An order's answer lists the rows made at once (free and
+ * waitlisted lines); its paid lines become tickets when it is paid.
+ */
+const ZSignedUpTickets = z.array(ZSignedUpRow.extend({ ticketCategoryId: z.number().int().nullable() }));
+
 export const ZSignupResult = z.union([
-  z.object({
-    id: z.number().int(),
-    status: ZAttendeeStatus,
-    ticketCode: z.string().optional(),
-    /** With a seat: the UID of the mailed `event.ics`, for the page's "Add to calendar" file. */
-    calendarUid: z.string().optional(),
-  }),
-  ZOrderCreatedDto,
+  ZSignedUpRow.extend({ tickets: ZSignedUpTickets.optional() }),
+  ZOrderCreatedDto.extend({ tickets: ZSignedUpTickets.optional() }),
 ]);
 export type SignupResult = z.infer<typeof ZSignupResult>;
 
@@ -93,6 +103,9 @@ export const ZAttendeeDto = ZAttendeeCore.extend({
   customFields: z.record(z.string(), z.unknown()).nullable(),
   createdUtc: z.string(),
   updatedUtc: z.string(),
+  /** Its ticket category (docs/api.md#tickets): only on events with categories (null for a row without one, a walk-in). */
+  ticketCategoryId: z.number().int().nullable().optional(),
+  ticketCategory: ZTicketCategoryRef.nullable().optional(),
 }).loose();
 export type AttendeeDto = z.infer<typeof ZAttendeeDto>;
 

@@ -5,7 +5,7 @@
  */
 
 /** docs/api.md#sync scan verdicts. `ok`/`again` admit and create a check-in row; the rest are refusals. */
-export const VERDICTS = ['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'] as const;
+export const VERDICTS = ['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown', 'wrong_category'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 export type AdmitVerdict = Extract<Verdict, 'ok' | 'again'>;
@@ -40,6 +40,25 @@ export interface VerdictAttendee {
   status: string;
   /** Check-ins not annulled. */
   checkinCount: number;
+  /** The ticket category; null (or absent) = the event's implicit single category. */
+  categoryId?: number | null;
+}
+
+/**
+ * A door's check-in list (docs/decisions/029-check-in-lists.md): the ticket categories it admits,
+ * and the events those categories belong to. The list limits only those events: an event none of
+ * whose categories is on it is admitted whole, as on a door without a list.
+ */
+export interface CheckinList {
+  categoryIds: readonly number[];
+  /** The events of `categoryIds`. */
+  eventIds: readonly number[];
+}
+
+/** Whether a door with `list` (null: no list) admits a ticket of `categoryId` at `eventId`. */
+export function listAdmits(list: CheckinList | null | undefined, eventId: number, categoryId: number | null | undefined): boolean {
+  if (!list || !list.eventIds.includes(eventId)) return true;
+  return categoryId !== null && categoryId !== undefined && list.categoryIds.includes(categoryId);
 }
 
 /** Whether a status admits: `going`, or the old empty status (docs/api.md#errors). */
@@ -59,13 +78,16 @@ export function countsAsCheckedIn(attendee: Pick<VerdictAttendee, 'status' | 'ch
 /**
  * The door's verdict for a scanned attendee at `eventId`. Only `going` and the old empty
  * status admit; a status the contract does not name yet is refused like `cancelled`
- * (a door must never let in someone whose state it does not understand).
+ * (a door must never let in someone whose state it does not understand). A door with a
+ * check-in list refuses a valid ticket of a category not on it (`wrong_category`): the
+ * ticket itself is fine, so the status refusals say more and come first.
  */
-export function checkinVerdict(attendee: VerdictAttendee | null | undefined, eventId: number): Verdict {
+export function checkinVerdict(attendee: VerdictAttendee | null | undefined, eventId: number, list?: CheckinList | null): Verdict {
   if (!attendee) return 'unknown';
   if (attendee.eventId !== eventId) return 'wrong_event';
   if (attendee.status === 'waitlist') return 'waitlist';
   if (!statusAdmits(attendee.status)) return 'cancelled';
+  if (!listAdmits(list, eventId, attendee.categoryId)) return 'wrong_category';
   return attendee.checkinCount > 0 ? 'again' : 'ok';
 }
 

@@ -160,6 +160,31 @@ export const ZCheckinCounts = z.object({
   annulled: z.number().int(),
   /** Refused scans in the scan log. */
   rejectedScans: z.number().int(),
+  /**
+   * The same going and checked-in figures per ticket category, in the categories' order; a row with
+   * `categoryId` null holds the attendees without a category. Empty for an event without categories
+   * and attendees of none.
+   */
+  categories: z.array(
+    z.object({
+      categoryId: z.number().int().nullable(),
+      name: z.string().nullable(),
+      attendeesGoing: z.number().int(),
+      seatsGoing: z.number().int(),
+      checkedIn: z.number().int(),
+      seatsCheckedIn: z.number().int(),
+      /** Seats the category may hold; null when only the event's capacity limits it (and for the row without a category). */
+      quota: z.number().int().nullable(),
+      /** Seats counted against the quota: going tickets and seats held by unpaid orders (the row without a category: its going seats). */
+      soldCount: z.number().int(),
+      /** Cents paid online for the category's tickets: each paid order's amount split over its lines (docs/decisions/032-category-sales.md). */
+      revenueCents: z.number().int(),
+      /** Cents going tickets without an online payment owe at the door, at the category's price after the sign-up's voucher. */
+      atDoorCents: z.number().int(),
+    }),
+  ),
+  /** The currency of the money figures (the settings' currency). */
+  currency: z.string(),
 });
 export type CheckinCounts = z.infer<typeof ZCheckinCounts>;
 
@@ -266,6 +291,7 @@ export const ATTENDEE_TUPLE_COLUMNS = [
   'lastCheckinUtc',
   'lastCheckinDevice',
   'conflict',
+  'categoryId',
 ] as const;
 /** An attendee in pull and download answers, in ATTENDEE_TUPLE_COLUMNS order. */
 export const ZAttendeeTuple = z.tuple([
@@ -281,6 +307,8 @@ export const ZAttendeeTuple = z.tuple([
   /* lastCheckinDevice */ z.string().nullable(),
   /** `again_elsewhere` when two doors admitted this attendee while apart (docs/api.md#sync); null otherwise. */
   /* conflict */ z.literal('again_elsewhere').nullable().optional(),
+  /** The ticket category; null = the event's implicit single category (absent from a server before categories). */
+  /* categoryId */ z.number().int().nullable().optional(),
 ]);
 export type AttendeeTuple = z.infer<typeof ZAttendeeTuple>;
 
@@ -295,6 +323,10 @@ export const ZSyncEvent = z.object({
   capacity: z.number().int().nullable(),
 });
 export type SyncEvent = z.infer<typeof ZSyncEvent>;
+
+/** A ticket category as the door names it on a verdict and counts it (docs/decisions/029-check-in-lists.md). */
+export const ZSyncCategory = z.object({ id: z.number().int(), eventId: z.number().int(), name: z.string(), position: z.number().int() });
+export type SyncCategory = z.infer<typeof ZSyncCategory>;
 
 export const MAX_PULL_CHANGES = 5000;
 export const ZPullInput = z.object({
@@ -337,6 +369,10 @@ export const ZPullResult = z.discriminatedUnion('reset', [
     bookingTypes: z.array(ZPublicBookingTypeDto).optional(),
     /** Present when asked for (`slotTypeIds`); a type that is not published has none. */
     slots: z.array(ZSlotSnapshot).optional(),
+    /** Every ticket category of the followed events (a small snapshot each time, not a delta). */
+    categories: z.array(ZSyncCategory).optional(),
+    /** The calling device's check-in list: the categories it admits; null = every ticket (and for a session). */
+    checkinList: z.array(z.number().int()).nullable().optional(),
   }),
 ]);
 export type PullResult = z.infer<typeof ZPullResult>;
@@ -375,9 +411,14 @@ export type LookupResult = z.infer<typeof ZLookupResult>;
 
 // ---- door devices ----------------------------------------------------------------------
 
+/** Most categories one check-in list may name. */
+export const MAX_LIST_CATEGORIES = 200;
+
 export const ZCreateDeviceInput = z.object({
   name: z.string().trim().min(1).max(190),
   eventIds: z.array(ZPositiveId).min(1).max(50),
+  /** The check-in list: ticket categories (of the device's events) it admits; null or absent = every ticket. */
+  categoryIds: z.array(ZPositiveId).min(1, 'must name at least one category, or be null for every ticket').max(MAX_LIST_CATEGORIES).nullable().optional(),
 });
 export type CreateDeviceInput = z.infer<typeof ZCreateDeviceInput>;
 export const ZUpdateDeviceInput = ZCreateDeviceInput.partial().extend({
@@ -402,6 +443,8 @@ export const ZDeviceDto = z.object({
   revokedUtc: z.string().nullable(),
   /** The administrator lets this device register walk-ins (the door shows the button only then). */
   walkIns: z.boolean(),
+  /** The check-in list: the ticket categories this device admits; null = every ticket of its events. */
+  categoryIds: z.array(z.number().int()).nullable(),
 });
 export type DeviceDto = z.infer<typeof ZDeviceDto>;
 

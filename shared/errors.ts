@@ -64,6 +64,8 @@ export const ERROR_CODES = {
   svc_already_cancelled: { status: 409, trpc: 'CONFLICT', message: 'This was already cancelled.' },
   /** A unique value (email, slug) is taken. */
   svc_conflict: { status: 409, trpc: 'CONFLICT', message: 'That conflicts with existing data.' },
+  /** DELETE of a ticket category that tickets or orders name (any status): nothing is removed. */
+  svc_ticket_category_in_use: { status: 409, trpc: 'CONFLICT', message: 'Tickets of this category exist; it cannot be deleted.' },
   /** Check-in: the ticket code is not known. */
   svc_ticket_unknown: { status: 404, trpc: 'NOT_FOUND', message: 'Unknown ticket.' },
   /** Check-in: the attendee is cancelled. */
@@ -72,6 +74,8 @@ export const ERROR_CODES = {
   svc_ticket_waitlist: { status: 409, trpc: 'CONFLICT', message: 'This attendee is on the waitlist.' },
   /** Check-in: the ticket belongs to another event. */
   svc_ticket_wrong_event: { status: 409, trpc: 'CONFLICT', message: 'This ticket is for another event.' },
+  /** Check-in: the ticket's category is not on the scanning device's check-in list. */
+  svc_ticket_wrong_category: { status: 409, trpc: 'CONFLICT', message: 'This ticket is of a category this door does not admit.' },
   /** Device pairing: the code is unknown, expired or already used (pairing codes are single use). */
   svc_pairing_code_invalid: { status: 400, trpc: 'BAD_REQUEST', message: 'This pairing code is not valid or has expired. Ask for a new one.' },
   /** A device token was revoked; its queued scans are not accepted. */
@@ -82,6 +86,18 @@ export const ERROR_CODES = {
   svc_payment_closed: { status: 409, trpc: 'CONFLICT', message: 'This payment is no longer open.' },
   /** An order change its status does not allow (refunding an unpaid order). */
   svc_order_invalid_state: { status: 409, trpc: 'CONFLICT', message: 'This order cannot be changed in its current state.' },
+  /** A voucher code this event does not have (matched without regard to case); data.params names `voucher`. */
+  svc_voucher_unknown: { status: 404, trpc: 'NOT_FOUND', message: 'This code is not valid for this event.' },
+  /** A voucher used before its validity window opens or after it closes. */
+  svc_voucher_expired: { status: 409, trpc: 'CONFLICT', message: 'This code is not valid at this time.' },
+  /** A voucher whose total limit the order's tickets would pass (data.remaining: tickets it may still discount). */
+  svc_voucher_used_up: { status: 409, trpc: 'CONFLICT', message: 'This code has been used up.' },
+  /** A voucher whose per-email limit the order's tickets would pass for the buyer's email. */
+  svc_voucher_email_limit: { status: 409, trpc: 'CONFLICT', message: 'This code has already been used with this email address.' },
+  /** A voucher that applies to none of the order's ticket categories. */
+  svc_voucher_not_applicable: { status: 409, trpc: 'CONFLICT', message: 'This code does not apply to the tickets you chose.' },
+  /** Creating or renaming a voucher to a code the event already has (without regard to case). */
+  svc_voucher_code_taken: { status: 409, trpc: 'CONFLICT', message: 'This event already has a voucher with that code.' },
   /** The database did not answer (health check). */
   svc_unavailable: { status: 503, trpc: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
   /** Anything unexpected; never carries a stack trace or SQL. */

@@ -1,5 +1,6 @@
 /** Payment, order and commerce schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#payments). */
 import { z } from 'zod';
+import { ZVoucherCode } from './vouchers';
 
 export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
 export const ZPaymentProvider = z.enum(PAYMENT_PROVIDERS);
@@ -26,7 +27,14 @@ export const ZOrderStatus = z.enum(ORDER_STATUSES);
 export const ORDER_SOURCES = ['checkout', 'commerce'] as const;
 export type OrderSource = (typeof ORDER_SOURCES)[number];
 
-export const ZOrderLine = z.object({ eventId: z.number().int().positive().max(2_147_483_647), quantity: z.number().int().min(1).max(1000) });
+export const ZOrderLine = z.object({
+  eventId: z.number().int().positive().max(2_147_483_647),
+  quantity: z.number().int().min(1).max(1000),
+  /** A sign-up's ticket category (docs/api.md#tickets); absent on commerce orders and events without categories. */
+  categoryId: z.number().int().positive().max(2_147_483_647).optional(),
+  /** The category's price per ticket when ordered, in cents (as its taxMode reads it). */
+  unitPriceCents: z.number().int().min(0).optional(),
+});
 export type OrderLine = z.infer<typeof ZOrderLine>;
 
 /** A paid sign-up's answer (201): the seats are held until `holdUntilUtc` while the visitor pays. */
@@ -72,7 +80,14 @@ export const ZOrderDto = z.object({
   email: z.string(),
   name: z.string(),
   quantity: z.number().int(),
+  /** What the buyer pays (after the voucher, taxes included). */
   amountCents: z.number().int(),
+  /** Its net and tax parts (docs/api.md#tickets); null for an order made before ticket categories or from a shop. */
+  netCents: z.number().int().nullable(),
+  taxCents: z.number().int().nullable(),
+  /** The code the buyer used (as the organizer wrote it) and what it took off; null and 0 without one. */
+  voucherCode: z.string().nullable(),
+  discountCents: z.number().int(),
   currency: z.string(),
   status: ZOrderStatus,
   source: z.enum(ORDER_SOURCES),
@@ -100,6 +115,10 @@ export const ZOrderListQuery = z.object({
   eventId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   status: ZOrderStatus.optional(),
   search: z.string().trim().max(190).optional(),
+  /** Orders with at least one ticket of this category. */
+  ticketCategoryId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  /** Orders that used this code, without regard to case (the whole code, not a part). */
+  voucherCode: ZVoucherCode.optional(),
 });
 
 /** Settings › Payments (admin): what is configured, never a secret. */
@@ -126,6 +145,10 @@ export const ZCommerceOrderInput = z.object({
     .max(254)
     .pipe(z.email({ message: 'must be a valid email address' })),
   name: z.string().trim().min(1).max(190),
-  lines: z.array(ZOrderLine).min(1).max(50),
+  // a shop names events and quantities; categories are the sign-up's
+  lines: z
+    .array(ZOrderLine.pick({ eventId: true, quantity: true }))
+    .min(1)
+    .max(50),
 });
 export type CommerceOrderInput = z.infer<typeof ZCommerceOrderInput>;

@@ -37,7 +37,9 @@ import type {
 import type { EventDto, UpdateEventInput } from '../../shared/events';
 import type { OutboxItem } from '../../shared/mail';
 import type { OrderDetailDto, OrderDto, OrderStatus, PaymentStatusDto } from '../../shared/payments';
+import type { CreateTicketCategoryInput, TicketCategoryDto, UpdateTicketCategoryInput } from '../../shared/tickets';
 import type { ApiTokenDto, UserDto } from '../../shared/users';
+import type { VoucherDto, VoucherInput, VoucherPatch } from '../../shared/vouchers';
 import { forgetKept, keptFor, rememberKept, rememberUser } from './offline-flag';
 import type { CachedAttendee, QueuedEdit } from './offline-db';
 import type { EditField, FieldValues } from './reconcile';
@@ -46,6 +48,7 @@ import { adminUser, type AdminUser } from './session';
 export type { ApiTokenDto, BookingDto, SettingsDto, UserDto };
 export type { Arrivals, AttendeeCheckinStats, CheckinCounts, CheckinDto, CheckinListItem, DeviceDto, DevicePairing, EventDto, OutboxItem };
 export type { OrderDetailDto, OrderDto, PaymentStatusDto };
+export type { TicketCategoryDto, VoucherDto };
 
 /** What each operation takes, as the server declares it (for inputs `shared/` has no type of). */
 type Inputs = inferRouterInputs<AppRouter>;
@@ -132,6 +135,21 @@ function cachedEventDto(e: SyncEvent): EventDto {
 }
 export const createEvent = (input: Inputs['events']['create']) => call(rpc().events.create.mutate(input));
 export const updateEvent = (id: number, patch: UpdateEventInput) => call(rpc().events.update.mutate({ id, patch }));
+
+// ---- ticket categories and vouchers (docs/api.md#tickets) -------------------------------
+
+/** Every category of an event, hidden ones too, in their display order. */
+export const listEventCategories = async (eventId: number): Promise<TicketCategoryDto[]> =>
+  (await call(rpc().tickets.listCategories.query({ id: eventId }))).items;
+export const createTicketCategory = (eventId: number, category: CreateTicketCategoryInput) =>
+  call(rpc().tickets.createCategory.mutate({ id: eventId, category }));
+export const updateTicketCategory = (id: number, patch: UpdateTicketCategoryInput) => call(rpc().tickets.updateCategory.mutate({ id, patch }));
+export const deleteTicketCategory = (id: number) => call(rpc().tickets.deleteCategory.mutate({ id }));
+
+export const listVouchers = (eventId: number): Promise<VoucherDto[]> => allPages((page) => rpc().vouchers.list.query({ id: eventId, ...page }));
+export const createVoucher = (eventId: number, voucher: VoucherInput) => call(rpc().vouchers.create.mutate({ id: eventId, voucher }));
+export const updateVoucher = (id: number, patch: VoucherPatch) => call(rpc().vouchers.update.mutate({ id, patch }));
+export const deleteVoucher = (id: number) => call(rpc().vouchers.delete.mutate({ id }));
 
 // ---- attendees --------------------------------------------------------------------------
 
@@ -334,6 +352,10 @@ export const listDevices = async (): Promise<DeviceDto[]> => (await call(rpc().d
 export const createDevice = (input: CreateDeviceInput) => call(rpc().devices.create.mutate(input));
 export const newPairingCode = (id: number) => call(rpc().devices.newPairingCode.mutate({ id }));
 export const revokeDevice = (id: number) => call(rpc().devices.revoke.mutate({ id }));
+/** The ticket categories of these events (a device check-in list names some of them). */
+export const listTicketCategories = (eventIds: number[]) => call(rpc().devices.ticketCategories.query({ eventIds }));
+/** Limit a device to some ticket categories (its check-in list), or null for every ticket. */
+export const setDeviceCategories = (id: number, categoryIds: number[] | null) => call(rpc().devices.update.mutate({ id, patch: { categoryIds } }));
 /** Allow or stop a device registering walk-ins at the door. */
 export const setDeviceWalkIns = (id: number, walkIns: boolean) => call(rpc().devices.update.mutate({ id, patch: { walkIns } }));
 
@@ -395,6 +417,8 @@ export interface OrderFilter {
   eventId?: number;
   status?: OrderStatus;
   search?: string;
+  ticketCategoryId?: number;
+  voucherCode?: string;
 }
 
 export const listOrders = async (filter: OrderFilter, page = 1, perPage = 50): Promise<Listing<OrderDto>> =>

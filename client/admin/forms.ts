@@ -1,7 +1,9 @@
 /**
- * Conversions between what admin forms show and what the API takes: money in cents,
- * UTC `Y-m-d H:i:s` ↔ the viewer's local `datetime-local` value, lists of days.
+ * Conversions between what admin forms show and what the API takes: money in cents, percentages
+ * in basis points, UTC `Y-m-d H:i:s` ↔ a `datetime-local` value in the viewer's or an event's
+ * zone, lists of days. Amounts are parsed as strings, never through floats ("0.29" is 29 cents).
  */
+import { zoneOffsetAt } from '../../shared/booking/tz';
 import { parseUtcString, toUtcString } from '../../shared/time';
 import { t } from '../i18n/i18n';
 
@@ -17,6 +19,30 @@ export function textToCents(text: string): number | null {
   if (!/^\d+(\.\d{1,2})?$/.test(value)) return null;
   const [whole, fraction = ''] = value.split('.') as [string, string?];
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** 1900 → "19", 750 → "7.5", 1234 → "12.34" (basis points as the percentage typed). */
+export function basisPointsToText(bp: number): string {
+  const whole = Math.trunc(bp / 100);
+  const fraction = String(bp % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/** "19" / "7,5" / "12.34" (percent) → basis points; null when it is not a percentage ≥ 0 with at most two decimals. Empty is null. */
+export function textToBasisPoints(text: string): number | null {
+  const value = text.trim().replace(',', '.');
+  if (!/^\d+(\.\d{1,2})?$/.test(value)) return null;
+  const [whole, fraction = ''] = value.split('.') as [string, string?];
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** A whole number typed in a limit field: "" → null (no limit), "12" → 12, anything else → NaN (the caller shows the field's error). */
+export function textToLimit(text: string): number | null {
+  const value = text.trim();
+  if (value === '') return null;
+  return /^\d+$/.test(value) ? Number(value) : NaN;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -36,6 +62,31 @@ export function localInputToUtc(value: string): string | null {
   const [, y, mo, d, h, mi, s] = match;
   const date = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
   return Number.isNaN(date.getTime()) ? null : toUtcString(date);
+}
+
+/** UTC `Y-m-d H:i:s` → `YYYY-MM-DDTHH:MM` on the wall clock of `zone` (an event's times are entered in its own zone). */
+export function utcToZoneInput(utc: string | null | undefined, zone: string): string {
+  const date = utc ? parseUtcString(utc) : null;
+  if (!date) return '';
+  const wall = new Date(date.getTime() + zoneOffsetAt(zone, date.getTime()));
+  return `${wall.getUTCFullYear()}-${pad(wall.getUTCMonth() + 1)}-${pad(wall.getUTCDate())}T${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}`;
+}
+
+/**
+ * A datetime-local value read on the wall clock of `zone` → UTC `Y-m-d H:i:s`; null when empty
+ * or invalid. The offset is taken twice: once at the wall time read as UTC, then at the instant
+ * that gives, so a time near a change of offset lands on the right side of it. A wall time the
+ * zone skips (spring forward) comes out one offset-change later, as a clock set by hand would.
+ */
+export function zoneInputToUtc(value: string, zone: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
+  const wall = Date.UTC(y, mo - 1, d, h, mi, Number.isNaN(s) ? 0 : s);
+  const check = new Date(wall);
+  if (Number.isNaN(wall) || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return null;
+  const first = wall - zoneOffsetAt(zone, wall);
+  return toUtcString(wall - zoneOffsetAt(zone, first));
 }
 
 /** Days off typed one per line or separated by commas → sorted unique `Y-m-d` list and the entries that are not days. */

@@ -27,6 +27,8 @@ export const shortAgo = perLocale((l) => new Intl.RelativeTimeFormat(l, { style:
 /** `1 minute ago`, `yesterday` (the last sync). */
 export const ago = perLocale((l) => new Intl.RelativeTimeFormat(l, { numeric: 'auto' }));
 const numbers = perLocale((l) => new Intl.NumberFormat(l));
+/** `VIP and Backstage` / `VIP und Backstage`: names joined the reader's way. */
+export const list = perLocale((l) => new Intl.ListFormat(l, { style: 'long', type: 'conjunction' }));
 
 /** A count grouped the reader's way (`102,030`, `102.030`). */
 export function grouped(n: number): string {

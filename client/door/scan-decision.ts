@@ -8,7 +8,7 @@
  */
 import type { AttendeeTuple } from '../../shared/checkin';
 import { t } from '../i18n/i18n';
-import type { Verdict } from '../../shared/checkin-rules';
+import type { CheckinList, Verdict } from '../../shared/checkin-rules';
 import { readDevice, readSyncState } from './db/attendee-cache';
 import { cacheVersion, indexNow } from './db/attendee-index';
 import type { DoorDb } from './db/door-db';
@@ -86,15 +86,16 @@ export async function decideScan(
   deviceName: string,
   server: ScanServer,
   timeoutMs = SERVER_LOOKUP_TIMEOUT_MS,
+  list: CheckinList | null = null,
 ): Promise<ScanDecision> {
-  const lookup = await lookupScan(db, key, eventId, deviceName);
+  const lookup = await lookupScan(db, key, eventId, deviceName, list);
   if (lookup.verdict !== 'unknown') return { verdict: lookup.verdict, lookup, askedServer: false };
   const progress = await incompleteList(db);
   if (!progress) return { verdict: 'unknown', lookup, askedServer: false };
   if ('codeHash' in key && server.online()) {
     try {
       const tuple = await within(server.lookup(eventId, key.codeHash), timeoutMs);
-      const answered = await lookupServerAttendee(db, tuple, eventId, deviceName);
+      const answered = await lookupServerAttendee(db, tuple, eventId, deviceName, list);
       return { verdict: answered.verdict, lookup: answered, askedServer: true };
     } catch {
       // not reached in time: say so rather than guess

@@ -11,7 +11,8 @@ import { attendeeIndex, indexNow, type AttendeeIndex } from './db/attendee-index
 import { createLiveValue } from '../offline/live';
 import { requestPersistentStorage } from '../offline/persistent-storage';
 import { pendingCount, recordScan, type LastCheckin } from './db/scans';
-import { decideScan, type DoorVerdict, type ListProgress } from './scan-decision';
+import { decideScan, SERVER_LOOKUP_TIMEOUT_MS, type DoorVerdict, type ListProgress } from './scan-decision';
+import { categoryName, checkinListOf } from './categories';
 import { recordWalkIn } from './db/walk-ins';
 import { setUpdateGate } from '../pwa';
 import { readMuted, playFeedback, writeMuted } from './scanner/feedback';
@@ -33,6 +34,10 @@ export interface ShownVerdict {
   seq: number;
   /** The code that was read, for the volunteer to compare with the ticket (null for name search); shown only, never logged or stored. */
   code: string | null;
+  /** The ticket's category name (null: none, or the event has no categories). */
+  category: string | null;
+  /** For `wrong_category`: the names of the categories this door admits at the event. */
+  admits: string[];
 }
 
 export interface DoorState {
@@ -156,13 +161,34 @@ function createDoorState(): DoorState {
     setBusy(true);
     try {
       // a code the cached list lacks while it is still downloading: the server, or "still loading" (scan-decision.ts)
-      const decision = await decideScan(db, key, event, d.name, { online: isOnline, lookup: (e, hash) => engine.lookup(e, hash) });
+      const list = checkinListOf(d);
+      const decision = await decideScan(
+        db,
+        key,
+        event,
+        d.name,
+        { online: isOnline, lookup: (e, hash) => engine.lookup(e, hash) },
+        SERVER_LOOKUP_TIMEOUT_MS,
+        list,
+      );
       performance.measure('svc-door-lookup', { start: startedAt });
       const clientId = crypto.randomUUID();
       const scannedMs = Date.now();
       if (decision.verdict === 'loading') {
         // no verdict: nothing is recorded, staff scan again in a moment
-        setVerdict({ verdict: 'loading', progress: decision.progress, clientId, displayName: '', quantity: 0, last: null, scannedMs, seq: ++seq, code });
+        setVerdict({
+          verdict: 'loading',
+          progress: decision.progress,
+          clientId,
+          displayName: '',
+          quantity: 0,
+          last: null,
+          scannedMs,
+          seq: ++seq,
+          code,
+          category: null,
+          admits: [],
+        });
         playFeedback('loading', muted());
         return;
       }
@@ -177,6 +203,11 @@ function createDoorState(): DoorState {
         scannedMs,
         seq: ++seq,
         code,
+        category: lookup.attendee ? categoryName(d, lookup.attendee.categoryId) : null,
+        admits:
+          lookup.verdict === 'wrong_category' && list
+            ? (d.categories ?? []).filter((c) => c.eventId === event && list.categoryIds.includes(c.id)).map((c) => c.name)
+            : [],
       });
       // Solid has updated the DOM synchronously: the verdict is on screen now
       performance.measure('svc-door-verdict', { start: startedAt });
@@ -254,6 +285,8 @@ function createDoorState(): DoorState {
             scannedMs,
             seq: ++seq,
             code: null,
+            category: null,
+            admits: [],
           });
           playFeedback('ok', muted());
           setCountBehind(true);

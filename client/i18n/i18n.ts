@@ -5,7 +5,7 @@
  * language loads the other catalogue and re-renders every `t` in place, without a reload.
  */
 import { createSignal, type JSX } from 'solid-js';
-import { IntlMessageFormat } from 'intl-messageformat';
+import type { IntlMessageFormat } from 'intl-messageformat';
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import {
   DEFAULT_LOCALE,
@@ -18,6 +18,7 @@ import {
   readCookie,
   type Locale,
 } from '../../shared/i18n/locales';
+import { messageFormat } from '../../shared/i18n/message-format';
 import type en from './messages/en.json';
 import type doorEn from './door/en.json';
 import type adminEn from './admin/en.json';
@@ -69,9 +70,23 @@ const CATALOGUES: Record<Bundle, Record<Locale, () => Promise<{ default: Catalog
 /** The bundles this page has asked for: a language switch loads each of them in the new locale. */
 const bundles = new Set<Bundle>(['public']);
 
+/**
+ * The locale being loaded or current: an area's words asked for while a language loads are
+ * fetched in that language (a page's chunk runs beside the first catalogue's load).
+ */
+let target: Locale = DEFAULT_LOCALE;
+
+/** Every bundle asked for, in `next`, including those asked for while the first ones load. */
 async function loadCatalogue(next: Locale): Promise<Catalogue> {
-  const parts = await Promise.all([...bundles].map(async (bundle) => (await CATALOGUES[bundle][next]()).default));
-  return Object.assign({}, ...parts) as Catalogue;
+  const catalogue: Catalogue = {};
+  const loaded = new Set<Bundle>();
+  while (loaded.size < bundles.size) {
+    const missing = [...bundles].filter((bundle) => !loaded.has(bundle));
+    for (const bundle of missing) loaded.add(bundle);
+    const parts = await Promise.all(missing.map(async (bundle) => (await CATALOGUES[bundle][next]()).default));
+    Object.assign(catalogue, ...parts);
+  }
+  return catalogue;
 }
 
 const [current, setCurrent] = createSignal<{ locale: Locale; catalogue: Catalogue }>({ locale: DEFAULT_LOCALE, catalogue: {} });
@@ -134,14 +149,17 @@ function rememberChoice(chosen: Locale): void {
  * page in the language it had, or English, rather than blank.
  */
 export async function useLocale(next: Locale): Promise<void> {
+  target = next;
   let catalogue: Catalogue;
   try {
     catalogue = await loadCatalogue(next);
   } catch (error) {
     console.warn(`[svc] the ${next} catalogue could not load`, error);
+    if (target === next) target = current().locale;
     if (next !== DEFAULT_LOCALE && Object.keys(current().catalogue).length === 0) await useLocale(DEFAULT_LOCALE);
     return;
   }
+  if (target !== next) return; // a later choice is loading; it wins
   formats = new Map();
   setCurrent({ locale: next, catalogue });
   if (typeof document === 'undefined') return; // a unit test in Node
@@ -168,7 +186,7 @@ function followManifest(next: Locale): void {
 export async function useBundle(bundle: Bundle): Promise<void> {
   if (bundles.has(bundle)) return;
   bundles.add(bundle);
-  const { locale: loc, catalogue } = current();
+  const loc = target;
   let added: Catalogue;
   try {
     added = (await CATALOGUES[bundle][loc]()).default;
@@ -177,8 +195,9 @@ export async function useBundle(bundle: Bundle): Promise<void> {
     if (loc === DEFAULT_LOCALE) return;
     added = (await CATALOGUES[bundle][DEFAULT_LOCALE]()).default;
   }
-  // a switch of language meanwhile has loaded this bundle in its own locale already
-  if (current().locale === loc) setCurrent({ locale: loc, catalogue: { ...catalogue, ...added } });
+  // the words join the catalogue as it is now (the page's own may have arrived while these
+  // loaded); a language still loading, or chosen meanwhile, loads this bundle itself
+  if (current().locale === loc) setCurrent((now) => ({ locale: loc, catalogue: { ...now.catalogue, ...added } }));
 }
 
 /** The page's start: the negotiated locale, a `?lang=` choice kept in the cookie. */
@@ -205,7 +224,7 @@ function formatFor(key: string): IntlMessageFormat | null {
   if (message === undefined) return null;
   let format = formats.get(key);
   if (!format) {
-    format = new IntlMessageFormat(message, loc);
+    format = messageFormat(message, loc);
     formats.set(key, format);
   }
   return format;

@@ -1,18 +1,16 @@
 /**
  * Cached reads for the visitor pages. Online, the network answers first and its answer is then
- * kept in `svc-visitor`; offline — or when the network fails — the stored copy shows and says how
- * old it is; with no copy the page shows the error. The database (and Dexie) is loaded only for
- * that copy, never on the way to the page's first paint (open-db.ts).
+ * kept (copies.ts: localStorage); offline — or when the network fails — the stored copy shows and
+ * says how old it is; with no copy the page shows the error. IndexedDB (and Dexie) is opened only
+ * for a copy localStorage refused, or to find one an older version of the app kept there.
  */
 import { createEffect, createMemo, createSignal, on, onCleanup, type Accessor } from 'solid-js';
 import { ApiError, errorMessage } from '../ui/errors';
 import type { VisitorDb } from './db';
-import { openVisitorDb, openVisitorDbAfterPaint } from './open-db';
+import { openVisitorDb } from './open-db';
+import { copyState, markGone, storeCopy, type Cached } from './copies';
 
-export interface Cached<T> {
-  value: T;
-  fetchedAt: number;
-}
+export type { Cached };
 
 export async function readCache<T>(db: VisitorDb, key: string): Promise<Cached<T> | undefined> {
   const entry = await db.cache.get(key);
@@ -58,6 +56,7 @@ async function moveLeftovers(db: VisitorDb): Promise<void> {
 
 /** A copy the server says is gone (404): dropped wherever it still waits. */
 function forgetCopy(k: string): void {
+  markGone(k);
   unsaved.delete(k);
   const left = readLeftovers();
   if (!left.delete(k)) return;
@@ -68,12 +67,14 @@ function forgetCopy(k: string): void {
 let leaveHooked = false;
 
 /**
- * Keeps an answer for offline. It goes to IndexedDB as soon as the database is open; a page
- * left before that (a reload right after the answer showed, while Dexie was still loading)
- * puts the copies still waiting into localStorage on `pagehide` — synchronous, so nothing is
- * lost — and the next visit shows them and moves them into IndexedDB.
+ * Keeps an answer for offline: in localStorage (copies.ts), at once. A copy localStorage refuses
+ * goes to IndexedDB as soon as the database is open; a page left before that (a reload right
+ * after the answer showed, while Dexie was still loading) puts the copies still waiting into
+ * localStorage's `svc-visitor-unsaved` on `pagehide`, and the next visit shows them and moves
+ * them into IndexedDB.
  */
 function keepCopy(k: string, value: unknown, fetchedAt: number): void {
+  if (storeCopy(k, value, fetchedAt)) return;
   unsaved.set(k, { value, fetchedAt });
   if (!leaveHooked) {
     leaveHooked = true;
@@ -96,8 +97,13 @@ function keepCopy(k: string, value: unknown, fetchedAt: number): void {
     .catch(() => undefined);
 }
 
-/** The newest stored copy of `k`: one left in localStorage by an earlier visit, else IndexedDB's. */
+/**
+ * The newest stored copy of `k`: localStorage's (the database is not opened then), else one an
+ * earlier visit left waiting, else IndexedDB's.
+ */
 async function readStored<T>(k: string): Promise<Cached<T> | undefined> {
+  const copy = copyState<T>(k);
+  if (copy !== undefined) return copy ?? undefined;
   const left = readLeftovers().get(k) as Cached<T> | undefined;
   const db = await openVisitorDb().catch(() => undefined);
   const stored = db ? await readCache<T>(db, k).catch(() => undefined) : undefined;
@@ -164,10 +170,7 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
     let answered = false;
     const slow = useStored && !storedFirst ? setTimeout(() => void showStored(k, mine, () => !answered), SLOW_NETWORK_MS) : undefined;
     try {
-      const answer = fetcher(k);
-      // the copy of the answer will be kept: the database opens while the answer is on its way
-      if (!storedFirst) openVisitorDbAfterPaint();
-      const fresh = await answer;
+      const fresh = await fetcher(k);
       answered = true;
       if (mine !== generation) return;
       const at = Date.now();
@@ -184,9 +187,6 @@ export function createCachedResource<T>(key: Accessor<string | null>, fetcher: (
         setNotFound(true);
         setValue(undefined);
         forgetCopy(k);
-        void openVisitorDb()
-          .then((db) => db.cache.delete(k))
-          .catch(() => undefined);
       } else if (useStored && !storedFirst) {
         await showStored(k, mine);
         if (mine !== generation) return;

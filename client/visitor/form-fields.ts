@@ -83,6 +83,10 @@ export interface SignupInput {
   custom: FieldValues;
   formToken: string;
   honeypot: string;
+  /** An event with ticket categories: the tickets per category (docs/api.md#tickets). */
+  tickets?: Array<{ categoryId: number; quantity: number }>;
+  /** The promo code as typed ('' = none). */
+  voucher?: string;
 }
 
 /** The `fields` of `attendees.signup` (docs/api.md#rest snake_case names, as the REST form posts them). */
@@ -94,6 +98,8 @@ export function buildSignupBody(input: SignupInput): Record<string, unknown> {
     [FORM_TOKEN_FIELD]: input.formToken,
     [HONEYPOT_FIELD]: input.honeypot,
     ...input.custom,
+    ...(input.tickets ? { tickets: input.tickets } : {}),
+    ...(input.voucher ? { voucher: input.voucher } : {}),
   };
 }
 

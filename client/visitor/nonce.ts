@@ -1,11 +1,12 @@
 /**
  * The public-form nonce (docs/api.md#errors, header X-Svc-Nonce), fetched whenever a visitor form is
- * shown online and kept in `svc-visitor`, so a submission made offline later still has one.
+ * shown online and kept with the page's copies (copies.ts), so a submission made offline later
+ * still has one.
  */
 import type { NonceDto } from '../../shared/system';
 import { parseUtcString } from '../../shared/time';
 import { call, rpc } from '../ui/trpc';
-import { openVisitorDb } from './open-db';
+import { storeCopy, storedCopy } from './copies';
 
 /** `system.nonce`'s answer: the nonce and its expiry (UTC `Y-m-d H:i:s`). */
 export type NonceValue = NonceDto;
@@ -14,14 +15,13 @@ const NONCE_KEY = 'nonce';
 
 export async function fetchNonce(): Promise<NonceValue> {
   const value = await call(rpc().system.nonce.query());
-  await (await openVisitorDb()).cache.put({ key: NONCE_KEY, value, fetchedAt: Date.now() });
+  storeCopy(NONCE_KEY, value);
   return value;
 }
 
 /** The stored nonce if it is still valid for a while; otherwise null. */
 export async function storedNonce(now = Date.now()): Promise<NonceValue | null> {
-  const entry = await (await openVisitorDb()).cache.get(NONCE_KEY);
-  const value = entry?.value as NonceValue | undefined;
+  const value = storedCopy<NonceValue>(NONCE_KEY)?.value;
   if (!value) return null;
   const expires = parseUtcString(value.expiresUtc);
   return expires && expires.getTime() - now > 10 * 60_000 ? value : null;

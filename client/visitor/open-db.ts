@@ -1,9 +1,8 @@
 /**
  * The visitor database behind a dynamic import. Dexie is the largest module a visitor page
- * would otherwise load (about 31 KB gzip, ~100 KB to parse); the pages render from the network
- * and open `svc-visitor` only when they need it: to keep a copy of the page's data for offline
- * (loaded after the first paint, while the data is on its way), when the network fails (to show
- * that copy), or for a draft or a queued submission.
+ * would otherwise load (about 31 KB gzip, ~100 KB to parse); the pages render from the network,
+ * keep their copies in localStorage (copies.ts) and open `svc-visitor` only for a draft or a
+ * queued submission, or for a copy localStorage refused.
  */
 import type { VisitorDb } from './db';
 
@@ -19,15 +18,4 @@ export function openVisitorDb(): Promise<VisitorDb> {
     },
   );
   return opening;
-}
-
-/**
- * Starts opening the database after the page's next paint, so that when the page's data comes
- * its copy is written at once (a reload right after still finds it), without Dexie standing
- * between the page and its first paint.
- */
-export function openVisitorDbAfterPaint(): void {
-  if (opening || typeof requestAnimationFrame === 'undefined') return;
-  // the frame's callback runs before it paints; the timeout, after
-  requestAnimationFrame(() => setTimeout(() => void openVisitorDb().catch(() => undefined), 0));
 }

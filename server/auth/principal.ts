@@ -13,6 +13,8 @@ export interface Principal {
   sessionTokenHash?: string;
   /** A paired door device (its Bearer token): role staff, the device's events. */
   deviceId?: number;
+  /** A door device's check-in list: the ticket categories it admits; null or absent = every ticket. */
+  categoryIds?: number[] | null;
 }
 
 export type Access = 'public' | readonly Role[];

@@ -8,9 +8,9 @@ import type { Hooks } from '../hooks';
 import type { PluginContext } from '../plugins/load';
 import { PRIORITY_PAYMENT_PATH } from '../hooks/priorities';
 import { bookingRepository } from '../modules/booking/booking.repository';
-import { openPayment } from '../modules/payments/payments.service';
+import { openPayment } from '../modules/orders/payments.service';
 import { settingsService } from '../modules/settings/settings.service';
-import { formatAmount } from '../modules/payments/orders.mail';
+import { formatAmount } from '../modules/orders/orders.mail';
 import { formatWhen } from '../../shared/time-format';
 
 export function registerPaymentPath(hooks: Hooks, ctx: PluginContext): void {

@@ -15,8 +15,8 @@ import { serializeAttendee } from '../modules/attendees/attendees.serialize';
 import { bookingRepository } from '../modules/booking/booking.repository';
 import { toBookingDto } from '../modules/booking/booking.service';
 import { eventsRepository } from '../modules/events/events.repository';
-import { toOrderDto } from '../modules/payments/orders.service';
-import { paymentsRepository } from '../modules/payments/payments.repository';
+import { toOrderDto } from '../modules/orders/orders.service';
+import { paymentsRepository } from '../modules/orders/payments.repository';
 import { webhooksRepository } from '../modules/webhooks/webhooks.repository';
 import { dispatchWebhookEvent } from '../modules/webhooks/webhooks.service';
 
@@ -35,7 +35,7 @@ export function registerWebhooks(hooks: Hooks, ctx: PluginContext): void {
 
   async function attendee(id: number): Promise<Data | null> {
     const row = await attendeesRepository(db).findById(id);
-    return row ? serializeAttendee(hooks, row) : null;
+    return row ? serializeAttendee({ hooks, db }, row) : null;
   }
 
   async function booking(id: number): Promise<Data | null> {

@@ -5,8 +5,9 @@
  * parsed once per locale, on first use.
  */
 import { readFileSync } from 'node:fs';
-import { IntlMessageFormat } from 'intl-messageformat';
+import type { IntlMessageFormat } from 'intl-messageformat';
 import { DEFAULT_LOCALE, LOCALES, matchLocale, type Locale } from '../../shared/i18n/locales';
+import { messageFormat } from '../../shared/i18n/message-format';
 import type en from './messages/en.json';
 
 /** Every server message key, from the English catalogue (the catalogue check keeps the others equal). */
@@ -39,7 +40,7 @@ export function translate(locale: Locale, key: ServerMessageKey, values?: Messag
   const id = `${chosen}\u0000${key}`;
   let format = formats.get(id);
   if (!format) {
-    format = new IntlMessageFormat(catalogue(chosen)[key] ?? key, chosen);
+    format = messageFormat(catalogue(chosen)[key] ?? key, chosen);
     formats.set(id, format);
   }
   return String(format.format(values as Record<string, string | number | Date>));

@@ -11,7 +11,7 @@ import { authOperations } from '../auth/auth.operations';
 import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
 import { registerConfirmationMail } from './attendees/attendees.mail';
-import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmitted } from './attendees/signup.service';
+import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmitted } from './orders/tickets.service';
 import { ANNOUNCE_ATTENDEE_CHANGED_JOB, announceAttendeeChange, type AttendeeChange } from './attendees/attendees.service';
 import { bookingOperations } from './booking/booking.operations';
 import { settingsOperations } from './settings/settings.operations';
@@ -21,8 +21,9 @@ import { devicesOperations } from './devices/devices.operations';
 import { syncOperations } from './sync/sync.operations';
 import { registerSyncJobs } from './sync/sync.jobs';
 import { registerCheckinJobs } from './checkin/checkin.actions';
-import { paymentsOperations } from './payments/payments.operations';
-import { registerPaymentJobs } from './payments/payments.jobs';
+import { paymentsOperations } from './orders/payments.operations';
+import { ticketsOperations } from './orders/tickets.operations';
+import { registerPaymentJobs } from './orders/payments.jobs';
 import { webhooksOperations } from './webhooks/webhooks.operations';
 import { registerWebhookJobs } from './webhooks/webhooks.jobs';
 import { timelineOperations } from './timeline/timeline.operations';
@@ -30,6 +31,7 @@ import { resourcesOperations } from './resources/resources.operations';
 import { submissionsOperations } from './submissions/submissions.operations';
 import { registerChatJobs } from './chat/chat.jobs';
 import { chatOperations } from './chat/chat.operations';
+import { vouchersOperations } from './orders/vouchers.operations';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -41,6 +43,7 @@ export const domainOperations = {
   // before events: /events/submissions must match ahead of /events/:id
   submissions: submissionsOperations,
   events: eventsOperations,
+  tickets: ticketsOperations,
   attendees: attendeesOperations,
   booking: bookingOperations,
   checkin: checkinOperations,
@@ -52,6 +55,7 @@ export const domainOperations = {
   timeline: timelineOperations,
   resources: resourcesOperations,
   chat: chatOperations,
+  vouchers: vouchersOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */

@@ -163,6 +163,11 @@ export const ZBookingListQuery = z.object({
 export type BookingListQuery = z.infer<typeof ZBookingListQuery>;
 
 /** PATCH /settings body. */
+/** Lengths of the seller's fields in Settings (the admin form's maxLength reads them too). */
+export const SELLER_NAME_MAX = 200;
+export const SELLER_ADDRESS_MAX = 1000;
+export const SELLER_TAX_ID_MAX = 64;
+
 export const ZSettingsPatch = z.object({
   /** Three letters; lowercase or padded input is accepted and normalised (contract "Currency"). */
   currency: z
@@ -182,6 +187,12 @@ export const ZSettingsPatch = z.object({
   chatWebhookUrl: ZWebhookTarget.optional(),
   /** The organization's language: pages, mails and invites fall back to it when nothing closer is known; null = English. */
   defaultLanguage: ZLanguage.nullable().optional(),
+  /** The seller receipts and mails name beside net, tax and gross (docs/api.md#tickets); '' = none. */
+  sellerName: z.string().trim().max(SELLER_NAME_MAX).optional(),
+  /** Postal address, lines separated by newlines. */
+  sellerAddress: z.string().trim().max(SELLER_ADDRESS_MAX).optional(),
+  /** VAT or other tax identification number, as the tax office writes it. */
+  sellerTaxId: z.string().trim().max(SELLER_TAX_ID_MAX).optional(),
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
 
@@ -268,6 +279,10 @@ export const ZSettingsDto = z.object({
   defaultLanguage: ZLanguage,
   /** Extended edition only: the team chat's default address ('' = none). */
   chatWebhookUrl: z.string().optional(),
+  /** The seller named on receipts and mails with their taxes ('' = not set). */
+  sellerName: z.string(),
+  sellerAddress: z.string(),
+  sellerTaxId: z.string(),
 });
 export type SettingsDto = z.infer<typeof ZSettingsDto>;
 

@@ -13,7 +13,8 @@
  * the load average it started under.
  *
  * Run alone: `node --import tsx test/bench/lighthouse.bench.ts`; SVC_CLIENT_DIST=/tmp/x builds
- * and serves the PWA there instead of dist/client; SVC_LH_REPORT_DIR=/tmp/y keeps each run's JSON.
+ * and serves the PWA there instead of dist/client; SVC_LH_REPORT_DIR=/tmp/y keeps each run's JSON;
+ * SVC_LH_ONLY=/book,?lang=de measures only the pages whose name holds every listed part.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -33,6 +34,8 @@ const SCORE_TARGET = 95;
 const TBT_TARGET_MS = 200;
 const RUNS = Math.max(1, Number(process.env.SVC_LH_RUNS ?? 3));
 const REPORT_DIR = process.env.SVC_LH_REPORT_DIR;
+// SVC_LH_ONLY=/events,?lang=ar measures only the pages whose name contains every listed part
+const ONLY = (process.env.SVC_LH_ONLY ?? '').split(',').filter(Boolean);
 
 // Debian's Chromium, quiet: nothing in the background that would compete with the page.
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -103,7 +106,9 @@ export default async function run(): Promise<BenchResult[]> {
       ['/login', '/login'],
     ];
     // each page in the browser's language (English), then linked in German and in Arabic
-    const pages = ['', '?lang=de', '?lang=ar'].flatMap((query) => paths.map(([name, p]) => ({ name: `${name}${query}`, path: `${p}${query}` })));
+    const pages = ['', '?lang=de', '?lang=ar']
+      .flatMap((query) => paths.map(([name, p]) => ({ name: `${name}${query}`, path: `${p}${query}` })))
+      .filter(({ name }) => ONLY.every((part) => name.includes(part)));
     const results: BenchResult[] = [];
     if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
     console.log(`Lighthouse ${RUNS} run(s) per page, mobile default throttling; figures are medians`);

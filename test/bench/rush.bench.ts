@@ -9,6 +9,10 @@
  * 1. Sign-up rush: the clients sign 5,000 people up for 1,000 seats (no waitlist), over HTTP with
  *    the contract's nonce and form token. Targets on this 2-core machine, at 200 clients: at least
  *    500 sign-ups/s; at every size: exactly 1,000 going, every other answer the "full" refusal.
+ *    With categories: the same rush on an event that sells three ticket categories whose quotas
+ *    make its 1,000 seats (VIP 200 at £45, standard 700 at £18, student 100 free), each sign-up
+ *    naming one category in `tickets` and every fifth one a 10 % promo code (redeemed under the
+ *    event's lock). Targets: at least 500 sign-ups/s at 200 clients; every quota exactly full.
  * 2. Booking rush (booking.bench.ts `benchCreation`, whose own run is the 100-client figure):
  *    1,000 attempts over 3 days of 15-minute starts; no two bookings of a host overlap.
  *
@@ -21,6 +25,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/db/client';
 import { signValue } from '../../server/security/nonce';
+import { voucherCodeKey } from '../../shared/vouchers';
 import type { BenchResult } from './types';
 import { runRush, startBenchServer } from './bench-server';
 import { benchCreation } from './booking.bench';
@@ -33,7 +38,30 @@ const SIGNUPS = 5000;
 const SEATS = 1000;
 const RATE_TARGET = 500;
 
-async function signupRush(clients: number): Promise<BenchResult[]> {
+const QUOTAS = [
+  { name: 'VIP', priceCents: 4500, quota: 200 },
+  { name: 'Standard', priceCents: 1800, quota: 700 },
+  { name: 'Student', priceCents: 0, quota: 100 },
+];
+
+/** The event's three categories and a 10 % code, written as the API stores them; the categories' ids. */
+async function sellInCategories(server: Awaited<ReturnType<typeof startBenchServer>>['server'], eventId: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [position, c] of QUOTAS.entries()) {
+    const [row] = await queryRows<{ id: number }>(
+      server.ctx.db,
+      sql`insert into svc_ticket_categories (event_id, name, price_cents, quota, position) values (${eventId}, ${c.name}, ${c.priceCents}, ${c.quota}, ${position}) returning id`,
+    );
+    ids.push(Number(row!.id));
+  }
+  await queryRows(
+    server.ctx.db,
+    sql`insert into svc_vouchers (event_id, code, code_key, kind, value) values (${eventId}, 'RUSH10', ${voucherCodeKey('RUSH10')}, 'percent', 1000) returning id`,
+  );
+  return ids;
+}
+
+async function signupRush(clients: number, withCategories = false): Promise<BenchResult[]> {
   const { server, kind, close } = await startBenchServer();
   try {
     const { db } = server.ctx;
@@ -48,12 +76,15 @@ async function signupRush(clients: number): Promise<BenchResult[]> {
     // A form rendered ten seconds ago: past the minimum fill time.
     const formToken = signValue(server.ctx.secret, `signup-form|${eventId}`, String(Date.now() - 10_000));
     const headers = { 'content-type': 'application/json', 'x-svc-nonce': nonce };
-    const requests = Array.from({ length: SIGNUPS }, (_, i) => ({
-      path: `/svc/v1/events/${eventId}/signup`,
-      method: 'POST' as const,
-      headers,
-      body: JSON.stringify({ email: `rush${i}@example.test`, display_name: `Rush ${i}`, quantity: 1, svc_ts: formToken, svc_hp: '' }),
-    }));
+    const categoryIds = withCategories ? await sellInCategories(server, eventId) : [];
+    const requests = Array.from({ length: SIGNUPS }, (_, i) => {
+      const body: Record<string, unknown> = { email: `rush${i}@example.test`, display_name: `Rush ${i}`, quantity: 1, svc_ts: formToken, svc_hp: '' };
+      if (withCategories) {
+        body.tickets = [{ categoryId: categoryIds[i % categoryIds.length], quantity: 1 }];
+        if (i % 5 === 0 && i % categoryIds.length !== 2) body.voucher = 'rush10';
+      }
+      return { path: `/svc/v1/events/${eventId}/signup`, method: 'POST' as const, headers, body: JSON.stringify(body) };
+    });
     const rush = await runRush(server.url, clients, requests);
     const [going] = await queryRows<{ n: number }>(
       db,
@@ -63,8 +94,18 @@ async function signupRush(clients: number): Promise<BenchResult[]> {
     const refused = rush.statuses.get(409) ?? 0;
     const other = SIGNUPS - created - refused;
     const judged = clients === TARGET_CLIENTS;
-    const scenario = `sign-up rush, ${clients} concurrent clients, ${SIGNUPS} sign-ups for ${SEATS} seats (${kind})`;
-    console.log(`${scenario}: ${Math.round(rush.requestsPerSecond)} requests/s, ${rush.serverErrors} 5xx, ${rush.unanswered} unanswered`);
+    const sold = withCategories
+      ? await queryRows<{ n: number }>(
+          db,
+          sql`select coalesce(sum(a.quantity), 0)::int as n from svc_ticket_categories c left join svc_attendees a on a.ticket_category_id = c.id and a.status = 'going'
+              where c.event_id = ${eventId} group by c.id, c.position order by c.position`,
+        )
+      : [];
+    const quotasFull = sold.every((row, i) => Number(row.n) === QUOTAS[i]!.quota);
+    const scenario = `sign-up rush${withCategories ? ' in 3 ticket categories' : ''}, ${clients} concurrent clients, ${SIGNUPS} sign-ups for ${SEATS} seats (${kind})`;
+    console.log(
+      `${scenario}: ${Math.round(rush.requestsPerSecond)} requests/s, ${rush.serverErrors} 5xx, ${rush.unanswered} unanswered; answers ${[...rush.statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`,
+    );
     return [
       {
         name: `${scenario}, requests/s`,
@@ -77,6 +118,17 @@ async function signupRush(clients: number): Promise<BenchResult[]> {
       { name: `${scenario}, p99`, value: Math.round(rush.p99), unit: 'ms', target: 'report', pass: true },
       { name: `${scenario}, seats going`, value: Number(going!.n), unit: 'seats', target: `= ${SEATS}`, pass: Number(going!.n) === SEATS },
       { name: `${scenario}, answers other than 201/409`, value: other, unit: 'responses', target: '= 0', pass: other === 0 },
+      ...(withCategories
+        ? [
+            {
+              name: `${scenario}, categories not exactly at their quota (${QUOTAS.map((q) => q.quota).join('/')}; going ${sold.map((r) => Number(r.n)).join('/')})`,
+              value: sold.filter((row, i) => Number(row.n) !== QUOTAS[i]!.quota).length,
+              unit: 'categories',
+              target: '= 0',
+              pass: quotasFull,
+            },
+          ]
+        : []),
     ];
   } finally {
     await close();
@@ -86,6 +138,7 @@ async function signupRush(clients: number): Promise<BenchResult[]> {
 export default async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   for (const clients of CLIENT_COUNTS) results.push(...(await signupRush(clients)));
+  for (const clients of CLIENT_COUNTS) results.push(...(await signupRush(clients, true)));
   for (const clients of CLIENT_COUNTS) results.push(...(await benchCreation(clients)));
   return results;
 }

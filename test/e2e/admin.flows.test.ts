@@ -273,13 +273,22 @@ describe('admin app', () => {
     expect(asDevice.status).toBe(401);
   });
 
-  test('settings: change currency and hold hours, add a user, create an API token shown once', async () => {
+  test('settings: change currency, hold hours and the seller, add a user, create an API token shown once', async () => {
     const page = await e2e.openPage('/admin/settings', { cookie: e2e.admin.cookie });
     await page.getByLabel('Currency').fill('eur');
     await page.getByLabel('Payment hold (hours)').fill('6');
+    await page.getByLabel('Seller name').fill('Hall & Co Ltd');
+    await page.getByLabel('Address').fill('1 Market Street\nLondon N1 1AA');
+    await page.getByLabel('Tax ID').fill('GB123456789');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('✓ Saved').first().waitFor();
-    expect((await e2e.admin.api.get('/settings')).body).toMatchObject({ currency: 'EUR', paymentHoldHours: 6 });
+    expect((await e2e.admin.api.get('/settings')).body).toMatchObject({
+      currency: 'EUR',
+      paymentHoldHours: 6,
+      sellerName: 'Hall & Co Ltd',
+      sellerAddress: '1 Market Street\nLondon N1 1AA',
+      sellerTaxId: 'GB123456789',
+    });
 
     await page.locator('#nu-email').fill('kim@example.test');
     await page.locator('#nu-name').fill('Kim');

@@ -1,7 +1,8 @@
 /**
  * The extended edition's admin pages in real Chromium against the real server: Orders (filters,
- * detail with its tickets, a refund after a confirmation naming amount and tickets), the payment
- * state in the bookings list, and Settings › Payments; in the free edition none of it is offered.
+ * ticket type and promo code among them, detail with its tickets, a refund after a confirmation
+ * naming amount and tickets), the dashboard's sales per ticket type, the payment state in the
+ * bookings list, and Settings › Payments; in the free edition none of it is offered.
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -144,6 +145,63 @@ describe('extended edition', () => {
       expect(await row.innerText()).toMatch(/Awaiting payment[\s\S]*Payment pending/);
     } finally {
       restore();
+    }
+  });
+
+  test('Orders filters by a ticket type of the chosen event and by promo code; the dashboard shows each type’s sold seats, quota and money', async () => {
+    const hooks = e2e.server.server.ctx.hooks;
+    const noIp = () => '';
+    hooks.addFilter('svc_rsvp_client_ip', noIp, 50);
+    try {
+      const gala = (await createEvent(e2e.admin.api, { title: 'Gala night', capacity: 30 })).id;
+      const category = async (name: string, priceCents: number, quota: number | null) =>
+        (await e2e.admin.api.post(`/events/${gala}/ticket-categories`, { name, priceCents, quota })).body.id as number;
+      const stalls = await category('Stalls', 2000, 10);
+      const balcony = await category('Balcony', 5000, null);
+      expect((await e2e.admin.api.post(`/events/${gala}/vouchers`, { code: 'Opera20', kind: 'percent', value: 2000 })).status).toBe(201);
+      const ticket = async (email: string, categoryId: number, voucher?: string) => {
+        const res = await signUp(e2e.server, gala, {
+          email,
+          display_name: email.split('@')[0],
+          tickets: [{ categoryId, quantity: 1 }],
+          ...(voucher ? { voucher } : {}),
+        });
+        expect(res.status).toBe(201);
+        const paymentId = String(res.body.paymentUrl).split('/pay/')[1]!;
+        expect((await apiClient(e2e.server.url).post(`/payments/local/${paymentId}/pay`, {})).status).toBe(202);
+        await e2e.server.server.ctx.jobs.idle();
+        return res.body.orderId as number;
+      };
+      const stallsOrder = await ticket('stella@example.test', stalls, 'opera20');
+      const balconyOrder = await ticket('bruno@example.test', balcony);
+
+      const page = await e2e.openPage(`/admin/orders?event=${gala}`, { cookie: e2e.admin.cookie });
+      const rows = page.locator('tr[data-order-id]');
+      await expect.poll(() => rows.count()).toBe(2);
+      await page.getByLabel('Ticket type').selectOption({ label: 'Balcony' });
+      await expect.poll(() => rows.count()).toBe(1);
+      expect(await rows.first().getAttribute('data-order-id')).toBe(String(balconyOrder));
+      expect(new URL(page.url()).search).toBe(`?event=${gala}&category=${balcony}`);
+
+      await page.getByLabel('Ticket type').selectOption('');
+      await page.getByLabel('Promo code').fill('OPERA20');
+      await expect.poll(() => rows.count()).toBe(1);
+      expect(await rows.first().getAttribute('data-order-id')).toBe(String(stallsOrder));
+      expect(new URL(page.url()).search).toBe(`?event=${gala}&code=OPERA20`);
+      await expectAccessible(page, '/admin/orders filtered by code');
+      await page.getByLabel('Promo code').fill('two words');
+      await page.getByText('A code holds only letters, digits, “-”, “_” and “.” (at most 64).').waitFor();
+      expect(await page.getByLabel('Promo code').getAttribute('aria-invalid')).toBe('true');
+
+      const dashboard = await e2e.openPage(`/admin/events/${gala}`, { cookie: e2e.admin.cookie });
+      const table = dashboard.locator('table', { has: dashboard.getByRole('columnheader', { name: 'Sold' }) });
+      await table.waitFor();
+      expect(await table.locator('thead').innerText()).toMatch(/Ticket type[\s\S]*Sold[\s\S]*Quota[\s\S]*Paid online[\s\S]*Due at the door/);
+      // Stalls: €20.00 less the code's 20 %; Balcony: €50.00, no quota
+      expect(await table.locator('tbody tr', { hasText: 'Stalls' }).innerText()).toMatch(/Stalls\s+0\s+1\s+1\s+10\s+€16\.00\s+€0\.00/);
+      expect(await table.locator('tbody tr', { hasText: 'Balcony' }).innerText()).toMatch(/Balcony\s+0\s+1\s+1\s+No limit\s+€50\.00\s+€0\.00/);
+    } finally {
+      hooks.removeFilter('svc_rsvp_client_ip', noIp, 50);
     }
   });
 

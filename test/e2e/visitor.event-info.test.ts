@@ -34,6 +34,8 @@ describe('visitor event information', () => {
     await page.locator('dt', { hasText: 'Price' }).waitFor();
     expect(await page.locator('dl.v-facts').innerText()).toMatch(/Price\s+(US)?\$45\.00[\s\S]*Places\s+4 places left/);
     await page.getByRole('button', { name: 'Sign up' }).waitFor();
+    // without online payment (the free edition) the page says honestly how the price is paid
+    await page.locator('.price-pay-at-door', { hasText: /^Pay at the door: (US)?\$45\.00$/ }).waitFor();
 
     await page.goto(new URL(`/events/${full.id}`, e2e.server.url).href);
     await page.getByRole('heading', { level: 1, name: 'Sold-out talk' }).waitFor();

@@ -144,10 +144,14 @@ describe('visitor payments (extended edition, local provider)', () => {
     await page.getByLabel('Your name').fill('Tom Tickets');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Seats').fill('3');
+    // before anything is sent: the total, how long the seats are held, and where the button goes
+    await page.locator('.price-total', { hasText: 'Total: €30.00' }).waitFor();
+    await page.getByText('Your seats are held for').waitFor();
+    expect(await page.getByRole('button', { name: 'Sign up' }).count()).toBe(0);
     const [signup] = await Promise.all([
       // the app holds the post until the form token is 3 s old (the server's minimum fill time)
       page.waitForResponse((r) => isTrpcMutation(r, 'attendees.signup'), { timeout: 15_000 }),
-      page.getByRole('button', { name: 'Sign up' }).click(),
+      page.getByRole('button', { name: 'Continue to payment' }).click(),
     ]);
     expect(signup.status()).toBe(200);
     await page.waitForURL((url) => url.pathname.startsWith('/pay/'));

@@ -135,6 +135,32 @@ describe('visitor sign-up', () => {
     await expectAccessible(page, 'sign-up error');
   });
 
+  test('ticket categories without online payment: the page says "Pay at the door", the sign-up keeps its own button, and each ticket shows with its category', async () => {
+    const event = await createEvent(e2e.admin.api, { title: 'Folk night', capacity: 30 });
+    for (const fields of [
+      { name: 'Supporter', priceCents: 1800, position: 0 },
+      { name: 'Companion', priceCents: 0, position: 1 },
+    ]) {
+      expect((await e2e.admin.api.post(`/events/${event.id}/ticket-categories`, fields)).status).toBe(201);
+    }
+    const page = await e2e.openPage(`/events/${event.id}`);
+    await page.getByLabel('Supporter').waitFor();
+    await page.getByLabel('Your name').fill('Fiona Folk');
+    await page.getByLabel('Email').fill(uniqueEmail('folk'));
+    await page.getByLabel('Diet').fill('none');
+    await page.getByLabel('Supporter').fill('1');
+    await page.getByLabel('Companion').fill('1');
+    await page.locator('.price-pay-at-door', { hasText: /^Pay at the door: \D*18\.00/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Continue to payment' }).count()).toBe(0);
+    await expectAccessible(page, '/events/:id with categories, paid at the door');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'You’re going!' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.ticket-list h4').allInnerTexts()).toEqual(['Ticket 1: Supporter · 1 person', 'Ticket 2: Companion · 1 person']);
+    // the ticket says how it is paid; the free one says nothing
+    expect(await page.locator('.ticket-list li .price-pay-at-door').allInnerTexts()).toEqual([expect.stringMatching(/^Pay at the door: \D*18\.00/)]);
+    await expect.poll(() => page.locator('.ticket-list img.v-ticket-qr').count()).toBe(2);
+  });
+
   test('offline once visited: the list and event come from the device with their age; a sign-up waits and is sent when back online', async () => {
     const event = await createEvent(e2e.admin.api, { title: 'Night walk', capacity: 1 });
     expect((await signUp(e2e.server, event.id, { svc_cf_diet: 'x' })).status).toBe(201); // full: the next one is waitlisted

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/db/client';
-import { LOCAL_WEBHOOK_PURPOSE } from '../../server/modules/payments/providers/local';
+import { LOCAL_WEBHOOK_PURPOSE } from '../../server/modules/orders/providers/local';
 import { derivedWebhookSecret, signStandardWebhook } from '../../server/security/standard-webhooks';
 import type { TestServer } from './server';
 import { apiClient, type ApiResponse } from './http';

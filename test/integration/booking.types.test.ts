@@ -106,6 +106,9 @@ describe('settings (GET/PATCH /settings)', () => {
       locationLabels: { in_person: 'In person', virtual: 'Online', phone: 'By phone' },
       paymentHoldHours: 24,
       defaultLanguage: 'en',
+      sellerName: '',
+      sellerAddress: '',
+      sellerTaxId: '',
     });
     expect((await anon().get('/settings')).status).toBe(401);
   });

@@ -37,7 +37,7 @@ import { queryRows } from '../../server/db/client';
 import { domainOperations } from '../../server/modules';
 import { ERROR_CODES } from '../../shared/errors';
 import { ZTimeZone, ZUtcDateTime, ZUtcDay } from '../../shared/schemas';
-import { LOCAL_WEBHOOK_PURPOSE } from '../../server/modules/payments/providers/local';
+import { LOCAL_WEBHOOK_PURPOSE } from '../../server/modules/orders/providers/local';
 import { derivedWebhookSecret, signStandardWebhook } from '../../server/security/standard-webhooks';
 import { createHost, createType, fetchNonce, futureStart, submitBooking, bookingBody } from '../helpers/booking';
 import { loginAs, type Session } from '../helpers/http';

@@ -90,6 +90,16 @@ describe('the page shell’s language', () => {
     expect(htmlTag(gunzipSync(gz.body))).toBe('<html lang="ar" dir="rtl">');
   });
 
+  it('a door or admin page also preloads its own area’s catalogue in that language; a visitor page only the public one', async () => {
+    const catalogues = (link: unknown, locale: string) =>
+      [...String(link).matchAll(new RegExp(`</assets/${locale}-[\\w-]+\\.js>; rel=modulepreload`, 'g'))].length;
+    expect(catalogues((await rawGet('/events', { 'accept-language': 'de' })).headers.link, 'de')).toBe(1);
+    const admin = (await rawGet('/admin/events', { 'accept-language': 'de' })).headers.link;
+    expect(catalogues(admin, 'de'), 'public and admin').toBe(2);
+    expect(String(admin)).not.toMatch(/\/assets\/en-/);
+    expect(catalogues((await rawGet('/door?lang=ar')).headers.link, 'ar'), 'public and door').toBe(2);
+  });
+
   it('/index.html itself, the service worker’s copy, is the build’s file unchanged', async () => {
     const res = await rawGet('/index.html', { 'accept-language': 'de', cookie: 'svc_lang=ar' });
     expect(htmlTag(res.body)).toBe('<html lang="en">');

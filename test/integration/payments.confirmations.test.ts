@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { ANNOUNCE_LEASE_SECONDS } from '../../server/jobs/announcements';
-import { paymentsService } from '../../server/modules/payments/payments.service';
+import { paymentsService } from '../../server/modules/orders/payments.service';
 import { useTestServer } from '../helpers/test-server';
 import { useTestHooks } from '../helpers/hooks';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, recordActions, submitBooking } from '../helpers/booking';

@@ -5,8 +5,8 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { utcMs } from '../../shared/time';
-import { paymentsService } from '../../server/modules/payments/payments.service';
-import { paymentsRepository } from '../../server/modules/payments/payments.repository';
+import { paymentsService } from '../../server/modules/orders/payments.service';
+import { paymentsRepository } from '../../server/modules/orders/payments.repository';
 import { sha256Hex } from '../../server/security/crypto';
 import { apiClient } from '../helpers/http';
 import { useTestServer } from '../helpers/test-server';

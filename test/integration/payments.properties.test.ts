@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { sweepPaymentHolds } from '../../server/modules/booking/booking.service';
-import { paymentsService } from '../../server/modules/payments/payments.service';
+import { paymentsService } from '../../server/modules/orders/payments.service';
 import { useTestServer } from '../helpers/test-server';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, recordActions, submitBooking } from '../helpers/booking';
 import { createEvent, signUp } from '../helpers/registration';

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import superjson from 'superjson';
 import { useTestServer } from '../helpers/test-server';
 import { apiClient } from '../helpers/http';
-import { orders } from '../../server/modules/payments/payments.sql';
+import { orders } from '../../server/modules/orders/payments.sql';
 import { createEvent, nonce, resetThrottles, signUp, agedFormToken, attendeeRows } from '../helpers/registration';
 
 const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });

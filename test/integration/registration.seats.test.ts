@@ -4,8 +4,8 @@ import type { Database } from '../../server/db/client';
 import { queryRows } from '../../server/db/client';
 import { jobs } from '../../server/jobs/jobs.sql';
 import { attendeesRepository } from '../../server/modules/attendees/attendees.repository';
-import { newTicketSecrets } from '../../server/modules/attendees/signup.service';
-import { orders } from '../../server/modules/payments/payments.sql';
+import { newTicketSecrets } from '../../server/modules/orders/tickets.service';
+import { orders } from '../../server/modules/orders/payments.sql';
 import { openTestDatabase } from '../helpers/db';
 
 // The sign-up's deciding statement (attendees.repository insertIfSeats) and the seat count beside

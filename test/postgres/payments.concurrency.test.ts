@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { bookingRepository } from '../../server/modules/booking/booking.repository';
-import { paymentsService } from '../../server/modules/payments/payments.service';
+import { paymentsService } from '../../server/modules/orders/payments.service';
 import { signStandardWebhook } from '../../server/security/standard-webhooks';
 import { apiClient } from '../helpers/http';
 import { useTestServer } from '../helpers/test-server';

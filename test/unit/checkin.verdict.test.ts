@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkinVerdict, countsAsCheckedIn, isAdmitted } from '../../shared/checkin';
+import { checkinVerdict, countsAsCheckedIn, isAdmitted, listAdmits } from '../../shared/checkin';
 
 const going = { eventId: 1, status: 'going', checkinCount: 0 };
 
@@ -13,7 +13,34 @@ describe('checkinVerdict (the rule the door runs offline and the server online)'
   it('waitlist', () => expect(checkinVerdict({ ...going, status: 'waitlist' }, 1)).toBe('waitlist'));
   it('a status the door does not understand is refused like cancelled', () => expect(checkinVerdict({ ...going, status: 'pending' }, 1)).toBe('cancelled'));
   it('only ok and again admit', () => {
-    expect(['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown'].filter((v) => isAdmitted(v as never))).toEqual(['ok', 'again']);
+    expect(['ok', 'again', 'cancelled', 'waitlist', 'wrong_event', 'unknown', 'wrong_category'].filter((v) => isAdmitted(v as never))).toEqual(['ok', 'again']);
+  });
+});
+
+describe('a check-in list (docs/decisions/029-check-in-lists.md)', () => {
+  const vipOnly = { categoryIds: [7], eventIds: [1] };
+  it('admits a ticket of a listed category, first entry and re-entry', () => {
+    expect(checkinVerdict({ ...going, categoryId: 7 }, 1, vipOnly)).toBe('ok');
+    expect(checkinVerdict({ ...going, categoryId: 7, checkinCount: 1 }, 1, vipOnly)).toBe('again');
+  });
+  it('refuses another category as wrong_category, also one already checked in elsewhere', () => {
+    expect(checkinVerdict({ ...going, categoryId: 8 }, 1, vipOnly)).toBe('wrong_category');
+    expect(checkinVerdict({ ...going, categoryId: 8, checkinCount: 1 }, 1, vipOnly)).toBe('wrong_category');
+  });
+  it('refuses a ticket without a category at an event the list limits', () => {
+    expect(checkinVerdict({ ...going, categoryId: null }, 1, vipOnly)).toBe('wrong_category');
+    expect(checkinVerdict(going, 1, vipOnly)).toBe('wrong_category');
+  });
+  it('the ticket’s own refusals come first: wrong event, waitlist, cancelled', () => {
+    expect(checkinVerdict({ ...going, categoryId: 8, eventId: 2 }, 1, vipOnly)).toBe('wrong_event');
+    expect(checkinVerdict({ ...going, categoryId: 8, status: 'waitlist' }, 1, vipOnly)).toBe('waitlist');
+    expect(checkinVerdict({ ...going, categoryId: 8, status: 'cancelled' }, 1, vipOnly)).toBe('cancelled');
+  });
+  it('limits only the events of its categories; no list admits every category', () => {
+    expect(listAdmits(vipOnly, 2, 9)).toBe(true);
+    expect(listAdmits(vipOnly, 2, null)).toBe(true);
+    expect(checkinVerdict({ ...going, categoryId: 8 }, 1, null)).toBe('ok');
+    expect(checkinVerdict({ ...going, categoryId: 8 }, 1)).toBe('ok');
   });
 });
 

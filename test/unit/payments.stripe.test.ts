@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
-import type { CheckoutRequest, PaymentProvider } from '../../server/modules/payments/providers/provider';
-import { createStripeProvider } from '../../server/modules/payments/providers/stripe';
+import type { CheckoutRequest, PaymentProvider } from '../../server/modules/orders/providers/provider';
+import { createStripeProvider } from '../../server/modules/orders/providers/stripe';
 
 const SECRET_KEY = 'sk_test_svc_unit_0123456789';
 const WEBHOOK_SECRET = 'whsec_svc_unit_test_secret';

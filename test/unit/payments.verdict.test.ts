@@ -1,6 +1,6 @@
 /** The verdict over a payment's set of provider events (docs/decisions/024-payment-events-as-a-set.md). */
 import { describe, expect, it } from 'vitest';
-import { paymentVerdict, type StoredEventFacts } from '../../server/modules/payments/payment-verdict';
+import { paymentVerdict, type StoredEventFacts } from '../../server/modules/orders/payment-verdict';
 
 const owed = { amountCents: 4500, currency: 'USD' };
 const paid = (amountCents = 4500, currency: string | null = null): StoredEventFacts => ({ kind: 'paid', amountCents, currency });

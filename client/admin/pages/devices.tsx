@@ -6,7 +6,18 @@ import { DataTable } from '../components/data-table';
 import { createConfirm } from '../components/confirm';
 import { PairingQr } from '../components/pairing-qr';
 import { SaveStatus, TextField } from '../components/fields';
-import { createDevice, listDevices, listEvents, newPairingCode, revokeDevice, setDeviceWalkIns, type DeviceDto, type DevicePairing } from '../data';
+import {
+  createDevice,
+  listDevices,
+  listEvents,
+  listTicketCategories,
+  newPairingCode,
+  revokeDevice,
+  setDeviceCategories,
+  setDeviceWalkIns,
+  type DeviceDto,
+  type DevicePairing,
+} from '../data';
 import { deviceState } from '../device-state';
 import { adminErrorMessage } from '../errors';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
@@ -28,8 +39,20 @@ function Devices(): JSX.Element {
   const [pairing, setPairing] = createSignal<{ name: string; pairing: DevicePairing } | null>(null);
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
+  const [editing, setEditing] = createSignal<DeviceDto | null>(null);
 
   const eventTitle = (id: number) => ready(events)?.find((e) => e.id === id)?.title ?? t('admin.devices.eventNumber', { id });
+  // the names on the devices' check-in lists
+  const [listed] = createResource(() => {
+    const ids = [...new Set((ready(devices) ?? []).filter((d) => d.categoryIds !== null).flatMap((d) => d.eventIds))];
+    return ids.length > 0 ? ids.slice(0, 500) : null;
+  }, listTicketCategories);
+  const listNames = (d: DeviceDto) =>
+    d.categoryIds === null
+      ? t('admin.devices.allTickets')
+      : new Intl.ListFormat(intlLocale(), { style: 'narrow', type: 'unit' }).format(
+          d.categoryIds.map((id) => ready(listed)?.find((c) => c.id === id)?.name ?? t('admin.devices.categoryNumber', { id })),
+        );
 
   const toggleWalkIns = async (d: DeviceDto, allowed: boolean) => {
     setNotice(null);
@@ -94,6 +117,7 @@ function Devices(): JSX.Element {
               columns={[
                 t('admin.devices.col.name'),
                 t('admin.devices.col.events'),
+                t('admin.devices.col.categories'),
                 t('admin.devices.col.lastSeen'),
                 t('admin.devices.col.pending'),
                 t('admin.devices.col.state'),
@@ -106,6 +130,14 @@ function Devices(): JSX.Element {
                 <tr>
                   <td>{d.name}</td>
                   <td>{new Intl.ListFormat(intlLocale(), { style: 'narrow', type: 'unit' }).format(d.eventIds.map(eventTitle))}</td>
+                  <td>
+                    {listNames(d)}{' '}
+                    <Show when={!d.revokedUtc}>
+                      <button type="button" class="button button-small button-quiet" onClick={() => setEditing(d)}>
+                        {tx('admin.devices.changeList', { name: d.name, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
+                      </button>
+                    </Show>
+                  </td>
                   <td>
                     <Show when={d.lastSeenUtc} fallback={<span class="muted">{t('admin.devices.never')}</span>}>
                       {(seen) => (
@@ -166,6 +198,20 @@ function Devices(): JSX.Element {
           )}
         </AsyncView>
       </section>
+      <Show when={editing()} keyed>
+        {(d) => (
+          <ListEditor
+            device={d}
+            eventTitle={eventTitle}
+            onClose={() => setEditing(null)}
+            onSaved={() => {
+              setEditing(null);
+              setNotice({ ok: true, text: t('admin.devices.listSaved', { name: d.name }) });
+              void refetch();
+            }}
+          />
+        )}
+      </Show>
       <NewDevice
         events={ready(events) ?? []}
         onCreated={(name, p) => {
@@ -178,9 +224,74 @@ function Devices(): JSX.Element {
   );
 }
 
+/** One device's check-in list: the categories of its events, none ticked = every ticket. */
+function ListEditor(props: { device: DeviceDto; eventTitle: (id: number) => string; onClose: () => void; onSaved: () => void }): JSX.Element {
+  const [categories] = createResource(() => props.device.eventIds, listTicketCategories);
+  const [chosen, setChosen] = createSignal<number[]>(props.device.categoryIds ?? []);
+  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const [error, setError] = createSignal<string | null>(null);
+  const submit = async () => {
+    setError(null);
+    setState('saving');
+    try {
+      const ids = chosen().filter((id) => (ready(categories) ?? []).some((c) => c.id === id));
+      await setDeviceCategories(props.device.id, ids.length > 0 ? ids : null);
+      setState('saved');
+      props.onSaved();
+    } catch (err) {
+      setState('failed');
+      setError(adminErrorMessage(err));
+    }
+  };
+  return (
+    <section class="section" aria-labelledby="list-editor-heading">
+      <h2 id="list-editor-heading">{t('admin.devices.listHeading', { name: props.device.name })}</h2>
+      <form class="form form-wide" onSubmit={submitWith(submit)}>
+        <fieldset class="field" aria-describedby="le-categories-hint">
+          <legend>{t('admin.devices.checkinList')}</legend>
+          <p id="le-categories-hint" class="field-hint">
+            {t('admin.devices.checkinListHint')}
+          </p>
+          <Show when={(ready(categories) ?? []).length > 0} fallback={<p class="status-text">{t('admin.devices.noCategories')}</p>}>
+            <ul class="check-list">
+              <For each={ready(categories) ?? []}>
+                {(c) => (
+                  <li>
+                    <input
+                      id={`le-category-${c.id}`}
+                      type="checkbox"
+                      checked={chosen().includes(c.id)}
+                      onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen(), c.id] : chosen().filter((x) => x !== c.id))}
+                    />
+                    <label for={`le-category-${c.id}`}>{t('admin.devices.categoryOfEvent', { category: c.name, event: props.eventTitle(c.eventId) })}</label>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </Show>
+        </fieldset>
+        <div class="button-row">
+          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
+            {t('admin.devices.saveList')}
+          </button>
+          <button type="button" class="button button-quiet" onClick={() => props.onClose()}>
+            {t('admin.devices.cancelList')}
+          </button>
+        </div>
+        <SaveStatus state={state()} error={error()} />
+      </form>
+    </section>
+  );
+}
+
 function NewDevice(props: { events: Array<{ id: number; title: string }>; onCreated: (name: string, pairing: DevicePairing) => void }): JSX.Element {
   const [name, setName] = createSignal('');
   const [eventIds, setEventIds] = createSignal<number[]>([]);
+  // the check-in list: categories of the chosen events (none ticked = every ticket)
+  const [categoryIds, setCategoryIds] = createSignal<number[]>([]);
+  const [categories] = createResource(() => (eventIds().length > 0 ? [...eventIds()] : null), listTicketCategories);
+  const eventTitle = (id: number) => props.events.find((e) => e.id === id)?.title ?? t('admin.devices.eventNumber', { id });
+  const offered = () => (eventIds().length > 0 ? (ready(categories) ?? []).filter((c) => eventIds().includes(c.eventId)) : []);
   const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const [error, setError] = createSignal<string | null>(null);
   const submit = async () => {
@@ -192,10 +303,12 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
     }
     setState('saving');
     try {
-      const created = await createDevice({ name: name().trim(), eventIds: eventIds() });
+      const chosen = categoryIds().filter((id) => offered().some((c) => c.id === id));
+      const created = await createDevice({ name: name().trim(), eventIds: eventIds(), categoryIds: chosen.length > 0 ? chosen : null });
       setState('saved');
       setName('');
       setEventIds([]);
+      setCategoryIds([]);
       props.onCreated(created.name, created.pairing);
     } catch (err) {
       setState('failed');
@@ -227,6 +340,29 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
             </ul>
           </Show>
         </fieldset>
+        <Show when={offered().length > 0}>
+          <fieldset class="field" aria-describedby="nd-categories-hint">
+            <legend>{t('admin.devices.checkinList')}</legend>
+            <p id="nd-categories-hint" class="field-hint">
+              {t('admin.devices.checkinListHint')}
+            </p>
+            <ul class="check-list">
+              <For each={offered()}>
+                {(c) => (
+                  <li>
+                    <input
+                      id={`nd-category-${c.id}`}
+                      type="checkbox"
+                      checked={categoryIds().includes(c.id)}
+                      onChange={(e) => setCategoryIds(e.currentTarget.checked ? [...categoryIds(), c.id] : categoryIds().filter((x) => x !== c.id))}
+                    />
+                    <label for={`nd-category-${c.id}`}>{t('admin.devices.categoryOfEvent', { category: c.name, event: eventTitle(c.eventId) })}</label>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </fieldset>
+        </Show>
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={state() === 'saving'}>
             {t('admin.devices.create')}

@@ -23,7 +23,7 @@ import {
 } from '../data';
 import { adminErrorMessage } from '../errors';
 import { canEdit, type AdminUser } from '../session';
-import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { formatMoney, formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { ready } from '../components/async-view';
 import { parseUtcString } from '../../../shared/time';
 import { A, type RouteProps } from '../../router';
@@ -252,6 +252,37 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                   <span class="stat-label">{t('admin.dashboard.refusedScans')}</span>
                 </div>
               </section>
+
+              <Show when={data().counts.categories.length > 0}>
+                <section class="section" aria-labelledby="categories-heading">
+                  <h2 id="categories-heading">{t('admin.dashboard.perCategory')}</h2>
+                  <DataTable
+                    labelledBy="categories-heading"
+                    columns={[
+                      t('admin.dashboard.col.category'),
+                      t('admin.dashboard.col.seatsCheckedIn'),
+                      t('admin.dashboard.col.seatsGoing'),
+                      t('admin.dashboard.col.sold'),
+                      t('admin.dashboard.col.quota'),
+                      t('admin.dashboard.col.revenue'),
+                      t('admin.dashboard.col.atDoor'),
+                    ]}
+                    rows={data().counts.categories}
+                  >
+                    {(c) => (
+                      <tr>
+                        <td>{c.name ?? t('admin.dashboard.noCategory')}</td>
+                        <td>{formatCount(c.seatsCheckedIn)}</td>
+                        <td>{formatCount(c.seatsGoing)}</td>
+                        <td>{formatCount(c.soldCount)}</td>
+                        <td>{c.quota === null ? t('admin.dashboard.quotaNone') : formatCount(c.quota)}</td>
+                        <td>{formatMoney(c.revenueCents, data().counts.currency)}</td>
+                        <td>{formatMoney(c.atDoorCents, data().counts.currency)}</td>
+                      </tr>
+                    )}
+                  </DataTable>
+                </section>
+              </Show>
 
               <section class="section" aria-labelledby="arrivals-heading">
                 <h2 id="arrivals-heading">{t('admin.dashboard.arrivals')}</h2>

@@ -3,6 +3,7 @@ import { createStore, produce } from 'solid-js/store';
 import { AdminFrame } from '../components/admin-frame';
 import { ChatWebhookField } from '../components/chat-webhook-field';
 import { EventLanguageField } from '../components/language-field';
+import { TicketEditors } from '../components/ticket-editors';
 import type { Locale } from '../../../shared/i18n/locales';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
 import { createEvent, getEvent, updateEvent, type EventDto } from '../data';
@@ -40,6 +41,7 @@ function EventLoader(props: { id: number | null }): JSX.Element {
     () => props.id ?? 0,
     (id) => (id ? getEvent(id) : Promise.resolve(null)),
   );
+  const [saved, setSaved] = createSignal<EventDto | null>(null);
   return (
     <Show
       when={event.state === 'ready'}
@@ -61,12 +63,14 @@ function EventLoader(props: { id: number | null }): JSX.Element {
         </Show>
       }
     >
-      <EventForm event={event() ?? null} />
+      <EventForm event={event() ?? null} onSaved={setSaved} />
+      {/* below the event's form, not in it: each editor is a form of its own; they read the time zone as last saved */}
+      <Show when={props.id ? (saved() ?? event()) : null}>{(ev) => <TicketEditors event={ev()} />}</Show>
     </Show>
   );
 }
 
-function EventForm(props: { event: EventDto | null }): JSX.Element {
+function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) => void }): JSX.Element {
   const e = props.event;
   const [title, setTitle] = createSignal(e?.title ?? '');
   const [description, setDescription] = createSignal(e?.description ?? '');
@@ -137,6 +141,7 @@ function EventForm(props: { event: EventDto | null }): JSX.Element {
     try {
       const saved = e ? await updateEvent(e.id, body) : await createEvent(body);
       setStatus(saved.status);
+      props.onSaved(saved);
       questions.markSaved();
       setState('saved');
       if (!e) navigate(`/admin/events/${saved.id}`);

@@ -1,7 +1,8 @@
 /**
  * `/admin/orders` (extended edition): paid sign-ups and shop orders, newest first, a page at a
- * time, filtered by event, status and a search over name, email and the shop's id. The filters
- * and page live in the URL, so coming back from an order finds the same list.
+ * time, filtered by event, ticket category (once an event is chosen), status, promo code and a
+ * search over name, email and the shop's id. The filters and page live in the URL, so coming
+ * back from an order finds the same list.
  */
 import { createEffect, createMemo, createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../components/admin-frame';
@@ -9,9 +10,10 @@ import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { Pager } from '../components/pager';
 import { attentionLabel, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUS_LABELS } from '../constants';
-import { listEvents, listOrders, type OrderFilter } from '../data';
+import { listEvents, listOrders, listTicketCategories, type OrderFilter } from '../data';
 import { ExtendedOnly } from '../components/extended-only';
 import type { OrderStatus } from '../../../shared/payments';
+import { ZVoucherCode } from '../../../shared/vouchers';
 import { formatMoney, formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, searchParams } from '../../router';
 import { intlLocale, t, tx } from '../../i18n/i18n';
@@ -38,26 +40,49 @@ function Orders(): JSX.Element {
   const [events] = createResource(listEvents);
   const [eventId, setEventId] = createSignal(initial.get('event') ?? '');
   const [status, setStatus] = createSignal<OrderStatus | ''>(isOrderStatus(initial.get('status')) ? (initial.get('status') as OrderStatus) : '');
+  const [categoryId, setCategoryId] = createSignal(initial.get('category') ?? '');
   const [searchText, setSearchText] = createSignal(initial.get('q') ?? '');
   const [search, setSearch] = createSignal(searchText().trim());
+  const [codeText, setCodeText] = createSignal(initial.get('code') ?? '');
+  const [code, setCode] = createSignal(codeText().trim());
   const [page, setPage] = createSignal(Math.max(1, Number(initial.get('page')) || 1));
+  // the chosen event's categories: the category filter offers only these
+  const [categories] = createResource(
+    () => (Number(eventId()) > 0 ? Number(eventId()) : null),
+    (id) => listTicketCategories([id]),
+  );
+  // a code no voucher can have is not sent: the field says why instead of the list failing
+  const codeValid = () => code() === '' || ZVoucherCode.safeParse(code()).success;
 
-  let debounce: ReturnType<typeof setTimeout> | undefined;
+  // one timer per field: typing in one does not drop the other's pending value
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const debounced = (field: string, apply: () => void) => {
+    clearTimeout(timers.get(field));
+    timers.set(
+      field,
+      setTimeout(() => {
+        apply();
+        setPage(1);
+      }, SEARCH_DEBOUNCE_MS),
+    );
+  };
   const onSearch = (value: string) => {
     setSearchText(value);
-    clearTimeout(debounce);
-    debounce = setTimeout(() => {
-      setSearch(value.trim());
-      setPage(1);
-    }, SEARCH_DEBOUNCE_MS);
+    debounced('search', () => setSearch(value.trim()));
   };
-  onCleanup(() => clearTimeout(debounce));
+  const onCode = (value: string) => {
+    setCodeText(value);
+    debounced('code', () => setCode(value.trim()));
+  };
+  onCleanup(() => timers.forEach((timer) => clearTimeout(timer)));
 
   const query = createMemo(() => {
     const filter: OrderFilter = {
       ...(Number(eventId()) > 0 ? { eventId: Number(eventId()) } : {}),
       ...(status() ? { status: status() as OrderStatus } : {}),
       ...(search() ? { search: search() } : {}),
+      ...(Number(eventId()) > 0 && Number(categoryId()) > 0 ? { ticketCategoryId: Number(categoryId()) } : {}),
+      ...(code() && codeValid() ? { voucherCode: code() } : {}),
     };
     return { filter, page: page() };
   });
@@ -71,12 +96,14 @@ function Orders(): JSX.Element {
     if (filter.eventId) params.set('event', String(filter.eventId));
     if (filter.status) params.set('status', filter.status);
     if (filter.search) params.set('q', filter.search);
+    if (filter.ticketCategoryId) params.set('category', String(filter.ticketCategoryId));
+    if (filter.voucherCode) params.set('code', filter.voucherCode);
     if (n > 1) params.set('page', String(n));
     const qs = params.toString();
     window.history.replaceState(window.history.state, '', `/admin/orders${qs ? `?${qs}` : ''}`);
   });
 
-  const filtered = () => Boolean(eventId() || status() || search());
+  const filtered = () => Boolean(eventId() || status() || search() || code());
   let tableTop: HTMLParagraphElement | undefined;
   const toPage = (n: number) => {
     setPage(n);
@@ -93,6 +120,8 @@ function Orders(): JSX.Element {
             id="order-event"
             onChange={(e) => {
               setEventId(e.currentTarget.value);
+              // another event's category would match nothing
+              setCategoryId('');
               setPage(1);
             }}
           >
@@ -106,6 +135,27 @@ function Orders(): JSX.Element {
             </For>
           </select>
         </div>
+        <Show when={(ready(categories) ?? []).length > 0}>
+          <div class="field">
+            <label for="order-category">{t('admin.orders.category')}</label>
+            <select
+              id="order-category"
+              onChange={(e) => {
+                setCategoryId(e.currentTarget.value);
+                setPage(1);
+              }}
+            >
+              <option value="">{t('admin.orders.allCategories')}</option>
+              <For each={ready(categories) ?? []}>
+                {(c) => (
+                  <option value={c.id} selected={String(c.id) === categoryId()}>
+                    {c.name}
+                  </option>
+                )}
+              </For>
+            </select>
+          </div>
+        </Show>
         <div class="field">
           <label for="order-status">{t('admin.orders.status')}</label>
           <select
@@ -128,6 +178,24 @@ function Orders(): JSX.Element {
         <div class="field">
           <label for="order-search">{t('admin.orders.search')}</label>
           <input id="order-search" type="search" autocomplete="off" value={searchText()} onInput={(e) => onSearch(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="order-code">{t('admin.orders.voucherCode')}</label>
+          <input
+            id="order-code"
+            type="search"
+            autocomplete="off"
+            spellcheck={false}
+            value={codeText()}
+            aria-invalid={codeValid() ? undefined : 'true'}
+            aria-describedby={codeValid() ? undefined : 'order-code-error'}
+            onInput={(e) => onCode(e.currentTarget.value)}
+          />
+          <Show when={!codeValid()}>
+            <p id="order-code-error" class="field-hint" role="alert">
+              {t('admin.orders.voucherCodeInvalid')}
+            </p>
+          </Show>
         </div>
       </div>
       <AsyncView

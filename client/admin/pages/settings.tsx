@@ -7,7 +7,8 @@ import { DataTable } from '../components/data-table';
 import { EventPicker } from '../components/event-picker';
 import { DefaultLanguageField } from '../components/language-field';
 import { createConfirm } from '../components/confirm';
-import { SaveStatus, SelectField, TextField } from '../components/fields';
+import { SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { SELLER_NAME_MAX, SELLER_TAX_ID_MAX } from '../../../shared/booking';
 import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../constants';
 import {
   createToken,
@@ -74,6 +75,9 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
   const [hold, setHold] = createSignal(String(props.initial.paymentHoldHours));
   const [labels, setLabels] = createSignal<Record<string, string>>({ ...props.initial.locationLabels });
   const [defaultLanguage, setDefaultLanguage] = createSignal(props.initial.defaultLanguage);
+  const [sellerName, setSellerName] = createSignal(props.initial.sellerName);
+  const [sellerAddress, setSellerAddress] = createSignal(props.initial.sellerAddress);
+  const [sellerTaxId, setSellerTaxId] = createSignal(props.initial.sellerTaxId);
   const [state, setState] = createSignal<SaveState>('idle');
   const [error, setError] = createSignal<string | null>(null);
 
@@ -86,8 +90,14 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
         paymentHoldHours: Number(hold()),
         locationLabels: labels(),
         defaultLanguage: defaultLanguage(),
+        sellerName: sellerName(),
+        sellerAddress: sellerAddress(),
+        sellerTaxId: sellerTaxId(),
       });
       setDefaultLanguage(saved.defaultLanguage);
+      setSellerName(saved.sellerName);
+      setSellerAddress(saved.sellerAddress);
+      setSellerTaxId(saved.sellerTaxId);
       setCurrency(saved.currency);
       setHold(String(saved.paymentHoldHours));
       setLabels({ ...saved.locationLabels });
@@ -134,6 +144,27 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
           )}
         </For>
         <p class="field-hint">{t('admin.settings.locationLabelsHint')}</p>
+      </fieldset>
+      <fieldset class="field">
+        <legend>{t('admin.settings.seller.legend')}</legend>
+        <p class="field-hint">{t('admin.settings.seller.hint')}</p>
+        <TextField
+          id="set-seller-name"
+          label={t('admin.settings.seller.name')}
+          value={sellerName()}
+          onInput={setSellerName}
+          maxLength={SELLER_NAME_MAX}
+          autocomplete="organization"
+        />
+        <TextArea id="set-seller-address" label={t('admin.settings.seller.address')} value={sellerAddress()} onInput={setSellerAddress} rows={3} />
+        <TextField
+          id="set-seller-tax-id"
+          label={t('admin.settings.seller.taxId')}
+          value={sellerTaxId()}
+          onInput={setSellerTaxId}
+          maxLength={SELLER_TAX_ID_MAX}
+          hint={t('admin.settings.seller.taxIdHint')}
+        />
       </fieldset>
       <div class="button-row">
         <button type="submit" class="button" aria-disabled={state() === 'saving'}>

@@ -1,7 +1,8 @@
-import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createSignal, For, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { createLiveValue } from '../../offline/live';
 import { readSyncState } from '../db/attendee-cache';
-import { cachedEventCounts, localCheckedInAdjustment, type EventCounts } from '../db/scans';
+import { cachedCategoryCounts, cachedEventCounts, localCheckedInAdjustment, localCheckedInByCategory, type EventCounts } from '../db/scans';
+import { eventHasCategories } from '../categories';
 import { doorState } from '../state';
 import { online } from '../../pwa';
 import { t, tx } from '../../i18n/i18n';
@@ -58,6 +59,27 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
     const c = cached.value();
     return c ? { going: c.going, checkedIn: c.checkedIn + adjust.value() } : null;
   };
+  // per ticket category (decision 029), again a whole-list query and a cheap local one
+  const cachedByCategory = createLiveValue((id: number | null) => (id === null ? Promise.resolve([]) : cachedCategoryCounts(door.db, id)), [], door.eventId);
+  const adjustByCategory = createLiveValue(
+    (id: number | null) => (id === null ? Promise.resolve(new Map<number | null, number>()) : localCheckedInByCategory(door.db, id)),
+    new Map<number | null, number>(),
+    door.eventId,
+  );
+  const categoryCounts = () => {
+    const device = door.device();
+    const eventId = door.eventId();
+    if (!device || eventId === null || !eventHasCategories(device, eventId)) return [];
+    const byId = new Map(cachedByCategory.value().map((c) => [c.categoryId, c]));
+    const adjust = adjustByCategory.value();
+    const row = (categoryId: number | null, name: string) => {
+      const c = byId.get(categoryId) ?? { going: 0, checkedIn: 0 };
+      return { categoryId, name, going: c.going, checkedIn: c.checkedIn + (adjust.get(categoryId) ?? 0) };
+    };
+    const named = (device.categories ?? []).filter((c) => c.eventId === eventId).map((c) => row(c.id, c.name));
+    const none = row(null, t('door.category.none'));
+    return none.going > 0 || none.checkedIn > 0 ? [...named, none] : named;
+  };
   const lastSync = () => door.status().lastSyncMs;
   // while the in-memory list builds at start (db/attendee-index.ts): how many it is loading
   const stored = createLiveValue(
@@ -107,6 +129,19 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
             {(c) => <>{tx('door.status.counts', { checkedIn: c().checkedIn, going: c().going, b: bold })}</>}
           </Show>
         </li>
+        <Show when={categoryCounts().length > 0}>
+          <li class="door-chip door-category-counts">
+            <ul aria-label={t('door.status.categoryCountsLabel')}>
+              <For each={categoryCounts()}>
+                {(c) => (
+                  <li>
+                    <bdi>{tx('door.status.categoryCounts', { category: c.name, checkedIn: c.checkedIn, going: c.going, b: bold })}</bdi>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </li>
+        </Show>
         <li class="door-chip door-sync">
           <span role="status">{door.pending() === 0 ? t('door.status.allSynced') : t('door.status.unsynced', { count: door.pending() })}</span>
           <span aria-hidden="true">·</span>

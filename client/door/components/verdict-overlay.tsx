@@ -5,7 +5,7 @@ import { undoScan, UNDO_WINDOW_MS } from '../db/scans';
 import { parseUtcString } from '../../../shared/time';
 import { doorState, type ShownVerdict } from '../state';
 import { t, tx } from '../../i18n/i18n';
-import { clock, dayClock, shortAgo } from '../door-format';
+import { clock, dayClock, list, shortAgo } from '../door-format';
 
 /** Icon and tone of each verdict, beside its word (verdictWord): never colour alone (UX "the verdict is the screen"). */
 export const VERDICT_LOOK: Record<DoorVerdict, { icon: string; tone: 'ok' | 'again' | 'refused' }> = {
@@ -14,6 +14,7 @@ export const VERDICT_LOOK: Record<DoorVerdict, { icon: string; tone: 'ok' | 'aga
   cancelled: { icon: '✕', tone: 'refused' },
   waitlist: { icon: '✕', tone: 'refused' },
   wrong_event: { icon: '✕', tone: 'refused' },
+  wrong_category: { icon: '✕', tone: 'refused' },
   unknown: { icon: '?', tone: 'refused' },
   // amber, never red: the list is still downloading and the code may be in the part not here yet
   loading: { icon: '…', tone: 'again' },
@@ -32,6 +33,8 @@ export function verdictWord(verdict: DoorVerdict): string {
       return t('door.verdict.waitlist');
     case 'wrong_event':
       return t('door.verdict.wrongEvent');
+    case 'wrong_category':
+      return t('door.verdict.wrongCategory');
     case 'unknown':
       return t('door.verdict.unknown');
     case 'loading':
@@ -148,8 +151,18 @@ export function VerdictOverlay(): JSX.Element {
                 <bdi>{v().displayName}</bdi>
               </p>
             </Show>
-            <Show when={v().quantity > 1 || (v().quantity === 1 && admits(v().verdict))}>
-              <p class="verdict-quantity">{t('door.verdict.people', { count: v().quantity })}</p>
+            <Show when={v().verdict === 'wrong_category'}>
+              <p class="verdict-detail verdict-category">{t('door.verdict.wrongCategoryOf', { category: v().category ?? t('door.category.none') })}</p>
+              <Show when={v().admits.length > 0}>
+                <p class="verdict-detail verdict-next">{t('door.verdict.next.wrongCategory', { categories: list().format(v().admits) })}</p>
+              </Show>
+            </Show>
+            <Show when={v().verdict !== 'wrong_category' && (v().quantity > 1 || (v().quantity === 1 && admits(v().verdict)))}>
+              <p class="verdict-quantity">
+                {v().category
+                  ? t('door.verdict.categoryPeople', { category: v().category!, count: v().quantity })
+                  : t('door.verdict.people', { count: v().quantity })}
+              </p>
             </Show>
             <Show when={v().verdict === 'again' && v().last}>
               {(last) => (

@@ -98,6 +98,20 @@ export class AttendeeIndex {
     return { going, checkedIn, total };
   }
 
+  /** `counts` per ticket category (null: attendees without one). */
+  countsByCategory(eventId: number): Map<number | null, { going: number; checkedIn: number }> {
+    const byCategory = new Map<number | null, { going: number; checkedIn: number }>();
+    for (const t of this.rows.values()) {
+      if (t[1] !== eventId) continue;
+      const categoryId = t[11] ?? null;
+      let c = byCategory.get(categoryId);
+      if (!c) byCategory.set(categoryId, (c = { going: 0, checkedIn: 0 }));
+      if (statusAdmits(t[4])) c.going++;
+      if (countsAsCheckedIn({ status: t[4], checkinCount: t[7] })) c.checkedIn++;
+    }
+    return byCategory;
+  }
+
   private hayOf(t: AttendeeTuple): string {
     let h = this.hay.get(t[0]);
     if (h === undefined) {

@@ -16,7 +16,7 @@
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { AttendeeCore } from '../../../shared/attendees';
-import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncEvent, Verdict, WalkInPushItem } from '../../../shared/checkin';
+import type { AttendeeTuple, CheckinSource, Conflict, PushItem, SyncCategory, SyncEvent, Verdict, WalkInPushItem } from '../../../shared/checkin';
 import { countsAsCheckedIn, statusAdmits } from '../../../shared/checkin-rules';
 
 export const DOOR_DB_NAME = 'svc-door';
@@ -33,6 +33,10 @@ export interface DeviceRecord {
   revokedMs: number | null;
   /** The administrator lets this device register walk-ins (absent on a device paired before walk-ins existed). */
   walkIns?: boolean;
+  /** The ticket categories of the followed events, as the last pull answered them (absent before one did). */
+  categories?: SyncCategory[];
+  /** The check-in list: the categories this device admits; null or absent = every ticket (docs/decisions/029-check-in-lists.md). */
+  checkinList?: number[] | null;
 }
 
 export type EventRecord = SyncEvent;
@@ -49,6 +53,8 @@ export interface AttendeeRecord extends AttendeeCore {
   going: 0 | 1;
   /** Lower-cased words of the name and the email, for offline name search by prefix. */
   terms: string[];
+  /** The ticket category; null = the event's implicit single category (or a server before categories). */
+  categoryId: number | null;
 }
 
 /**
@@ -245,11 +251,24 @@ export function normalizeSearch(query: string): string {
 
 /** An attendee record back to the download's tuple (the in-memory index keeps tuples). */
 export function tupleFromAttendee(a: AttendeeRecord): AttendeeTuple {
-  return [a.id, a.eventId, a.displayName, a.email, a.status, a.quantity, a.codeHash, a.checkinCount, a.lastCheckinUtc, a.lastCheckinDevice, null];
+  return [
+    a.id,
+    a.eventId,
+    a.displayName,
+    a.email,
+    a.status,
+    a.quantity,
+    a.codeHash,
+    a.checkinCount,
+    a.lastCheckinUtc,
+    a.lastCheckinDevice,
+    null,
+    a.categoryId ?? null,
+  ];
 }
 
 export function attendeeFromTuple(t: AttendeeTuple): AttendeeRecord {
-  const [id, eventId, displayName, email, status, quantity, codeHash, checkinCount, lastCheckinUtc, lastCheckinDevice] = t;
+  const [id, eventId, displayName, email, status, quantity, codeHash, checkinCount, lastCheckinUtc, lastCheckinDevice, , categoryId] = t;
   return {
     id,
     eventId,
@@ -264,5 +283,6 @@ export function attendeeFromTuple(t: AttendeeTuple): AttendeeRecord {
     checkedIn: countsAsCheckedIn({ status, checkinCount }) ? 1 : 0,
     going: statusAdmits(status) ? 1 : 0,
     terms: searchTerms(displayName, email),
+    categoryId: categoryId ?? null,
   };
 }

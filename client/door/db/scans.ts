@@ -4,7 +4,7 @@
  * local log and the outbox in one transaction, undo, name search and the event's counts.
  */
 import type { AttendeeTuple, PushItem } from '../../../shared/checkin';
-import { checkinVerdict, countsAsCheckedIn, isAdmitted, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
+import { checkinVerdict, countsAsCheckedIn, isAdmitted, type CheckinList, type CheckinSource, type Verdict } from '../../../shared/checkin-rules';
 import { toUtcString } from '../../../shared/time';
 import { attendeeIndex, cacheVersion, cacheWrite, indexNow, noteLocalCheckin, type AttendeeIndex } from './attendee-index';
 import { attendeeFromTuple, isChunked, normalizeSearch, type AttendeeRecord, type DoorDb, type LocalCheckin, type OutboxItem } from './door-db';
@@ -106,23 +106,38 @@ async function readScanRowsFromIndex(
   return { attendee, local };
 }
 
-/** The verdict for a code hash (or an attendee picked by name) at `eventId`: the shared rule on the cache plus this device's scans. */
-export async function lookupScan(db: DoorDb, key: { codeHash: string } | { attendeeId: number }, eventId: number, deviceName: string): Promise<ScanLookup> {
+/**
+ * The verdict for a code hash (or an attendee picked by name) at `eventId`: the shared rule on the
+ * cache plus this device's scans, with the device's check-in list (null: every ticket).
+ */
+export async function lookupScan(
+  db: DoorDb,
+  key: { codeHash: string } | { attendeeId: number },
+  eventId: number,
+  deviceName: string,
+  list: CheckinList | null = null,
+): Promise<ScanLookup> {
   const { attendee, local } = isChunked(db) ? await readScanRowsFromIndex(db, indexNow(db) ?? (await attendeeIndex(db)), key) : await readScanRows(db, key);
-  return verdictOf(attendee, local, eventId, deviceName);
+  return verdictOf(attendee, local, eventId, deviceName, list);
 }
 
 /**
  * The verdict for an attendee the server answered (sync.lookup) while the list is still
  * downloading: the same rule, with this device's own scans of them added as for a cached one.
  */
-export async function lookupServerAttendee(db: DoorDb, tuple: AttendeeTuple | null, eventId: number, deviceName: string): Promise<ScanLookup> {
-  if (!tuple) return verdictOf(undefined, [], eventId, deviceName);
+export async function lookupServerAttendee(
+  db: DoorDb,
+  tuple: AttendeeTuple | null,
+  eventId: number,
+  deviceName: string,
+  list: CheckinList | null = null,
+): Promise<ScanLookup> {
+  if (!tuple) return verdictOf(undefined, [], eventId, deviceName, list);
   if (!db.isOpen()) await db.open();
-  return verdictOf(attendeeFromTuple(tuple), await readLocalCheckins(db, tuple[0]), eventId, deviceName);
+  return verdictOf(attendeeFromTuple(tuple), await readLocalCheckins(db, tuple[0]), eventId, deviceName, list);
 }
 
-function verdictOf(attendee: AttendeeRecord | undefined, local: LocalCheckin[], eventId: number, deviceName: string): ScanLookup {
+function verdictOf(attendee: AttendeeRecord | undefined, local: LocalCheckin[], eventId: number, deviceName: string, list: CheckinList | null): ScanLookup {
   if (!attendee) return { verdict: 'unknown', attendee: null, last: null };
   // by code, the local scans are those of the code; drop any of another attendee (a reused hash)
   const mine = local.filter((c) => c.attendeeId === attendee.id);
@@ -131,7 +146,7 @@ function verdictOf(attendee: AttendeeRecord | undefined, local: LocalCheckin[], 
   for (const c of mine) {
     if (stands(c) && (!last || c.scannedUtc > last.scannedUtc)) last = { scannedUtc: c.scannedUtc, device: deviceName };
   }
-  const verdict = checkinVerdict({ eventId: attendee.eventId, status: attendee.status, checkinCount: count }, eventId);
+  const verdict = checkinVerdict({ eventId: attendee.eventId, status: attendee.status, checkinCount: count, categoryId: attendee.categoryId }, eventId, list);
   return { verdict, attendee, last: verdict === 'again' ? last : null };
 }
 
@@ -302,6 +317,13 @@ export async function cachedEventCounts(db: DoorDb, eventId: number): Promise<Ev
  * the cached "checked in" count. Reads only those few rows, so it is cheap after every scan.
  */
 export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Promise<number> {
+  let adjust = 0;
+  for (const n of (await localCheckedInByCategory(db, eventId)).values()) adjust += n;
+  return adjust;
+}
+
+/** `localCheckedInAdjustment` per ticket category (null: attendees without one). */
+export async function localCheckedInByCategory(db: DoorDb, eventId: number): Promise<Map<number | null, number>> {
   const [scans, undos] = await Promise.all([
     db.checkins.where('state').anyOf('queued', 'acked').toArray(),
     db.checkins.where('undo').anyOf('queued', 'acked').toArray(),
@@ -324,13 +346,40 @@ export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Pro
   } else {
     attendees = await db.attendees.bulkGet([...delta.keys()]);
   }
-  let adjust = 0;
+  const adjust = new Map<number | null, number>();
   for (const a of attendees) {
     if (!a) continue;
     const count = a.checkinCount + delta.get(a.id)!;
-    adjust += Number(countsAsCheckedIn({ status: a.status, checkinCount: count })) - Number(countsAsCheckedIn(a));
+    const change = Number(countsAsCheckedIn({ status: a.status, checkinCount: count })) - Number(countsAsCheckedIn(a));
+    adjust.set(a.categoryId, (adjust.get(a.categoryId) ?? 0) + change);
   }
   return adjust;
+}
+
+/** Going and checked-in attendees of one ticket category (null: without one) on the door. */
+export interface CategoryCounts extends EventCounts {
+  categoryId: number | null;
+}
+
+/** The event's counts per ticket category as the cached list has them (re-run only when the list changes). */
+export async function cachedCategoryCounts(db: DoorDb, eventId: number): Promise<CategoryCounts[]> {
+  const counts = new Map<number | null, EventCounts>();
+  const add = (categoryId: number | null, going: boolean, checkedIn: boolean) => {
+    const c = counts.get(categoryId) ?? { going: 0, checkedIn: 0 };
+    c.going += Number(going);
+    c.checkedIn += Number(checkedIn);
+    counts.set(categoryId, c);
+  };
+  if (isChunked(db)) {
+    await watchCache(db);
+    for (const [categoryId, c] of (indexNow(db) ?? (await attendeeIndex(db))).countsByCategory(eventId)) counts.set(categoryId, c);
+  } else {
+    await db.attendees
+      .where('eventId')
+      .equals(eventId)
+      .each((a) => add(a.categoryId ?? null, a.going === 1, a.checkedIn === 1));
+  }
+  return [...counts].map(([categoryId, c]) => ({ categoryId, ...c }));
 }
 
 /** The event's counts from the cache plus this device's check-ins the cache does not show yet. */

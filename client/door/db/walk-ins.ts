@@ -58,6 +58,8 @@ export async function recordWalkIn(db: DoorDb, walkIn: NewWalkIn): Promise<Local
     checkedIn: 0,
     going: 1,
     terms: [],
+    // registered at the door: no ticket category (the door's list does not apply to a walk-in)
+    categoryId: null,
   };
   const checkin: LocalCheckin = {
     clientId: walkIn.clientId,

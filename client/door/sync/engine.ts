@@ -22,7 +22,7 @@ import {
   resetCache,
 } from '../db/attendee-cache';
 import { attendeeIndex } from '../db/attendee-index';
-import type { AttendeeTuple, DownloadResult } from '../../../shared/checkin';
+import type { AttendeeTuple, DownloadResult, SyncCategory } from '../../../shared/checkin';
 import { isChunked, type DeviceRecord, type DoorDb, type OutboxItem } from '../db/door-db';
 import { pendingCount } from '../db/scans';
 import type { DoorTransport } from './transport';
@@ -249,11 +249,26 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       );
       if (page.reset) return false;
       await applyPullPage(db, device.deviceId, page, startedMs);
+      await keepCategories(page.categories, page.checkinList);
       if (!page.hasMore) {
         await compactCache(db);
         return true;
       }
     }
+  }
+
+  /**
+   * The ticket categories and the check-in list a pull answered, kept on the device record: the
+   * door names categories and applies its list offline from the last ones (decision 029). A server
+   * before categories answers neither, and the device keeps admitting every ticket.
+   */
+  async function keepCategories(categories: SyncCategory[] | undefined, checkinList: number[] | null | undefined): Promise<void> {
+    if (categories === undefined && checkinList === undefined) return;
+    const current = await readDevice(db);
+    if (!current) return;
+    const next = { categories: categories ?? current.categories ?? [], checkinList: checkinList ?? null };
+    if (JSON.stringify(next) !== JSON.stringify({ categories: current.categories ?? [], checkinList: current.checkinList ?? null }))
+      await db.device.update('self', next);
   }
 
   async function refreshDevice(device: DeviceRecord): Promise<DeviceRecord> {

@@ -13,6 +13,8 @@ import { A, navigate, searchParams, type RouteProps } from '../../router';
 import { call, rpc } from '../../ui/trpc';
 import { fieldProblems, revealResult } from '../../ui/forms';
 import type { SignupResult } from '../../../shared/attendees';
+import { priceOrder, type PricedOrder } from '../../../shared/pricing';
+import type { TicketOfferDto } from '../../../shared/tickets';
 import {
   checkCustomAnswers,
   customAnswersMessage,
@@ -24,6 +26,8 @@ import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../../sha
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
+import { PriceSummary, priceSummaryHasButton } from '../components/price-summary';
+import { readTicketQuantities, TicketPicker, VOUCHER_FIELD } from '../components/ticket-picker';
 import { TicketQr } from '../components/ticket-qr';
 import { buildIcs } from '../ics';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
@@ -52,10 +56,12 @@ import { t, tx } from '../../i18n/i18n';
 import { formatWhenHere } from '../when';
 import '../../styles/visitor.css';
 
+/** The price summary's stand-in for an event sold at its own price, without categories. */
+const IMPLICIT_CATEGORY = 0;
 /** docs/api.md#errors minimum fill time, plus a margin for the request's way to the server. */
 const MIN_FILL_MS = 3_000 + 400;
 /** The sign-up's own inputs: the server's field name → the input's id (errors link and mark them). */
-const CORE_FIELD_IDS: Record<string, string> = { display_name: 'signup-name', email: 'signup-email', quantity: 'signup-quantity' };
+const CORE_FIELD_IDS: Record<string, string> = { display_name: 'signup-name', email: 'signup-email', quantity: 'signup-quantity', voucher: 'signup-voucher' };
 
 export default function EventPage(props: RouteProps): JSX.Element {
   const eventId = Number(props.params.id);
@@ -71,6 +77,20 @@ export default function EventPage(props: RouteProps): JSX.Element {
     () => (valid ? `form:${eventId}` : null),
     () => call(rpc().attendees.form.query({ id: eventId })),
   );
+  /** What the form sells (docs/api.md#tickets): ticket categories, a code's terms, how paid tickets are paid. */
+  const offer = createCachedResource(
+    () => (valid ? `offer:${eventId}` : null),
+    () => call(rpc().tickets.offer.query({ id: eventId })),
+  );
+  /** The offer as a code the server accepted changed it (its hidden categories, its terms). */
+  const [codeOffer, setCodeOffer] = createSignal<TicketOfferDto | null>(null);
+  const [codeError, setCodeError] = createSignal<string | undefined>();
+  const [applyingCode, setApplyingCode] = createSignal(false);
+  const shownOffer = () => codeOffer() ?? offer.value();
+  const sellsCategories = () => shownOffer()?.sellsCategories === true;
+  const categories = () => shownOffer()?.categories ?? [];
+  /** Tickets chosen per category, as typed. */
+  const [chosen, setChosen] = createSignal<Map<number, number>>(new Map());
   const extraHtml = createMemo(() => form.value()?.html ?? '');
   /** The event's own questions; their server-rendered copy is left out of the injected HTML. */
   const ownFields = createMemo(() => event.value()?.fields ?? []);
@@ -150,6 +170,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
   };
 
   const readQuantity = () => {
+    if (formEl) setChosen(readTicketQuantities(formEl, categories()));
     const typed = Number(formEl?.querySelector<HTMLInputElement>('input[name="quantity"]')?.value ?? '1');
     setQuantityTyped(Number.isInteger(typed) && typed > 0 ? typed : 1);
   };
@@ -158,6 +179,32 @@ export default function EventPage(props: RouteProps): JSX.Element {
   const clearCoreError = (e: Event) => {
     const name = (e.target as HTMLInputElement | null)?.name ?? '';
     if (coreErrors()[name]) setCoreErrors(({ [name]: _gone, ...rest }) => rest);
+  };
+
+  /** "Apply": the server says what the typed code opens (its hidden categories and its terms). */
+  const applyCode = async (): Promise<boolean> => {
+    const typed = formEl?.querySelector<HTMLInputElement>(`input[name="${VOUCHER_FIELD}"]`)?.value.trim() ?? '';
+    setCodeError(undefined);
+    if (typed === '') return true;
+    setApplyingCode(true);
+    try {
+      setCodeOffer(await call(rpc().tickets.offer.query({ id: eventId, voucher: typed })));
+      if (coreErrors().voucher) setCoreErrors(({ voucher: _gone, ...rest }) => rest);
+      queueMicrotask(() => formEl && applyValues(formEl, values));
+      return true;
+    } catch (error) {
+      setCodeError(error instanceof Error && 'status' in error ? error.message : t('tickets.codeOffline'));
+      return false;
+    } finally {
+      setApplyingCode(false);
+    }
+  };
+  const removeCode = () => {
+    setCodeOffer(null);
+    setCodeError(undefined);
+    const input = formEl?.querySelector<HTMLInputElement>(`input[name="${VOUCHER_FIELD}"]`);
+    if (input) input.value = '';
+    remember();
   };
 
   const checkAnswers = () => checkCustomAnswers(ownFields(), formEl ? stripPrefix(collectCustomFields(formEntries(formEl))) : {});
@@ -249,6 +296,28 @@ export default function EventPage(props: RouteProps): JSX.Element {
         ? t('signup.submit')
         : t('signup.submitOffline');
 
+  const priced = createMemo<PricedOrder | null>(() => {
+    if (!sellsCategories()) {
+      // one implicit category from the event's price; seats that join the waitlist are not paid now
+      const ev = event.value();
+      if (!ev || ev.priceCents <= 0 || seatsState() === 'full_waitlist' || overflowing()) return null;
+      return priceOrder({
+        categories: [{ id: IMPLICIT_CATEGORY, priceCents: ev.priceCents, taxRateBp: 0, taxMode: 'included' }],
+        lines: [{ categoryId: IMPLICIT_CATEGORY, quantity: quantityTyped() }],
+      });
+    }
+    const lines = [...chosen()].map(([categoryId, quantity]) => ({ categoryId, quantity }));
+    if (lines.length === 0) return null;
+    const known = new Set(categories().map((c) => c.id));
+    if (!lines.every((l) => known.has(l.categoryId))) return null;
+    return priceOrder({ categories: categories(), lines, voucher: shownOffer()?.voucher ?? null });
+  });
+  const categoryNames = createMemo(() => new Map(categories().map((c) => [c.id, c.name])));
+  /** The order goes on to online payment: the price summary carries the submit button. */
+  const summaryHasButton = () => {
+    const order = priced();
+    return order !== null && priceSummaryHasButton(order, shownOffer()?.onlinePayment === true);
+  };
   const onSubmit = async (e: SubmitEvent) => {
     e.preventDefault();
     if (submitting() || !formEl) return;
@@ -262,7 +331,26 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const entries = formEntries(formEl);
     const all = collectValues(entries);
     const most = maxSeats(ev);
-    const quantity = parseQuantity(String(all.quantity ?? '1'), most);
+    const tickets = sellsCategories() ? [...readTicketQuantities(formEl, categories())].map(([categoryId, quantity]) => ({ categoryId, quantity })) : null;
+    const typedCode = String(all[VOUCHER_FIELD] ?? '').trim();
+    if (tickets) {
+      const total = tickets.reduce((n, l) => n + l.quantity, 0);
+      if (total === 0) {
+        refuseHere(t('tickets.chooseOne'));
+        return;
+      }
+      if (total > ev.maxPerSignup) {
+        refuseHere(t('tickets.tooMany', { max: ev.maxPerSignup }));
+        return;
+      }
+      // a code typed but not applied: applied now, so the visitor sees its price before paying
+      if (typedCode !== '' && online() && codeOffer()?.voucher?.code.toLowerCase() !== typedCode.toLowerCase()) {
+        if (!(await applyCode())) return;
+        setLocalError(null);
+        return;
+      }
+    }
+    const quantity = tickets ? tickets.reduce((n, l) => n + l.quantity, 0) : parseQuantity(String(all.quantity ?? '1'), most);
     if (quantity === null) {
       setCoreErrors({ quantity: t('form.seatsRange', { max: most }) });
       setLocalError(t('signup.errorSeatsWhole', { max: most }));
@@ -290,6 +378,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         custom: collectCustomFields(entries),
         formToken: formData.formToken,
         honeypot: String(all[HONEYPOT_FIELD] ?? ''),
+        ...(tickets ? { tickets, voucher: typedCode } : {}),
       });
       const id = await enqueue(await openVisitorDb(), {
         kind: 'signup',
@@ -321,6 +410,57 @@ export default function EventPage(props: RouteProps): JSX.Element {
   const ticketCode = () => {
     const answer = result();
     return answer && 'ticketCode' in answer && answer.status === 'going' ? answer.ticketCode : undefined;
+  };
+  /**
+   * What a ticket the sign-up gave costs at the door: nothing is charged online without the
+   * payment path, so a priced ticket says so on the ticket too (its category's price for its
+   * seats, less the code). 0 when nothing is due there.
+   */
+  const dueAtDoorOf = (categoryId: number | null | undefined, people: number): number => {
+    const o = shownOffer();
+    if (!o || o.onlinePayment) return 0;
+    if (!sellsCategories()) {
+      const ev = event.value();
+      return ev && ev.priceCents > 0 ? ev.priceCents * people : 0;
+    }
+    const category = categories().find((c) => c.id === categoryId);
+    if (!category || category.priceCents === 0) return 0;
+    return priceOrder({ categories: [category], lines: [{ categoryId: category.id, quantity: people }], voucher: o.voucher ?? null }).grossCents;
+  };
+  /** A sign-up of several categories: each going ticket with its category's name. */
+  const categorizedTickets = createMemo(() => {
+    const answer = result();
+    const rows = answer && 'tickets' in answer ? (answer.tickets ?? []) : [];
+    const lines = (submission()?.body.tickets ?? []) as Array<{ categoryId: number; quantity: number }>;
+    return rows.flatMap((row) => {
+      if (row.status !== 'going' || !row.ticketCode) return [];
+      const people = lines.find((l) => l.categoryId === row.ticketCategoryId)?.quantity ?? 1;
+      return [
+        {
+          code: row.ticketCode,
+          name: categoryNames().get(row.ticketCategoryId ?? -1) ?? t('tickets.ticket'),
+          people,
+          due: dueAtDoorOf(row.ticketCategoryId, people),
+        },
+      ];
+    });
+  });
+  /** The one ticket's amount due at the door (a sign-up of one category, or an event at its own price). */
+  const singleDue = () => {
+    const many = categorizedTickets();
+    if (many.length > 1) return 0;
+    return many.length === 1 ? many[0]!.due : dueAtDoorOf(null, seats());
+  };
+  const dueText = (cents: number) => t('price.payAtDoor', { amount: formatPrice(cents, shownOffer()!.currency) });
+  /** The price in the facts: the event's own, or its categories' lowest ("From €18.00"). */
+  const priceFact = (ev: { priceCents: number; currency: string }): string => {
+    const offered = categories();
+    if (!sellsCategories() || offered.length === 0) return ev.priceCents > 0 ? formatPrice(ev.priceCents, ev.currency) : t('price.free');
+    const prices = offered.map((c) => c.priceCents);
+    const lowest = Math.min(...prices);
+    const currency = shownOffer()!.currency;
+    if (Math.max(...prices) === 0) return t('price.free');
+    return lowest === Math.max(...prices) ? formatPrice(lowest, currency) : t('tickets.priceFrom', { amount: formatPrice(lowest, currency) });
   };
   /** "Add to calendar" for a sign-up that got its seats: an .ics built on the phone. */
   const calendarUrl = createMemo<string | undefined>((previous) => {
@@ -372,7 +512,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                   <dd>{ev().venue}</dd>
                 </Show>
                 <dt>{t('event.price')}</dt>
-                <dd>{ev().priceCents > 0 ? formatPrice(ev().priceCents, ev().currency) : t('price.free')}</dd>
+                <dd>{priceFact(ev())}</dd>
                 <Show when={ev().placesLeft !== null}>
                   <dt>{t('event.places')}</dt>
                   <dd>
@@ -437,7 +577,24 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         <>
                           <h3>{t('signup.going')}</h3>
                           <p class="v-seats">{tx('signup.booked', { seats: seats(), email: email(), b: strong })}</p>
-                          <Show when={ticketCode()}>{(code) => <TicketQr code={code()} />}</Show>
+                          <Show when={singleDue() > 0}>
+                            <p class="price-pay-at-door">{dueText(singleDue())}</p>
+                          </Show>
+                          <Show when={categorizedTickets().length > 1} fallback={<Show when={ticketCode()}>{(code) => <TicketQr code={code()} />}</Show>}>
+                            <ol class="ticket-list">
+                              <For each={categorizedTickets()}>
+                                {(ticket, i) => (
+                                  <li>
+                                    <h4>{t('tickets.ticketOf', { n: i() + 1, name: ticket.name, people: ticket.people })}</h4>
+                                    <Show when={ticket.due > 0}>
+                                      <p class="price-pay-at-door">{dueText(ticket.due)}</p>
+                                    </Show>
+                                    <TicketQr code={ticket.code} />
+                                  </li>
+                                )}
+                              </For>
+                            </ol>
+                          </Show>
                           <p>{t('signup.showQr')}</p>
                           <Show when={calendarUrl()}>
                             {(href) => (
@@ -558,38 +715,70 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         <Show when={injected().after}>
                           <div class="v-extra" innerHTML={injected().after} />
                         </Show>
-                        <div class="field">
-                          <label for="signup-quantity">{t('signup.seats')}</label>
-                          <input
-                            id="signup-quantity"
-                            name="quantity"
-                            type="number"
-                            inputmode="numeric"
-                            min="1"
-                            max={maxSeats(ev())}
-                            value="1"
-                            required
-                            aria-invalid={coreErrors().quantity ? 'true' : undefined}
-                            aria-describedby={[
-                              'signup-quantity-hint',
-                              overflowing() ? 'signup-quantity-waitlist' : '',
-                              coreErrors().quantity ? 'signup-quantity-error' : '',
-                            ]
-                              .filter(Boolean)
-                              .join(' ')}
-                          />
-                          <p id="signup-quantity-hint" class="v-hint">
-                            {ev().placesLeft !== null && ev().placesLeft! > 0
-                              ? t('signup.seatsHintPlaces', { max: maxSeats(ev()), places: ev().placesLeft })
-                              : t('signup.seatsHint', { max: maxSeats(ev()) })}
-                          </p>
-                          <Show when={overflowing()}>
-                            <p id="signup-quantity-waitlist" class="v-notice v-seats-warning" role="status">
-                              {t('signup.overflow', { places: ev().placesLeft, seats: quantityTyped() })}
+                        <Show when={!sellsCategories()}>
+                          <div class="field">
+                            <label for="signup-quantity">{t('signup.seats')}</label>
+                            <input
+                              id="signup-quantity"
+                              name="quantity"
+                              type="number"
+                              inputmode="numeric"
+                              min="1"
+                              max={maxSeats(ev())}
+                              value="1"
+                              required
+                              aria-invalid={coreErrors().quantity ? 'true' : undefined}
+                              aria-describedby={[
+                                'signup-quantity-hint',
+                                overflowing() ? 'signup-quantity-waitlist' : '',
+                                coreErrors().quantity ? 'signup-quantity-error' : '',
+                              ]
+                                .filter(Boolean)
+                                .join(' ')}
+                            />
+                            <p id="signup-quantity-hint" class="v-hint">
+                              {ev().placesLeft !== null && ev().placesLeft! > 0
+                                ? t('signup.seatsHintPlaces', { max: maxSeats(ev()), places: ev().placesLeft })
+                                : t('signup.seatsHint', { max: maxSeats(ev()) })}
                             </p>
-                          </Show>
-                          <CoreFieldError id="signup-quantity-error" message={coreErrors().quantity} />
-                        </div>
+                            <Show when={overflowing()}>
+                              <p id="signup-quantity-waitlist" class="v-notice v-seats-warning" role="status">
+                                {t('signup.overflow', { places: ev().placesLeft, seats: quantityTyped() })}
+                              </p>
+                            </Show>
+                            <CoreFieldError id="signup-quantity-error" message={coreErrors().quantity} />
+                          </div>
+                        </Show>
+                        <Show when={sellsCategories() && shownOffer()}>
+                          {(o) => (
+                            <>
+                              <TicketPicker
+                                categories={o().categories}
+                                currency={o().currency}
+                                maxPerSignup={ev().maxPerSignup}
+                                waitlist={ev().waitlist}
+                                appliedCode={o().voucher?.code ?? null}
+                                codeError={codeError() ?? coreErrors().voucher}
+                                applying={applyingCode()}
+                                onApply={() => void applyCode()}
+                                onRemoveCode={removeCode}
+                              />
+                            </>
+                          )}
+                        </Show>
+                        <Show when={priced() && shownOffer()}>
+                          {(o) => (
+                            <PriceSummary
+                              priced={priced()!}
+                              currency={o().currency}
+                              onlinePayment={o().onlinePayment}
+                              holdHours={o().holdHours}
+                              voucherCode={o().voucher?.code ?? null}
+                              categoryNames={categoryNames()}
+                              busy={submitting()}
+                            />
+                          )}
+                        </Show>
                         <div class="v-hp" aria-hidden="true">
                           <label for="signup-hp">{t('signup.honeypot')}</label>
                           <input id="signup-hp" name={HONEYPOT_FIELD} type="text" tabindex="-1" autocomplete="off" />
@@ -597,9 +786,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
                         <Show when={!online()}>
                           <p class="v-hint">{t('signup.offlineHint')}</p>
                         </Show>
-                        <button type="submit" class="button" aria-disabled={submitting()}>
-                          {submitLabel()}
-                        </button>
+                        <Show when={!summaryHasButton()}>
+                          <button type="submit" class="button" aria-disabled={submitting()}>
+                            {submitLabel()}
+                          </button>
+                        </Show>
                         <Show when={localError()}>
                           {(message) => <SubmissionProblem id="signup-error" ref={(el) => (resultEl = el)} error={{ message: message() }} />}
                         </Show>

@@ -8,7 +8,10 @@ import type { CustomFieldDefinition } from '../../../shared/custom-fields';
 import { xmlSafeText } from '../../../shared/validation';
 import { isUtcString, utcMs } from '../../../shared/time';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
-import { SERIALIZED_ATTENDEE_KEYS, serializeAttendees } from './attendees.serialize';
+import type { TicketCategoryRef } from '../../../shared/tickets';
+import { ticketsRepository } from '../orders/tickets.repository';
+import { vouchersRepository } from '../orders/vouchers.repository';
+import { SERIALIZED_ATTENDEE_KEYS, SERIALIZED_CATEGORY_KEYS, serializeAttendees } from './attendees.serialize';
 
 export const EXPORT_PAGE_SIZE = 1000;
 
@@ -36,25 +39,54 @@ interface Column {
   cell(item: Record<string, unknown>): unknown;
 }
 
+/** The export's own key beside the serialization's, for an event with ticket categories: the code the ticket was bought with. */
+const VOUCHER_CODE_KEY = 'voucherCode';
+
 /**
- * Columns: the serialization's own keys, then keys that `svc_rest_attendee_response` added
- * on the first page (in order of appearance), then one per defined field (docs/api.md#custom-fields),
- * headed by its label. Keys first seen later are left out: the header is written before the
- * rest of the rows exist.
+ * A page of rows as exported: the serialization, and for an event with ticket categories each
+ * row's `voucherCode` (its order's code, or its free sign-up's; null without one).
  */
-function columnsOf(firstPage: Record<string, unknown>[], definitions: readonly CustomFieldDefinition[]): Column[] {
+async function exportItems(deps: { db: Db; hooks: Hooks }, rows: AttendeeRecord[], withCategory: boolean): Promise<Record<string, unknown>[]> {
+  if (rows.length === 0) return [];
+  const [items, codes] = await Promise.all([
+    serializeAttendees(deps, rows),
+    withCategory
+      ? vouchersRepository.codesOfTickets(
+          deps.db,
+          rows.map((r) => r.id),
+        )
+      : null,
+  ]);
+  if (!codes) return items;
+  return items.map((item, i) => ({ ...item, [VOUCHER_CODE_KEY]: codes.get(rows[i]!.id) ?? null }));
+}
+
+/**
+ * Columns: the serialization's own keys, then — for an event with ticket categories — the
+ * category's name and the voucher code (docs/api.md#tickets), then keys that `svc_rest_attendee_response` added on the
+ * first page (in order of appearance), then one per defined field (docs/api.md#custom-fields),
+ * headed by its label. Keys first seen later are left out: the header is written before the rest
+ * of the rows exist. An event without categories exports exactly the columns it always did.
+ */
+function columnsOf(firstPage: Record<string, unknown>[], definitions: readonly CustomFieldDefinition[], withCategory: boolean): Column[] {
   const keys: string[] = [...SERIALIZED_ATTENDEE_KEYS];
-  const seen = new Set(keys);
+  const seen = new Set<string>([...keys, ...SERIALIZED_CATEGORY_KEYS, VOUCHER_CODE_KEY]);
+  const extra: string[] = [];
   for (const item of firstPage) {
     for (const key of Object.keys(item)) {
       if (!seen.has(key)) {
         seen.add(key);
-        keys.push(key);
+        extra.push(key);
       }
     }
   }
   const columns: Column[] = keys.map((key) => ({ header: key, cell: (item) => item[key] }));
-  const headers = new Set(keys);
+  if (withCategory) {
+    columns.push({ header: 'ticketCategory', cell: (item) => (item.ticketCategory as TicketCategoryRef | null)?.name ?? null });
+    columns.push({ header: VOUCHER_CODE_KEY, cell: (item) => item[VOUCHER_CODE_KEY] });
+  }
+  columns.push(...extra.map((key) => ({ header: key, cell: (item: Record<string, unknown>) => item[key] })));
+  const headers = new Set(columns.map((c) => c.header));
   for (const field of definitions) {
     // two fields with one label (or a label like "email") stay apart by their keys
     const header = headers.has(field.label) ? `${field.label} (${field.key})` : field.label;
@@ -114,11 +146,12 @@ function exportXlsxStream(
     const sheet = workbook.addWorksheet('Attendees', { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
     let afterId = 0;
     let columns: Column[] | null = null;
+    const withCategory = await ticketsRepository(deps.db).eventHasCategories(eventId);
     for (;;) {
       const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE);
-      const items = rows.length ? await serializeAttendees(deps.hooks, rows) : [];
+      const items = await exportItems(deps, rows, withCategory);
       if (columns === null) {
-        columns = columnsOf(items, definitions);
+        columns = columnsOf(items, definitions, withCategory);
         sheet.addRow(columns.map((c) => xmlSafeText(c.header))).commit();
         sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
       }
@@ -162,12 +195,14 @@ export function exportAttendeesStream(
   let columns: Column[] | null = null;
   let first = true;
   let done = false;
+  let categorized: Promise<boolean> | undefined;
+  const withCategory = () => (categorized ??= ticketsRepository(deps.db).eventHasCategories(eventId));
 
   async function nextPage(): Promise<Record<string, unknown>[] | null> {
     const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE);
     if (rows.length === 0) return null;
     afterId = rows[rows.length - 1]!.id;
-    return serializeAttendees(deps.hooks, rows);
+    return exportItems(deps, rows, await withCategory());
   }
 
   return new ReadableStream<Uint8Array>(
@@ -179,7 +214,7 @@ export function exportAttendeesStream(
           let chunk = '';
           if (format === 'csv') {
             if (columns === null) {
-              columns = columnsOf(items ?? [], definitions);
+              columns = columnsOf(items ?? [], definitions, await withCategory());
               chunk += UTF8_BOM + csvLine(columns.map((c) => c.header));
             }
             for (const item of items ?? []) chunk += csvLine(columns.map((c) => c.cell(item)));

@@ -12,6 +12,7 @@ import { ticketQrPng } from '../../mail/ticket-qr';
 import { recipientLanguage } from '../../mail/language';
 import { translator } from '../../i18n/translate';
 import type { Locale } from '../../../shared/i18n/locales';
+import { priceLinesOf, ticketRowPriceOf } from '../orders/ticket-price.service';
 
 export const TICKET_ATTACHMENT = 'ticket.png';
 export const CALENDAR_ATTACHMENT = 'event.ics';
@@ -46,8 +47,21 @@ function eventInvite(ctx: ConfirmationMailContext, event: EventRow, attendee: At
   });
 }
 
+/** A ticket category's part of the mail: its name, and the price's lines when it is priced. */
+export interface TicketMailPrice {
+  categoryName: string;
+  /** The seats' price and "Pay at the door: £18.00" (server/modules/orders/ticket-price.service.ts); empty for a free category. */
+  lines: string[];
+}
+
 /** The ticket (or waitlist) mail, in the attendee's stored language (`locale`; see server/mail/language.ts). */
-export async function buildConfirmationMail(ctx: ConfirmationMailContext, event: EventRow, attendee: AttendeeRecord, locale: Locale) {
+export async function buildConfirmationMail(
+  ctx: ConfirmationMailContext,
+  event: EventRow,
+  attendee: AttendeeRecord,
+  locale: Locale,
+  ticket: TicketMailPrice | null = null,
+) {
   const tr = translator(locale);
   const publicUrl = ctx.env.publicUrl;
   const cancelUrl = `${publicUrl}/cancel/${attendee.cancelToken}`;
@@ -70,6 +84,9 @@ export async function buildConfirmationMail(ctx: ConfirmationMailContext, event:
     tr('mail.when', { when: formatStart(event, locale) }),
     ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
     tr('mail.seats', { count: attendee.quantity }),
+    ...(ticket ? [tr('mail.ticketType', { name: ticket.categoryName })] : []),
+    // what a waitlisted row would pay is not due: nothing is priced until it holds a seat
+    ...(ticket && !waitlisted && ticket.lines.length > 0 ? ['', ...ticket.lines] : []),
     '',
     ...ticketText,
     '',
@@ -94,6 +111,18 @@ export async function buildConfirmationMail(ctx: ConfirmationMailContext, event:
 }
 
 /**
+ * A category row's name and price for its mail. Nothing was charged online for a row without an
+ * order, so a priced one says what to pay at the door.
+ */
+async function ticketPartOf(ctx: AppContext, attendee: AttendeeRecord, locale: Locale): Promise<TicketMailPrice | null> {
+  const price = await ticketRowPriceOf(ctx.db, attendee);
+  if (!price) return null;
+  const categoryName = price.categoryNames.get(attendee.ticketCategoryId!)!;
+  const priced = price.priced?.lines.some((l) => l.unitPriceCents > 0) ?? false;
+  return { categoryName, lines: priced ? await priceLinesOf(ctx, price, { locale, onlinePayment: false }) : [] };
+}
+
+/**
  * Reads the attendee by id, not from the payload: on paid paths the payload's cancel_token
  * may belong to another row (contract). The mail is queued; the job sends it.
  */
@@ -108,7 +137,8 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       if (attendee.orderId !== null) return;
       // A walk-in registered at the door without an email (stored as ''): nobody to mail.
       if (attendee.email === '') return;
-      const message = await buildConfirmationMail(ctx, event, attendee, await recipientLanguage(ctx.db, attendee.language, event.language));
+      const locale = await recipientLanguage(ctx.db, attendee.language, event.language);
+      const message = await buildConfirmationMail(ctx, event, attendee, locale, await ticketPartOf(ctx, attendee, locale));
       // Once ever: a replayed announcement (crash recovery) does not mail the ticket twice.
       await queueMail(ctx.db, message, { onceKey: `attendee-confirmation:${attendee.id}` });
     },
@@ -124,7 +154,8 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       if (!found) return;
       const { attendee, event } = found;
       if (attendee.status !== 'going' || attendee.email === '') return;
-      const message = await buildConfirmationMail(ctx, event, attendee, await recipientLanguage(ctx.db, attendee.language, event.language));
+      const locale = await recipientLanguage(ctx.db, attendee.language, event.language);
+      const message = await buildConfirmationMail(ctx, event, attendee, locale, await ticketPartOf(ctx, attendee, locale));
       await queueMail(ctx.db, message, { onceKey: `attendee-promoted:${attendee.id}` });
     },
     PRIORITY_PROMOTED_TICKET_EMAIL,

@@ -6,7 +6,8 @@ import { heldAnnouncementValues } from '../../jobs/announcements';
 import { jobs } from '../../jobs/jobs.sql';
 import type { EventRow } from '../events/events.repository';
 import { events } from '../events/events.sql';
-import { orders } from '../payments/payments.sql';
+import { orders } from '../orders/payments.sql';
+import { ticketCategories } from '../orders/tickets.sql';
 import { attendees } from './attendees.sql';
 
 export type AttendeeRecord = typeof attendees.$inferSelect;
@@ -89,18 +90,20 @@ export function attendeesRepository(db: Db) {
     findByCancelToken: async (token: string) => (await db.select().from(attendees).where(eq(attendees.cancelToken, token)))[0] ?? null,
     lockById: async (id: number) => (await db.select().from(attendees).where(eq(attendees.id, id)).for('update'))[0] ?? null,
     /**
-     * An event and, when it has a capacity and no waitlist, the seats it holds (null otherwise:
-     * the count is not run). One statement, for the sign-up's first read.
+     * An event, whether it sells through ticket categories, and, when it has a capacity and no
+     * waitlist, the seats it holds (null otherwise: the count is not run). One statement, for the
+     * sign-up's first read.
      */
-    eventWithSeats: async (eventId: number): Promise<{ event: EventRow; seatsTaken: number | null } | null> => {
+    eventWithSeats: async (eventId: number): Promise<{ event: EventRow; seatsTaken: number | null; hasCategories: boolean } | null> => {
       const [row] = await db
         .select({
           event: events,
           seats: sql<number | null>`case when ${events.capacity} is not null and not ${events.waitlist} then ${seatsOf(events.id)} end`,
+          hasCategories: sql<boolean>`exists (select 1 from ${ticketCategories} c where c.event_id = ${events}.id)`,
         })
         .from(events)
         .where(eq(events.id, eventId));
-      return row ? { event: row.event, seatsTaken: row.seats === null ? null : Number(row.seats) } : null;
+      return row ? { event: row.event, seatsTaken: row.seats === null ? null : Number(row.seats), hasCategories: Boolean(row.hasCategories) } : null;
     },
     /** Seats an event holds: going rows, old rows with an empty status, and unpaid orders. One statement. */
     seatsTaken: async (eventId: number) => {

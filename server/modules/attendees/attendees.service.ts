@@ -61,13 +61,13 @@ export function attendeesService(ctx: AppContext) {
         (query.page - 1) * query.perPage,
         { sort: query.sort, order: query.order },
       );
-      return { items: await serializeAttendees(hooks, rows), total };
+      return { items: await serializeAttendees(ctx, rows), total };
     },
 
     async get(id: number, principal: Principal): Promise<AttendeeDto> {
       const row = await existing(id);
       assertEventAccess(principal, row.eventId);
-      return serializeAttendee(hooks, row);
+      return serializeAttendee(ctx, row);
     },
 
     /**
@@ -97,7 +97,7 @@ export function attendeesService(ctx: AppContext) {
       if (Object.keys(patch).length === 0) {
         // Nothing written, nothing a crash could lose: the actions fire as the contract says.
         await announceAttendeeChange(hooks, change);
-        return serializeAttendee(hooks, before);
+        return serializeAttendee(ctx, before);
       }
       let written: { row: AttendeeRecord; held: number } | null;
       try {
@@ -111,7 +111,7 @@ export function attendeesService(ctx: AppContext) {
       }
       if (!written) throw new AppError('svc_not_found', 'No such attendee.');
       await announceChangeNow(ctx, written.held, change);
-      return serializeAttendee(hooks, written.row);
+      return serializeAttendee(ctx, written.row);
     },
 
     /**

@@ -31,6 +31,8 @@ export const attendees = pgTable(
     ticketCodeHash: text('ticket_code_hash').notNull(),
     /** The paid order this ticket came from (one row per ticket); null for free sign-ups. */
     orderId: integer('order_id'),
+    /** The ticket category (docs/api.md#tickets); null = the event's implicit single category. */
+    ticketCategoryId: integer('ticket_category_id'),
     /** A walk-in registered offline at a door: the device and its client id make the push idempotent. */
     deviceId: integer('device_id'),
     clientId: uuid('client_id'),
@@ -46,6 +48,7 @@ export const attendees = pgTable(
     uniqueIndex('svc_attendees_cancel_token').on(t.cancelToken),
     uniqueIndex('svc_attendees_ticket_code_hash').on(t.ticketCodeHash),
     index('svc_attendees_order').on(t.orderId),
+    index('svc_attendees_event_category').on(t.eventId, t.ticketCategoryId),
     uniqueIndex('svc_attendees_device_client')
       .on(t.deviceId, t.clientId)
       .where(sql`${t.clientId} is not null`),

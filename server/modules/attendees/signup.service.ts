@@ -8,20 +8,24 @@ import { ZSignupFields, type CancelPreview, type CancelResult, type SignupBody, 
 import type { SignupForm } from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
-import { transactionWithFinalWrite, type Db } from '../../db/client';
+import { transactionWithFinalWrite } from '../../db/client';
 import { applyContractFilter, applyRsvpCustomFields, encodeCustomFields, type RawCustomFieldInput } from '../../hooks';
 import { invalidParams } from '../../api/route';
-import { announce, holdAnnouncement } from '../../jobs/announcements';
+import { holdAnnouncement } from '../../jobs/announcements';
 import { calendarUid } from '../../mail/ics';
-import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
+import { safeEqual, sha256Hex } from '../../security/crypto';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
 import { countRateLimits, enforceRateLimit, secondsLeftInWindow, type RateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { announceChangeNow, holdAttendeeChange } from './attendees.service';
 import { settingsService } from '../settings/settings.service';
-import { ordersService } from '../payments/orders.service';
-import { openPayment, paymentsEnabled } from '../payments/payments.service';
+import { ordersService } from '../orders/orders.service';
+import { openPayment, paymentsEnabled } from '../orders/payments.service';
+import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmittedNow, announceSubmittedRowsNow, newTicketSecrets, seatsTakenLocked } from '../orders/tickets.service';
+import { decideTicketLines, orderTotalOf, resolveTicketLines, voucherCodeOf, type TicketLine } from '../orders/ticket-categories.service';
+import { attachRedemption, attachRedemptionToTickets, redeemVoucher } from '../orders/vouchers.service';
+import { ticketsRepository } from '../orders/tickets.repository';
 
 /** docs/api.md#errors: minimum fill time of the sign-up form. */
 export const MIN_FILL_MS = 3_000;
@@ -36,8 +40,6 @@ export const SIGNUP_EMAIL_LIMIT = { limit: 5, windowSeconds: 3600 } as const;
 /** Bounds on the extra inputs, checked before the filter sees them. */
 const MAX_CUSTOM_FIELDS = 50;
 const MAX_CUSTOM_VALUE_LENGTH = 2000;
-/** A ticket code of 18 random bytes: 144 bits (docs/api.md#errors asks for ≥ 128), 24 characters in the QR. */
-const TICKET_CODE_BYTES = 18;
 
 export interface SignupRequest {
   eventId: number;
@@ -50,85 +52,6 @@ export interface SignupRequest {
   /** What the request says about the visitor's language; the sign-up stores the one negotiated (server/mail/language.ts). */
   language?: RequestLanguage;
   nowMs?: number;
-}
-
-/** A new ticket's secrets: its own cancel token and ticket code (never returned by REST). */
-export function newTicketSecrets(): { cancelToken: string; ticketCode: string; ticketCodeHash: string } {
-  const ticketCode = randomToken(TICKET_CODE_BYTES);
-  return { cancelToken: newCancelToken(), ticketCode, ticketCodeHash: sha256Hex(ticketCode) };
-}
-
-/** `svc_rsvp_submitted`'s data: exactly the contract's payload keys, from the row itself (read by id on paid paths). */
-export function submittedPayload(row: AttendeeRecord) {
-  return { event_id: row.eventId, email: row.email, display_name: row.displayName, quantity: row.quantity, cancel_token: row.cancelToken };
-}
-
-/** The held job behind svc_rsvp_submitted (server/jobs/announcements.ts): one per sign-up, or per paid order's tickets. */
-export const ANNOUNCE_RSVP_SUBMITTED_JOB = 'announce.rsvp_submitted';
-
-/**
- * A job's side of svc_rsvp_submitted: the writer died after its commit, so the action runs now,
- * once per row, each with its own data read by id.
- */
-export async function announceSubmitted(ctx: Pick<AppContext, 'db' | 'hooks'>, attendeeIds: number[]): Promise<void> {
-  for (const id of attendeeIds) {
-    const row = await attendeesRepository(ctx.db).findById(id);
-    if (row) await ctx.hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row));
-  }
-}
-
-/**
- * After commit, in the writer: `svc_rsvp_submitted` with exactly the contract's payload keys, and
- * its held job dropped (server/jobs/announcements.ts).
- */
-export function announceSubmittedNow(ctx: Pick<AppContext, 'db' | 'hooks' | 'logger'>, jobId: number, row: AttendeeRecord): Promise<void> {
-  return announce(ctx.db, ctx.logger, jobId, () => ctx.hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row)));
-}
-
-/**
- * Seats an event holds, in the transaction that locked its row: going attendees and unpaid
- * orders (docs/api.md#payments). Zero when the event has no capacity (nothing to compare with).
- */
-async function seatsTakenLocked(tx: Db, event: EventRow): Promise<number> {
-  if (event.capacity === null) return 0;
-  return attendeesRepository(tx).seatsTaken(event.id);
-}
-
-export interface WalkInPerson {
-  displayName: string;
-  /** '' when the door was given none: no ticket is mailed. */
-  email: string;
-  quantity: number;
-  deviceId: number;
-  clientId: string;
-}
-
-/**
- * A walk-in registered at the door (docs/api.md#sync), inside the caller's transaction after it
- * locked the event row: the sign-up's seat count, row and held `svc_rsvp_submitted`, without the
- * visitor's checks (form timing, throttles, bot check — a paired device registered a person
- * standing inside). Never refused: over capacity it is stored `going` anyway and says so; no
- * waitlist and no payment at the door. The caller fires the announcement after commit
- * (`announceSubmittedNow`).
- */
-export async function insertWalkIn(
-  tx: Db,
-  event: EventRow,
-  person: WalkInPerson,
-): Promise<{ row: AttendeeRecord; overCapacity: boolean; announcement: number }> {
-  const overCapacity = event.capacity !== null && (await seatsTakenLocked(tx, event)) + person.quantity > event.capacity;
-  const row = await attendeesRepository(tx).insert({
-    eventId: event.id,
-    email: person.email,
-    displayName: person.displayName,
-    quantity: person.quantity,
-    status: 'going',
-    customFields: null,
-    ...newTicketSecrets(),
-    deviceId: person.deviceId,
-    clientId: person.clientId,
-  });
-  return { row, overCapacity, announcement: await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: [row.id] }) };
 }
 
 const formTokenPurpose = (eventId: number) => `signup-form|${eventId}`;
@@ -277,6 +200,10 @@ export function signupService(ctx: AppContext) {
         throw new AppError('svc_invalid_param', 'Invalid parameter(s): quantity', { params: { quantity: `must be at most ${event.maxPerSignup}` } });
       }
 
+      // Ticket categories (docs/api.md#tickets): null for an event without any, as before they existed.
+      const lines = await resolveTicketLines(db, { ...event, hasCategories: found?.hasCategories ?? false }, raw, fields.quantity, toUtcString(nowMs));
+      const requested = lines ? lines.reduce((n, l) => n + l.quantity, 0) : fields.quantity;
+
       const customInputs = collectCustomInputs(raw);
 
       // 8. Custom answers: an error object goes back as is; no callback, nothing stored.
@@ -288,24 +215,31 @@ export function signupService(ctx: AppContext) {
 
       // 9. Seats decided under the event row's lock: concurrent sign-ups queue on it and never oversell.
       // Unpaid orders hold seats too (docs/api.md#payments). Already full at 1.: refused without the lock.
-      if (seatsAtRead !== null && event.capacity !== null && seatsAtRead + fields.quantity > event.capacity) throw new AppError('svc_event_full');
-      const paid = paymentsEnabled(ctx) && event.priceCents > 0;
+      if (seatsAtRead !== null && event.capacity !== null && seatsAtRead + requested > event.capacity) throw new AppError('svc_event_full');
+      const paid = paymentsEnabled(ctx) && (lines ? lines.some((l) => l.category.priceCents > 0) : event.priceCents > 0);
       const currency = paid ? await settingsService(ctx).currency() : '';
       const { cancelToken, ticketCode, ticketCodeHash } = newTicketSecrets();
       const customFields = encodeCustomFields(answers);
       // every later mail to this person (a job's, an administrator's) is written in it
       const language = await languageForNewRow(db, req.language, event.language);
+      if (lines) return categorizedSignup(lines);
       const decided = paid ? await paidSignup() : await freeSignup();
       if (decided.order) return decided.order;
       const row = decided.row!;
 
       // 10. After commit, exactly the contract's payload keys.
       await announceSubmittedNow(ctx, decided.announcement!, row);
-      // The visitor who just signed up sees their ticket at once (it is also in their email); a
-      // waitlisted sign-up is not admitted, so it gets no code to show at the door.
-      return row.status === 'waitlist'
-        ? { id: row.id, status: 'waitlist' }
-        : { id: row.id, status: 'going', ticketCode: row.ticketCode, calendarUid: calendarUid(ctx, 'attendee', row.id) };
+      return answerOf(row);
+
+      /**
+       * The visitor who just signed up sees their ticket at once (it is also in their email); a
+       * waitlisted sign-up is not admitted, so it gets no code to show at the door.
+       */
+      function answerOf(made: AttendeeRecord): { id: number; status: 'going' | 'waitlist'; ticketCode?: string; calendarUid?: string } {
+        return made.status === 'waitlist'
+          ? { id: made.id, status: 'waitlist' }
+          : { id: made.id, status: 'going', ticketCode: made.ticketCode, calendarUid: calendarUid(ctx, 'attendee', made.id) };
+      }
 
       /**
        * Free: the lock, one statement that counts, decides and inserts (with the held job), and the
@@ -342,6 +276,106 @@ export function signupService(ctx: AppContext) {
         if (!seated.row) throw new AppError('svc_event_full');
         // svc_rsvp_submitted (and the ticket mail its listener queues) held in that transaction: a crash cannot lose it.
         return { row: seated.row, announcement: seated.announcement! };
+      }
+
+      /**
+       * An event with ticket categories: under the event row's lock (the same one every sign-up of
+       * the event takes) the categories' sold counts are read again and each line decided against
+       * the event's capacity and its category's quota (decideTicketLines). Free lines and
+       * waitlisted ones become one row each now, with their held `svc_rsvp_submitted`; going lines
+       * with a price, when payments run, become one order that holds their seats until it is paid.
+       */
+      async function categorizedSignup(requestedLines: TicketLine[]): Promise<SignupResult> {
+        const made = await db.transaction(async (tx) => {
+          const locked = await eventsRepository(tx).lockById(event.id);
+          if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
+          const fresh = new Map(
+            (
+              await ticketsRepository(tx).ofEventByIds(
+                locked.id,
+                requestedLines.map((l) => l.category.id),
+              )
+            ).map((c) => [c.id, c]),
+          );
+          const current = requestedLines.map((line) => {
+            const category = fresh.get(line.category.id);
+            if (!category)
+              throw new AppError('svc_invalid_param', 'Invalid parameter(s): tickets', {
+                params: { tickets: `no ticket category ${line.category.id} for this event` },
+              });
+            return { category, quantity: line.quantity };
+          });
+          const decidedLines = decideTicketLines(locked, await seatsTakenLocked(tx, locked), current);
+          const going = decidedLines.filter((l) => l.status === 'going');
+          // the code is redeemed under the same lock, for the going tickets (waitlisted ones pay nothing now)
+          const code = voucherCodeOf(raw);
+          const redemption =
+            code !== '' && going.length > 0
+              ? await redeemVoucher(tx, {
+                  eventId: locked.id,
+                  code,
+                  email: fields.email,
+                  lines: going.map((l) => ({ categoryId: l.category.id, quantity: l.quantity })),
+                })
+              : null;
+          const priced = orderTotalOf(going, redemption?.terms ?? null);
+          const grossOf = new Map(priced.lines.map((p, i) => [going[i]!, p.grossCents]));
+          // a line the code made free is a ticket now, like a free category's
+          const toPay = paid ? going.filter((l) => (grossOf.get(l) ?? 0) > 0) : [];
+          const rows: AttendeeRecord[] = [];
+          for (const line of decidedLines) {
+            if (toPay.includes(line)) continue;
+            rows.push(
+              await attendeesRepository(tx).insert({
+                eventId: locked.id,
+                email: fields.email,
+                displayName: fields.display_name,
+                quantity: line.quantity,
+                status: line.status,
+                customFields,
+                ...newTicketSecrets(),
+                ticketCategoryId: line.category.id,
+                language,
+              }),
+            );
+          }
+          const announcement = rows.length > 0 ? await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: rows.map((r) => r.id) }) : null;
+          if (toPay.length === 0) {
+            if (redemption) await attachRedemptionToTickets(tx, redemption, rows);
+            return { rows, announcement, order: null };
+          }
+          const quantity = toPay.reduce((n, l) => n + l.quantity, 0);
+          const total = orderTotalOf(toPay, redemption?.terms ?? null);
+          const order = await ordersService(ctx).hold(tx, {
+            event: locked,
+            email: fields.email,
+            name: fields.display_name,
+            quantity,
+            currency,
+            customFields,
+            language,
+            tickets: {
+              lines: toPay.map((l) => ({ eventId: locked.id, quantity: l.quantity, categoryId: l.category.id, unitPriceCents: l.category.priceCents })),
+              total,
+              voucher: redemption ? { id: redemption.voucherId, code: redemption.code, discountCents: total.discountCents } : null,
+            },
+          });
+          if (redemption) await attachRedemption(tx, redemption.redemptionId, { orderId: order.id });
+          const payment = await openPayment(ctx, tx, {
+            orderId: order.id,
+            amountCents: order.amountCents,
+            currency,
+            description: `${locked.title}: ${quantity} ${quantity === 1 ? 'ticket' : 'tickets'}`,
+            customerEmail: fields.email,
+          });
+          return { rows, announcement, order: { orderId: order.id, status: 'pending_payment' as const, paymentUrl: payment.url } };
+        });
+        // 10. After commit: svc_rsvp_submitted once per row made, exactly the contract's payload keys.
+        if (made.announcement !== null) await announceSubmittedRowsNow(ctx, made.announcement, made.rows);
+        const tickets = made.rows.map((row) => ({ ...answerOf(row), ticketCategoryId: row.ticketCategoryId }));
+        if (made.order) return { ...made.order, tickets };
+        const first = made.rows.find((r) => r.status === 'going') ?? made.rows[0]!;
+        return { ...answerOf(first), tickets };
       }
 
       function paidSignup() {

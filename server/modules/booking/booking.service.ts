@@ -42,7 +42,7 @@ import { settingsService } from '../settings/settings.service';
 import { bookingTypeService, describeLocation, effectiveAssignment, toBookingTypeConfig } from './booking-type.service';
 import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
 import { slotService } from './slot.service';
-import { paymentsRepository } from '../payments/payments.repository';
+import { paymentsRepository } from '../orders/payments.repository';
 
 const MINUTE_MS = 60_000;
 

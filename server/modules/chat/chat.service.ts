@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
 import { enqueueJob, OUTBOUND_RECEIVER } from '../../jobs/queue';
 import { assertTargetAllowed, outboundPolicy, postOutbound, type OutboundPolicy } from '../../security/outbound';
 import { checkinRepository } from '../checkin/checkin.repository';
-import { requireExtended } from '../payments/payments.service';
+import { requireExtended } from '../orders/payments.service';
 import { chatRepository } from './chat.repository';
 
 export const CHAT_FLUSH_JOB = 'chat.flush';

@@ -41,7 +41,7 @@ export const checkinOperations = {
       alsoAnswers: { 200: 'This clientId was checked in before: the original check-in' },
       errors: {
         404: 'svc_ticket_unknown',
-        409: 'svc_ticket_cancelled, svc_ticket_waitlist or svc_ticket_wrong_event',
+        409: "svc_ticket_cancelled, svc_ticket_waitlist, svc_ticket_wrong_event or svc_ticket_wrong_category (the device's check-in list)",
         500: 'The check-in could not be stored; no action fired',
       },
     },

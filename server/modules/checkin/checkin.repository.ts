@@ -49,6 +49,8 @@ export interface AttendeeForPush {
   status: string;
   codeHash: string;
   updatedUtc: string;
+  /** The ticket category; null = the event's implicit single category. */
+  categoryId: number | null;
 }
 
 export interface LastCheckin {
@@ -232,6 +234,44 @@ export function checkinRepository(db: Db, logger?: Logger) {
       );
     },
 
+    /**
+     * Going and checked-in figures per ticket category of the event (its categories in their order,
+     * each even without attendees), then one row (category null) for going attendees without a
+     * category when the event has categories. Nothing for an event without categories.
+     */
+    async countsByCategory(eventId: number) {
+      const rows = await queryRows<{
+        categoryId: number | null;
+        name: string | null;
+        attendeesGoing: number;
+        seatsGoing: number;
+        checkedIn: number;
+        seatsCheckedIn: number;
+        pos: number | null;
+      }>(
+        db,
+        sql`with going as (
+              select a.ticket_category_id as category_id, a.quantity,
+                     exists (select 1 from ${checkins} c where c.attendee_id = a.id and c.annulled_utc is null) as checked_in
+              from svc_attendees a where a.event_id = ${eventId} and a.status in ('going', '')),
+            cats as (select id, name, position from svc_ticket_categories where event_id = ${eventId}),
+            figures as (
+              select category_id, count(*)::int as "attendeesGoing", coalesce(sum(quantity), 0)::int as "seatsGoing",
+                     count(*) filter (where checked_in)::int as "checkedIn",
+                     coalesce(sum(quantity) filter (where checked_in), 0)::int as "seatsCheckedIn"
+              from going group by category_id)
+            select k.id as "categoryId", k.name, coalesce(f."attendeesGoing", 0) as "attendeesGoing", coalesce(f."seatsGoing", 0) as "seatsGoing",
+                   coalesce(f."checkedIn", 0) as "checkedIn", coalesce(f."seatsCheckedIn", 0) as "seatsCheckedIn", k.position as pos
+            from cats k left join figures f on f.category_id = k.id
+            union all
+            select null, null, sum(f."attendeesGoing")::int, sum(f."seatsGoing")::int, sum(f."checkedIn")::int, sum(f."seatsCheckedIn")::int, null
+            from figures f where (f.category_id is null or f.category_id not in (select id from cats)) and exists (select 1 from cats)
+            having count(*) > 0
+            order by pos nulls last, "categoryId"`,
+      );
+      return rows.map(({ pos: _pos, ...row }) => row);
+    },
+
     async counts(eventId: number) {
       const [row] = await queryRows<{
         attendeesGoing: number;
@@ -306,9 +346,20 @@ export function checkinRepository(db: Db, logger?: Logger) {
     },
 
     /** Attendees matching the scanned code hashes or the ids the device sent (one index look-up per value). */
+    /** The events of these ticket categories (a check-in list's events, docs/decisions/029-check-in-lists.md). */
+    async eventsOfCategories(categoryIds: number[]): Promise<number[]> {
+      if (categoryIds.length === 0) return [];
+      const rows = await queryRows<{ eventId: number }>(
+        db,
+        sql`select distinct event_id as "eventId" from svc_ticket_categories where id in ${jsonInts(categoryIds)}`,
+      );
+      return rows.map((r) => Number(r.eventId));
+    },
+
     async attendeesForPush(codeHashes: string[], ids: number[]): Promise<AttendeeForPush[]> {
       const select = (where: SQL) =>
-        sql`select id, event_id as "eventId", status, ticket_code_hash as "codeHash", ${utcText(sql`updated_utc`)} as "updatedUtc" from svc_attendees where ${where}`;
+        sql`select id, event_id as "eventId", status, ticket_code_hash as "codeHash", ${utcText(sql`updated_utc`)} as "updatedUtc",
+                   ticket_category_id as "categoryId" from svc_attendees where ${where}`;
       const byHash = select(sql`ticket_code_hash in ${jsonTexts(codeHashes)}`);
       const byId = select(sql`id in ${jsonInts(ids)}`);
       if (codeHashes.length === 0 && ids.length === 0) return [];

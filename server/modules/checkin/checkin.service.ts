@@ -9,7 +9,9 @@ import {
   ARRIVAL_BUCKET_MINUTES,
   MAX_ARRIVAL_BUCKETS,
   checkinVerdict,
+  listAdmits,
   type Arrivals,
+  type CheckinList,
   type AttendeeCheckinStats,
   type CheckinStatsQuery,
   isAdmitted,
@@ -31,6 +33,8 @@ import type { AppContext } from '../../context';
 import { sha256Hex } from '../../security/crypto';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
 import { eventsRepository } from '../events/events.repository';
+import { categorySalesOfEvent } from '../orders/category-sales.service';
+import { settingsService } from '../settings/settings.service';
 import { checkinRepository, type AttendeeForPush, type CheckinRecord, type NewCheckin, type NewScanLogEntry } from './checkin.repository';
 import { fireCheckedIn, type CheckedIn } from './checkin.actions';
 
@@ -40,6 +44,7 @@ export const REFUSAL_CODES: Record<RefusalVerdict, string> = {
   cancelled: 'svc_ticket_cancelled',
   waitlist: 'svc_ticket_waitlist',
   wrong_event: 'svc_ticket_wrong_event',
+  wrong_category: 'svc_ticket_wrong_category',
 };
 
 /** Door staff may undo their own mistaken scan for this long (UX "Undo"); administrators always. */
@@ -81,6 +86,13 @@ function conflictOf(attendee: AttendeeForPush, scannedUtc: string): Conflict | n
 }
 
 class CheckinInsertFailed extends Error {}
+
+/** The caller's check-in list (a door device's categories and their events); null: every ticket. */
+async function checkinListOf(repo: ReturnType<typeof checkinRepository>, principal: Principal): Promise<CheckinList | null> {
+  const categoryIds = principal.categoryIds ?? null;
+  if (categoryIds === null) return null;
+  return { categoryIds, eventIds: await repo.eventsOfCategories(categoryIds) };
+}
 
 export function checkinService(ctx: AppContext) {
   const { db, logger } = ctx;
@@ -128,7 +140,7 @@ export function checkinService(ctx: AppContext) {
       }
       const clientId = input.clientId ?? randomUUID();
       const scannedUtc = input.scannedUtc ?? nowUtcString();
-      const { attendee, codeHash } = await findAttendee(input);
+      const [{ attendee, codeHash }, list] = await Promise.all([findAttendee(input), checkinListOf(repo, principal)]);
 
       let outcome: { refused: RefusalVerdict; attendee: AttendeeRecord | null } | { refused: null; result: CheckinResult; jobId: number };
       try {
@@ -136,7 +148,11 @@ export function checkinService(ctx: AppContext) {
           const locked = attendee ? await attendeesRepository(tx).lockById(attendee.id) : null;
           const txRepo = checkinRepository(tx, logger);
           const previous = locked ? await txRepo.lastForAttendee(locked.id) : null;
-          const verdict = checkinVerdict(locked && { eventId: locked.eventId, status: locked.status, checkinCount: previous ? 1 : 0 }, input.eventId);
+          const verdict = checkinVerdict(
+            locked && { eventId: locked.eventId, status: locked.status, checkinCount: previous ? 1 : 0, categoryId: locked.ticketCategoryId },
+            input.eventId,
+            list,
+          );
           if (!isAdmitted(verdict)) return { refused: verdict, attendee: locked };
           const row: NewCheckin = { attendeeId: locked!.id, eventId: locked!.eventId, scannedUtc, ...author, clientId, source, conflict: null };
           const checkinId = await txRepo.insert(row);
@@ -209,7 +225,7 @@ export function checkinService(ctx: AppContext) {
       // from an unknown code.
       const hashes = [...new Set(items.flatMap((i) => (i.codeHash !== undefined ? [i.codeHash] : [])))];
       const ids = [...new Set(items.flatMap((i) => (i.codeHash === undefined && i.attendeeId !== undefined ? [i.attendeeId] : [])))];
-      const found = await repo.attendeesForPush(hashes, ids);
+      const [found, list] = await Promise.all([repo.attendeesForPush(hashes, ids), checkinListOf(repo, principal)]);
       const byHash = new Map(found.map((a) => [a.codeHash, a]));
       const byId = new Map(found.map((a) => [a.id, a]));
       const attendeeOf = (i: PushItem) => (i.codeHash !== undefined ? byHash.get(i.codeHash) : byId.get(i.attendeeId!));
@@ -243,6 +259,8 @@ export function checkinService(ctx: AppContext) {
         else if (!liveEvents.has(item.eventId)) reject(item, 'unknown', null);
         else if (!isAdmitted(item.verdictOnDevice)) reject(item, item.verdictOnDevice, attendee?.id ?? null);
         else if (attendee && attendee.eventId !== item.eventId) reject(item, 'wrong_event', attendee.id);
+        // the device's list refuses it (a door admitting it offline had an older list): never checked in
+        else if (attendee && !listAdmits(list, item.eventId, attendee.categoryId)) reject(item, 'wrong_category', attendee.id);
         else if (attendee) toInsert.push(newCheckin(item, attendee.id, conflictOf(attendee, item.scannedUtc)));
         else if (item.attendeeId !== undefined && deleted.get(item.attendeeId) === item.eventId) toInsert.push(newCheckin(item, item.attendeeId, 'deleted'));
         else reject(item, 'unknown', null);
@@ -344,9 +362,22 @@ export function checkinService(ctx: AppContext) {
       const event = await events.findById(eventId);
       if (!event) throw new AppError('svc_not_found', 'No such event.');
       // places left the way the public event answers it (events.service.ts), so the two never disagree
-      const [counts, taken] = await Promise.all([repo.counts(eventId), event.capacity === null ? null : events.seatsTaken([eventId])]);
+      const [counts, categoryCounts, taken, currency] = await Promise.all([
+        repo.counts(eventId),
+        repo.countsByCategory(eventId),
+        event.capacity === null ? null : events.seatsTaken([eventId]),
+        settingsService(ctx).currency(),
+      ]);
       const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - (taken?.get(eventId) ?? 0));
-      return { eventId, ...counts, placesLeft };
+      // sales are per category: an event without categories (most of them) skips their queries
+      const sales = categoryCounts.length > 0 ? await categorySalesOfEvent(db, eventId) : null;
+      const categories = categoryCounts.map((row) => {
+        const sold = row.categoryId === null ? undefined : sales?.byCategory.get(row.categoryId);
+        return sold
+          ? { ...row, ...sold }
+          : { ...row, quota: null, soldCount: row.seatsGoing, revenueCents: sales?.uncategorizedRevenueCents ?? 0, atDoorCents: 0 };
+      });
+      return { eventId, ...counts, placesLeft, categories, currency };
     },
 
     /** The admin table's check-in column when the serialization has none (free edition). */

@@ -9,7 +9,7 @@ import type { Conflict, PushItemResult, WalkInPushItem } from '../../../shared/c
 import type { Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
-import { announceSubmittedNow, insertWalkIn } from '../attendees/signup.service';
+import { announceSubmittedNow, insertWalkIn } from '../orders/tickets.service';
 import { devicesRepository } from '../devices/devices.repository';
 import { eventsRepository } from '../events/events.repository';
 import { fireCheckedIn } from './checkin.actions';

@@ -1,6 +1,7 @@
 /** Door devices (docs/api.md): management for the admin app, pairing and "who am I" for the door app. */
 import { z } from 'zod';
-import { ZCreateDeviceInput, ZDeviceDto, ZDevicePairing, ZPairDeviceInput, ZUpdateDeviceInput } from '../../../shared/checkin';
+import { ZCreateDeviceInput, ZDeviceDto, ZDevicePairing, ZPairDeviceInput, ZSyncCategory, ZUpdateDeviceInput } from '../../../shared/checkin';
+import { ZPositiveId } from '../../../shared/schemas';
 import { AppError } from '../../../shared/errors';
 import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
 import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
@@ -74,6 +75,14 @@ export const devicesOperations = {
     output: ZDeviceDto,
     rest: { method: 'patch', path: '/devices/:id', tags: TAGS, bodyKey: 'patch', describe: 'The device', errors: { 404: 'No such device' } },
     handler: ({ input, ctx }) => devicesService(ctx).update(input.id, input.patch),
+  }),
+  ticketCategories: defineOperation({
+    summary: 'The ticket categories of some events, for choosing a device check-in list (admin app)',
+    access: ADMIN_ONLY,
+    kind: 'query',
+    input: z.object({ eventIds: z.array(ZPositiveId).min(1).max(500) }),
+    output: z.array(ZSyncCategory),
+    handler: ({ input, ctx }) => devicesService(ctx).ticketCategories(input.eventIds),
   }),
   newPairingCode: defineOperation({
     summary: 'A new one-time pairing code for a device (re-pairing)',

@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
+import { ticketCategories } from '../orders/tickets.sql';
 import { devices } from './devices.sql';
 
 export type DeviceRecord = typeof devices.$inferSelect;
@@ -8,8 +9,14 @@ export type DeviceRecord = typeof devices.$inferSelect;
 /** Queries only; rules live in devices.service.ts. */
 export function devicesRepository(db: Db) {
   return {
-    insert: async (row: { name: string; eventIds: number[]; pairingCodeHash: string; pairingExpiresUtc: string; createdBy: number | null }) =>
-      (await db.insert(devices).values(row).returning())[0]!,
+    insert: async (row: {
+      name: string;
+      eventIds: number[];
+      categoryIds: number[] | null;
+      pairingCodeHash: string;
+      pairingExpiresUtc: string;
+      createdBy: number | null;
+    }) => (await db.insert(devices).values(row).returning())[0]!,
     findById: async (id: number) => (await db.select().from(devices).where(eq(devices.id, id)))[0] ?? null,
     findByTokenHash: async (tokenHash: string) => (await db.select().from(devices).where(eq(devices.tokenHash, tokenHash)))[0] ?? null,
     /**
@@ -33,7 +40,19 @@ export function devicesRepository(db: Db) {
       return (await db.with(touch).select().from(devices).where(eq(devices.tokenHash, tokenHash)))[0] ?? null;
     },
     list: () => db.select().from(devices).orderBy(asc(devices.id)),
-    update: async (id: number, patch: Partial<Pick<DeviceRecord, 'name' | 'eventIds' | 'walkIns'>>) =>
+    /** The ticket categories of these events, in each event's order. */
+    categoriesOfEvents: (eventIds: number[]) =>
+      db
+        .select({ id: ticketCategories.id, eventId: ticketCategories.eventId, name: ticketCategories.name, position: ticketCategories.position })
+        .from(ticketCategories)
+        .where(inArray(ticketCategories.eventId, eventIds))
+        .orderBy(asc(ticketCategories.eventId), asc(ticketCategories.position), asc(ticketCategories.id)),
+    /** The event of each of these ticket categories (missing ids are simply absent). */
+    categoryEvents: (ids: number[]) =>
+      ids.length === 0
+        ? Promise.resolve([] as Array<{ id: number; eventId: number }>)
+        : db.select({ id: ticketCategories.id, eventId: ticketCategories.eventId }).from(ticketCategories).where(inArray(ticketCategories.id, ids)),
+    update: async (id: number, patch: Partial<Pick<DeviceRecord, 'name' | 'eventIds' | 'walkIns' | 'categoryIds'>>) =>
       (await db.update(devices).set(patch).where(eq(devices.id, id)).returning())[0] ?? null,
     setPairingCode: async (id: number, pairingCodeHash: string, pairingExpiresUtc: string) =>
       (

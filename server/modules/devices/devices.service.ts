@@ -8,7 +8,7 @@ import type { AppContext } from '../../context';
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { AppError } from '../../../shared/errors';
-import type { CreateDeviceInput, DeviceDto, DevicePairing, UpdateDeviceInput } from '../../../shared/checkin';
+import type { CreateDeviceInput, DeviceDto, DevicePairing, SyncCategory, UpdateDeviceInput } from '../../../shared/checkin';
 import { toUtcString } from '../../../shared/time';
 import type { Principal } from '../../auth/principal';
 import type { Db } from '../../db/client';
@@ -51,6 +51,7 @@ export function toDeviceDto(d: DeviceRecord): DeviceDto {
     pendingReportedUtc: d.pendingReportedUtc,
     revokedUtc: d.revokedUtc,
     walkIns: d.walkIns,
+    categoryIds: d.categoryIds ?? null,
   };
 }
 
@@ -60,7 +61,7 @@ export async function authenticateDeviceToken(db: Db, tokenHash: string): Promis
   const device = await repo.findByTokenHashAndTouch(tokenHash);
   if (!device) return null;
   if (device.revokedUtc) throw new AppError('svc_device_revoked');
-  return { via: 'token', role: 'staff', userId: null, eventIds: device.eventIds, deviceId: device.id };
+  return { via: 'token', role: 'staff', userId: null, eventIds: device.eventIds, deviceId: device.id, categoryIds: device.categoryIds ?? null };
 }
 
 export function devicesService(ctx: AppContext) {
@@ -72,6 +73,26 @@ export function devicesService(ctx: AppContext) {
     const missing = eventIds.filter((id) => !found.has(id));
     if (missing.length > 0)
       throw new AppError('svc_invalid_param', 'Invalid parameter(s): eventIds', { params: { eventIds: `no such event: ${missing.join(', ')}` } });
+  }
+
+  /**
+   * A check-in list (docs/decisions/029-check-in-lists.md): categories of the device's events,
+   * deduplicated and sorted; null stays null (every ticket).
+   */
+  async function checkedList(categoryIds: number[] | null, eventIds: number[]): Promise<number[] | null> {
+    if (categoryIds === null) return null;
+    const ids = [...new Set(categoryIds)].sort((a, b) => a - b);
+    const eventOf = new Map((await repo.categoryEvents(ids)).map((c) => [c.id, c.eventId]));
+    const missing = ids.filter((id) => !eventOf.has(id));
+    const elsewhere = ids.filter((id) => eventOf.has(id) && !eventIds.includes(eventOf.get(id)!));
+    const problem =
+      missing.length > 0
+        ? `no such ticket category: ${missing.join(', ')}`
+        : elsewhere.length > 0
+          ? `not a category of the device's events: ${elsewhere.join(', ')}`
+          : null;
+    if (problem) throw new AppError('svc_invalid_param', 'Invalid parameter(s): categoryIds', { params: { categoryIds: problem } });
+    return ids;
   }
 
   async function issuePairing(device: DeviceRecord, nowMs: number): Promise<DevicePairing> {
@@ -96,9 +117,17 @@ export function devicesService(ctx: AppContext) {
     async create(input: CreateDeviceInput, actor: Principal, nowMs = Date.now()): Promise<{ device: DeviceDto; pairing: DevicePairing }> {
       const eventIds = [...new Set(input.eventIds)];
       await assertEventsExist(eventIds);
+      const categoryIds = await checkedList(input.categoryIds ?? null, eventIds);
       const code = newPairingCode();
       const expires = toUtcString(nowMs + PAIRING_CODE_MINUTES * 60_000);
-      const row = await repo.insert({ name: input.name, eventIds, pairingCodeHash: sha256Hex(code), pairingExpiresUtc: expires, createdBy: actor.userId });
+      const row = await repo.insert({
+        name: input.name,
+        eventIds,
+        categoryIds,
+        pairingCodeHash: sha256Hex(code),
+        pairingExpiresUtc: expires,
+        createdBy: actor.userId,
+      });
       return { device: toDeviceDto(row), pairing: pairingOf(row.id, code, expires) };
     },
 
@@ -107,6 +136,15 @@ export function devicesService(ctx: AppContext) {
       if (patch.eventIds) {
         patch.eventIds = [...new Set(patch.eventIds)];
         await assertEventsExist(patch.eventIds);
+      }
+      // the list is checked against the events the device will have: a list left naming a category
+      // of an event taken away is refused, not kept (it would limit nothing the device scans)
+      if (patch.categoryIds !== undefined || patch.eventIds) {
+        const current = await repo.findById(id);
+        if (!current) throw new AppError('svc_not_found', 'No such device.');
+        const list = patch.categoryIds !== undefined ? patch.categoryIds : (current.categoryIds ?? null);
+        const checked = await checkedList(list, patch.eventIds ?? current.eventIds);
+        if (patch.categoryIds !== undefined) patch.categoryIds = checked;
       }
       // an empty patch changes nothing (an UPDATE without columns is an error, not a no-op)
       const changes = Object.values(patch).some((v) => v !== undefined);
@@ -137,6 +175,9 @@ export function devicesService(ctx: AppContext) {
     },
 
     reportPending: (deviceId: number, pending: number) => repo.reportPending(deviceId, pending),
+
+    /** The categories a check-in list of a device of these events may name. */
+    ticketCategories: (eventIds: number[]): Promise<SyncCategory[]> => repo.categoriesOfEvents([...new Set(eventIds)]),
 
     async get(id: number): Promise<DeviceDto> {
       const device = await repo.findById(id);

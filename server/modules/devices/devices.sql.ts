@@ -28,6 +28,8 @@ export const devices = pgTable(
     revokedUtc: utcTimestamp('revoked_utc'),
     /** The admin lets this device register walk-ins at the door (docs/api.md#sync). */
     walkIns: boolean('walk_ins').notNull().default(false),
+    /** A check-in list: the ticket categories this device admits; null = every ticket of its events. */
+    categoryIds: jsonb('category_ids').$type<number[]>(),
   },
   (t) => [
     uniqueIndex('svc_devices_token_hash')

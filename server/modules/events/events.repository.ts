@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { events, type EventStatus } from './events.sql';
 import { attendees } from '../attendees/attendees.sql';
-import { orders } from '../payments/payments.sql';
+import { orders } from '../orders/payments.sql';
 
 export type EventRow = typeof events.$inferSelect;
 export type NewEventRow = typeof events.$inferInsert;

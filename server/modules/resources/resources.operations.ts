@@ -5,7 +5,7 @@
 import { ZResourceDto, ZResourceInput, ZResourcePatch } from '../../../shared/resources';
 import { defineOperation, ZIdParams, ZListOf, ZPagination } from '../../api/operation';
 import { ADMIN_ONLY } from '../../auth/principal';
-import { requireExtended } from '../payments/payments.service';
+import { requireExtended } from '../orders/payments.service';
 import { resourcesService } from './resources.service';
 
 const TAGS = ['resources'];

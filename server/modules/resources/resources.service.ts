@@ -15,7 +15,7 @@ import { utcMs, toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import type { Slot } from '../../hooks/types';
-import { requireExtended } from '../payments/payments.service';
+import { requireExtended } from '../orders/payments.service';
 import { resourcesRepository, type NeededResource, type ResourceBooking, type ResourcesRepository, type ResourceWithTypes } from './resources.repository';
 
 const MINUTE_MS = 60_000;

@@ -12,6 +12,9 @@ export const SETTING_KEYS = {
   paymentHoldHours: 'payment_hold_hours',
   chatWebhookUrl: 'chat_webhook_url',
   defaultLanguage: 'default_language',
+  sellerName: 'seller_name',
+  sellerAddress: 'seller_address',
+  sellerTaxId: 'seller_tax_id',
 } as const;
 
 /** The team chat's default address (extended edition), read by the chat listener and jobs too. */
@@ -23,6 +26,9 @@ export interface StoredSettings {
   paymentHoldHours?: unknown;
   chatWebhookUrl?: unknown;
   defaultLanguage?: unknown;
+  sellerName?: unknown;
+  sellerAddress?: unknown;
+  sellerTaxId?: unknown;
 }
 
 export const settingsRepository = {
@@ -38,6 +44,9 @@ export const settingsRepository = {
       paymentHoldHours: byKey.get(SETTING_KEYS.paymentHoldHours),
       chatWebhookUrl: byKey.get(SETTING_KEYS.chatWebhookUrl),
       defaultLanguage: byKey.get(SETTING_KEYS.defaultLanguage),
+      sellerName: byKey.get(SETTING_KEYS.sellerName),
+      sellerAddress: byKey.get(SETTING_KEYS.sellerAddress),
+      sellerTaxId: byKey.get(SETTING_KEYS.sellerTaxId),
     };
   },
 

@@ -11,7 +11,7 @@ import {
   type LocationLabels,
 } from '../../hooks';
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
-import { SETTING_KEYS, settingsRepository } from './settings.repository';
+import { SETTING_KEYS, settingsRepository, type StoredSettings } from './settings.repository';
 import { asDefaultLanguage, rememberDefaultLanguage } from './default-language';
 
 /**
@@ -46,7 +46,13 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
 
   async function get(): Promise<SettingsDto> {
     const [c, labels, hold, s] = await Promise.all([currency(), locationLabels(), paymentHoldHours(), stored()]);
-    const dto: SettingsDto = { currency: c, locationLabels: labels, paymentHoldHours: hold, defaultLanguage: asDefaultLanguage(s.defaultLanguage) };
+    const dto: SettingsDto = {
+      currency: c,
+      locationLabels: labels,
+      paymentHoldHours: hold,
+      defaultLanguage: asDefaultLanguage(s.defaultLanguage),
+      ...sellerOf(s),
+    };
     if (extended) {
       const chat = (await stored()).chatWebhookUrl;
       dto.chatWebhookUrl = typeof chat === 'string' ? chat : '';
@@ -70,6 +76,9 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
       await settingsRepository.write(db, SETTING_KEYS.paymentHoldHours, patch.paymentHoldHours);
     }
     if (extended && patch.chatWebhookUrl !== undefined) await settingsRepository.write(db, SETTING_KEYS.chatWebhookUrl, patch.chatWebhookUrl);
+    for (const field of ['sellerName', 'sellerAddress', 'sellerTaxId'] as const) {
+      if (patch[field] !== undefined) await settingsRepository.write(db, SETTING_KEYS[field], patch[field]);
+    }
     if (patch.defaultLanguage !== undefined) {
       // null puts English back, the language every page falls back to
       const language = patch.defaultLanguage ?? DEFAULT_LOCALE;
@@ -79,10 +88,27 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
     return get();
   }
 
-  return { get, update, currency, locationLabels, paymentHoldHours };
+  /** The seller receipts and mails name (each '' when not set). */
+  async function seller(): Promise<Seller> {
+    return sellerOf(await stored());
+  }
+
+  return { get, update, currency, locationLabels, paymentHoldHours, seller };
 }
 
 export type SettingsService = ReturnType<typeof settingsService>;
+
+/** The seller's name, address and tax id as Settings hold them. */
+export interface Seller {
+  sellerName: string;
+  sellerAddress: string;
+  sellerTaxId: string;
+}
+
+function sellerOf(s: StoredSettings): Seller {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { sellerName: text(s.sellerName), sellerAddress: text(s.sellerAddress), sellerTaxId: text(s.sellerTaxId) };
+}
 
 function isRecord(value: unknown): value is Record<string, string> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

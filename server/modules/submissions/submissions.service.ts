@@ -31,7 +31,7 @@ import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '..
 import { enforceRateLimit } from '../../security/throttle';
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD, MIN_FILL_MS } from '../attendees/signup.service';
 import { eventsRepository, type EventRow } from '../events/events.repository';
-import { requireExtended } from '../payments/payments.service';
+import { requireExtended } from '../orders/payments.service';
 import { recipientLanguage } from '../../mail/language';
 import { buildSubmissionMail, submissionMailKey, type SubmissionMailKind } from './submissions.mail';
 import { submissionsRepository } from './submissions.repository';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { jsonInts, queryRows, utcText, type Db } from '../../db/client';
 import type { AttendeeCore } from '../../../shared/attendees';
-import type { AttendeeTuple } from '../../../shared/checkin';
+import type { AttendeeTuple, SyncCategory } from '../../../shared/checkin';
 
 /** A position in the change log; txid is an xid8 carried as decimal text (PGlite answers int8 as BigInt). */
 export interface ChangePosition {
@@ -31,6 +31,7 @@ export interface EventState {
 
 interface AttendeeRowState extends AttendeeCore {
   codeHash: string;
+  categoryId: number | null;
 }
 
 interface CheckinState {
@@ -42,7 +43,9 @@ interface CheckinState {
   twoDoors: boolean;
 }
 
-const ATTENDEE_COLUMNS = sql.raw(`id, event_id as "eventId", display_name as "displayName", email, status, quantity, ticket_code_hash as "codeHash"`);
+const ATTENDEE_COLUMNS = sql.raw(
+  `id, event_id as "eventId", display_name as "displayName", email, status, quantity, ticket_code_hash as "codeHash", ticket_category_id as "categoryId"`,
+);
 
 /**
  * Check-in count and latest check-in (time, device or user name) per attendee, for the
@@ -77,6 +80,7 @@ function toTuples(rows: AttendeeRowState[], states: CheckinState[]): AttendeeTup
       s?.lastUtc ?? null,
       s?.lastDevice ?? null,
       s?.twoDoors ? 'again_elsewhere' : null,
+      r.categoryId,
     ];
   });
 }
@@ -192,6 +196,15 @@ export function syncRepository(db: Db) {
       );
       return toTuples(rows, states);
     },
+
+    /** The ticket categories of these events (the door names them on verdicts and counts by them). */
+    categoriesOfEvents: (eventIds: number[]) =>
+      eventIds.length === 0
+        ? Promise.resolve([] as SyncCategory[])
+        : queryRows<SyncCategory>(
+            db,
+            sql`select id, event_id as "eventId", name, position from svc_ticket_categories where event_id in ${jsonInts(eventIds)} order by event_id, position, id`,
+          ),
 
     eventsByIds: (ids: number[]) =>
       ids.length === 0

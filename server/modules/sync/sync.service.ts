@@ -177,13 +177,17 @@ export function syncService(ctx: AppContext) {
       const liveEvents = new Set(events.map((e) => e.id));
       const liveAttendees = attendees.filter((a) => followed.has(a[1]));
       const liveAttendeeIds = new Set(liveAttendees.map((a) => a[0]));
-      const [bookingTypes, slots] = await Promise.all([
+      const [bookingTypes, slots, categories] = await Promise.all([
         input.bookingTypes ? publishedBookingTypes() : undefined,
         input.slotTypeIds.length > 0 ? slotSnapshots(input.slotTypeIds, input.slotDays, input.slotTz) : undefined,
+        repo.categoriesOfEvents(eventIds),
         reportPending(principal, input.pending),
       ]);
       return {
         reset: false,
+        // snapshots, like booking types: a handful of rows, and the list works offline from the last one
+        categories,
+        checkinList: principal.categoryIds ?? null,
         ...(bookingTypes ? { bookingTypes } : {}),
         ...(slots ? { slots } : {}),
         cursor: formatCursor(cursor),

@@ -9,7 +9,7 @@ import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { attendeesRepository } from '../attendees/attendees.repository';
-import { requireExtended } from '../payments/payments.service';
+import { requireExtended } from '../orders/payments.service';
 import { timelineRepository, type TimelineRow } from './timeline.repository';
 
 const toDto = (row: TimelineRow): TimelineEntryDto => ({ id: row.id, attendeeId: row.attendeeId, atUtc: row.atUtc, kind: row.kind, data: row.data });

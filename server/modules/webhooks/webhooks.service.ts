@@ -29,7 +29,7 @@ import { cancelQueuedJobs, enqueueJob, OUTBOUND_RECEIVER } from '../../jobs/queu
 import { queueMail } from '../../mail/mailer';
 import { assertTargetAllowed, OutboundError, outboundPolicy, postOutbound, type OutboundPolicy } from '../../security/outbound';
 import { signStandardWebhook } from '../../security/standard-webhooks';
-import { requireExtended } from '../payments/payments.service';
+import { requireExtended } from '../orders/payments.service';
 import { webhooksRepository as repo, type DeliveryRow, type EndpointRow } from './webhooks.repository';
 import { recipientLanguage } from '../../mail/language';
 import { buildEndpointDisabledMail } from './webhooks.mail';

@@ -15,6 +15,7 @@ import { bookingService } from '../booking/booking.service';
 import { bookingRepository } from '../booking/booking.repository';
 import { queuePaidConfirmation, queueRefundCancellation } from '../booking/booking.notifications';
 import { paymentVerdict } from './payment-verdict';
+import { releaseVoucher } from './vouchers.service';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from './orders.service';
 import { paymentsRepository as repo, type PaymentEventRow, type PaymentRow } from './payments.repository';
@@ -375,6 +376,8 @@ export function paymentsService(ctx: AppContext) {
       const cutoff = toUtcString(nowMs - hours * 3_600_000);
       const expired = await ctx.db.transaction(async (tx) => {
         const ids = await repo.expireOrders(tx, cutoff);
+        // and the codes those orders used have their uses back
+        for (const orderId of ids) await releaseVoucher(tx, { orderId });
         await repo.closeOpenPayments(tx, { orderIds: ids }, 'expired');
         await repo.expireOrphanedBookingPayments(tx);
         return ids;

@@ -107,7 +107,7 @@ export const paymentsOperations = {
   }),
 
   orders: defineOperation({
-    summary: 'Orders (paid sign-ups and shop orders); filters: eventId, status, search (email, name, shop id)',
+    summary: 'Orders (paid sign-ups and shop orders); filters: eventId, status, search (email, name, shop id), ticketCategoryId, voucherCode (any case)',
     access: ADMIN_ONLY,
     kind: 'query',
     input: ZPagination.extend(ZOrderListQuery.shape),

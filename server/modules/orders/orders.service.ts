@@ -7,14 +7,18 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { OrderDetailDto, OrderDto, OrderLine, OrderStatus } from '../../../shared/payments';
+import type { OrderTotal } from '../../../shared/tickets';
+import { voucherCodeKey } from '../../../shared/vouchers';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { queueMail } from '../../mail/mailer';
 import { attendeesRepository, type AttendeeRecord } from '../attendees/attendees.repository';
-import { announceSubmitted, newTicketSecrets, submittedPayload } from '../attendees/signup.service';
+import { announceSubmitted, newTicketSecrets, submittedPayload } from './tickets.service';
+import { releaseVoucher } from './vouchers.service';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { buildOrderMail } from './orders.mail';
+import { orderPriceOf, priceLinesOf } from './ticket-price.service';
 import { recipientLanguage } from '../../mail/language';
 import { paymentsRepository as repo, type OrderRow, type PaymentRow } from './payments.repository';
 
@@ -38,6 +42,10 @@ export function toOrderDto(order: OrderRow & { eventTitle: string }, payment: Pa
     name: order.name,
     quantity: order.quantity,
     amountCents: order.amountCents,
+    netCents: order.netCents,
+    taxCents: order.taxCents,
+    voucherCode: order.voucherCode,
+    discountCents: order.discountCents,
     currency: order.currency,
     status: order.status,
     source: order.source,
@@ -76,6 +84,7 @@ export function ordersService(ctx: AppContext) {
             status: 'going',
             customFields: order.customFields,
             orderId: order.id,
+            ticketCategoryId: line.categoryId ?? null,
             // every ticket speaks the order's language: a later mail about one of them reads it from its row
             language: order.language,
             ...newTicketSecrets(),
@@ -85,7 +94,11 @@ export function ordersService(ctx: AppContext) {
     }
     rows.sort((a, b) => a.id - b.id);
     const locale = await recipientLanguage(tx, order.language, eventsById.get(order.eventId)?.language);
-    await queueMail(tx, await buildOrderMail(ctx.env.publicUrl, order, eventsById, rows, locale), { dedupeKey: `order-tickets:${order.id}` });
+    const price = await orderPriceOf(tx, order);
+    const priceText = price
+      ? { lines: await priceLinesOf({ ...ctx, db: tx }, price, { locale, onlinePayment: true, currency: order.currency }), categoryNames: price.categoryNames }
+      : null;
+    await queueMail(tx, await buildOrderMail(ctx.env.publicUrl, order, eventsById, rows, locale, priceText), { dedupeKey: `order-tickets:${order.id}` });
     return rows;
   }
 
@@ -129,16 +142,31 @@ export function ordersService(ctx: AppContext) {
      */
     async hold(
       tx: Db,
-      input: { event: EventRow; email: string; name: string; quantity: number; currency: string; customFields: string | null; language: string },
+      input: {
+        event: EventRow;
+        email: string;
+        name: string;
+        quantity: number;
+        currency: string;
+        customFields: string | null;
+        language: string;
+        /** Ticket categories' lines and their total (docs/api.md#tickets); without them, one line at the event's price. */
+        tickets?: { lines: OrderLine[]; total: OrderTotal; voucher?: { id: number; code: string; discountCents: number } | null };
+      },
     ): Promise<OrderRow> {
-      const line: OrderLine = { eventId: input.event.id, quantity: input.quantity };
+      const lines: OrderLine[] = input.tickets?.lines ?? [{ eventId: input.event.id, quantity: input.quantity }];
       return repo.insertOrder(tx, {
         eventId: input.event.id,
-        lines: [line],
+        lines,
         email: input.email,
         name: input.name,
         quantity: input.quantity,
-        amountCents: input.event.priceCents * input.quantity,
+        amountCents: input.tickets?.total.grossCents ?? input.event.priceCents * input.quantity,
+        netCents: input.tickets?.total.netCents ?? null,
+        taxCents: input.tickets?.total.taxCents ?? null,
+        voucherId: input.tickets?.voucher?.id ?? null,
+        voucherCode: input.tickets?.voucher?.code ?? null,
+        discountCents: input.tickets?.voucher?.discountCents ?? 0,
         currency: input.currency,
         status: 'pending_payment',
         source: 'checkout',
@@ -174,11 +202,14 @@ export function ordersService(ctx: AppContext) {
       }
       if (order.status === 'pending_payment') {
         await repo.setOrderStatus(tx, orderId, verdict === 'refund' ? 'refunded' : 'expired');
+        // the seats go back, and so do the code's uses
+        await releaseVoucher(tx, { orderId });
         return { outcome: verdict === 'refund' ? 'refunded' : 'expired', after: nothing };
       }
       if (verdict === 'release') return { outcome: 'unchanged', after: nothing };
       if (order.status === 'paid') {
         await repo.setOrderStatus(tx, orderId, 'refunded');
+        await releaseVoucher(tx, { orderId });
         const attendeeIds = await repo.cancelTickets(tx, orderId);
         const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds });
         return { outcome: 'refunded', after: () => announce(ctx.db, ctx.logger, job, () => announceRefunded(orderId, attendeeIds)) };
@@ -202,6 +233,7 @@ export function ordersService(ctx: AppContext) {
         const order = await repo.findOrder(tx, orderId, { forUpdate: true });
         if (order?.status !== 'paid') return null;
         await repo.setOrderStatus(tx, orderId, status);
+        await releaseVoucher(tx, { orderId });
         const attendeeIds = await repo.cancelTickets(tx, orderId);
         await alsoInTx(tx, order);
         const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds, refunded: status === 'refunded' });
@@ -222,10 +254,16 @@ export function ordersService(ctx: AppContext) {
       eventId?: number;
       status?: OrderStatus;
       search?: string;
+      ticketCategoryId?: number;
+      voucherCode?: string;
       page: number;
       perPage: number;
     }): Promise<{ items: OrderDto[]; total: number }> {
-      const { items, total } = await repo.listOrders(ctx.db, query);
+      const { voucherCode, ...filter } = query;
+      const { items, total } = await repo.listOrders(ctx.db, {
+        ...filter,
+        ...(voucherCode !== undefined ? { voucherCodeKey: voucherCodeKey(voucherCode) } : {}),
+      });
       const paymentsByOrder = await repo.paymentsOfOrders(
         ctx.db,
         items.map((o) => o.id),

@@ -6,6 +6,7 @@ import type { OrderStatus, PaymentStatus } from '../../../shared/payments';
 import { attendees } from '../attendees/attendees.sql';
 import { events } from '../events/events.sql';
 import { orders, paymentEvents, payments } from './payments.sql';
+import { vouchers } from './tickets.sql';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type PaymentInsert = typeof payments.$inferInsert;
@@ -18,6 +19,9 @@ export interface OrderFilter {
   eventId?: number;
   status?: OrderStatus;
   search?: string;
+  ticketCategoryId?: number;
+  /** Matched as its upper-case key (`voucherCodeKey`). */
+  voucherCodeKey?: string;
   page: number;
   perPage: number;
 }
@@ -199,6 +203,8 @@ export const paymentsRepository = {
       f.search
         ? sql`(${orders.email} ilike ${likePattern(f.search)} or ${orders.name} ilike ${likePattern(f.search)} or ${orders.externalId} ilike ${likePattern(f.search)})`
         : undefined,
+      f.ticketCategoryId !== undefined ? sql`${orders.lines} @> ${JSON.stringify([{ categoryId: f.ticketCategoryId }])}::jsonb` : undefined,
+      f.voucherCodeKey !== undefined ? sql`upper(${orders.voucherCode}) = ${f.voucherCodeKey}` : undefined,
     );
     const [rows, [count]] = await Promise.all([
       db
@@ -215,6 +221,22 @@ export const paymentsRepository = {
         .where(where),
     ]);
     return { items: rows.map((r) => ({ ...r.order, eventTitle: r.eventTitle })), total: count!.n };
+  },
+
+  /** Paid orders with a line of `eventId`, each with the terms of the voucher it used (null without one). */
+  async paidOrdersOfEvent(db: Db, eventId: number) {
+    return db
+      .select({
+        amountCents: orders.amountCents,
+        lines: orders.lines,
+        voucherKind: vouchers.kind,
+        voucherValue: vouchers.value,
+        voucherCategoryIds: vouchers.categoryIds,
+      })
+      .from(orders)
+      .leftJoin(vouchers, eq(vouchers.id, orders.voucherId))
+      .where(and(eq(orders.status, 'paid'), sql`${orders.lines} @> ${JSON.stringify([{ eventId }])}::jsonb`))
+      .orderBy(orders.id);
   },
 
   async ticketsOf(db: Db, orderId: number) {

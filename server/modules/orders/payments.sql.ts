@@ -96,7 +96,15 @@ export const orders = pgTable(
     /** The language the order was made in; its receipts and mails use it (null = older rows). */
     language: text('language'),
     quantity: integer('quantity').notNull(),
+    /** The gross total the buyer pays (after the voucher, taxes included). */
     amountCents: integer('amount_cents').notNull(),
+    /** The parts of amountCents (docs/api.md#tickets for the rounding rule): net + tax = amount. */
+    netCents: integer('net_cents'),
+    taxCents: integer('tax_cents'),
+    /** The voucher applied, as typed, and what it took off the gross; null/0 without one. */
+    voucherId: integer('voucher_id'),
+    voucherCode: text('voucher_code'),
+    discountCents: integer('discount_cents').notNull().default(0),
     currency: text('currency').notNull(),
     status: text('status').$type<OrderStatus>().notNull(),
     source: text('source').$type<OrderSource>().notNull(),

@@ -16,7 +16,7 @@ import { eventsRepository } from '../events/events.repository';
 import type { AttendeeRecord } from '../attendees/attendees.repository';
 import { ordersService, toOrderDto } from './orders.service';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
-import { ANNOUNCE_RSVP_SUBMITTED_JOB } from '../attendees/signup.service';
+import { ANNOUNCE_RSVP_SUBMITTED_JOB } from './tickets.service';
 import { paymentsRepository as repo, type OrderRow } from './payments.repository';
 import { requireExtended } from './payments.service';
 

@@ -25,6 +25,14 @@ export function formatAmount(amountCents: number, currency: string, locale: Loca
 /** `ticket-1.png`, `ticket-2.png`…: one QR per ticket, in the order the tickets are listed. */
 export const ticketAttachmentName = (n: number) => `ticket-${n}.png`;
 
+/** What the order's mail says it cost (server/modules/orders/ticket-price.service.ts); absent for a shop's order. */
+export interface OrderMailPrice {
+  /** The price's lines: tickets, code, net, tax, total and seller. */
+  lines: string[];
+  /** Category names by id: each ticket's heading names its category. */
+  categoryNames: ReadonlyMap<number, string>;
+}
+
 /** The order's one mail, in the order's stored language (`locale`; see server/mail/language.ts). */
 export async function buildOrderMail(
   publicUrl: string,
@@ -32,6 +40,7 @@ export async function buildOrderMail(
   eventsById: Map<number, EventRow>,
   tickets: AttendeeRecord[],
   locale: Locale,
+  price: OrderMailPrice | null = null,
 ): Promise<MailMessage> {
   const tr = translator(locale);
   const count = tickets.length;
@@ -39,6 +48,7 @@ export async function buildOrderMail(
   const subject = tr('mail.order.subject', { count, titles: titles.join(', ') });
   // the order number is an identifier, not a quantity: never grouped (`#1234`, not `#1,234`)
   const text: string[] = [tr('mail.hello', { name: order.name }), '', tr('mail.order.thanks', { orderId: String(order.id), count }), ''];
+  if (price && price.lines.length > 0) text.push(...price.lines, '');
   if (order.amountCents > 0) {
     text.push(tr('receipt.paid', { amount: formatAmount(order.amountCents, order.currency, locale) }), '');
   }
@@ -47,8 +57,11 @@ export async function buildOrderMail(
     const event = eventsById.get(ticket.eventId)!;
     const n = i + 1;
     const cancelUrl = `${publicUrl}/cancel/${ticket.cancelToken}`;
+    const category = ticket.ticketCategoryId === null ? undefined : price?.categoryNames.get(ticket.ticketCategoryId);
     text.push(
-      tr('mail.order.ticketOf', { n, count, title: event.title }),
+      category === undefined
+        ? tr('mail.order.ticketOf', { n, count, title: event.title })
+        : tr('mail.order.ticketOfCategory', { n, count, title: event.title, category }),
       tr('mail.when', { when: formatStart(event, locale) }),
       ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
       tr('mail.order.ticketCode', { code: ticket.ticketCode, file: ticketAttachmentName(n) }),
