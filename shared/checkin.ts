@@ -177,10 +177,10 @@ export const ZCheckinCounts = z.object({
       quota: z.number().int().nullable(),
       /** Seats counted against the quota: going tickets and seats held by unpaid orders (the row without a category: its going seats). */
       soldCount: z.number().int(),
-      /** Cents paid online for the category's tickets: each paid order's amount split over its lines (docs/decisions/032-category-sales.md). */
-      revenueCents: z.number().int(),
-      /** Cents going tickets without an online payment owe at the door, at the category's price after the sign-up's voucher. */
-      atDoorCents: z.number().int(),
+      /** Cents paid online for the category's tickets: each paid order's amount split over its lines (docs/decisions/032-category-sales.md); null unless the caller is an administrator. */
+      revenueCents: z.number().int().nullable(),
+      /** Cents going tickets without an online payment owe at the door, at the category's price after the sign-up's voucher; null unless the caller is an administrator. */
+      atDoorCents: z.number().int().nullable(),
     }),
   ),
   /** The currency of the money figures (the settings' currency). */

@@ -5,7 +5,7 @@
  * tickets without an online payment owe at the door.
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiClient } from '../helpers/http';
+import { apiClient, loginAs } from '../helpers/http';
 import { useTestServer } from '../helpers/test-server';
 import { addCategory } from '../helpers/categories';
 import { createEvent, resetThrottles, signUp } from '../helpers/registration';
@@ -17,8 +17,8 @@ interface SalesRow {
   name: string | null;
   quota: number | null;
   soldCount: number;
-  revenueCents: number;
-  atDoorCents: number;
+  revenueCents: number | null;
+  atDoorCents: number | null;
 }
 
 /** A free category, a paid one with a quota and a 20 % code for it, and a paid one with 10 % tax on top. */
@@ -113,5 +113,21 @@ describe('paid at the door', () => {
       { name: 'VIP', quota: null, soldCount: 1, revenueCents: 0, atDoorCents: 5500 },
       { name: 'Companion', quota: null, soldCount: 1, revenueCents: 0, atDoorCents: 0 },
     ]);
+  });
+
+  it('gives door staff the seats of each category but no money figures', async () => {
+    const { event, standard } = await mixedEvent(admin.api);
+    expect((await signUp(srv, event.id, { tickets: [{ categoryId: standard, quantity: 2 }] })).status).toBe(201);
+    const email = `door-${Date.now()}@example.test`;
+    expect((await admin.api.post('/users', { email, role: 'staff', password: 'long enough password', eventIds: [event.id] })).status).toBe(201);
+    const { api: staff } = await loginAs(srv.url, email, 'long enough password');
+
+    expect((await salesOf(staff, event.id)).rows).toEqual([
+      { name: 'Standard', quota: 10, soldCount: 2, revenueCents: null, atDoorCents: null },
+      { name: 'VIP', quota: null, soldCount: 0, revenueCents: null, atDoorCents: null },
+      { name: 'Companion', quota: null, soldCount: 0, revenueCents: null, atDoorCents: null },
+    ]);
+    // the administrator still reads them: 2 × 25.00 owed at the door
+    expect((await salesOf(admin.api, event.id)).rows[0]).toMatchObject({ revenueCents: 0, atDoorCents: 5000 });
   });
 });

@@ -264,8 +264,10 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                       t('admin.dashboard.col.seatsGoing'),
                       t('admin.dashboard.col.sold'),
                       t('admin.dashboard.col.quota'),
-                      t('admin.dashboard.col.revenue'),
-                      t('admin.dashboard.col.atDoor'),
+                      // money figures come to administrators only (null for door staff)
+                      ...(data().counts.categories.some((c) => c.revenueCents !== null)
+                        ? [t('admin.dashboard.col.revenue'), t('admin.dashboard.col.atDoor')]
+                        : []),
                     ]}
                     rows={data().counts.categories}
                   >
@@ -276,8 +278,10 @@ function Dashboard(props: { eventId: number; user: AdminUser }): JSX.Element {
                         <td>{formatCount(c.seatsGoing)}</td>
                         <td>{formatCount(c.soldCount)}</td>
                         <td>{c.quota === null ? t('admin.dashboard.quotaNone') : formatCount(c.quota)}</td>
-                        <td>{formatMoney(c.revenueCents, data().counts.currency)}</td>
-                        <td>{formatMoney(c.atDoorCents, data().counts.currency)}</td>
+                        <Show when={c.revenueCents !== null && c.atDoorCents !== null}>
+                          <td>{formatMoney(c.revenueCents ?? 0, data().counts.currency)}</td>
+                          <td>{formatMoney(c.atDoorCents ?? 0, data().counts.currency)}</td>
+                        </Show>
                       </tr>
                     )}
                   </DataTable>

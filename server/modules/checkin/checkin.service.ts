@@ -371,11 +371,12 @@ export function checkinService(ctx: AppContext) {
       const placesLeft = event.capacity === null ? null : Math.max(0, event.capacity - (taken?.get(eventId) ?? 0));
       // sales are per category: an event without categories (most of them) skips their queries
       const sales = categoryCounts.length > 0 ? await categorySalesOfEvent(db, eventId) : null;
+      // money is the administrators': door staff and devices read seats, never revenue
+      const seesMoney = principal.role === 'administrator';
       const categories = categoryCounts.map((row) => {
         const sold = row.categoryId === null ? undefined : sales?.byCategory.get(row.categoryId);
-        return sold
-          ? { ...row, ...sold }
-          : { ...row, quota: null, soldCount: row.seatsGoing, revenueCents: sales?.uncategorizedRevenueCents ?? 0, atDoorCents: 0 };
+        const figures = sold ?? { quota: null, soldCount: row.seatsGoing, revenueCents: sales?.uncategorizedRevenueCents ?? 0, atDoorCents: 0 };
+        return seesMoney ? { ...row, ...figures } : { ...row, ...figures, revenueCents: null, atDoorCents: null };
       });
       return { eventId, ...counts, placesLeft, categories, currency };
     },
