@@ -193,6 +193,28 @@ describe('a sign-up with tickets in several categories', () => {
     ]);
   });
 
+  it('a sign-up whose tickets all join the waitlist refuses a wrong code and stores nothing; a good code takes no use', async () => {
+    const event = await createEvent(admin.api, { capacity: 50, waitlist: true });
+    const vip = await category(event.id, { name: 'VIP', quota: 1 });
+    expect(
+      (await admin.api.post(`/events/${event.id}/vouchers`, { code: 'VIPTEN', kind: 'percent', value: 1000, categoryIds: [vip.id], maxUses: 1 })).status,
+    ).toBe(201);
+    expect((await signUp(srv, event.id, { tickets: [{ categoryId: vip.id, quantity: 1 }] })).body.status).toBe('going');
+    const before = await attendeeRows(srv, event.id);
+
+    const unknown = await signUp(srv, event.id, { tickets: [{ categoryId: vip.id, quantity: 1 }], voucher: 'NOSUCH' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'svc_voucher_unknown', data: { params: { voucher: expect.any(String) } } });
+    expect(await attendeeRows(srv, event.id)).toEqual(before);
+
+    const waitlisted = await signUp(srv, event.id, { tickets: [{ categoryId: vip.id, quantity: 1 }], voucher: 'viptEN' });
+    expect(waitlisted.status).toBe(201);
+    expect(waitlisted.body.status).toBe('waitlist');
+    // the waitlisted ticket took no use: the code still discounts one going ticket
+    const listed = (await admin.api.get(`/events/${event.id}/vouchers`)).body as Array<{ code: string; usedCount: number }>;
+    expect(listed.find((v) => v.code === 'VIPTEN')?.usedCount).toBe(0);
+  });
+
   it('without a waitlist, a line over its quota refuses the whole sign-up with svc_event_full and stores nothing', async () => {
     const event = await createEvent(admin.api, { capacity: 50, waitlist: false });
     const vip = await category(event.id, { name: 'VIP', quota: 1 });

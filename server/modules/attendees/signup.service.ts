@@ -24,7 +24,7 @@ import { ordersService } from '../orders/orders.service';
 import { openPayment, paymentsEnabled } from '../orders/payments.service';
 import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmittedNow, announceSubmittedRowsNow, newTicketSecrets, seatsTakenLocked } from '../orders/tickets.service';
 import { decideTicketLines, orderTotalOf, resolveTicketLines, voucherCodeOf, type TicketLine } from '../orders/ticket-categories.service';
-import { attachRedemption, attachRedemptionToTickets, redeemVoucher } from '../orders/vouchers.service';
+import { attachRedemption, attachRedemptionToTickets, checkVoucher, redeemVoucher } from '../orders/vouchers.service';
 import { ticketsRepository } from '../orders/tickets.repository';
 
 /** docs/api.md#errors: minimum fill time of the sign-up form. */
@@ -318,6 +318,10 @@ export function signupService(ctx: AppContext) {
                   lines: going.map((l) => ({ categoryId: l.category.id, quantity: l.quantity })),
                 })
               : null;
+          // every ticket waitlisted: a wrong code is still refused, a good one takes no use
+          if (code !== '' && going.length === 0) {
+            await checkVoucher(tx, { eventId: locked.id, code, lines: decidedLines.map((l) => ({ categoryId: l.category.id, quantity: l.quantity })) });
+          }
           const priced = orderTotalOf(going, redemption?.terms ?? null);
           const grossOf = new Map(priced.lines.map((p, i) => [going[i]!, p.grossCents]));
           // a line the code made free is a ticket now, like a free category's

@@ -185,6 +185,41 @@ export interface VoucherRedemption {
   email: string;
 }
 
+function refuseVoucher(code: KnownErrorCode, message?: string, data?: Record<string, unknown>): AppError {
+  const said = message ?? ERROR_CODES[code].message;
+  return new AppError(code, said, { params: { voucher: said }, ...data });
+}
+
+/**
+ * The first three checks of a redemption, which take no use: the code is the event's, now is
+ * inside its window, and it applies to some of the lines (the seats it would discount).
+ */
+async function applicableVoucher(tx: Db, input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc'>, repo: VouchersRepository) {
+  const voucher = await repo.findByCode(tx, input.eventId, voucherCodeKey(input.code));
+  if (!voucher) throw refuseVoucher('svc_voucher_unknown');
+  const at = input.atUtc ?? toUtcString(Date.now());
+  if ((voucher.validFromUtc !== null && at < voucher.validFromUtc) || (voucher.validUntilUtc !== null && at >= voucher.validUntilUtc)) {
+    throw refuseVoucher('svc_voucher_expired');
+  }
+  const terms = voucherTermsOf(voucher);
+  const quantity = input.lines.reduce((sum, line) => sum + (voucherAppliesTo(terms, line.categoryId) ? line.quantity : 0), 0);
+  if (quantity === 0) throw refuseVoucher('svc_voucher_not_applicable');
+  return { voucher, terms, quantity };
+}
+
+/**
+ * A code given with a sign-up whose tickets all join the waitlist: it takes no use (a waitlisted
+ * ticket pays nothing now), but a code that is not the event's, out of its window or for none of
+ * the tickets is refused as a redemption would refuse it, so the visitor learns it was wrong.
+ */
+export async function checkVoucher(
+  tx: Db,
+  input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc'>,
+  repo: VouchersRepository = vouchersRepository,
+): Promise<void> {
+  await applicableVoucher(tx, input, repo);
+}
+
 /**
  * Redeems a code for an order, inside the sign-up's transaction `tx` and after it took the event's
  * lock (see the header). Checks, in order: the code is the event's (`svc_voucher_unknown`), now is
@@ -195,31 +230,19 @@ export interface VoucherRedemption {
  * the sign-up's transaction rolls back whatever it wrote before.
  */
 export async function redeemVoucher(tx: Db, input: RedeemVoucherInput, repo: VouchersRepository = vouchersRepository): Promise<VoucherRedemption> {
-  const refuse = (code: KnownErrorCode, message?: string, data?: Record<string, unknown>) => {
-    const said = message ?? ERROR_CODES[code].message;
-    return new AppError(code, said, { params: { voucher: said }, ...data });
-  };
-  const voucher = await repo.findByCode(tx, input.eventId, voucherCodeKey(input.code));
-  if (!voucher) throw refuse('svc_voucher_unknown');
-  const at = input.atUtc ?? toUtcString(Date.now());
-  if ((voucher.validFromUtc !== null && at < voucher.validFromUtc) || (voucher.validUntilUtc !== null && at >= voucher.validUntilUtc)) {
-    throw refuse('svc_voucher_expired');
-  }
-  const terms = voucherTermsOf(voucher);
-  const quantity = input.lines.reduce((sum, line) => sum + (voucherAppliesTo(terms, line.categoryId) ? line.quantity : 0), 0);
-  if (quantity === 0) throw refuse('svc_voucher_not_applicable');
+  const { voucher, terms, quantity } = await applicableVoucher(tx, input, repo);
   const email = input.email.trim().toLowerCase();
   if (voucher.maxUsesPerEmail !== null) {
     const held = await repo.usesByEmail(tx, voucher.id, email);
     if (held + quantity > voucher.maxUsesPerEmail)
-      throw refuse('svc_voucher_email_limit', undefined, { remaining: Math.max(0, voucher.maxUsesPerEmail - held) });
+      throw refuseVoucher('svc_voucher_email_limit', undefined, { remaining: Math.max(0, voucher.maxUsesPerEmail - held) });
   }
   const taken = await repo.takeUses(tx, voucher.id, quantity);
   if (!taken) {
     // re-read after the guarded update: the count it lost to is the one to report
     const now = await repo.find(tx, voucher.id);
     const remaining = Math.max(0, (now?.maxUses ?? 0) - (now?.usedCount ?? 0));
-    throw refuse('svc_voucher_used_up', remaining > 0 ? `This code can discount only ${remaining} more ticket(s).` : undefined, { remaining });
+    throw refuseVoucher('svc_voucher_used_up', remaining > 0 ? `This code can discount only ${remaining} more ticket(s).` : undefined, { remaining });
   }
   const redemption = await repo.insertRedemption(tx, {
     voucherId: voucher.id,
