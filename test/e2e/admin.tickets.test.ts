@@ -24,10 +24,10 @@ async function stored(eventId: number) {
 }
 
 async function addCategory(page: Page, fill: (form: ReturnType<Page['getByRole']>) => Promise<void>): Promise<void> {
-  await page.getByRole('button', { name: 'Add a ticket category' }).click();
-  const form = page.getByRole('form', { name: 'New ticket category' });
+  await page.getByRole('button', { name: 'Add a ticket type' }).click();
+  const form = page.getByRole('form', { name: 'New ticket type' });
   await fill(form);
-  await form.getByRole('button', { name: 'Add category' }).click();
+  await form.getByRole('button', { name: 'Add ticket type' }).click();
   await form.waitFor({ state: 'detached' });
 }
 
@@ -41,8 +41,8 @@ describe('ticket categories and promo codes on the event form', () => {
 
   test('an admin adds two categories (one hidden) and a 20 % code for the hidden one; the server stores integer cents, basis points and UTC', async () => {
     const page = await e2e.openPage(`/admin/events/${eventId}/edit`, { cookie: e2e.admin.cookie });
-    await page.getByRole('heading', { level: 2, name: 'Ticket categories' }).waitFor();
-    await page.getByText('No ticket categories yet.').waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Ticket types' }).waitFor();
+    await page.getByText('No ticket types yet.').waitFor();
 
     await addCategory(page, async (form) => {
       await form.getByLabel('Name', { exact: true }).fill('Standard');
@@ -71,12 +71,12 @@ describe('ticket categories and promo codes on the event form', () => {
     await voucherForm.getByLabel('Code', { exact: true }).fill('jazz20');
     await voucherForm.getByLabel('Percentage off (%)').fill('20');
     await voucherForm.getByLabel('Backstage (hidden)').check();
-    await voucherForm.getByLabel('Unlocks the hidden categories it applies to').check();
+    await voucherForm.getByLabel('Unlocks the hidden ticket types it applies to').check();
     await voucherForm.getByLabel('Tickets in all').fill('50');
     await voucherForm.getByRole('button', { name: 'Add code' }).click();
     const voucherRows = page.locator('tr[data-voucher-id]');
     await expect.poll(() => voucherRows.count()).toBe(1);
-    expect(await voucherRows.first().innerText()).toMatch(/jazz20[\s\S]*20% off[\s\S]*Backstage[\s\S]*Unlocks hidden categories[\s\S]*0 of 50 tickets/);
+    expect(await voucherRows.first().innerText()).toMatch(/jazz20[\s\S]*20% off[\s\S]*Backstage[\s\S]*Unlocks hidden ticket types[\s\S]*0 of 50 tickets/);
 
     const { categories, vouchers } = await stored(eventId);
     expect(categories).toMatchObject([
@@ -100,24 +100,24 @@ describe('ticket categories and promo codes on the event form', () => {
 
   test('a price that is not an amount is refused at its field before sending; an empty name is refused by the server at its field', async () => {
     const page = await e2e.openPage(`/admin/events/${eventId}/edit`, { cookie: e2e.admin.cookie });
-    await page.getByRole('button', { name: 'Add a ticket category' }).click();
-    const form = page.getByRole('form', { name: 'New ticket category' });
+    await page.getByRole('button', { name: 'Add a ticket type' }).click();
+    const form = page.getByRole('form', { name: 'New ticket type' });
     const price = form.getByLabel('Price (EUR)');
     await price.fill('-5');
     let creates = 0;
     page.on('request', (request) => {
       if (request.url().includes('tickets.createCategory')) creates++;
     });
-    await form.getByRole('button', { name: 'Add category' }).click();
+    await form.getByRole('button', { name: 'Add ticket type' }).click();
     await form.getByText('An amount of 0 or more with at most two decimals, like 18.00.').waitFor();
     expect(await price.getAttribute('aria-invalid')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('category-form-priceCents');
     expect(creates).toBe(0);
 
     await price.fill('5');
-    await form.getByRole('button', { name: 'Add category' }).click();
+    await form.getByRole('button', { name: 'Add ticket type' }).click();
     const name = form.getByLabel('Name', { exact: true });
-    await form.getByText('Give the category a name (at most 190 characters).').waitFor();
+    await form.getByText('Give the ticket type a name (at most 190 characters).').waitFor();
     expect(creates).toBe(1);
     expect(await name.getAttribute('aria-invalid')).toBe('true');
     expect(await price.getAttribute('aria-invalid')).toBeNull();
@@ -146,10 +146,10 @@ describe('ticket categories and promo codes on the event form', () => {
 
     await page.getByRole('button', { name: 'Delete Standard' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByRole('heading', { name: 'Delete the ticket category “Standard”?' }).waitFor();
+    await dialog.getByRole('heading', { name: 'Delete the ticket type “Standard”?' }).waitFor();
     // asking changes nothing
     expect((await stored(eventId)).categories).toHaveLength(2);
-    await dialog.getByRole('button', { name: 'Delete category' }).click();
+    await dialog.getByRole('button', { name: 'Delete ticket type' }).click();
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().innerText()).toContain('Backstage');
     expect((await stored(eventId)).categories.map((c) => c.name)).toEqual(['Backstage']);
@@ -178,7 +178,7 @@ describe('ticket categories and promo codes on the event form', () => {
     await expect.poll(() => rows.count()).toBe(1);
     const focused = () => page.evaluate(() => document.activeElement?.id);
 
-    await page.getByRole('button', { name: 'Add a ticket category' }).focus();
+    await page.getByRole('button', { name: 'Add a ticket type' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(focused).toBe('category-form-name');
     await page.keyboard.type('Student');
@@ -194,7 +194,7 @@ describe('ticket categories and promo codes on the event form', () => {
     await page.getByRole('button', { name: 'Delete Student' }).focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
-    await dialog.getByRole('heading', { name: 'Delete the ticket category “Student”?' }).waitFor();
+    await dialog.getByRole('heading', { name: 'Delete the ticket type “Student”?' }).waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.isVisible()).toBe(false);
     expect((await stored(eventId)).categories).toMatchObject([{ name: 'Backstage' }, { name: 'Student', priceCents: 990 }]);
@@ -203,7 +203,7 @@ describe('ticket categories and promo codes on the event form', () => {
   test('on a 390 px phone the sections and their forms fit the screen and pass axe', async () => {
     const page = await e2e.openPage(`/admin/events/${eventId}/edit`, { cookie: e2e.admin.cookie, viewport: PHONE_390 });
     await expect.poll(() => page.locator('tr[data-category-id]').count()).toBe(2);
-    await page.getByRole('button', { name: 'Add a ticket category' }).click();
+    await page.getByRole('button', { name: 'Add a ticket type' }).click();
     await page.getByRole('button', { name: 'Add a promo code' }).click();
     await page.getByRole('form', { name: 'New promo code' }).waitFor();
     await checkScreen(page, 'admin-event-tickets-390');
@@ -228,7 +228,7 @@ describe('ticket categories and promo codes on the event form', () => {
   test("after the event's time zone is changed and saved, a new sale window is read on the new zone's clock", async () => {
     const other = (await createEvent(e2e.admin.api, { title: 'Tokyo launch', timezone: 'Europe/London' })).id;
     const page = await e2e.openPage(`/admin/events/${other}/edit`, { cookie: e2e.admin.cookie });
-    await page.getByText('No ticket categories yet.').waitFor();
+    await page.getByText('No ticket types yet.').waitFor();
     await page.getByRole('combobox', { name: 'Event time zone' }).fill('Asia/Tokyo');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Save changes' }).click();
