@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { useE2e } from '../helpers/e2e';
 import { createEvent, signUp, uniqueEmail } from '../helpers/registration';
-import { expectAccessible, isTrpcMutation, linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
+import { expectAccessible, isTrpcMutation, linkFromOutbox, phoneProfile, waitShowing } from '../helpers/visitor-e2e';
 import { horizontalOverflow, PHONE_390 } from '../helpers/screens';
 import { storedMails } from '../helpers/mail';
 import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
@@ -93,7 +93,7 @@ describe('visitor event information', () => {
     await page.getByLabel('Ihr Name').fill('Greta Bauer');
     await page.getByLabel('E-Mail').fill(greta);
     await page.getByRole('button', { name: 'Anmelden' }).click();
-    await page.getByRole('heading', { name: 'Sie sind dabei!' }).waitFor();
+    await waitShowing(page, page.getByRole('heading', { name: 'Sie sind dabei!' }), 'the German ticket');
     await expect.poll(async () => (await storedMails(e2e.server.server.ctx.db, greta))[0]?.subject).toBe('Sie sind angemeldet: Töpferkurs');
 
     // the choice is kept: the list, opened without ?lang=, is German too
@@ -123,7 +123,7 @@ describe('visitor event information', () => {
     await page.getByLabel('اسمك').fill('أمل حداد');
     await page.getByLabel('البريد الإلكتروني').fill(amal);
     await page.getByRole('button', { name: 'سجّل' }).click();
-    await page.getByRole('heading', { name: 'تم تسجيلك!' }).waitFor();
+    await waitShowing(page, page.getByRole('heading', { name: 'تم تسجيلك!' }), 'the Arabic ticket');
     expect(await horizontalOverflow(page), 'the Arabic ticket is wider than the phone').toBe(0);
     await expectAccessible(page, 'the Arabic ticket');
     await expect.poll(async () => (await storedMails(e2e.server.server.ctx.db, amal))[0]?.subject).toBe('تم تسجيلك: Töpferkurs');

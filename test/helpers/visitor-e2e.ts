@@ -1,6 +1,6 @@
 /** Shared bits of the visitor e2e tests: axe-core, outbox links, a phone-sized profile. */
 import { expect } from 'vitest';
-import type { BrowserContextOptions, Page, Request, Response } from 'playwright-core';
+import type { BrowserContextOptions, Locator, Page, Request, Response } from 'playwright-core';
 import { dayInZone } from '../../client/visitor/time';
 import { parseUtcString } from '../../shared/time';
 import { PHONE, seriousViolations } from './e2e';
@@ -34,6 +34,19 @@ export async function linkFromOutbox(srv: TestServer, to: string, kind: 'cancel'
     if (match) return `/${kind}/${match[1]}`;
   }
   throw new Error(`no /${kind}/ link in the emails to ${to}`);
+}
+
+/**
+ * Waits for what a step must show; when it never comes, the failure says what the page showed
+ * instead (its main text and address), so a refusal or a stuck state reads in the report.
+ */
+export async function waitShowing(page: Page, locator: Locator, what: string): Promise<void> {
+  try {
+    await locator.waitFor();
+  } catch (err) {
+    const shown = await page.evaluate(() => (document.querySelector('main') ?? document.body).innerText).catch(() => '(the page could not be read)');
+    throw new Error(`${what} did not show at ${page.url()}; the page showed: ${shown.slice(0, 1500)}`, { cause: err });
+  }
 }
 
 /** Waits until a service worker controls the page (reloading once), so an offline reload is served. */
