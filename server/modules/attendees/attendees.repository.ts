@@ -8,6 +8,7 @@ import type { EventRow } from '../events/events.repository';
 import { events } from '../events/events.sql';
 import { orders } from '../orders/payments.sql';
 import { ticketCategories } from '../orders/tickets.sql';
+import { joinedCategoryWithSold, type TicketCategoryWithSold } from '../orders/tickets.repository';
 import { attendees } from './attendees.sql';
 
 export type AttendeeRecord = typeof attendees.$inferSelect;
@@ -94,16 +95,25 @@ export function attendeesRepository(db: Db) {
      * waitlist, the seats it holds (null otherwise: the count is not run). One statement, for the
      * sign-up's first read.
      */
-    eventWithSeats: async (eventId: number): Promise<{ event: EventRow; seatsTaken: number | null; hasCategories: boolean } | null> => {
-      const [row] = await db
+    /**
+     * The sign-up's first read, one statement: the event, its seats (for an event with a capacity
+     * and no waitlist) and its ticket categories in display order, each with its quota's count.
+     */
+    eventWithSeats: async (eventId: number): Promise<{ event: EventRow; seatsTaken: number | null; categories: TicketCategoryWithSold[] } | null> => {
+      const rows = await db
         .select({
           event: events,
           seats: sql<number | null>`case when ${events.capacity} is not null and not ${events.waitlist} then ${seatsOf(events.id)} end`,
-          hasCategories: sql<boolean>`exists (select 1 from ${ticketCategories} c where c.event_id = ${events}.id)`,
+          category: joinedCategoryWithSold,
         })
         .from(events)
-        .where(eq(events.id, eventId));
-      return row ? { event: row.event, seatsTaken: row.seats === null ? null : Number(row.seats), hasCategories: Boolean(row.hasCategories) } : null;
+        .leftJoin(ticketCategories, eq(ticketCategories.eventId, events.id))
+        .where(eq(events.id, eventId))
+        .orderBy(asc(ticketCategories.position), asc(ticketCategories.id));
+      const first = rows[0];
+      if (!first) return null;
+      const categories = rows.flatMap((r) => (r.category ? [{ ...r.category, soldCount: Number(r.category.soldCount) }] : []));
+      return { event: first.event, seatsTaken: first.seats === null ? null : Number(first.seats), categories };
     },
     /** Seats an event holds: going rows, old rows with an empty status, and unpaid orders. One statement. */
     seatsTaken: async (eventId: number) => {
@@ -152,6 +162,36 @@ export function attendeesRepository(db: Db) {
       if (!result || result.id === null || result.id === undefined) return { status: null, row: null, announcement: null };
       const inserted = attendeeFromRaw(result);
       return { status: inserted.status as 'going' | 'waitlist', row: inserted, announcement: Number(result.svc_announcement_job) };
+    },
+    /**
+     * Ticket rows of one sign-up and their held `svc_rsvp_submitted` job (payload: the rows' ids
+     * in the order given) in one statement, for a transaction that decided their seats under the
+     * event row's lock: one round trip while the lock is held, whatever the number of rows.
+     */
+    insertTicketRows: async (rows: NewAttendeeRecord[], announcementType: string): Promise<{ rows: AttendeeRecord[]; announcement: number }> => {
+      const values = rows.map(
+        (r) =>
+          sql`(${r.eventId}::int, ${r.email}::text, ${r.displayName}::text, ${r.quantity ?? 1}::int, ${r.status ?? 'going'}::text, ${r.customFields ?? null}::text,
+               ${r.cancelToken}::text, ${r.ticketCode ?? null}::text, ${r.ticketCodeHash ?? null}::text, ${r.ticketCategoryId ?? null}::int, ${r.language ?? null}::text)`,
+      );
+      const result = await queryRows<Record<string, unknown>>(
+        db,
+        sql`with ins as (
+              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, ticket_category_id, language)
+              values ${sql.join(values, sql`, `)}
+              returning ${sql.join(
+                ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
+                sql`, `,
+              )}
+            ),
+            job as (
+              insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
+              select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('attendeeIds', (select jsonb_agg(ins.id order by ins.id) from ins))`)}
+              returning id
+            )
+            select ins.*, (select id from job) as svc_announcement_job from ins order by ins.id`,
+      );
+      return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
     },
     /** An attendee with its event, in one read (the confirmation mail's listener). */
     findWithEvent: async (id: number): Promise<{ attendee: AttendeeRecord; event: EventRow } | null> =>

@@ -25,6 +25,8 @@ import { openPayment, paymentsEnabled } from '../orders/payments.service';
 import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmittedNow, announceSubmittedRowsNow, newTicketSecrets, seatsTakenLocked } from '../orders/tickets.service';
 import { decideTicketLines, orderTotalOf, resolveTicketLines, voucherCodeOf, type TicketLine } from '../orders/ticket-categories.service';
 import { attachRedemption, attachRedemptionToTickets, checkVoucher, redeemVoucher } from '../orders/vouchers.service';
+import { vouchersRepository } from '../orders/vouchers.repository';
+import { voucherCodeKey } from '../../../shared/vouchers';
 import { ticketsRepository } from '../orders/tickets.repository';
 
 /** docs/api.md#errors: minimum fill time of the sign-up form. */
@@ -201,7 +203,7 @@ export function signupService(ctx: AppContext) {
       }
 
       // Ticket categories (docs/api.md#tickets): null for an event without any, as before they existed.
-      const lines = await resolveTicketLines(db, { ...event, hasCategories: found?.hasCategories ?? false }, raw, fields.quantity, toUtcString(nowMs));
+      const lines = await resolveTicketLines(db, event, found?.categories ?? [], raw, fields.quantity, toUtcString(nowMs));
       const requested = lines ? lines.reduce((n, l) => n + l.quantity, 0) : fields.quantity;
 
       const customInputs = collectCustomInputs(raw);
@@ -216,6 +218,9 @@ export function signupService(ctx: AppContext) {
       // 9. Seats decided under the event row's lock: concurrent sign-ups queue on it and never oversell.
       // Unpaid orders hold seats too (docs/api.md#payments). Already full at 1.: refused without the lock.
       if (seatsAtRead !== null && event.capacity !== null && seatsAtRead + requested > event.capacity) throw new AppError('svc_event_full');
+      // the same for a ticket category already sold out at 1. (its quota's count was read with the
+      // lines): without a waitlist it is refused here, as the lock would refuse it, without queueing
+      if (lines && !event.waitlist) decideTicketLines(event, seatsAtRead ?? 0, lines);
       const paid = paymentsEnabled(ctx) && (lines ? lines.some((l) => l.category.priceCents > 0) : event.priceCents > 0);
       const currency = paid ? await settingsService(ctx).currency() : '';
       const { cancelToken, ticketCode, ticketCodeHash } = newTicketSecrets();
@@ -287,16 +292,21 @@ export function signupService(ctx: AppContext) {
        */
       async function categorizedSignup(requestedLines: TicketLine[]): Promise<SignupResult> {
         const made = await db.transaction(async (tx) => {
-          const locked = await eventsRepository(tx).lockById(event.id);
+          // The lock and the two counts are sent together: the connection runs them in order, so
+          // the counts start once the lock is held and read (each statement its own snapshot)
+          // every seat committed before it. One wait for the three while other sign-ups queue.
+          const code = voucherCodeOf(raw);
+          const [locked, categoriesNow, seatsTaken, codeRow] = await Promise.all([
+            eventsRepository(tx).lockById(event.id),
+            ticketsRepository(tx).ofEventByIds(
+              event.id,
+              requestedLines.map((l) => l.category.id),
+            ),
+            attendeesRepository(tx).seatsTaken(event.id),
+            code === '' ? undefined : vouchersRepository.findByCode(tx, event.id, voucherCodeKey(code)),
+          ]);
           if (locked?.status !== 'published') throw new AppError('svc_not_found', 'No such event.');
-          const fresh = new Map(
-            (
-              await ticketsRepository(tx).ofEventByIds(
-                locked.id,
-                requestedLines.map((l) => l.category.id),
-              )
-            ).map((c) => [c.id, c]),
-          );
+          const fresh = new Map(categoriesNow.map((c) => [c.id, c]));
           const current = requestedLines.map((line) => {
             const category = fresh.get(line.category.id);
             if (!category)
@@ -305,45 +315,51 @@ export function signupService(ctx: AppContext) {
               });
             return { category, quantity: line.quantity };
           });
-          const decidedLines = decideTicketLines(locked, await seatsTakenLocked(tx, locked), current);
+          const decidedLines = decideTicketLines(locked, seatsTaken, current);
           const going = decidedLines.filter((l) => l.status === 'going');
           // the code is redeemed under the same lock, for the going tickets (waitlisted ones pay nothing now)
-          const code = voucherCodeOf(raw);
           const redemption =
             code !== '' && going.length > 0
               ? await redeemVoucher(tx, {
                   eventId: locked.id,
                   code,
+                  found: codeRow,
                   email: fields.email,
                   lines: going.map((l) => ({ categoryId: l.category.id, quantity: l.quantity })),
                 })
               : null;
           // every ticket waitlisted: a wrong code is still refused, a good one takes no use
           if (code !== '' && going.length === 0) {
-            await checkVoucher(tx, { eventId: locked.id, code, lines: decidedLines.map((l) => ({ categoryId: l.category.id, quantity: l.quantity })) });
+            await checkVoucher(tx, {
+              eventId: locked.id,
+              code,
+              found: codeRow,
+              lines: decidedLines.map((l) => ({ categoryId: l.category.id, quantity: l.quantity })),
+            });
           }
           const priced = orderTotalOf(going, redemption?.terms ?? null);
           const grossOf = new Map(priced.lines.map((p, i) => [going[i]!, p.grossCents]));
           // a line the code made free is a ticket now, like a free category's
           const toPay = paid ? going.filter((l) => (grossOf.get(l) ?? 0) > 0) : [];
-          const rows: AttendeeRecord[] = [];
-          for (const line of decidedLines) {
-            if (toPay.includes(line)) continue;
-            rows.push(
-              await attendeesRepository(tx).insert({
-                eventId: locked.id,
-                email: fields.email,
-                displayName: fields.display_name,
-                quantity: line.quantity,
-                status: line.status,
-                customFields,
-                ...newTicketSecrets(),
-                ticketCategoryId: line.category.id,
-                language,
-              }),
-            );
-          }
-          const announcement = rows.length > 0 ? await holdAnnouncement(tx, ANNOUNCE_RSVP_SUBMITTED_JOB, { attendeeIds: rows.map((r) => r.id) }) : null;
+          const ticketLines = decidedLines.filter((line) => !toPay.includes(line));
+          // the rows and their held announcement in one statement: one round trip under the lock
+          const { rows, announcement } =
+            ticketLines.length > 0
+              ? await attendeesRepository(tx).insertTicketRows(
+                  ticketLines.map((line) => ({
+                    eventId: locked.id,
+                    email: fields.email,
+                    displayName: fields.display_name,
+                    quantity: line.quantity,
+                    status: line.status,
+                    customFields,
+                    ...newTicketSecrets(),
+                    ticketCategoryId: line.category.id,
+                    language,
+                  })),
+                  ANNOUNCE_RSVP_SUBMITTED_JOB,
+                )
+              : { rows: [] as AttendeeRecord[], announcement: null };
           if (toPay.length === 0) {
             if (redemption) await attachRedemptionToTickets(tx, redemption, rows);
             return { rows, announcement, order: null };

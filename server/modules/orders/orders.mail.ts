@@ -14,9 +14,18 @@ function formatStart(event: EventRow, locale: Locale): string {
 }
 
 /** Money as the reader writes it (`£12.50`, `12,50 €`); English keeps the `en-GB` form mails have always had. */
+/** One formatter per language and currency: making an `Intl.NumberFormat` costs far more than using one. */
+const amountFormats = new Map<string, Intl.NumberFormat>();
+
 export function formatAmount(amountCents: number, currency: string, locale: Locale = 'en'): string {
   try {
-    return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : locale, { style: 'currency', currency }).format(amountCents / 100);
+    const key = `${locale}|${currency}`;
+    let format = amountFormats.get(key);
+    if (!format) {
+      format = new Intl.NumberFormat(locale === 'en' ? 'en-GB' : locale, { style: 'currency', currency });
+      amountFormats.set(key, format);
+    }
+    return format.format(amountCents / 100);
   } catch {
     return `${(amountCents / 100).toFixed(2)} ${currency}`;
   }

@@ -137,14 +137,14 @@ function readTicketsField(raw: Record<string, unknown>): unknown {
  */
 export async function resolveTicketLines(
   db: AppContext['db'],
-  event: { id: number; maxPerSignup: number; hasCategories: boolean },
+  event: { id: number; maxPerSignup: number },
+  /** The event's categories with their counts, in display order, as the sign-up's first read answered them. */
+  categories: readonly TicketCategoryWithSold[],
   raw: Record<string, unknown>,
   quantity: number,
   nowUtc: string,
 ): Promise<TicketLine[] | null> {
   const hasTickets = raw.tickets !== undefined && raw.tickets !== null && raw.tickets !== '';
-  // the first read said whether the event has categories: without any, no query here
-  const categories = event.hasCategories ? await ticketsRepository(db).listOfEvent(event.id) : [];
   if (categories.length === 0) {
     if (hasTickets) throw badTickets('this event has no ticket categories');
     return null;

@@ -84,9 +84,12 @@ async function chargedPrice(
  */
 export async function ticketRowPriceOf(db: Db, row: Pick<AttendeeRecord, 'id' | 'ticketCategoryId' | 'quantity'>): Promise<TicketsPrice | null> {
   if (row.ticketCategoryId === null) return null;
-  const category = (await ticketsRepository(db).pricingOf([row.ticketCategoryId])).get(row.ticketCategoryId);
+  const [categories, redemption] = await Promise.all([
+    ticketsRepository(db).pricingOf([row.ticketCategoryId]),
+    vouchersRepository.redemptionOfAttendee(db, row.id),
+  ]);
+  const category = categories.get(row.ticketCategoryId);
   if (!category) return null;
-  const redemption = await vouchersRepository.redemptionOfAttendee(db, row.id);
   const terms = await termsOf(db, redemption?.voucherId ?? null);
   const voucher = terms && voucherAppliesTo(terms, category.id) ? terms : null;
   const priced = priceOrder({ categories: [category], lines: [{ categoryId: category.id, quantity: row.quantity }], voucher });
@@ -99,9 +102,10 @@ export async function priceLinesOf(
   price: TicketsPrice,
   opts: { locale: Locale; onlinePayment: boolean; currency?: string },
 ): Promise<string[]> {
-  const settings = settingsService(ctx);
   if (price.priced === null) return [];
-  const [currency, seller] = await Promise.all([opts.currency ?? settings.currency(), settings.seller()]);
+  const stored = await settingsService(ctx).currencyAndSeller();
+  const currency = opts.currency ?? stored.currency;
+  const seller = stored.seller;
   return priceMailLines({
     priced: price.priced,
     currency,

@@ -14,15 +14,25 @@ export type TicketCategoryWithSold = TicketCategoryRow & { soldCount: number };
 
 /**
  * Seats a category holds, as one SQL expression: going tickets (and old rows with an empty
- * status) plus the lines of unpaid orders naming it, the event's own rule per category.
+ * status) plus the lines of unpaid orders naming it, the event's own rule per category. Both
+ * parts name the event first, so they walk the (event, category) and the orders' event indexes.
  */
 // aliased and qualified by hand: drizzle leaves a column in a select list unqualified, which a correlated subquery would misread
 const soldCount = sql<number>`((select coalesce(sum(a.quantity), 0) from ${attendees} a
-    where a.ticket_category_id = ${ticketCategories}.id and a.status in ('going', ''))
+    where a.event_id = ${ticketCategories}.event_id and a.ticket_category_id = ${ticketCategories}.id and a.status in ('going', ''))
   + (select coalesce(sum((l.value->>'quantity')::int), 0) from ${orders} o cross join lateral jsonb_array_elements(o.lines) l
     where o.event_id = ${ticketCategories}.event_id and o.status = 'pending_payment' and (l.value->>'categoryId')::int = ${ticketCategories}.id))::int`;
 
 const withSold = { ...getTableColumns(ticketCategories), soldCount: soldCount.mapWith(Number) };
+
+/**
+ * `withSold` for a category left-joined to its event: null columns (and a null count) where the
+ * event has none, so the joined category reads as null.
+ */
+export const joinedCategoryWithSold = {
+  ...getTableColumns(ticketCategories),
+  soldCount: sql<number | null>`case when ${ticketCategories.id} is null then null else ${soldCount} end`.mapWith(Number),
+};
 
 /** Queries only; rules live in ticket-categories.service.ts and the sign-up. */
 export function ticketsRepository(db: Db) {

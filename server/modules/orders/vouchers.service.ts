@@ -168,6 +168,8 @@ export interface RedeemVoucherInput {
   lines: readonly PricingLine[];
   /** The moment the validity window is checked against (UTC `Y-m-d H:i:s`); now when left out. */
   atUtc?: string;
+  /** The code's row (null: no such code) when the caller read it already, behind the lock; read here when left out. */
+  found?: VoucherRow | null;
   /** The order or free sign-up it belongs to, when already known (else `attachRedemption` later). */
   orderId?: number | null;
   attendeeId?: number | null;
@@ -194,8 +196,8 @@ function refuseVoucher(code: KnownErrorCode, message?: string, data?: Record<str
  * The first three checks of a redemption, which take no use: the code is the event's, now is
  * inside its window, and it applies to some of the lines (the seats it would discount).
  */
-async function applicableVoucher(tx: Db, input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc'>, repo: VouchersRepository) {
-  const voucher = await repo.findByCode(tx, input.eventId, voucherCodeKey(input.code));
+async function applicableVoucher(tx: Db, input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc' | 'found'>, repo: VouchersRepository) {
+  const voucher = input.found !== undefined ? input.found : await repo.findByCode(tx, input.eventId, voucherCodeKey(input.code));
   if (!voucher) throw refuseVoucher('svc_voucher_unknown');
   const at = input.atUtc ?? toUtcString(Date.now());
   if ((voucher.validFromUtc !== null && at < voucher.validFromUtc) || (voucher.validUntilUtc !== null && at >= voucher.validUntilUtc)) {
@@ -214,7 +216,7 @@ async function applicableVoucher(tx: Db, input: Pick<RedeemVoucherInput, 'eventI
  */
 export async function checkVoucher(
   tx: Db,
-  input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc'>,
+  input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc' | 'found'>,
   repo: VouchersRepository = vouchersRepository,
 ): Promise<void> {
   await applicableVoucher(tx, input, repo);

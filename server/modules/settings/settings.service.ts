@@ -26,8 +26,8 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
   }
 
   /** The currency every amount is printed in: stored value (default USD) through `svc_currency`. */
-  async function currency(): Promise<string> {
-    const s = await stored();
+  async function currency(given?: Awaited<ReturnType<typeof stored>>): Promise<string> {
+    const s = given ?? (await stored());
     return applyContractFilter(hooks, 'svc_currency', normalizeCurrency(s.currency ?? DEFAULT_CURRENCY));
   }
 
@@ -93,7 +93,13 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
     return sellerOf(await stored());
   }
 
-  return { get, update, currency, locationLabels, paymentHoldHours, seller };
+  /** Both, from one read of the settings (a mail's price lines). */
+  async function currencyAndSeller(): Promise<{ currency: string; seller: Seller }> {
+    const s = await stored();
+    return { currency: await currency(s), seller: sellerOf(s) };
+  }
+
+  return { get, update, currency: () => currency(), locationLabels, paymentHoldHours, seller, currencyAndSeller };
 }
 
 export type SettingsService = ReturnType<typeof settingsService>;
