@@ -12,12 +12,27 @@ const URL_RUN = /https?:\/\/[^\s<>"]+/g;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
 
 /**
+ * A line of the text the template itself made around a link it built (a calendar composer's, on
+ * another site): in the HTML part the whole line is that link, named by `label`.
+ */
+export interface MailLink {
+  /** The text part's line, exactly (e.g. `Google Calendar: https://…`). */
+  line: string;
+  /** The link's words in the HTML part (e.g. `Add to Google Calendar`). */
+  label: string;
+  url: string;
+}
+
+/**
  * The HTML body of a plain-text mail: blank lines separate paragraphs, line breaks stay. Only
  * links to `linkOrigin` (the site's own pages, e.g. a manage link) become clickable; any other
  * URL (one a visitor typed into a name or title) stays text, so a mail cannot carry a planted link.
+ * A line equal to one of `links` (built by the template, never typed by a visitor: the URL holds
+ * the title it came from, so no title can spell it) becomes that named link.
  */
-export function textToHtml(text: string, linkOrigin?: string): string {
+export function textToHtml(text: string, linkOrigin?: string, links: readonly MailLink[] = []): string {
   const origin = linkOrigin ? originOf(linkOrigin) : null;
+  const named = new Map(links.map((link) => [link.line, link]));
   return text
     .replace(/\r\n?/g, '\n')
     .split(/\n{2,}/)
@@ -26,7 +41,10 @@ export function textToHtml(text: string, linkOrigin?: string): string {
       (paragraph) =>
         `<p>${paragraph
           .split('\n')
-          .map((line) => inlineHtml(line, origin))
+          .map((line) => {
+            const link = named.get(line);
+            return link ? namedLinkHtml(link) : inlineHtml(line, origin);
+          })
           .join('<br>\n')}</p>`,
     )
     .join('\n');
@@ -47,6 +65,11 @@ export function mailHtml(bodyHtml: string, locale: Locale = DEFAULT_LOCALE): str
     '</div>',
     '</body></html>',
   ].join('\n');
+}
+
+function namedLinkHtml(link: MailLink): string {
+  if (new URL(link.url).protocol !== 'https:') throw new TypeError(`textToHtml: a named link must be https, got "${link.url}".`);
+  return `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>`;
 }
 
 function inlineHtml(line: string, origin: string | null): string {

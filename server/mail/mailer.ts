@@ -9,7 +9,7 @@ import { jobs } from '../jobs/jobs.sql';
 import type { OutboxItem } from '../../shared/mail';
 import { toUtcString } from '../../shared/time';
 import { DEFAULT_LOCALE, matchLocale, type Locale } from '../../shared/i18n/locales';
-import { mailHtml, textToHtml } from './layout';
+import { mailHtml, textToHtml, type MailLink } from './layout';
 import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
 
 export interface MailAttachment {
@@ -29,6 +29,8 @@ export interface MailMessage {
   topic?: string;
   /** Links to this origin (the site's public URL) are clickable in the HTML made from `text`; other URLs stay text. */
   linkOrigin?: string;
+  /** Lines of `text` that are a link the template built to another site (a calendar composer): in the HTML, that link under its label. */
+  links?: MailLink[];
   /** The language the mail is written in (the recipient's stored one): its Content-Language and `<html lang dir>`. */
   language?: Locale;
 }
@@ -62,7 +64,7 @@ export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOpt
   }));
   // Every mail is multipart: text and HTML from the same content (docs/decisions/026-mail-html-layout.md).
   const language = message.language ?? DEFAULT_LOCALE;
-  const html = mailHtml(message.html ?? textToHtml(message.text, message.linkOrigin), language);
+  const html = mailHtml(message.html ?? textToHtml(message.text, message.linkOrigin, message.links), language);
   if (!opts.dedupeKey) {
     // The usual case, one statement (a sign-up's ticket mail in a rush): the mail and its send job
     // together or neither; without a dedupe key the job's insert cannot conflict.

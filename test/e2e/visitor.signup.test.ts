@@ -1,8 +1,9 @@
 /**
  * Visitor sign-up in real Chromium against the real server: the events list and detail
  * (also offline once visited), extra fields from svc_rsvp_form_fields, drafts kept over a
- * reload, the server's error under the form, an offline sign-up sent when back online, and
- * cancelling from the link in the confirmation email.
+ * reload, the server's error under the form, an offline sign-up sent when back online, the
+ * Google Calendar and Outlook.com links beside the .ics, and cancelling from the link in the
+ * confirmation email.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { useE2e } from '../helpers/e2e';
@@ -98,6 +99,27 @@ describe('visitor sign-up', () => {
     expect(JSON.parse(row.custom_fields)).toEqual({ diet: 'vegan' });
     await expectAccessible(page, 'sign-up confirmation');
 
+    // beside the .ics: the Google Calendar composer, filled in (its href is read, never followed: no network)
+    const googleLink = page.getByRole('link', { name: 'Add to Google Calendar' });
+    expect(await googleLink.getAttribute('target')).toBe('_blank');
+    expect(await googleLink.getAttribute('rel')).toBe('noopener noreferrer');
+    const google = new URL((await googleLink.getAttribute('href'))!);
+    expect(google.origin + google.pathname).toBe('https://calendar.google.com/calendar/render');
+    expect(google.searchParams.get('action')).toBe('TEMPLATE');
+    expect(google.searchParams.get('text')).toBe('Garden party');
+    // no end: the same hour the .ics gives it
+    expect(google.searchParams.get('dates')).toBe('20990501T180000Z/20990501T190000Z');
+    expect(google.searchParams.get('location')).toBe('Town park');
+    // the page never holds the cancel token: the notes point to the mail that does
+    expect(google.searchParams.get('details')).toBe('Your ticket and the link to cancel are in your confirmation email.');
+    const outlook = new URL((await page.getByRole('link', { name: 'Add to Outlook.com' }).getAttribute('href'))!);
+    expect([outlook.searchParams.get('subject'), outlook.searchParams.get('startdt'), outlook.searchParams.get('enddt')]).toEqual([
+      'Garden party',
+      '2099-05-01T18:00:00Z',
+      '2099-05-01T19:00:00Z',
+    ]);
+    expect(await page.getByRole('link', { name: 'Add to calendar' }).getAttribute('download')).toBe(`event-${event.id}.ics`);
+
     // the draft is gone once the sign-up went through
     await page.goto(new URL(`/events/${event.id}`, e2e.server.url).href);
     await page.getByLabel('Diet').waitFor();
@@ -109,9 +131,16 @@ describe('visitor sign-up', () => {
     await page.getByRole('heading', { level: 1, name: 'Cancel your sign-up' }).waitFor();
     await page.locator('dd', { hasText: 'Garden party' }).waitFor();
     await expectAccessible(page, '/cancel/:token');
+    // the ticket page reached from the mail has the cancel link itself: the entry's notes carry it
+    const ticketGoogle = async () => new URL((await page.getByRole('link', { name: 'Add to Google Calendar' }).getAttribute('href'))!);
+    // the place comes with the event, read after the ticket
+    await expect.poll(async () => (await ticketGoogle()).searchParams.get('location')).toBe('Town park');
+    expect((await ticketGoogle()).searchParams.get('details')).toBe(`Cannot come? Cancel: ${new URL(cancelPath, e2e.server.url).href}`);
+    expect((await ticketGoogle()).searchParams.get('dates')).toBe('20990501T180000Z/20990501T190000Z');
     expect((await attendeeRows(e2e.server, event.id)).find((r) => r.email === email)?.status).toBe('going');
     await page.getByRole('button', { name: 'Cancel my sign-up' }).click();
     await page.getByRole('heading', { name: 'Your sign-up is cancelled' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Add to Google Calendar' }).count()).toBe(0);
     expect((await attendeeRows(e2e.server, event.id)).find((r) => r.email === email)?.status).toBe('cancelled');
     await expectAccessible(page, 'cancelled');
 

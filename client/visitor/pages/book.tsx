@@ -24,6 +24,7 @@ import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
 import { WhenLines } from '../components/when-lines';
+import { CalendarLinks } from '../components/calendar-links';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import { buildIcs } from '../ics';
 import { prefetchNonce, storedNonce } from '../nonce';
@@ -51,6 +52,11 @@ const DEFAULT_MODE_LABELS: Record<string, string> = { in_person: 'In person', vi
 function modeLabel(t: Pick<PublicBookingTypeDto, 'locationMode' | 'locationLabel'>): string {
   if (!t.locationLabel || t.locationLabel === DEFAULT_MODE_LABELS[t.locationMode]) return MODE_WORDS[t.locationMode]?.() ?? t.locationLabel;
   return t.locationLabel;
+}
+
+/** The calendar entry's place (the .ics and the composer links alike): the mode, and an in-person address. */
+function calendarLocation(t: Pick<PublicBookingTypeDto, 'locationMode' | 'locationLabel' | 'locationValue'>): string {
+  return [modeLabel(t), t.locationMode === 'in_person' ? t.locationValue : ''].filter(Boolean).join(': ');
 }
 
 /** Where the appointment happens, as far as the visitor may know before booking. */
@@ -279,7 +285,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
       startUtc: b.startUtc,
       endUtc: b.endUtc,
       title: t.title,
-      location: [modeLabel(t), t.locationMode === 'in_person' ? t.locationValue : ''].filter(Boolean).join(': '),
+      location: calendarLocation(t),
       description: tr('book.icsDescription'),
       stampUtc: toUtcString(Date.now()),
     });
@@ -409,9 +415,16 @@ export default function BookPage(props: RouteProps): JSX.Element {
                       </Show>
                       <div class="v-actions">
                         <Show when={icsUrl() && (b().status !== 'pending_payment' || payment.state() === 'paid')}>
-                          <a class="button" href={icsUrl()!} download="booking.ics">
-                            {tr('book.addToCalendar')}
-                          </a>
+                          <CalendarLinks
+                            file={{ href: icsUrl()!, filename: 'booking.ics', label: tr('book.addToCalendar') }}
+                            event={{
+                              title: t().title,
+                              startUtc: b().startUtc,
+                              endUtc: b().endUtc,
+                              location: calendarLocation(t()),
+                              details: tr('book.icsDescription'),
+                            }}
+                          />
                         </Show>
                         <button type="button" class="button button-quiet" onClick={bookAnother}>
                           {tr('book.another')}

@@ -1,6 +1,7 @@
 /**
  * `/cancel/{token}` from the sign-up email: opening it only shows what would be cancelled
- * (mail scanners open links); the button does it.
+ * (mail scanners open links); the button does it. A going sign-up's page is its ticket page too:
+ * it offers the Google Calendar and Outlook.com links, with this link in the entry's notes.
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { ApiError, errorMessage } from '../../ui/errors';
@@ -11,6 +12,7 @@ import { A } from '../../router';
 import { call, rpc } from '../../ui/trpc';
 import { ErrorState } from '../components/states';
 import { WhenLines } from '../components/when-lines';
+import { CalendarLinks } from '../components/calendar-links';
 import { detectTimeZone } from '../time';
 import { t } from '../../i18n/i18n';
 import { formatWhenHere } from '../when';
@@ -80,6 +82,18 @@ export default function CancelPage(props: RouteProps): JSX.Element {
                     : t('cancel.statusGoing')}
               </dd>
             </dl>
+            <Show when={!done() && p().status !== 'cancelled' && p().status !== 'waitlist'}>
+              <CalendarLinks
+                event={{
+                  title: p().eventTitle,
+                  startUtc: p().eventStartsUtc,
+                  endUtc: event.latest?.endsUtc,
+                  location: event.latest?.venue,
+                  // the mailed event.ics's words: this page's own link is the one to cancel with
+                  details: t('cancel.calendarDetails', { url: `${window.location.origin}/cancel/${encodeURIComponent(token)}` }),
+                }}
+              />
+            </Show>
             <Show
               when={!done() && p().status !== 'cancelled'}
               fallback={

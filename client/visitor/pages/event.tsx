@@ -29,6 +29,7 @@ import { ErrorState, ResourceStates, SubmissionProblem } from '../components/sta
 import { PriceSummary, priceSummaryHasButton } from '../components/price-summary';
 import { readTicketQuantities, TicketPicker, VOUCHER_FIELD } from '../components/ticket-picker';
 import { TicketQr } from '../components/ticket-qr';
+import { CalendarLinks } from '../components/calendar-links';
 import { buildIcs } from '../ics';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import {
@@ -598,11 +599,17 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           <p>{t('signup.showQr')}</p>
                           <Show when={calendarUrl()}>
                             {(href) => (
-                              <p>
-                                <a class="button" href={href()} download={`event-${eventId}.ics`}>
-                                  {t('signup.addToCalendar')}
-                                </a>
-                              </p>
+                              <CalendarLinks
+                                file={{ href: href(), filename: `event-${eventId}.ics`, label: t('signup.addToCalendar') }}
+                                event={{
+                                  title: ev().title,
+                                  startUtc: ev().startsUtc,
+                                  endUtc: ev().endsUtc,
+                                  location: ev().venue,
+                                  // the cancel link is a secret the page never holds: the mail carries it
+                                  details: t('signup.calendarDetails'),
+                                }}
+                              />
                             )}
                           </Show>
                         </>

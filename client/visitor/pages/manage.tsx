@@ -2,7 +2,8 @@
  * `/manage/{token}` from the booking email: opening it only shows the booking (`booking.byToken`);
  * buttons cancel it (`booking.cancelByToken`) or move it to another free time
  * (`booking.reschedule`). A time taken meanwhile is answered with fresh times and a notice beside
- * them. Times read in the host's zone first (the booking type's), the visitor's second.
+ * them. Times read in the host's zone first (the booking type's), the visitor's second. A
+ * confirmed booking offers the Google Calendar and Outlook.com links (its new time after a move).
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { ApiError, errorMessage } from '../../ui/errors';
@@ -16,6 +17,7 @@ import { isSlotTaken, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { ErrorState } from '../components/states';
 import { WhenLines } from '../components/when-lines';
+import { CalendarLinks } from '../components/calendar-links';
 import { formatPrice } from '../time';
 import { t } from '../../i18n/i18n';
 import { formatWhenHere } from '../when';
@@ -182,6 +184,19 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                   </button>
                 </Show>
               </div>
+            </Show>
+
+            <Show when={b().status === 'confirmed' && mode() === 'view'}>
+              <CalendarLinks
+                event={{
+                  title: b().bookingTypeTitle,
+                  startUtc: b().startUtc,
+                  endUtc: b().endUtc,
+                  location: b().location,
+                  // the mailed invite's words: this page's own link is the one to manage it with
+                  details: t('manage.calendarDetails', { url: `${window.location.origin}/manage/${encodeURIComponent(token)}` }),
+                }}
+              />
             </Show>
 
             <Show when={mode() === 'confirm-cancel'}>

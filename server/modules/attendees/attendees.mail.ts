@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
 import { PRIORITY_FREE_CONFIRMATION_EMAIL, PRIORITY_PROMOTED_TICKET_EMAIL } from '../../hooks';
 import { buildIcs, calendarUid } from '../../mail/ics';
+import { calendarLinkLines } from '../../mail/calendar-links';
 import { queueMail, senderAddress } from '../../mail/mailer';
 import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../../shared/time';
 import type { EventRow } from '../events/events.repository';
@@ -68,14 +69,25 @@ export async function buildConfirmationMail(
   const waitlisted = attendee.status === 'waitlist';
   const title = event.title;
   const subject = waitlisted ? tr('mail.signup.subjectWaitlisted', { title }) : tr('mail.signup.subjectRegistered', { title });
+  // the composer links carry what the attached event.ics carries: times, title, place, the cancel link
+  const calendar = waitlisted
+    ? null
+    : calendarLinkLines(tr, {
+        title,
+        startUtc: event.startsUtc,
+        endUtc: event.endsUtc,
+        location: event.venue,
+        details: tr('ics.signup.description', { url: cancelUrl }),
+      });
   // A waitlisted attendee is not admitted: no ticket code, no QR, nothing to show at the door.
-  const ticketText = waitlisted
-    ? [tr('mail.signup.noTicket'), tr('mail.signup.willEmail')]
-    : [
+  const ticketText = calendar
+    ? [
         tr('mail.signup.ticketCode', { code: attendee.ticketCode }),
         tr('mail.signup.showQr', { file: TICKET_ATTACHMENT }),
         tr('mail.signup.addToCalendar', { file: CALENDAR_ATTACHMENT }),
-      ];
+        ...calendar.lines,
+      ]
+    : [tr('mail.signup.noTicket'), tr('mail.signup.willEmail')];
   const lines = [
     tr('mail.hello', { name: attendee.displayName }),
     '',
@@ -107,7 +119,16 @@ export async function buildConfirmationMail(
         },
       ];
   // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel link is clickable there
-  return { to: attendee.email, subject, text: lines.join('\n'), attachments, topic: `attendee:${attendee.id}`, linkOrigin: publicUrl, language: locale };
+  return {
+    to: attendee.email,
+    subject,
+    text: lines.join('\n'),
+    attachments,
+    topic: `attendee:${attendee.id}`,
+    linkOrigin: publicUrl,
+    links: calendar?.links,
+    language: locale,
+  };
 }
 
 /**

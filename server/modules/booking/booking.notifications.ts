@@ -6,6 +6,7 @@
 import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
 import { cancelQueuedMail, queueMail, senderAddress } from '../../mail/mailer';
 import { buildIcs, calendarUid, type IcsMethod, type IcsOrganizer } from '../../mail/ics';
+import { calendarLinkLines } from '../../mail/calendar-links';
 import { toUtcString, utcMs } from '../../../shared/time';
 import { formatWhen } from '../../../shared/time-format';
 import type { AppContext } from '../../context';
@@ -152,6 +153,14 @@ interface ConfirmationOptions {
 async function queueConfirmation(ctx: AppContext, m: MailContext, opts: ConfirmationOptions = {}, db: Db = ctx.db): Promise<void> {
   const { booking, type, tr } = m;
   const moved = opts.movedFromUtc ? [tr('mail.booking.was', { when: formatWhenForCustomer(m, movedFrom(booking, opts.movedFromUtc)) })] : [];
+  // what the attached invite.ics carries, for a calendar that is not fed by the attachment
+  const calendar = calendarLinkLines(tr, {
+    title: type.title,
+    startUtc: booking.startUtc,
+    endUtc: booking.endUtc,
+    location: m.location,
+    details: tr('ics.booking.description', { url: m.manageUrl }),
+  });
   await queueMail(
     db,
     {
@@ -166,10 +175,13 @@ async function queueConfirmation(ctx: AppContext, m: MailContext, opts: Confirma
         ...moved,
         '',
         tr('mail.booking.manage', { url: m.manageUrl }),
+        '',
+        ...calendar.lines,
       ].join('\n'),
       attachments: [{ filename: 'invite.ics', contentType: inviteType('REQUEST'), content: invite(ctx, m, 'REQUEST') }],
       topic: bookingMailTopic(booking.bookingId),
       linkOrigin: ctx.env.publicUrl,
+      links: calendar.links,
       language: m.locale,
     },
     { onceKey: onceKey(m, 'confirmation') },

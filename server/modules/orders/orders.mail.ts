@@ -5,6 +5,7 @@ import type { AttendeeRecord } from '../attendees/attendees.repository';
 import type { EventRow } from '../events/events.repository';
 import type { OrderRow } from './payments.repository';
 import { ticketQrPng } from '../../mail/ticket-qr';
+import { calendarLinkLines } from '../../mail/calendar-links';
 import { translator } from '../../i18n/translate';
 import type { Locale } from '../../../shared/i18n/locales';
 
@@ -62,11 +63,24 @@ export async function buildOrderMail(
     text.push(tr('receipt.paid', { amount: formatAmount(order.amountCents, order.currency, locale) }), '');
   }
   const attachments: NonNullable<MailMessage['attachments']> = [];
+  const links: NonNullable<MailMessage['links']> = [];
   for (const [i, ticket] of tickets.entries()) {
     const event = eventsById.get(ticket.eventId)!;
     const n = i + 1;
     const cancelUrl = `${publicUrl}/cancel/${ticket.cancelToken}`;
     const category = ticket.ticketCategoryId === null ? undefined : price?.categoryNames.get(ticket.ticketCategoryId);
+    // each ticket's entry carries its own cancel link, as its calendar file would
+    const calendar =
+      ticket.status === 'going'
+        ? calendarLinkLines(tr, {
+            title: event.title,
+            startUtc: event.startsUtc,
+            endUtc: event.endsUtc,
+            location: event.venue,
+            details: tr('ics.signup.description', { url: cancelUrl }),
+          })
+        : null;
+    if (calendar) links.push(...calendar.links);
     text.push(
       category === undefined
         ? tr('mail.order.ticketOf', { n, count, title: event.title })
@@ -75,6 +89,7 @@ export async function buildOrderMail(
       ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
       tr('mail.order.ticketCode', { code: ticket.ticketCode, file: ticketAttachmentName(n) }),
       tr('mail.order.cancel', { url: cancelUrl }),
+      ...(calendar?.lines ?? []),
       '',
     );
     const qr = ticketQrPng(ticket.ticketCode);
@@ -82,5 +97,5 @@ export async function buildOrderMail(
   }
   text.push(tr('mail.order.showQr'));
   // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel links are clickable there
-  return { to: order.email, subject, text: text.join('\n'), attachments, topic: `order:${order.id}`, linkOrigin: publicUrl, language: locale };
+  return { to: order.email, subject, text: text.join('\n'), attachments, topic: `order:${order.id}`, linkOrigin: publicUrl, links, language: locale };
 }
