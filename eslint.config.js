@@ -9,8 +9,15 @@ const FROM_CATALOGUE = "Visible text comes from a message catalogue: t('screen.m
 /** Attributes a person reads or hears, and this app's components' props that are shown as text. */
 const TEXT_ATTRIBUTES = '/^(alt|title|placeholder|label|loading|message|heading|aria-label|aria-description|aria-valuetext)$/';
 
-/** Mail modules: every word a recipient reads comes from server/i18n/messages through translate()/translator(). */
-const MAIL_FILES = ['server/**/*.mail.ts', 'server/modules/booking/booking.notifications.ts', 'server/mail/layout.ts', 'server/mail/ics.ts'];
+/** Mail modules and the PDF ticket: every word a recipient reads comes from server/i18n/messages through translate()/translator(). */
+const MAIL_FILES = [
+  'server/**/*.mail.ts',
+  'server/modules/booking/booking.notifications.ts',
+  'server/mail/layout.ts',
+  'server/mail/ics.ts',
+  'server/pdf/**/*.ts',
+  'server/modules/attendees/ticket-pdf.service.ts',
+];
 const FROM_SERVER_CATALOGUE = "Mail text comes from the server's catalogue: tr('mail.screen.meaning', {…}) (server/i18n/translate.ts).";
 /** Two words in a row, in any script written so far: a sentence, not a key, a path or a protocol token. */
 const WORDS = '/[A-Za-z\\u00C0-\\u024F\\u0600-\\u06FF][:,.!?]?\\s+[A-Za-z\\u00C0-\\u024F\\u0600-\\u06FF(]/';

@@ -13,7 +13,7 @@ import type { Env } from './env';
 import { Hooks } from './hooks';
 import { JobRunner } from './jobs/queue';
 import { createLogger, type Logger } from './logger';
-import { registerMailJobs } from './mail/mailer';
+import { registerMailJobs, type AttachmentRenderers } from './mail/mailer';
 import { modules } from './modules';
 import { createPluginContext, loadPlugins } from './plugins/load';
 import { loadServerSecret } from './security/secret';
@@ -80,7 +80,9 @@ export async function startServer(env: Env, opts: StartOptions = {}): Promise<Ru
       verifiers: new VisitorVerifiers(),
     };
 
-    const mail = registerMailJobs(jobs, { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM, mailDir: path.join(env.dataDir, 'mail') });
+    // files made when a mail is sent (a PDF ticket), by kind, from the modules that own them
+    const renderers = Object.assign({}, ...modules.map((mod) => mod.attachmentRenderers?.(ctx) ?? {})) as AttachmentRenderers;
+    const mail = registerMailJobs(jobs, { smtpUrl: env.SMTP_URL, from: env.SVC_MAIL_FROM, mailDir: path.join(env.dataDir, 'mail'), renderers });
     for (const mod of modules) {
       mod.registerJobs?.(jobs, ctx);
       mod.registerListeners?.(hooks, ctx);

@@ -41,6 +41,8 @@ const ZSignedUpRow = z.object({
   ticketCode: z.string().optional(),
   /** With a seat: the UID of the mailed `event.ics`, for the page's "Add to calendar" file. */
   calendarUid: z.string().optional(),
+  /** With a seat: the key to its PDF ticket, `GET /tickets/signed/{ticketPdfToken}/ticket.pdf` (never the cancel token). */
+  ticketPdfToken: z.string().optional(),
 });
 
 /**
@@ -124,6 +126,10 @@ export type CancelPreview = z.infer<typeof ZCancelPreview>;
 export const ZCancelToken = z.string().min(1).max(200);
 /** The cancel link's token as a path parameter (`/attendees/cancel/{token}`). */
 export const ZCancelTokenParams = z.object({ token: ZCancelToken });
+/** `GET /tickets/{cancelToken}/ticket.pdf`: the PDF ticket, the cancel link's token as the credential. */
+export const ZTicketPdfParams = z.object({ cancelToken: ZCancelToken });
+/** `GET /tickets/signed/{ticketPdfToken}/ticket.pdf`: the PDF ticket with the sign-up answer's key. */
+export const ZSignedTicketPdfParams = z.object({ ticketPdfToken: z.string().min(1).max(200) });
 
 /** `POST /attendees/cancel/{token}`: the sign-up, now cancelled. */
 export const ZCancelResult = z.object({ id: z.number().int(), status: z.literal('cancelled') });

@@ -10,13 +10,35 @@ import type { OutboxItem } from '../../shared/mail';
 import { toUtcString } from '../../shared/time';
 import { DEFAULT_LOCALE, matchLocale, type Locale } from '../../shared/i18n/locales';
 import { mailHtml, textToHtml, type MailLink } from './layout';
-import { outbox, type OutboxState, type StoredAttachment } from './outbox.sql';
+import { outbox, type AttachmentRender, type OutboxState, type StoredAttachment } from './outbox.sql';
 
-export interface MailAttachment {
+/** A file attached as it is when the mail is queued. */
+export interface MailFileAttachment {
   filename: string;
   contentType: string;
   content: string | Buffer;
 }
+
+/**
+ * A file made when the mail is sent (a PDF ticket): the outbox row keeps its name and what to
+ * render, not its bytes, so a sign-up pays nothing for it and the row stays small
+ * (docs/decisions/035-pdf-ticket.md).
+ */
+export interface MailRenderedAttachment {
+  filename: string;
+  contentType: string;
+  render: AttachmentRender;
+}
+
+export type MailAttachment = MailFileAttachment | MailRenderedAttachment;
+
+/**
+ * Makes a rendered attachment's bytes from its id when the mail is sent; null leaves the file out
+ * (what it showed is gone: a ticket cancelled since). A throw fails the send, which is retried.
+ */
+export type AttachmentRenderer = (id: number) => Promise<Buffer | null>;
+/** The renderers by kind, given by the modules (server/modules/index.ts). */
+export type AttachmentRenderers = Record<string, AttachmentRenderer>;
 
 export interface MailMessage {
   to: string;
@@ -57,11 +79,15 @@ export interface QueueMailOptions {
  * nothing is written and null comes back (never an outbox row without its job).
  */
 export async function queueMail(db: Db, message: MailMessage, opts: QueueMailOptions = {}): Promise<number | null> {
-  const attachments: StoredAttachment[] = (message.attachments ?? []).map((a) => ({
-    filename: a.filename,
-    contentType: a.contentType,
-    content: Buffer.isBuffer(a.content) ? a.content.toString('base64') : Buffer.from(a.content, 'utf8').toString('base64'),
-  }));
+  const attachments: StoredAttachment[] = (message.attachments ?? []).map((a) =>
+    'render' in a
+      ? { filename: a.filename, contentType: a.contentType, content: '', render: a.render }
+      : {
+          filename: a.filename,
+          contentType: a.contentType,
+          content: Buffer.isBuffer(a.content) ? a.content.toString('base64') : Buffer.from(a.content, 'utf8').toString('base64'),
+        },
+  );
   // Every mail is multipart: text and HTML from the same content (docs/decisions/026-mail-html-layout.md).
   const language = message.language ?? DEFAULT_LOCALE;
   const html = mailHtml(message.html ?? textToHtml(message.text, message.linkOrigin, message.links), language);
@@ -192,8 +218,27 @@ export function registerOutboxPruning(runner: JobRunner, db: Db, keepDays: numbe
   });
 }
 
+/** A stored mail's files as they go out: stored bytes decoded, rendered ones made now (and left out when their renderer says so). */
+async function attachmentsToSend(stored: StoredAttachment[], renderers: AttachmentRenderers) {
+  const files: Array<{ filename: string; contentType: string; content: Buffer }> = [];
+  for (const a of stored) {
+    if (!a.render) {
+      files.push({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') });
+      continue;
+    }
+    const renderer = renderers[a.render.kind];
+    if (!renderer) throw new Error(`no renderer for the attachment kind "${a.render.kind}"`);
+    const content = await renderer(a.render.id);
+    if (content) files.push({ filename: a.filename, contentType: a.contentType, content });
+  }
+  return files;
+}
+
 /** Delivers outbox rows: over SMTP when SMTP_URL is set, else as .eml files under the data dir. */
-export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; from: string; mailDir: string }): { close(): void } {
+export function registerMailJobs(
+  runner: JobRunner,
+  opts: { smtpUrl?: string; from: string; mailDir: string; renderers?: AttachmentRenderers },
+): { close(): void } {
   const transport: Transporter = opts.smtpUrl
     ? nodemailer.createTransport(opts.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -203,6 +248,7 @@ export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; fr
     const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
     // A message already delivered (a retried job) or withdrawn is not sent again.
     if (row?.state !== 'queued') return;
+    const attachments = await attachmentsToSend(row.attachments, opts.renderers ?? {});
     const info = await transport.sendMail({
       from: opts.from,
       to: row.toAddress,
@@ -211,7 +257,7 @@ export function registerMailJobs(runner: JobRunner, opts: { smtpUrl?: string; fr
       html: row.html ?? undefined,
       // older rows have no language: they were written in English
       headers: { 'Content-Language': matchLocale(row.language) ?? DEFAULT_LOCALE },
-      attachments: row.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
+      attachments,
     });
     let state: OutboxState = 'sent';
     if (!opts.smtpUrl) {

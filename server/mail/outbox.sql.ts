@@ -6,11 +6,18 @@ import type { OutboxState } from '../../shared/mail';
 
 export type { OutboxState };
 
+/** What to make a file from when its mail is sent: a renderer's kind and the row it reads (server/mail/mailer.ts). */
+export interface AttachmentRender {
+  kind: string;
+  id: number;
+}
+
 export interface StoredAttachment {
   filename: string;
   contentType: string;
-  /** base64 */
+  /** base64; '' for a file rendered when the mail is sent */
   content: string;
+  render?: AttachmentRender;
 }
 
 /** Every email is written here first, in the transaction that caused it. */

@@ -23,9 +23,14 @@ function chunk(type: string, data: Buffer): Buffer {
   return out;
 }
 
+/** The QR's module grid for a ticket code, error correction M: the PNG here and the PDF ticket (server/pdf/ticket-pdf.ts) draw the same code. */
+export function ticketQrModules(text: string): { size: number; get(row: number, col: number): number } {
+  return QRCode.create(text, { errorCorrectionLevel: 'M' }).modules;
+}
+
 /** Black modules on white, error correction M, 2-module margin, 6 px a module. */
 export function ticketQrPng(text: string): Buffer {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const modules = ticketQrModules(text);
   const count = modules.size;
   const side = (count + 2 * QR_MARGIN) * QR_SCALE;
   const rowBytes = Math.ceil(side / 8);

@@ -6,7 +6,8 @@ import type { OperationRecord } from '../api/operation';
 import { routesOf } from '../api/rest';
 import { systemOperations } from '../api/system.operations';
 import { registerThrottleJobs } from '../security/throttle';
-import { registerOutboxPruning } from '../mail/mailer';
+import { registerOutboxPruning, type AttachmentRenderers } from '../mail/mailer';
+import { ticketPdfRenderers } from './attendees/ticket-pdf.service';
 import { authOperations } from '../auth/auth.operations';
 import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
@@ -64,6 +65,8 @@ export interface SvcModule {
   registerJobs?(runner: JobRunner, ctx: AppContext): void;
   /** Built-in (free edition) listeners, at the priorities the contract fixes. */
   registerListeners?(hooks: Hooks, ctx: AppContext): void;
+  /** Mail attachments this module makes when the mail is sent (server/mail/mailer.ts), by kind. */
+  attachmentRenderers?(ctx: AppContext): AttachmentRenderers;
 }
 
 export const modules: SvcModule[] = [
@@ -78,6 +81,7 @@ export const modules: SvcModule[] = [
   {
     name: 'attendees',
     registerListeners: registerConfirmationMail,
+    attachmentRenderers: ticketPdfRenderers,
     // Sign-ups whose request died between commit and svc_rsvp_submitted (server/jobs/announcements.ts).
     registerJobs: (runner, ctx) => {
       runner.register(ANNOUNCE_RSVP_SUBMITTED_JOB, (payload) => announceSubmitted(ctx, (payload.attendeeIds as number[]) ?? []));

@@ -97,6 +97,14 @@ describe('visitor sign-up', () => {
     const [row] = (await attendeeRows(e2e.server, event.id)).filter((r) => r.email === email);
     expect(row).toMatchObject({ status: 'going', quantity: 2, ticket_code: shownCode });
     expect(JSON.parse(row.custom_fields)).toEqual({ diet: 'vegan' });
+    // the PDF ticket to keep: the answer's key, never the cancel token, and the link answers the PDF
+    const pdfLink = page.getByRole('link', { name: 'Download PDF ticket' });
+    const signedHref = (await pdfLink.getAttribute('href'))!;
+    expect(signedHref).toMatch(new RegExp(`^/svc/v1/tickets/signed/${row.id}\\.[0-9a-f]{32}/ticket\\.pdf$`));
+    expect(signedHref).not.toContain(row.cancel_token);
+    expect(await pdfLink.getAttribute('download')).toBe('ticket.pdf');
+    const signedPdf = await fetch(new URL(signedHref, e2e.server.url));
+    expect([signedPdf.status, signedPdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
     await expectAccessible(page, 'sign-up confirmation');
 
     // beside the .ics: the Google Calendar composer, filled in (its href is read, never followed: no network)
@@ -137,6 +145,9 @@ describe('visitor sign-up', () => {
     await expect.poll(async () => (await ticketGoogle()).searchParams.get('location')).toBe('Town park');
     expect((await ticketGoogle()).searchParams.get('details')).toBe(`Cannot come? Cancel: ${new URL(cancelPath, e2e.server.url).href}`);
     expect((await ticketGoogle()).searchParams.get('dates')).toBe('20990501T180000Z/20990501T190000Z');
+    // the link from the email opens the PDF ticket too, with the link's own token
+    const token = cancelPath.split('/').pop()!;
+    expect(await page.getByRole('link', { name: 'Download PDF ticket' }).getAttribute('href')).toBe(`/svc/v1/tickets/${token}/ticket.pdf`);
     expect((await attendeeRows(e2e.server, event.id)).find((r) => r.email === email)?.status).toBe('going');
     await page.getByRole('button', { name: 'Cancel my sign-up' }).click();
     await page.getByRole('heading', { name: 'Your sign-up is cancelled' }).waitFor();

@@ -29,7 +29,12 @@ export function uniqueEmail(prefix = 'visitor'): string {
 }
 
 /** POSTs a sign-up with a valid nonce and aged svc_ts; `fields` override or add inputs. */
-export async function signUp(srv: TestServer, eventId: number, fields: Record<string, unknown> = {}, opts: { nonce?: string | null; form?: boolean } = {}) {
+export async function signUp(
+  srv: TestServer,
+  eventId: number,
+  fields: Record<string, unknown> = {},
+  opts: { nonce?: string | null; form?: boolean; headers?: Record<string, string> } = {},
+) {
   const body: Record<string, unknown> = {
     email: uniqueEmail(),
     display_name: 'Ada Lovelace',
@@ -38,7 +43,7 @@ export async function signUp(srv: TestServer, eventId: number, fields: Record<st
     svc_hp: '',
     ...fields,
   };
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   const n = opts.nonce === undefined ? await nonce(srv) : opts.nonce;
   if (n !== null) headers['x-svc-nonce'] = n;
   if (opts.form) {

@@ -85,7 +85,14 @@ describe('with SVC_COMMERCE_SECRET', () => {
     );
     const mails = await outboxTo(srv, body.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.attachments.map((a) => a.filename)).toEqual(['ticket-1.png', 'ticket-2.png', 'ticket-3.png']);
+    expect(mails[0]!.attachments.map((a) => a.filename)).toEqual([
+      'ticket-1.png',
+      'ticket-2.png',
+      'ticket-3.png',
+      'ticket-1.pdf',
+      'ticket-2.pdf',
+      'ticket-3.pdf',
+    ]);
   });
 
   it('the same (id, paid) again answers 2xx and changes nothing', async () => {

@@ -136,7 +136,7 @@ describe('the order is paid', () => {
     );
   });
 
-  it('exactly one email, with a QR code per ticket (ticket-1.png…), and no per-row confirmation', async () => {
+  it('exactly one email, with a QR code and a PDF per ticket (ticket-1.png…, ticket-1.pdf…), and no per-row confirmation', async () => {
     const event = await createEvent(admin.api, { priceCents: 2000, capacity: 10 });
     const { paymentId, email } = await order(event.id, 3);
     await pay(paymentId);
@@ -147,8 +147,12 @@ describe('the order is paid', () => {
       ['ticket-1.png', 'image/png'],
       ['ticket-2.png', 'image/png'],
       ['ticket-3.png', 'image/png'],
+      ['ticket-1.pdf', 'application/pdf'],
+      ['ticket-2.pdf', 'application/pdf'],
+      ['ticket-3.pdf', 'application/pdf'],
     ]);
-    for (const a of mails[0]!.attachments) expect(Buffer.from(a.content, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    for (const a of mails[0]!.attachments.filter((f) => f.contentType === 'image/png'))
+      expect(Buffer.from(a.content, 'base64').subarray(1, 4).toString()).toBe('PNG');
     for (const row of rows) {
       expect(mails[0]!.text).toContain(row.ticket_code);
       expect(mails[0]!.text).toContain(`/cancel/${row.cancel_token}`);

@@ -184,6 +184,7 @@ describe('tRPC procedures for the PWA', () => {
       status: 'going',
       ticketCode: expect.any(String),
       calendarUid: expect.stringMatching(/^attendee-\d+-/),
+      ticketPdfToken: expect.any(String),
     });
     const full = await trpcMutation(
       'attendees.signup',

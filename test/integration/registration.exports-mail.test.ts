@@ -247,6 +247,7 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     expect(outbox.body[0].attachments).toEqual([
       { filename: 'ticket.png', contentType: 'image/png' },
       { filename: 'event.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST' },
+      { filename: 'ticket.pdf', contentType: 'application/pdf' },
     ]);
   });
 
@@ -330,7 +331,7 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     expect(ticket.subject).toMatch(/registered/i);
     expect(ticket.text).toContain(row.ticket_code);
     const outbox = await admin.api.get('/outbox?to=promoted@example.test');
-    expect(outbox.body.find((m: { subject: string }) => /registered/i.test(m.subject)).attachments).toHaveLength(2);
+    expect(outbox.body.find((m: { subject: string }) => /registered/i.test(m.subject)).attachments).toHaveLength(3);
   });
 });
 

@@ -13,7 +13,13 @@ describe('sign-up happy path', () => {
     const res = await signUp(srv, event.id, { email: 'ada@example.test', display_name: 'Ada', quantity: 2 });
     expect(res.status).toBe(201);
     const [row] = await attendeeRows(srv, event.id);
-    expect(res.body).toEqual({ id: row.id, status: 'going', ticketCode: row.ticket_code, calendarUid: expect.stringMatching(/^attendee-\d+-/) });
+    expect(res.body).toEqual({
+      id: row.id,
+      status: 'going',
+      ticketCode: row.ticket_code,
+      calendarUid: expect.stringMatching(/^attendee-\d+-/),
+      ticketPdfToken: expect.stringMatching(/^\d+\.[0-9a-f]{32}$/),
+    });
     expect(row).toMatchObject({ id: res.body.id, email: 'ada@example.test', display_name: 'Ada', quantity: 2, status: 'going', custom_fields: null });
     expect(row.cancel_token).toHaveLength(64);
     expect(row.ticket_code).not.toBe(row.cancel_token);
@@ -345,7 +351,13 @@ describe('capacity, decided atomically', () => {
     const going = await signUp(srv, event.id);
     const waiting = await signUp(srv, event.id);
     const rows = await attendeeRows(srv, event.id);
-    expect(going.body).toEqual({ id: rows[0].id, status: 'going', ticketCode: rows[0].ticket_code, calendarUid: expect.stringMatching(/^attendee-\d+-/) });
+    expect(going.body).toEqual({
+      id: rows[0].id,
+      status: 'going',
+      ticketCode: rows[0].ticket_code,
+      calendarUid: expect.stringMatching(/^attendee-\d+-/),
+      ticketPdfToken: expect.stringMatching(/^\d+\.[0-9a-f]{32}$/),
+    });
     expect(waiting.body).toEqual({ id: rows[1].id, status: 'waitlist' });
   });
 

@@ -149,11 +149,13 @@ describe('a sign-up with tickets in several categories', () => {
       status: 'going',
       ticketCode: rows[0].ticket_code,
       calendarUid: expect.any(String),
+      ticketPdfToken: expect.any(String),
       tickets: rows.map((r) => ({
         id: r.id,
         status: 'going',
         ticketCode: r.ticket_code,
         calendarUid: expect.any(String),
+        ticketPdfToken: expect.any(String),
         ticketCategoryId: r.ticket_category_id,
       })),
     });

@@ -47,6 +47,8 @@ describe('mail templates take their words from the server catalogue', () => {
     expect(await mailFindings(sentence, 'server/modules/booking/booking.notifications.ts')).toEqual([1]);
     expect(await mailFindings(sentence, 'server/mail/ics.ts')).toEqual([1]);
     expect(await mailFindings(sentence, 'server/auth/invites.mail.ts')).toEqual([1]);
+    expect(await mailFindings(sentence, 'server/pdf/ticket-pdf.ts')).toEqual([1]);
+    expect(await mailFindings(sentence, 'server/modules/attendees/ticket-pdf.service.ts')).toEqual([1]);
     expect(await mailFindings(sentence, 'server/modules/booking/booking.service.ts')).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { CalendarLinks } from '../components/calendar-links';
 import { detectTimeZone } from '../time';
 import { t } from '../../i18n/i18n';
 import { formatWhenHere } from '../when';
+import { ticketPdfUrl } from '../links';
 import '../../styles/visitor.css';
 
 export default function CancelPage(props: RouteProps): JSX.Element {
@@ -106,6 +107,13 @@ export default function CancelPage(props: RouteProps): JSX.Element {
                 </div>
               }
             >
+              <Show when={p().status === 'going' || p().status === ''}>
+                <p>
+                  <a class="button button-quiet v-ticket-pdf" href={ticketPdfUrl(token)} download="ticket.pdf">
+                    {t('ticket.downloadPdf')}
+                  </a>
+                </p>
+              </Show>
               <p>{t('cancel.explain', { seats: p().quantity, event: p().eventTitle })}</p>
               <div class="v-actions">
                 <button type="button" class="button" onClick={cancel} aria-disabled={busy()} aria-describedby={error() ? 'cancel-error' : undefined}>

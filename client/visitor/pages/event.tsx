@@ -30,6 +30,7 @@ import { PriceSummary, priceSummaryHasButton } from '../components/price-summary
 import { readTicketQuantities, TicketPicker, VOUCHER_FIELD } from '../components/ticket-picker';
 import { TicketQr } from '../components/ticket-qr';
 import { CalendarLinks } from '../components/calendar-links';
+import { signedTicketPdfUrl } from '../links';
 import { buildIcs } from '../ics';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import {
@@ -412,6 +413,11 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const answer = result();
     return answer && 'ticketCode' in answer && answer.status === 'going' ? answer.ticketCode : undefined;
   };
+  /** The one ticket's PDF (docs/api.md#pdf-ticket), with the key the answer carries. */
+  const ticketPdfHref = () => {
+    const answer = result();
+    return answer && 'ticketPdfToken' in answer && answer.status === 'going' && answer.ticketPdfToken ? signedTicketPdfUrl(answer.ticketPdfToken) : undefined;
+  };
   /**
    * What a ticket the sign-up gave costs at the door: nothing is charged online without the
    * payment path, so a priced ticket says so on the ticket too (its category's price for its
@@ -439,6 +445,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
       return [
         {
           code: row.ticketCode,
+          pdfHref: row.ticketPdfToken ? signedTicketPdfUrl(row.ticketPdfToken) : undefined,
           name: categoryNames().get(row.ticketCategoryId ?? -1) ?? t('tickets.ticket'),
           people,
           due: dueAtDoorOf(row.ticketCategoryId, people),
@@ -581,7 +588,10 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           <Show when={singleDue() > 0}>
                             <p class="price-pay-at-door">{dueText(singleDue())}</p>
                           </Show>
-                          <Show when={categorizedTickets().length > 1} fallback={<Show when={ticketCode()}>{(code) => <TicketQr code={code()} />}</Show>}>
+                          <Show
+                            when={categorizedTickets().length > 1}
+                            fallback={<Show when={ticketCode()}>{(code) => <TicketQr code={code()} pdfHref={ticketPdfHref()} />}</Show>}
+                          >
                             <ol class="ticket-list">
                               <For each={categorizedTickets()}>
                                 {(ticket, i) => (
@@ -590,7 +600,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                                     <Show when={ticket.due > 0}>
                                       <p class="price-pay-at-door">{dueText(ticket.due)}</p>
                                     </Show>
-                                    <TicketQr code={ticket.code} />
+                                    <TicketQr code={ticket.code} pdfHref={ticket.pdfHref} />
                                   </li>
                                 )}
                               </For>

@@ -14,8 +14,11 @@ import { recipientLanguage } from '../../mail/language';
 import { translator } from '../../i18n/translate';
 import type { Locale } from '../../../shared/i18n/locales';
 import { priceLinesOf, ticketRowPriceOf } from '../orders/ticket-price.service';
+import { ticketPdfAttachment } from './ticket-pdf.service';
 
 export const TICKET_ATTACHMENT = 'ticket.png';
+/** The ticket to print or keep (docs/api.md#pdf-ticket), rendered when the mail is sent. */
+export const TICKET_PDF_ATTACHMENT = 'ticket.pdf';
 export const CALENDAR_ATTACHMENT = 'event.ics';
 
 /** What the confirmation needs of the server: its public URL, sender and secret (for the calendar UID). */
@@ -84,6 +87,7 @@ export async function buildConfirmationMail(
     ? [
         tr('mail.signup.ticketCode', { code: attendee.ticketCode }),
         tr('mail.signup.showQr', { file: TICKET_ATTACHMENT }),
+        tr('mail.signup.pdfTicket', { file: TICKET_PDF_ATTACHMENT }),
         tr('mail.signup.addToCalendar', { file: CALENDAR_ATTACHMENT }),
         ...calendar.lines,
       ]
@@ -117,6 +121,7 @@ export async function buildConfirmationMail(
           contentType: 'text/calendar; charset=utf-8; method=REQUEST',
           content: eventInvite(ctx, event, attendee, cancelUrl, locale),
         },
+        ticketPdfAttachment(TICKET_PDF_ATTACHMENT, attendee.id),
       ];
   // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel link is clickable there
   return {

@@ -10,6 +10,8 @@ import {
   ZSignupBody,
   ZSignupBodyDocumented,
   ZSignupResult,
+  ZSignedTicketPdfParams,
+  ZTicketPdfParams,
   ZUpdateAttendeeInput,
 } from '../../../shared/attendees';
 import { ZSignupForm } from '../../../shared/events';
@@ -18,6 +20,16 @@ import { NONCE_HEADER } from '../../api/route';
 import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
 import { attendeesService } from './attendees.service';
 import { signupService } from './signup.service';
+import { TICKET_PDF_TYPE, ticketPdfBySignedToken, ticketPdfByToken } from './ticket-pdf.service';
+
+/** A PDF ticket as a download: a fixed file name (nothing of the visitor's, nor the token, goes into a header), never cached. */
+function pdfDownload(pdf: Uint8Array): Response {
+  // a Buffer's memory is an ArrayBuffer (never shared), as a Response body needs
+  return new Response(pdf as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: { 'content-type': TICKET_PDF_TYPE, 'content-disposition': 'attachment; filename="ticket.pdf"', 'cache-control': 'no-store' },
+  });
+}
 
 const SIGN_UP = ['sign-up'];
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -96,6 +108,42 @@ export const attendeesOperations = {
       errors: { 404: 'Unknown token', 409: 'Already cancelled' },
     },
     handler: ({ input, ctx }) => signupService(ctx).cancel(input.token),
+  }),
+  ticketPdf: defineOperation({
+    summary:
+      'The PDF ticket (QR, name, event, category, time, venue, organization) of a going attendee, in their language; the cancel link’s token is the credential',
+    access: 'public',
+    kind: 'query',
+    input: ZTicketPdfParams,
+    // A download the pages open as a link.
+    trpc: false,
+    rest: {
+      method: 'get',
+      path: '/tickets/:cancelToken/ticket.pdf',
+      tags: ATTENDEES,
+      status: 200,
+      produces: [TICKET_PDF_TYPE],
+      describe: 'The ticket, one A4 page',
+      errors: { 404: 'Unknown token', 409: 'svc_ticket_waitlist (on the waitlist) or svc_ticket_cancelled (cancelled): no ticket to show' },
+    },
+    handler: async ({ input, ctx }) => pdfDownload(await ticketPdfByToken(ctx, input.cancelToken)),
+  }),
+  signedTicketPdf: defineOperation({
+    summary: 'The same PDF ticket with the key of the sign-up answer (ticketPdfToken); it leaves the cancel link out',
+    access: 'public',
+    kind: 'query',
+    input: ZSignedTicketPdfParams,
+    trpc: false,
+    rest: {
+      method: 'get',
+      path: '/tickets/signed/:ticketPdfToken/ticket.pdf',
+      tags: ATTENDEES,
+      status: 200,
+      produces: [TICKET_PDF_TYPE],
+      describe: 'The ticket, one A4 page',
+      errors: { 404: 'Unknown key', 409: 'svc_ticket_waitlist or svc_ticket_cancelled: no ticket to show' },
+    },
+    handler: async ({ input, ctx }) => pdfDownload(await ticketPdfBySignedToken(ctx, input.ticketPdfToken)),
   }),
   export: defineOperation({
     summary: 'Export an event’s attendees as CSV, XLSX or JSON (streamed, same serialization as the list)',

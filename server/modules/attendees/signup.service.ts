@@ -19,6 +19,7 @@ import { countRateLimits, enforceRateLimit, secondsLeftInWindow, type RateLimit 
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { announceChangeNow, holdAttendeeChange } from './attendees.service';
+import { ticketPdfTokenOf } from './ticket-pdf.service';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from '../orders/orders.service';
 import { openPayment, paymentsEnabled } from '../orders/payments.service';
@@ -240,10 +241,22 @@ export function signupService(ctx: AppContext) {
        * The visitor who just signed up sees their ticket at once (it is also in their email); a
        * waitlisted sign-up is not admitted, so it gets no code to show at the door.
        */
-      function answerOf(made: AttendeeRecord): { id: number; status: 'going' | 'waitlist'; ticketCode?: string; calendarUid?: string } {
+      function answerOf(made: AttendeeRecord): {
+        id: number;
+        status: 'going' | 'waitlist';
+        ticketCode?: string;
+        calendarUid?: string;
+        ticketPdfToken?: string;
+      } {
         return made.status === 'waitlist'
           ? { id: made.id, status: 'waitlist' }
-          : { id: made.id, status: 'going', ticketCode: made.ticketCode, calendarUid: calendarUid(ctx, 'attendee', made.id) };
+          : {
+              id: made.id,
+              status: 'going',
+              ticketCode: made.ticketCode,
+              calendarUid: calendarUid(ctx, 'attendee', made.id),
+              ticketPdfToken: ticketPdfTokenOf(ctx.secret, made.id),
+            };
       }
 
       /**

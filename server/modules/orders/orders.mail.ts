@@ -6,6 +6,7 @@ import type { EventRow } from '../events/events.repository';
 import type { OrderRow } from './payments.repository';
 import { ticketQrPng } from '../../mail/ticket-qr';
 import { calendarLinkLines } from '../../mail/calendar-links';
+import { ticketPdfAttachment } from '../attendees/ticket-pdf.service';
 import { translator } from '../../i18n/translate';
 import type { Locale } from '../../../shared/i18n/locales';
 
@@ -34,6 +35,8 @@ export function formatAmount(amountCents: number, currency: string, locale: Loca
 
 /** `ticket-1.png`, `ticket-2.png`…: one QR per ticket, in the order the tickets are listed. */
 export const ticketAttachmentName = (n: number) => `ticket-${n}.png`;
+/** `ticket-1.pdf`, `ticket-2.pdf`…: each ticket to print or keep, rendered when the mail is sent (docs/api.md#pdf-ticket). */
+export const ticketPdfAttachmentName = (n: number) => `ticket-${n}.pdf`;
 
 /** What the order's mail says it cost (server/modules/orders/ticket-price.service.ts); absent for a shop's order. */
 export interface OrderMailPrice {
@@ -95,7 +98,9 @@ export async function buildOrderMail(
     const qr = ticketQrPng(ticket.ticketCode);
     attachments.push({ filename: ticketAttachmentName(n), contentType: 'image/png', content: qr });
   }
-  text.push(tr('mail.order.showQr'));
+  // the PDFs after the QR images: every ticket's files keep the places they always had
+  for (const [i, ticket] of tickets.entries()) attachments.push(ticketPdfAttachment(ticketPdfAttachmentName(i + 1), ticket.id));
+  text.push(tr('mail.order.showQr'), tr('mail.order.pdfTickets'));
   // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel links are clickable there
   return { to: order.email, subject, text: text.join('\n'), attachments, topic: `order:${order.id}`, linkOrigin: publicUrl, links, language: locale };
 }
