@@ -9,6 +9,11 @@ export const ZWebhookTarget = z.union([z.literal(''), z.url({ protocol: /^https?
 
 export const ZEventStatus = z.enum(['draft', 'published']);
 
+/** The longest reminder lead: 30 days. */
+export const MAX_REMINDER_MINUTES = 30 * 24 * 60;
+/** A new event's reminder lead unless one is given: 24 hours. */
+export const DEFAULT_REMINDER_MINUTES = 24 * 60;
+
 const eventFields = {
   title: z.string().trim().min(1).max(190),
   description: z.string().max(20_000),
@@ -33,6 +38,8 @@ const eventFields = {
     .refine((list) => new Set(list.map((f) => f.key)).size === list.length, 'field keys must be unique'),
   /** Extended edition: Slack-compatible incoming webhook for arrivals; '' uses Settings' default. */
   chatWebhookUrl: ZWebhookTarget,
+  /** Going attendees get a reminder mail this many whole minutes before the start (at most 30 days); null = none (docs/api.md#event-reminders). */
+  reminderMinutes: z.number().int().min(1).max(MAX_REMINDER_MINUTES).nullable(),
 };
 
 export const ZCreateEventInput = z.object({
@@ -51,6 +58,7 @@ export const ZCreateEventInput = z.object({
   priceCents: eventFields.priceCents.default(0),
   fields: eventFields.fields.default([]),
   chatWebhookUrl: eventFields.chatWebhookUrl.default(''),
+  reminderMinutes: eventFields.reminderMinutes.default(DEFAULT_REMINDER_MINUTES),
 });
 export type CreateEventInput = z.infer<typeof ZCreateEventInput>;
 
@@ -84,6 +92,8 @@ export const ZEventDto = z.object({
   priceCents: z.number().int(),
   /** The currency `priceCents` is in (Settings, through `svc_currency`). */
   currency: z.string(),
+  /** Minutes before the start that going attendees are mailed a reminder; null = none (docs/api.md#event-reminders). */
+  reminderMinutes: z.number().int().nullable(),
   /** Seats still free (capacity − seats going or held by unpaid orders, never below 0); null = unlimited. */
   placesLeft: z.number().int().min(0).nullable(),
   signupState: ZEventSignupState,

@@ -127,6 +127,8 @@ function cachedEventDto(e: SyncEvent): EventDto {
     status: e.status === 'published' ? 'published' : 'draft',
     priceCents: 0,
     currency: '',
+    // the sync does not carry it; this view is read-only (the form reads the event itself)
+    reminderMinutes: null,
     placesLeft: null,
     signupState: 'open',
     createdUtc: '',

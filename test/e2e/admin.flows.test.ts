@@ -1,6 +1,6 @@
 /**
- * The admin app in real Chromium against the real server: sign in, create an event and a
- * booking type with weekly windows and see its slots in the preview, edit an attendee in a
+ * The admin app in real Chromium against the real server: sign in, create an event and set its
+ * reminder, create a booking type with weekly windows and see its slots in the preview, edit an attendee in a
  * 1,500-row virtual table and find the change in the list and the export, enter and cancel
  * a booking, create and revoke a door device, and what door staff may see (docs/api.md#auth).
  */
@@ -37,6 +37,22 @@ describe('admin app', () => {
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const stored = await e2e.admin.api.get(`/events/${id}`);
     expect(stored.body).toMatchObject({ title: 'Summer party', capacity: 120, status: 'published', waitlist: true });
+  });
+
+  test('the event form sets the reminder in hours before the start, or off', async () => {
+    const event = (await e2e.admin.api.post('/events', { title: 'Reminder night', startsUtc: '2030-08-01 19:00:00' })).body;
+    expect(event.reminderMinutes).toBe(1440);
+    const page = await e2e.openPage(`/admin/events/${event.id}/edit`, { cookie: e2e.admin.cookie });
+    const hours = page.getByLabel('Hours before the start');
+    await expect.poll(() => hours.inputValue()).toBe('24');
+    await hours.fill('1.5');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get(`/events/${event.id}`)).body.reminderMinutes).toBe(90);
+
+    await page.getByLabel('Mail going attendees a reminder').uncheck();
+    await expect.poll(() => hours.count()).toBe(0);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get(`/events/${event.id}`)).body.reminderMinutes).toBeNull();
   });
 
   test('a booking type with weekly windows shows its next slots in the visitor preview', async () => {

@@ -29,6 +29,7 @@ describe('events REST (docs/api.md#rest shapes)', () => {
       status: 'draft',
       priceCents: 0,
       currency: 'USD',
+      reminderMinutes: 1440,
       placesLeft: null,
       signupState: 'open',
       createdUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),

@@ -18,6 +18,7 @@ import {
   type CustomFieldType,
 } from '../../../shared/custom-fields';
 import { ZCustomFieldDefinition } from '../../../shared/custom-fields-schema';
+import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES } from '../../../shared/events';
 import { ApiError } from '../../ui/errors';
 import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { errorMessage } from '../../ui/errors';
@@ -84,6 +85,10 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   const [opens, setOpens] = createSignal(utcToLocalInput(e?.signupOpensUtc));
   const [closes, setCloses] = createSignal(utcToLocalInput(e?.signupClosesUtc));
   const [waitlist, setWaitlist] = createSignal(e?.waitlist ?? true);
+  // a new event reminds a day before, as the server's default does (docs/api.md#event-reminders)
+  const storedReminder = e ? e.reminderMinutes : DEFAULT_REMINDER_MINUTES;
+  const [reminderOn, setReminderOn] = createSignal(storedReminder !== null);
+  const [reminderHours, setReminderHours] = createSignal(String((storedReminder ?? DEFAULT_REMINDER_MINUTES) / 60));
   const [status, setStatus] = createSignal<'draft' | 'published'>(e?.status ?? 'draft');
   const [price, setPrice] = createSignal(centsToText(e?.priceCents ?? 0));
   const [chatWebhookUrl, setChatWebhookUrl] = createSignal(e?.chatWebhookUrl ?? '');
@@ -102,6 +107,10 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
     if (priceCents === null) throw new Error(t('admin.eventForm.error.price', { example: formatDecimal(12.5) }));
     const cap = capacity().trim();
     if (cap !== '' && !/^\d+$/.test(cap)) throw new Error(t('admin.eventForm.error.capacity'));
+    const reminderMinutes = reminderOn() ? Math.round(Number(reminderHours()) * 60) : null;
+    if (reminderMinutes !== null && !(reminderMinutes >= 1 && reminderMinutes <= MAX_REMINDER_MINUTES)) {
+      throw new Error(t('admin.eventForm.error.reminder', { max: MAX_REMINDER_MINUTES / 60 }));
+    }
     const fields = extended() ? questions.definitions() : undefined;
     if (fields === null) throw new Error(t('admin.eventForm.error.questions'));
     // the extended edition's keys, sent only where its sections are shown (the free edition keeps what is stored)
@@ -121,6 +130,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
       waitlist: waitlist(),
       status: status(),
       priceCents,
+      reminderMinutes,
       ...extendedKeys,
     };
   };
@@ -211,6 +221,20 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
         onInput={setPrice}
         hint={t('admin.eventForm.field.priceHint')}
       />
+      <CheckboxField id="event-reminder" label={t('admin.eventForm.field.reminder')} checked={reminderOn()} onChange={setReminderOn} />
+      <Show when={reminderOn()}>
+        <TextField
+          id="event-reminder-hours"
+          label={t('admin.eventForm.field.reminderHours')}
+          type="number"
+          min="0.1"
+          max={String(MAX_REMINDER_MINUTES / 60)}
+          step="any"
+          value={reminderHours()}
+          onInput={setReminderHours}
+          hint={t('admin.eventForm.field.reminderHint', { max: MAX_REMINDER_MINUTES / 60 })}
+        />
+      </Show>
       <SelectField id="event-status" label={t('admin.eventForm.field.status')} value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
       <Show when={extended()}>
         <QuestionsEditor editor={questions} />

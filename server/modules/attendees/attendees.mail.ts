@@ -25,7 +25,7 @@ export const CALENDAR_ATTACHMENT = 'event.ics';
 export type ConfirmationMailContext = Pick<AppContext, 'secret' | 'env'>;
 
 /** `Thu 3 Dec, 18:30–21:00 GMT (London)`: the event's zone, the format the pages show (shared/time-format.ts), in the reader's language. */
-function formatStart(event: EventRow, locale: Locale): string {
+export function formatStart(event: EventRow, locale: Locale): string {
   return formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, locale }).place;
 }
 

@@ -9,7 +9,10 @@ import { events } from '../events/events.sql';
 import { orders } from '../orders/payments.sql';
 import { ticketCategories } from '../orders/tickets.sql';
 import { joinedCategoryWithSold, type TicketCategoryWithSold } from '../orders/tickets.repository';
-import { attendees } from './attendees.sql';
+import { attendeeReminders, attendees } from './attendees.sql';
+
+/** Any constant: keeps the per-event reminder locks apart from the other advisory locks. */
+const REMINDER_LOCK_NAMESPACE = 0x5e4d;
 
 export type AttendeeRecord = typeof attendees.$inferSelect;
 export type NewAttendeeRecord = typeof attendees.$inferInsert;
@@ -192,6 +195,41 @@ export function attendeesRepository(db: Db) {
             select ins.*, (select id from job) as svc_announcement_job from ins order by ins.id`,
       );
       return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
+    },
+    /**
+     * One event's reminder run at a time, across instances, until the transaction ends: a job
+     * re-claimed after a lapsed lease waits for the batch under way instead of mailing beside it.
+     */
+    lockEventReminders: async (eventId: number) => {
+      await queryRows(db, sql`select pg_advisory_xact_lock(${REMINDER_LOCK_NAMESPACE}::int4, ${eventId}::int4)`);
+    },
+    /**
+     * Up to `limit` going rows of an event (old rows with an empty status read as going) with an
+     * address and no reminder queued for this start, locked until the transaction ends: a cancel
+     * waits for the batch, then withdraws the mail it queued.
+     */
+    lockUnreminded: (eventId: number, startsUtc: string, limit: number) =>
+      db
+        .select()
+        .from(attendees)
+        .where(
+          and(
+            eq(attendees.eventId, eventId),
+            inArray(attendees.status, ['going', '']),
+            sql`${attendees.email} <> ''`,
+            sql`not exists (select 1 from ${attendeeReminders} r where r.attendee_id = ${attendees.id} and r.starts_utc = ${startsUtc}::timestamp)`,
+          ),
+        )
+        .orderBy(asc(attendees.id))
+        .limit(limit)
+        .for('update'),
+    /** Records that these rows' reminders for `startsUtc` are queued. */
+    markReminded: async (ids: number[], startsUtc: string) => {
+      if (ids.length === 0) return;
+      await db
+        .insert(attendeeReminders)
+        .values(ids.map((attendeeId) => ({ attendeeId, startsUtc })))
+        .onConflictDoNothing();
     },
     /** An attendee with its event, in one read (the confirmation mail's listener). */
     findWithEvent: async (id: number): Promise<{ attendee: AttendeeRecord; event: EventRow } | null> =>

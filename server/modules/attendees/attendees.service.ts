@@ -9,6 +9,7 @@ import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { eventsRepository } from '../events/events.repository';
 import { exportAttendeesStream } from './attendees.export';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
+import { withdrawAttendeeReminder } from './attendees.reminders';
 import { serializeAttendee, serializeAttendees } from './attendees.serialize';
 
 /**
@@ -103,6 +104,8 @@ export function attendeesService(ctx: AppContext) {
       try {
         written = await db.transaction(async (tx) => {
           const row = await attendeesRepository(tx).update(id, patch);
+          // an attendee no longer going gets no reminder still waiting in the outbox
+          if (row && patch.status !== undefined && patch.status !== 'going' && patch.status !== '') await withdrawAttendeeReminder(tx, id);
           return row && { row, held: await holdAttendeeChange(tx, change) };
         });
       } catch (err) {

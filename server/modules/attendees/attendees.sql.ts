@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 import { events } from '../events/events.sql';
 
@@ -53,4 +53,23 @@ export const attendees = pgTable(
       .on(t.deviceId, t.clientId)
       .where(sql`${t.clientId} is not null`),
   ],
+);
+
+/**
+ * One row per attendee and event start whose reminder mail was queued (docs/api.md#event-reminders),
+ * written in the transaction that queues the mail: a re-run after a crash skips them. Keyed by the
+ * start, so an event moved to a new time reminds again. Its own table, not a column on the
+ * attendee: the attendee's update trigger would log a sync change for every reminded row.
+ */
+export const attendeeReminders = pgTable(
+  'svc_attendee_reminders',
+  {
+    attendeeId: integer('attendee_id')
+      .notNull()
+      .references(() => attendees.id, { onDelete: 'cascade' }),
+    /** The event's start the reminder was about. */
+    startsUtc: utcTimestamp('starts_utc').notNull(),
+    queuedUtc: utcTimestamp('queued_utc').notNull().default(nowUtc),
+  },
+  (t) => [primaryKey({ columns: [t.attendeeId, t.startsUtc] })],
 );

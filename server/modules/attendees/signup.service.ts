@@ -20,6 +20,7 @@ import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { announceChangeNow, holdAttendeeChange } from './attendees.service';
 import { ticketPdfTokenOf } from './ticket-pdf.service';
+import { withdrawAttendeeReminder } from './attendees.reminders';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from '../orders/orders.service';
 import { openPayment, paymentsEnabled } from '../orders/payments.service';
@@ -487,6 +488,7 @@ export function signupService(ctx: AppContext) {
         if (!row || !safeEqual(row.cancelToken, token)) throw new AppError('svc_not_found');
         if (row.status === 'cancelled') throw new AppError('svc_already_cancelled');
         const updated = await repo.update(row.id, { status: 'cancelled' });
+        if (updated) await withdrawAttendeeReminder(tx, updated.id);
         return updated && { id: updated.id, held: await holdAttendeeChange(tx, { change: 'cancelled', attendeeId: updated.id }) };
       });
       if (!cancelled) throw new AppError('svc_not_found');

@@ -7,6 +7,7 @@ import type { Principal } from '../../auth/principal';
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { eventsRepository, type EventRow } from './events.repository';
 import { settingsService } from '../settings/settings.service';
+import { dropEventReminder, planEventReminder } from '../attendees/attendees.reminders';
 
 /** What the public decides on besides the event itself: seats taken, the price's currency, the time of the answer. */
 export interface EventLiveFacts {
@@ -46,6 +47,7 @@ export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: bo
     status: e.status,
     priceCents: e.priceCents,
     currency: live.currency,
+    reminderMinutes: e.reminderMinutesBefore,
     placesLeft,
     signupState: signupStateOf(e, placesLeft, live.nowUtc),
     createdUtc: e.createdUtc,
@@ -106,7 +108,13 @@ export function eventsService(ctx: AppContext) {
     async create(input: CreateEventInput): Promise<EventDto> {
       assertCoherent(input);
       assertChatTarget(input.chatWebhookUrl);
-      return toDto(await repo.insert(input), true);
+      const { reminderMinutes, ...fields } = input;
+      const row = await db.transaction(async (tx) => {
+        const inserted = await eventsRepository(tx).insert({ ...fields, reminderMinutesBefore: reminderMinutes });
+        await planEventReminder(tx, null, inserted);
+        return inserted;
+      });
+      return toDto(row, true);
     },
 
     async update(id: number, input: UpdateEventInput): Promise<EventDto> {
@@ -114,7 +122,16 @@ export function eventsService(ctx: AppContext) {
       if (!current) throw new AppError('svc_not_found', 'No such event.');
       assertCoherent({ ...current, ...input });
       assertChatTarget(input.chatWebhookUrl);
-      const row = await repo.update(id, input);
+      const { reminderMinutes, ...fields } = input;
+      const row = await db.transaction(async (tx) => {
+        const events = eventsRepository(tx);
+        // locked: two saves of one event plan its reminder in the order they commit
+        const before = await events.lockById(id);
+        if (!before) return null;
+        const updated = await events.update(id, reminderMinutes === undefined ? fields : { ...fields, reminderMinutesBefore: reminderMinutes });
+        if (updated) await planEventReminder(tx, before, updated);
+        return updated;
+      });
       if (!row) throw new AppError('svc_not_found', 'No such event.');
       return toDto(row, true);
     },
@@ -122,7 +139,12 @@ export function eventsService(ctx: AppContext) {
     /** Refused while attendees exist: deleting them is an explicit admin act that fires svc_attendee_deleted. */
     async delete(id: number): Promise<void> {
       try {
-        if (!(await repo.delete(id))) throw new AppError('svc_not_found', 'No such event.');
+        const deleted = await db.transaction(async (tx) => {
+          if (!(await eventsRepository(tx).delete(id))) return false;
+          await dropEventReminder(tx, id);
+          return true;
+        });
+        if (!deleted) throw new AppError('svc_not_found', 'No such event.');
       } catch (err) {
         if (isForeignKeyViolation(err)) throw new AppError('svc_conflict', 'This event still has attendees; delete them first.', undefined, { cause: err });
         throw err;

@@ -29,6 +29,8 @@ export const events = pgTable(
     waitlist: boolean('waitlist').notNull().default(true),
     status: text('status').$type<EventStatus>().notNull().default('draft'),
     priceCents: integer('price_cents').notNull().default(0),
+    /** Going attendees are mailed a reminder this many minutes before the start; null = no reminder (docs/api.md#event-reminders). */
+    reminderMinutesBefore: integer('reminder_minutes_before').default(1440),
     /** Extended edition: the event's own sign-up questions (docs/api.md#custom-fields). */
     fields: jsonb('fields').$type<CustomFieldDefinition[]>().notNull().default([]),
     /** Extended edition: Slack-compatible incoming webhook for arrivals; '' uses the settings default. */

@@ -30,6 +30,7 @@ import { sha256Hex } from '../../security/crypto';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD, MIN_FILL_MS } from '../attendees/signup.service';
+import { planEventReminder } from '../attendees/attendees.reminders';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { requireExtended } from '../orders/payments.service';
 import { recipientLanguage } from '../../mail/language';
@@ -103,9 +104,11 @@ export function submissionsService(ctx: AppContext) {
   async function decide(id: number, next: { status: EventStatus; submissionStatus: 'submitted' | 'rejected' }, kind: SubmissionMailKind, reason = '') {
     requireExtended(ctx);
     const row = await db.transaction(async (tx) => {
-      await lockPending(tx, id);
+      const before = await lockPending(tx, id);
       const updated = await eventsRepository(tx).update(id, next);
       if (!updated) throw new AppError('svc_not_found', 'No such submission.');
+      // a published proposal reminds its attendees as any event does
+      await planEventReminder(tx, before, updated);
       const key = submissionMailKey(kind, id);
       await queueMail(tx, buildSubmissionMail(kind, ctx.env.publicUrl, updated, await recipientLanguage(tx, updated.language), reason), {
         dedupeKey: key,
