@@ -44,7 +44,7 @@ export async function waitShowing(page: Page, locator: Locator, what: string): P
   try {
     await locator.waitFor();
   } catch (err) {
-    const shown = await page.evaluate(() => (document.querySelector('main') ?? document.body).innerText).catch(() => '(the page could not be read)');
+    const shown = await page.evaluate(() => document.body.innerText).catch(() => '(the page could not be read)');
     throw new Error(`${what} did not show at ${page.url()}; the page showed: ${shown.slice(0, 1500)}`, { cause: err });
   }
 }
