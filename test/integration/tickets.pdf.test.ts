@@ -156,7 +156,8 @@ describe('GET /svc/v1/tickets/{cancelToken}/ticket.pdf', () => {
     expect(res.status).toBe(200);
     const text = textOf(body);
     // Arabic words come back in reading order only if they were shaped and laid right to left
-    for (const expected of ['أمسية موسيقية', 'شرفة', 'رمز التذكرة', 'نوع التذكرة', 'المكان', 'Ada Lovelace', 'Leeds Arts Club', 'CEST (Berlin)', 'الجمعة']) {
+    // (the zone's brackets are neutral: pdftotext reads them back mirrored around the Latin run, so its words are checked alone)
+    for (const expected of ['أمسية موسيقية', 'شرفة', 'رمز التذكرة', 'نوع التذكرة', 'المكان', 'Ada Lovelace', 'Leeds Arts Club', 'CEST', 'Berlin', 'الجمعة']) {
       expect(text).toContain(expected);
     }
     // the lines start at the right margin: the Arabic label's glyphs sit right of the page's middle
