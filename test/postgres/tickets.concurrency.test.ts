@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../server/db/client';
 import { useTestServer } from '../helpers/test-server';
 import { attendeeRows, createEvent, signUp } from '../helpers/registration';
 
@@ -64,5 +66,52 @@ describe('200 concurrent sign-ups across two categories never oversell a quota o
     expect(rows).toHaveLength(accepted.reduce((n, r) => n + r.body.tickets.length, 0));
     const listed = (await admin.api.get(`/events/${eventId}/ticket-categories`)).body;
     expect(listed.map((c: { soldCount: number }) => c.soldCount)).toEqual([15, 40]);
+  });
+});
+
+async function codeState(eventId: number, voucherId: number) {
+  const db = srv.server.ctx.db;
+  const [row] = await queryRows<{ used: number }>(db, sql`select used_count as used from svc_vouchers where id = ${voucherId}`);
+  const redemptions = await queryRows<{ quantity: number; attendee_id: number | null }>(
+    db,
+    sql`select quantity, attendee_id from svc_voucher_redemptions where voucher_id = ${voucherId} and released_utc is null`,
+  );
+  const going = (await attendeeRows(srv, eventId)).filter((r) => r.status === 'going');
+  return { used: Number(row!.used), redemptions, going };
+}
+
+describe('200 concurrent sign-ups with one code: the code’s limits hold through the sign-up', () => {
+  it('a 10-use code discounts exactly 10 tickets; the other sign-ups are refused svc_voucher_used_up and store nothing', async () => {
+    const { eventId, vip, standard } = await twoCategories({ capacity: 500, waitlist: false }, { vip: 300, standard: 300 });
+    const code = await admin.api.post(`/events/${eventId}/vouchers`, { code: 'TEN', kind: 'percent', value: 2000, maxUses: 10 });
+    expect(code.status).toBe(201);
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => signUp(srv, eventId, { email: `code-${i}@example.test`, tickets: [{ categoryId: i % 2 ? vip : standard, quantity: 1 }], voucher: 'ten' })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 409 && r.body.code === 'svc_voucher_used_up')).toHaveLength(190);
+    const after = await codeState(eventId, code.body.id);
+    expect(after.used).toBe(10);
+    expect(after.going).toHaveLength(10);
+    // one redemption per discounted row, each tied to its row
+    expect(after.redemptions.map((r) => Number(r.attendee_id)).sort()).toEqual(after.going.map((r) => Number(r.id)).sort());
+  });
+
+  it('five concurrent sign-ups by one email (its throttle allows five an hour) beside 100 others: a 3-per-email code discounts 3 of its tickets', async () => {
+    const { eventId, vip } = await twoCategories({ capacity: 500, waitlist: false }, { vip: 300, standard: 300 });
+    const code = await admin.api.post(`/events/${eventId}/vouchers`, { code: 'MINE', kind: 'fixed', value: 100, maxUsesPerEmail: 3 });
+    expect(code.status).toBe(201);
+    const tickets = [{ categoryId: vip, quantity: 1 }];
+    const [same, others] = await Promise.all([
+      Promise.all(Array.from({ length: 5 }, (_, i) => signUp(srv, eventId, { email: i % 2 ? 'Same@Example.test' : 'same@example.test', tickets, voucher: 'mine' }))),
+      Promise.all(Array.from({ length: 100 }, (_, i) => signUp(srv, eventId, { email: `other-${i}@example.test`, tickets, voucher: 'mine' }))),
+    ]);
+    expect(same.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(same.filter((r) => r.status === 409 && r.body.code === 'svc_voucher_email_limit')).toHaveLength(2);
+    expect(others.every((r) => r.status === 201)).toBe(true);
+    const after = await codeState(eventId, code.body.id);
+    expect(after.used).toBe(103);
+    expect(after.redemptions).toHaveLength(103);
+    expect(after.going).toHaveLength(103);
   });
 });

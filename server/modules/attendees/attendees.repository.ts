@@ -7,8 +7,8 @@ import { jobs } from '../../jobs/jobs.sql';
 import type { EventRow } from '../events/events.repository';
 import { events } from '../events/events.sql';
 import { orders } from '../orders/payments.sql';
-import { ticketCategories } from '../orders/tickets.sql';
-import { joinedCategoryWithSold, type TicketCategoryWithSold } from '../orders/tickets.repository';
+import { ticketCategories, voucherRedemptions, vouchers } from '../orders/tickets.sql';
+import { joinedCategoryWithSold, soldCount, type TicketCategoryWithSold } from '../orders/tickets.repository';
 import { attendeeReminders, attendees } from './attendees.sql';
 
 /** Any constant: keeps the per-event reminder locks apart from the other advisory locks. */
@@ -65,6 +65,17 @@ function attendeeFromRaw(raw: Record<string, unknown>): AttendeeRecord {
       return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
     }),
   ) as AttendeeRecord;
+}
+
+/** The code a sign-up redeems in `insertTicketRowsIfSeats`: its uses are taken in the same statement. */
+export interface RedemptionInStatement {
+  voucherId: number;
+  /** Lower-cased email of the buyer (the per-email limit counts it). */
+  email: string;
+  /** Seats the code discounts: the sum of the discounted rows' quantities. */
+  quantity: number;
+  /** The categories whose rows it discounts (null: every row). */
+  categoryIds: readonly number[] | null;
 }
 
 export interface SeatedSignup {
@@ -194,6 +205,79 @@ export function attendeesRepository(db: Db) {
             )
             select ins.*, (select id from job) as svc_announcement_job from ins order by ins.id`,
       );
+      return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
+    },
+    /**
+     * Ticket rows of one sign-up, every one going, in one statement that first checks, with what
+     * the database holds when it starts (sent right behind the event row's lock, like
+     * `insertIfSeats`), that the event is published, its capacity and every category's quota still
+     * take them, and that the code (when one is redeemed) is within its limits in total and for
+     * this email; then counts the code's uses, inserts the rows, their held `svc_rsvp_submitted`
+     * job and one redemption per discounted row. When any check fails it writes nothing and
+     * answers null: the caller decides again, line by line, under the lock (docs/api.md#tickets).
+     */
+    insertTicketRowsIfSeats: async (
+      eventId: number,
+      rows: NewAttendeeRecord[],
+      announcementType: string,
+      redemption: RedemptionInStatement | null,
+    ): Promise<{ rows: AttendeeRecord[]; announcement: number } | null> => {
+      const total = rows.reduce((n, r) => n + (r.quantity ?? 1), 0);
+      const perCategory = new Map<number, number>();
+      for (const r of rows) perCategory.set(r.ticketCategoryId!, (perCategory.get(r.ticketCategoryId!) ?? 0) + (r.quantity ?? 1));
+      const wanted = JSON.stringify([...perCategory].map(([categoryId, quantity]) => ({ categoryId, quantity })));
+      const values = rows.map(
+        (r) =>
+          sql`(${r.eventId}::int, ${r.email}::text, ${r.displayName}::text, ${r.quantity ?? 1}::int, 'going', ${r.customFields ?? null}::text,
+               ${r.cancelToken}::text, ${r.ticketCode ?? null}::text, ${r.ticketCodeHash ?? null}::text, ${r.ticketCategoryId ?? null}::int, ${r.language ?? null}::text)`,
+      );
+      const uses = redemption
+        ? sql`, uses as (
+              update ${vouchers} set used_count = ${vouchers.usedCount} + ${redemption.quantity}::int
+              where ${vouchers.id} = ${redemption.voucherId}::int and ${vouchers.eventId} = ${eventId}::int and exists (select 1 from seats)
+                and (${vouchers.maxUses} is null or ${vouchers.usedCount} + ${redemption.quantity}::int <= ${vouchers.maxUses})
+                and (${vouchers.maxUsesPerEmail} is null or ${redemption.quantity}::int + (select coalesce(sum(r.quantity), 0) from ${voucherRedemptions} r
+                       where r.voucher_id = ${redemption.voucherId}::int and r.email = ${redemption.email}::text and r.released_utc is null) <= ${vouchers.maxUsesPerEmail})
+              returning ${vouchers.id}
+            )`
+        : sql``;
+      const discounted = redemption
+        ? sql`, red as (
+              insert into ${voucherRedemptions} (voucher_id, email, quantity, attendee_id)
+              select ${redemption.voucherId}::int, ${redemption.email}::text, ins.quantity, ins.id from ins
+              where ${redemption.categoryIds === null ? sql`true` : sql`ins.ticket_category_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(redemption.categoryIds)}::jsonb))`}
+            )`
+        : sql``;
+      const result = await queryRows<Record<string, unknown>>(
+        db,
+        sql`with wanted as (
+              select (value->>'categoryId')::int as category_id, (value->>'quantity')::int as quantity from jsonb_array_elements(${wanted}::jsonb)
+            ),
+            seats as (
+              select 1 from ${events}
+              where ${events.id} = ${eventId}::int and ${events.status} = 'published'
+                and (${events.capacity} is null or ${seatsOf(events.id)} + ${total}::int <= ${events.capacity})
+                and (select count(*) from wanted join ${ticketCategories} on ${ticketCategories.id} = wanted.category_id and ${ticketCategories.eventId} = ${eventId}::int
+                      where ${ticketCategories.quota} is null or ${soldCount} + wanted.quantity <= ${ticketCategories.quota}) = (select count(*) from wanted)
+            )${uses},
+            ins as (
+              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, ticket_category_id, language)
+              select * from (values ${sql.join(values, sql`, `)}) v
+              where exists (select 1 from seats)${redemption ? sql` and exists (select 1 from uses)` : sql``}
+              returning ${sql.join(
+                ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
+                sql`, `,
+              )}
+            ),
+            job as (
+              insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
+              select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('attendeeIds', (select jsonb_agg(ins.id order by ins.id) from ins))`)}
+              where exists (select 1 from ins)
+              returning id
+            )${discounted}
+            select ins.*, (select id from job) as svc_announcement_job from ins order by ins.id`,
+      );
+      if (result.length === 0) return null;
       return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
     },
     /**

@@ -17,7 +17,7 @@ import { safeEqual, sha256Hex } from '../../security/crypto';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '../../security/nonce';
 import { countRateLimits, enforceRateLimit, secondsLeftInWindow, type RateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
-import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
+import { attendeesRepository, type AttendeeRecord, type RedemptionInStatement } from './attendees.repository';
 import { announceChangeNow, holdAttendeeChange } from './attendees.service';
 import { ticketPdfTokenOf } from './ticket-pdf.service';
 import { withdrawAttendeeReminder } from './attendees.reminders';
@@ -26,7 +26,7 @@ import { ordersService } from '../orders/orders.service';
 import { openPayment, paymentsEnabled } from '../orders/payments.service';
 import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmittedNow, announceSubmittedRowsNow, newTicketSecrets, seatsTakenLocked } from '../orders/tickets.service';
 import { decideTicketLines, orderTotalOf, resolveTicketLines, voucherCodeOf, type TicketLine } from '../orders/ticket-categories.service';
-import { attachRedemption, attachRedemptionToTickets, checkVoucher, redeemVoucher } from '../orders/vouchers.service';
+import { applicableVoucher, attachRedemption, attachRedemptionToTickets, checkVoucher, redeemVoucher } from '../orders/vouchers.service';
 import { vouchersRepository } from '../orders/vouchers.repository';
 import { voucherCodeKey } from '../../../shared/vouchers';
 import { ticketsRepository } from '../orders/tickets.repository';
@@ -305,7 +305,66 @@ export function signupService(ctx: AppContext) {
        * with a price, when payments run, become one order that holds their seats until it is paid.
        */
       async function categorizedSignup(requestedLines: TicketLine[]): Promise<SignupResult> {
-        const made = await db.transaction(async (tx) => {
+        const made = (await allGoingInOneStatement(requestedLines)) ?? (await decidedLineByLine(requestedLines));
+        // 10. After commit: svc_rsvp_submitted once per row made, exactly the contract's payload keys.
+        if (made.announcement !== null) await announceSubmittedRowsNow(ctx, made.announcement, made.rows);
+        const tickets = made.rows.map((row) => ({ ...answerOf(row), ticketCategoryId: row.ticketCategoryId }));
+        if (made.order) return { ...made.order, tickets };
+        const first = made.rows.find((r) => r.status === 'going') ?? made.rows[0]!;
+        return { ...answerOf(first), tickets };
+      }
+
+      /**
+       * The usual sign-up of a rush, none of its lines to pay online: every line going, in one
+       * statement sent behind the event row's lock and followed by the COMMIT, so the hot row is
+       * held for one round trip, as a sign-up without categories (`freeSignup`). The statement
+       * checks the event's capacity, each quota and the code's limits itself and writes nothing
+       * when one no longer holds (null): the sign-up is then decided line by line under the lock,
+       * which says which line does not fit, waitlists it or refuses the code as it should. A code
+       * that is unknown, out of its window or for none of the tickets is refused here as there.
+       */
+      async function allGoingInOneStatement(requestedLines: TicketLine[]): Promise<{ rows: AttendeeRecord[]; announcement: number; order: null } | null> {
+        if (paid) return null;
+        const code = voucherCodeOf(raw);
+        let redemption: RedemptionInStatement | null = null;
+        if (code !== '') {
+          const { voucher, terms, quantity } = await applicableVoucher(db, {
+            eventId: event.id,
+            code,
+            lines: requestedLines.map((l) => ({ categoryId: l.category.id, quantity: l.quantity })),
+            atUtc: toUtcString(nowMs),
+          });
+          redemption = { voucherId: voucher.id, email: fields.email.trim().toLowerCase(), quantity, categoryIds: terms.categoryIds };
+        }
+        const { written } = await transactionWithFinalWrite(db, async (tx) => ({
+          decision: null,
+          write: () =>
+            Promise.all([
+              eventsRepository(tx).lockById(event.id),
+              attendeesRepository(tx).insertTicketRowsIfSeats(
+                event.id,
+                requestedLines.map((line) => ({
+                  eventId: event.id,
+                  email: fields.email,
+                  displayName: fields.display_name,
+                  quantity: line.quantity,
+                  customFields,
+                  ...newTicketSecrets(),
+                  ticketCategoryId: line.category.id,
+                  language,
+                })),
+                ANNOUNCE_RSVP_SUBMITTED_JOB,
+                redemption,
+              ),
+            ]),
+        }));
+        const seated = written![1];
+        return seated ? { ...seated, order: null } : null;
+      }
+
+      /** The sign-up's lines decided one by one under the event row's lock (see `categorizedSignup`). */
+      async function decidedLineByLine(requestedLines: TicketLine[]) {
+        return db.transaction(async (tx) => {
           // The lock and the two counts are sent together: the connection runs them in order, so
           // the counts start once the lock is held and read (each statement its own snapshot)
           // every seat committed before it. One wait for the three while other sign-ups queue.
@@ -404,12 +463,6 @@ export function signupService(ctx: AppContext) {
           });
           return { rows, announcement, order: { orderId: order.id, status: 'pending_payment' as const, paymentUrl: payment.url } };
         });
-        // 10. After commit: svc_rsvp_submitted once per row made, exactly the contract's payload keys.
-        if (made.announcement !== null) await announceSubmittedRowsNow(ctx, made.announcement, made.rows);
-        const tickets = made.rows.map((row) => ({ ...answerOf(row), ticketCategoryId: row.ticketCategoryId }));
-        if (made.order) return { ...made.order, tickets };
-        const first = made.rows.find((r) => r.status === 'going') ?? made.rows[0]!;
-        return { ...answerOf(first), tickets };
       }
 
       function paidSignup() {

@@ -165,7 +165,9 @@ export async function resolveTicketLines(
     requested = [{ categoryId: buyable[0]!.id, quantity }];
   }
   const byId = new Map(categories.map((c) => [c.id, c]));
-  const unlocked = new Set(visibleCategories(categories, await unlockingTerms(db, event.id, voucherCodeOf(raw))).map((c) => c.id));
+  // the code is read here only when a hidden category is asked for: it may unlock it
+  const asksHidden = requested.some((r) => byId.get(r.categoryId)?.hidden === true);
+  const unlocked = new Set(visibleCategories(categories, asksHidden ? await unlockingTerms(db, event.id, voucherCodeOf(raw)) : null).map((c) => c.id));
   const lines = requested.map(({ categoryId, quantity: count }) => {
     const category = byId.get(categoryId);
     if (!category) throw badTickets(`no ticket category ${categoryId} for this event`);

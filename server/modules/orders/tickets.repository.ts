@@ -18,7 +18,7 @@ export type TicketCategoryWithSold = TicketCategoryRow & { soldCount: number };
  * parts name the event first, so they walk the (event, category) and the orders' event indexes.
  */
 // aliased and qualified by hand: drizzle leaves a column in a select list unqualified, which a correlated subquery would misread
-const soldCount = sql<number>`((select coalesce(sum(a.quantity), 0) from ${attendees} a
+export const soldCount = sql<number>`((select coalesce(sum(a.quantity), 0) from ${attendees} a
     where a.event_id = ${ticketCategories}.event_id and a.ticket_category_id = ${ticketCategories}.id and a.status in ('going', ''))
   + (select coalesce(sum((l.value->>'quantity')::int), 0) from ${orders} o cross join lateral jsonb_array_elements(o.lines) l
     where o.event_id = ${ticketCategories}.event_id and o.status = 'pending_payment' and (l.value->>'categoryId')::int = ${ticketCategories}.id))::int`;

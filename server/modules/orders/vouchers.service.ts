@@ -196,7 +196,11 @@ function refuseVoucher(code: KnownErrorCode, message?: string, data?: Record<str
  * The first three checks of a redemption, which take no use: the code is the event's, now is
  * inside its window, and it applies to some of the lines (the seats it would discount).
  */
-async function applicableVoucher(tx: Db, input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc' | 'found'>, repo: VouchersRepository) {
+export async function applicableVoucher(
+  tx: Db,
+  input: Pick<RedeemVoucherInput, 'eventId' | 'code' | 'lines' | 'atUtc' | 'found'>,
+  repo: VouchersRepository = vouchersRepository,
+) {
   const voucher = input.found !== undefined ? input.found : await repo.findByCode(tx, input.eventId, voucherCodeKey(input.code));
   if (!voucher) throw refuseVoucher('svc_voucher_unknown');
   const at = input.atUtc ?? toUtcString(Date.now());
