@@ -427,3 +427,11 @@ export const listOrders = async (filter: OrderFilter, page = 1, perPage = 50): P
   fromServer(await call(rpc().payments.orders.query({ ...filter, page, perPage })));
 export const getOrder = (id: number): Promise<OrderDetailDto> => call(rpc().payments.order.query({ id }));
 export const refundOrder = (id: number): Promise<OrderDetailDto> => call(rpc().payments.refundOrder.mutate({ id }));
+
+/** Private calendar feeds of bookings (docs/api.md#calendar-feeds): one per host, and the administrator's of every booking. */
+export type FeedOwner = { scope: 'all' } | { scope: 'host'; userId: number };
+export const getFeed = (owner: FeedOwner) => call(owner.scope === 'all' ? rpc().feeds.allFeed.query() : rpc().feeds.hostFeed.query({ userId: owner.userId }));
+export const renewFeed = (owner: FeedOwner) =>
+  call(owner.scope === 'all' ? rpc().feeds.renewAllFeed.mutate() : rpc().feeds.renewHostFeed.mutate({ userId: owner.userId }));
+export const revokeFeed = (owner: FeedOwner) =>
+  call(owner.scope === 'all' ? rpc().feeds.revokeAllFeed.mutate() : rpc().feeds.revokeHostFeed.mutate({ userId: owner.userId }));

@@ -26,20 +26,23 @@ function parametersOf(schema: ZodType | undefined, where: 'path' | 'query', rena
  * `/bookings/{id}`); such routes share one template whose parameter names join theirs
  * (`{tokenOrId}`), and each operation says what it expects there.
  */
+/** A route's path as documented: a parameter with a pattern and a file suffix (`:token{[A-Za-z0-9_-]+\\.ics}`) reads `:token.ics`. */
+const docPath = (route: AnyRouteDef) => route.path.replace(/\{[^}]*\\\.(\w+)\}/g, '.$1');
+
 function templateNames(routes: AnyRouteDef[]): Map<AnyRouteDef, { path: string; rename: Record<string, string> }> {
   const groups = new Map<string, AnyRouteDef[]>();
   for (const route of routes) {
-    const shape = route.path.replace(/:[A-Za-z_]\w*/g, ':');
+    const shape = docPath(route).replace(/:[A-Za-z_]\w*/g, ':');
     groups.set(shape, [...(groups.get(shape) ?? []), route]);
   }
   const out = new Map<AnyRouteDef, { path: string; rename: Record<string, string> }>();
   for (const group of groups.values()) {
-    const namesOf = (r: AnyRouteDef) => [...r.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+    const namesOf = (r: AnyRouteDef) => [...docPath(r).matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
     const slots = namesOf(group[0]!).map((_, i) => [...new Set(group.map((r) => namesOf(r)[i]!))]);
     const joined = slots.map((names) => names.map((n, i) => (i === 0 ? n : n[0]!.toUpperCase() + n.slice(1))).join('Or'));
     for (const route of group) {
       let i = 0;
-      const path = route.path.replace(/:[A-Za-z_]\w*/g, () => `{${joined[i++]}}`);
+      const path = docPath(route).replace(/:[A-Za-z_]\w*/g, () => `{${joined[i++]}}`);
       const rename = Object.fromEntries(namesOf(route).map((n, j) => [n, joined[j]!]));
       out.set(route, { path, rename });
     }
@@ -115,7 +118,7 @@ export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; ser
       schema: { type: 'string' },
     }));
     const operation: Record<string, unknown> = {
-      operationId: `${route.method}${route.path.replace(/[/:{}-]+(\w)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
+      operationId: `${route.method}${docPath(route).replace(/[/:{}-]+(\w)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
       summary: route.summary,
       tags: route.tags,
       parameters: [...parametersOf(route.params, 'path', templates.get(route)!.rename), ...parametersOf(route.query, 'query'), ...headers],

@@ -15,3 +15,4 @@ export * from '../modules/webhooks/webhooks.sql';
 export * from '../modules/timeline/timeline.sql';
 export * from '../modules/resources/resources.sql';
 export * from '../modules/chat/chat.sql';
+export * from '../modules/hosts/feeds.sql';

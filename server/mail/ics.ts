@@ -54,31 +54,74 @@ const MAX_LINE_OCTETS = 75;
 const CRLF = '\r\n';
 const utf8 = new TextEncoder();
 
+/** One calendar entry of a subscribed feed (`buildIcsFeed`): no iTIP method, no participants. */
+export interface IcsFeedEvent {
+  uid: string;
+  stampUtc: string;
+  startUtc: string;
+  endUtc: string;
+  summary: string;
+  description: string;
+  location?: string;
+  url?: string;
+  sequence: number;
+  status: 'CONFIRMED' | 'TENTATIVE';
+}
+
+/** A VEVENT's lines; `participants` (ORGANIZER, ATTENDEE) go before its SEQUENCE. */
+function veventLines(event: Omit<IcsFeedEvent, 'status'>, status: string, participants: string[] = []): string[] {
+  return [
+    'BEGIN:VEVENT',
+    `UID:${escapeText(event.uid)}`,
+    `DTSTAMP:${toIcsUtc(event.stampUtc, 'stampUtc')}`,
+    `DTSTART:${toIcsUtc(event.startUtc, 'startUtc')}`,
+    `DTEND:${toIcsUtc(event.endUtc, 'endUtc')}`,
+    `SUMMARY:${escapeText(event.summary)}`,
+    `DESCRIPTION:${escapeText(event.description)}`,
+    ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
+    ...(event.url ? [`URL:${toHttpUrl(event.url)}`] : []),
+    ...participants,
+    `SEQUENCE:${toSequence(event.sequence)}`,
+    `STATUS:${status}`,
+    'END:VEVENT',
+  ];
+}
+
+const asText = (lines: string[]) => lines.map((line) => foldLine(line) + CRLF).join('');
+
 /** Builds the calendar text; throws on a malformed time, URL, address or sequence. */
 export function buildIcs(input: IcsInput): string {
   const status = input.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED';
-  const lines = [
+  return asText([
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//svc//booking//EN',
     `METHOD:${input.method}`,
-    'BEGIN:VEVENT',
-    `UID:${escapeText(input.uid)}`,
-    `DTSTAMP:${toIcsUtc(input.stampUtc, 'stampUtc')}`,
-    `DTSTART:${toIcsUtc(input.startUtc, 'startUtc')}`,
-    `DTEND:${toIcsUtc(input.endUtc, 'endUtc')}`,
-    `SUMMARY:${escapeText(input.summary)}`,
-    `DESCRIPTION:${escapeText(input.description)}`,
-    ...(input.location ? [`LOCATION:${escapeText(input.location)}`] : []),
-    ...(input.url ? [`URL:${toHttpUrl(input.url)}`] : []),
-    `ORGANIZER;CN=${quoteParam(input.organizer.name)}${sentByParam(input.organizer)}:${toMailto(input.organizer.email)}`,
-    `ATTENDEE;CN=${quoteParam(input.attendee.name)};RSVP=FALSE:${toMailto(input.attendee.email)}`,
-    `SEQUENCE:${toSequence(input.sequence)}`,
-    `STATUS:${status}`,
-    'END:VEVENT',
+    ...veventLines(input, status, [
+      `ORGANIZER;CN=${quoteParam(input.organizer.name)}${sentByParam(input.organizer)}:${toMailto(input.organizer.email)}`,
+      `ATTENDEE;CN=${quoteParam(input.attendee.name)};RSVP=FALSE:${toMailto(input.attendee.email)}`,
+    ]),
     'END:VCALENDAR',
-  ];
-  return lines.map((line) => foldLine(line) + CRLF).join('');
+  ]);
+}
+
+/**
+ * A subscribed calendar (a `webcal://` feed): a name the calendar app shows, a refresh hint,
+ * and the entries, each under the UID its mailed invite has, so a calendar holding both shows one.
+ */
+export function buildIcsFeed(input: { name: string; refreshMinutes: number; events: IcsFeedEvent[] }): string {
+  return asText([
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//svc//booking-feed//EN',
+    'CALSCALE:GREGORIAN',
+    `X-WR-CALNAME:${escapeText(input.name)}`,
+    `NAME:${escapeText(input.name)}`,
+    `REFRESH-INTERVAL;VALUE=DURATION:PT${Math.max(1, Math.round(input.refreshMinutes))}M`,
+    `X-PUBLISHED-TTL:PT${Math.max(1, Math.round(input.refreshMinutes))}M`,
+    ...input.events.flatMap((event) => veventLines(event, event.status)),
+    'END:VCALENDAR',
+  ]);
 }
 
 /** RFC 5545 §3.3.11 TEXT escaping; other control characters are not allowed in TEXT. */

@@ -34,6 +34,7 @@ import { submissionsOperations } from './submissions/submissions.operations';
 import { registerChatJobs } from './chat/chat.jobs';
 import { chatOperations } from './chat/chat.operations';
 import { vouchersOperations } from './orders/vouchers.operations';
+import { feedsOperations } from './hosts/feeds.operations';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -58,6 +59,7 @@ export const domainOperations = {
   resources: resourcesOperations,
   chat: chatOperations,
   vouchers: vouchersOperations,
+  feeds: feedsOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */

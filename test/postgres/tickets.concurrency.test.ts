@@ -86,7 +86,9 @@ describe('200 concurrent sign-ups with one code: the code’s limits hold throug
     const code = await admin.api.post(`/events/${eventId}/vouchers`, { code: 'TEN', kind: 'percent', value: 2000, maxUses: 10 });
     expect(code.status).toBe(201);
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => signUp(srv, eventId, { email: `code-${i}@example.test`, tickets: [{ categoryId: i % 2 ? vip : standard, quantity: 1 }], voucher: 'ten' })),
+      Array.from({ length: 200 }, (_, i) =>
+        signUp(srv, eventId, { email: `code-${i}@example.test`, tickets: [{ categoryId: i % 2 ? vip : standard, quantity: 1 }], voucher: 'ten' }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     expect(results.filter((r) => r.status === 409 && r.body.code === 'svc_voucher_used_up')).toHaveLength(190);
@@ -103,7 +105,9 @@ describe('200 concurrent sign-ups with one code: the code’s limits hold throug
     expect(code.status).toBe(201);
     const tickets = [{ categoryId: vip, quantity: 1 }];
     const [same, others] = await Promise.all([
-      Promise.all(Array.from({ length: 5 }, (_, i) => signUp(srv, eventId, { email: i % 2 ? 'Same@Example.test' : 'same@example.test', tickets, voucher: 'mine' }))),
+      Promise.all(
+        Array.from({ length: 5 }, (_, i) => signUp(srv, eventId, { email: i % 2 ? 'Same@Example.test' : 'same@example.test', tickets, voucher: 'mine' })),
+      ),
       Promise.all(Array.from({ length: 100 }, (_, i) => signUp(srv, eventId, { email: `other-${i}@example.test`, tickets, voucher: 'mine' }))),
     ]);
     expect(same.filter((r) => r.status === 201)).toHaveLength(3);

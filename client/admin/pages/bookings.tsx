@@ -1,6 +1,7 @@
 import { createMemo, createResource, createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
+import { CalendarFeed } from '../components/calendar-feed';
 import { DataTable } from '../components/data-table';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
@@ -320,6 +321,7 @@ function Bookings(): JSX.Element {
         )}
       </Show>
       <NewBooking types={ready(types) ?? []} onCreated={() => void refetch()} />
+      <CalendarFeed owner={{ scope: 'all' }} heading={t('admin.feed.allHeading')} lead={t('admin.feed.allLead')} confirm={confirm} />
       {confirm.view()}
     </>
   );
