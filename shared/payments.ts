@@ -61,6 +61,9 @@ export const ZCheckoutDto = z.object({
   holdUntilUtc: z.string(),
   /** The provider's hosted page (Stripe), once it exists; null for the local page. */
   checkoutUrl: z.string().nullable(),
+  /** A paid order's receipt (PDF) and, once refunded, its credit note; null while there is none (docs/api.md#receipts). */
+  receiptUrl: z.string().nullable(),
+  creditNoteUrl: z.string().nullable(),
 });
 export type CheckoutDto = z.infer<typeof ZCheckoutDto>;
 
