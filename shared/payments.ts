@@ -111,7 +111,15 @@ export const ZOrderTicketDto = z.object({
   email: z.string(),
   status: z.string(),
 });
-export const ZOrderDetailDto = ZOrderDto.extend({ tickets: z.array(ZOrderTicketDto) });
+/** An issued receipt or credit note of the order (docs/api.md#receipts); `url` is the administrator's download. */
+export const ZOrderDocumentDto = z.object({
+  kind: z.enum(['receipt', 'credit_note']),
+  number: z.string(),
+  issuedUtc: z.string(),
+  url: z.string(),
+});
+export type OrderDocumentDto = z.infer<typeof ZOrderDocumentDto>;
+export const ZOrderDetailDto = ZOrderDto.extend({ tickets: z.array(ZOrderTicketDto), documents: z.array(ZOrderDocumentDto) });
 export type OrderDetailDto = z.infer<typeof ZOrderDetailDto>;
 
 export const ZOrderListQuery = z.object({

@@ -94,6 +94,8 @@ describe('a paid order’s receipt', () => {
     // stalls: 2 × 24.00 − 10 % = 43.20 gross (20 % included: net 36.00, tax 7.20);
     // balcony: 10.00 − 10 % = 9.00 net, 5 % added: tax 0.45, gross 9.45 (10.50 before the code); total 52.65
     expect(order).toMatchObject({ amountCents: 5265, taxCents: 765, netCents: 4500, currency: 'GBP' });
+    // the order's page lists it, with the administrator's download
+    expect(order.documents).toEqual([{ kind: 'receipt', number: numberText, issuedUtc: expect.any(String), url: `/svc/v1/orders/${orderId}/receipt.pdf` }]);
 
     const adminPdf = await download(`${srv.url}/svc/v1/orders/${orderId}/receipt.pdf`);
     expect(adminPdf.res.status).toBe(200);
@@ -156,6 +158,14 @@ describe('a paid order’s receipt', () => {
     expect(text).toContain('Online-Zahlung (lokale Kasse)');
   });
 
+  it('is printed right to left in Arabic, with its number as written', async () => {
+    const { orderId } = await paidOrder('ar');
+    const text = textOf((await download(`${srv.url}/svc/v1/orders/${orderId}/receipt.pdf`)).body);
+    expect(text).toMatch(/R-\d{6}/);
+    expect(text).toContain('GB123456789');
+    for (const word of ['إيصال', 'الضريبة', 'الصافي']) expect(text).toContain(word);
+  });
+
   it('stays as issued when Settings change later', async () => {
     const { orderId } = await paidOrder();
     expect((await admin.api.patch('/settings', { sellerName: 'Renamed Club' })).status).toBe(200);
@@ -178,6 +188,10 @@ describe('a refund', () => {
     const all = await documents();
     const note = all.find((d) => d.order_id === orderId && d.kind === 'credit_note')!;
     expect(note.number).toBe(receipt.number + 1);
+    expect((await admin.api.get(`/orders/${orderId}`)).body.documents.map((d: { number: string }) => d.number)).toEqual([
+      `R-${String(receipt.number).padStart(6, '0')}`,
+      `CN-${String(note.number).padStart(6, '0')}`,
+    ]);
     expect(all.at(-1)).toEqual(note);
     const noteText = `CN-${String(note.number).padStart(6, '0')}`;
     const receiptText = `R-${String(receipt.number).padStart(6, '0')}`;

@@ -21,7 +21,7 @@ import { buildOrderMail } from './orders.mail';
 import { orderPriceOf, priceLinesOf } from './ticket-price.service';
 import { recipientLanguage } from '../../mail/language';
 import { paymentsRepository as repo, type OrderRow, type PaymentRow } from './payments.repository';
-import { issueCreditNote, issueReceipt, receiptDue } from './receipts.service';
+import { issueCreditNote, issueReceipt, orderDocumentsOf, receiptDue } from './receipts.service';
 
 /** The held jobs behind a paid order's actions and a refunded (or reversed) one's (server/jobs/announcements.ts). */
 export const ANNOUNCE_ORDER_PAID_JOB = 'announce.order_paid';
@@ -126,14 +126,16 @@ export function ordersService(ctx: AppContext) {
   }
 
   async function detail(db: Db, order: OrderRow): Promise<OrderDetailDto> {
-    const [event, payment, tickets] = await Promise.all([
+    const [event, payment, tickets, documents] = await Promise.all([
       eventsRepository(db).findById(order.eventId),
       repo.latestPaymentOf(db, { orderId: order.id }),
       repo.ticketsOf(db, order.id),
+      orderDocumentsOf(db, order.id),
     ]);
     return {
       ...toOrderDto({ ...order, eventTitle: event?.title ?? '' }, payment),
       tickets: tickets.map((t) => ({ attendeeId: t.id, eventId: t.eventId, displayName: t.displayName, email: t.email, status: t.status })),
+      documents,
     };
   }
 

@@ -36,6 +36,15 @@ export const receiptsRepository = {
     return row ?? null;
   },
 
+  /** The order's documents, oldest first (the receipt, then its credit note). */
+  async listOf(db: Db, orderId: number): Promise<Array<Pick<OrderDocumentRow, 'kind' | 'number' | 'issuedUtc'>>> {
+    return db
+      .select({ kind: orderDocuments.kind, number: orderDocuments.number, issuedUtc: orderDocuments.issuedUtc })
+      .from(orderDocuments)
+      .where(eq(orderDocuments.orderId, orderId))
+      .orderBy(orderDocuments.number);
+  },
+
   async kindsOf(db: Db, orderId: number): Promise<Set<ReceiptKind>> {
     const rows = await db.select({ kind: orderDocuments.kind }).from(orderDocuments).where(eq(orderDocuments.orderId, orderId));
     return new Set(rows.map((r) => r.kind));

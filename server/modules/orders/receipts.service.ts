@@ -7,6 +7,7 @@
  * it is downloaded or mailed.
  */
 import { AppError } from '../../../shared/errors';
+import type { OrderDocumentDto } from '../../../shared/payments';
 import { localeDirection, matchLocale, type Locale } from '../../../shared/i18n/locales';
 import { utcMs } from '../../../shared/time';
 import type { AppContext } from '../../context';
@@ -151,6 +152,16 @@ function creditNoteMail(publicUrl: string, order: OrderRow, note: OrderDocumentR
 }
 
 const localeOf = (doc: OrderDocumentRow): Locale => matchLocale(doc.language) ?? 'en';
+
+/** The order's documents for the administrator: numbers and where to download them (`GET /orders/{id}`). */
+export async function orderDocumentsOf(db: Db, orderId: number): Promise<OrderDocumentDto[]> {
+  return (await repo.listOf(db, orderId)).map((doc) => ({
+    kind: doc.kind,
+    number: documentNumber(doc.kind, doc.number),
+    issuedUtc: doc.issuedUtc,
+    url: `/svc/v1/orders/${orderId}/${doc.kind === 'receipt' ? RECEIPT_FILE : CREDIT_NOTE_FILE}`,
+  }));
+}
 
 /** A date (and time) in the event's zone, as the reader writes it. */
 function formatDate(utc: string, timeZone: string, locale: Locale, withTime: boolean): string {
