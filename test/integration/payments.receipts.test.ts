@@ -263,3 +263,21 @@ describe('refused', () => {
     expect(refused.body.code).toBe('svc_forbidden');
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists the four receipt routes as application/pdf answers with their 404', async () => {
+    const doc = (await visitor().get('/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
+    for (const template of [
+      '/orders/{id}/receipt.pdf',
+      '/orders/{id}/credit-note.pdf',
+      '/payments/checkout/{id}/receipt.pdf',
+      '/payments/checkout/{id}/credit-note.pdf',
+    ]) {
+      const key = Object.keys(doc.paths).find((k) => k.endsWith(template));
+      expect(key, template).toBeDefined();
+      const op = doc.paths[key!]!.get!;
+      expect(Object.keys(op.responses['200'].content)).toEqual(['application/pdf']);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '404']));
+    }
+  });
+});
