@@ -183,11 +183,13 @@ export function ordersService(ctx: AppContext) {
      * A payment's verdict applied to its order, in the payment's transaction (the payment row is
      * locked first: docs/decisions/024-payment-events-as-a-set.md); the actions are held there as
      * a job and fired by `after` once it commits (or by a runner if the writer died first).
-     * - `confirm`: pending_payment → paid, one row per ticket, one email (in this transaction),
-     *   then `svc_rsvp_submitted` per row and `svc_order_paid`. 'already' for a paid order;
+     * - `confirm`: pending_payment → paid, one row per ticket, one email and the receipt with
+     *   its number (in this transaction; docs/api.md#receipts), then `svc_rsvp_submitted` per
+     *   row and `svc_order_paid`. 'already' for a paid order;
      *   'released' when its hold ran out first (the caller refunds).
      * - `release` (nothing was paid): the seats go back, expired.
-     * - `refund` (the money goes back): refunded; a paid order's rows are cancelled, then
+     * - `refund` (the money goes back): refunded; a paid order's rows are cancelled and its
+     *   receipt gets a credit note (and its mail), then
      *   `svc_rsvp_cancelled` once per row and `svc_order_refunded`.
      */
     async applyPayment(tx: Db, orderId: number, verdict: 'confirm' | 'release' | 'refund'): Promise<AppliedOrderPayment> {
