@@ -9,7 +9,7 @@ const FROM_CATALOGUE = "Visible text comes from a message catalogue: t('screen.m
 /** Attributes a person reads or hears, and this app's components' props that are shown as text. */
 const TEXT_ATTRIBUTES = '/^(alt|title|placeholder|label|loading|message|heading|aria-label|aria-description|aria-valuetext)$/';
 
-/** Mail modules and the PDF ticket: every word a recipient reads comes from server/i18n/messages through translate()/translator(). */
+/** Mail modules, the PDF ticket and the receipts: every word a recipient reads comes from server/i18n/messages through translate()/translator(). */
 const MAIL_FILES = [
   'server/**/*.mail.ts',
   'server/modules/booking/booking.notifications.ts',
@@ -17,6 +17,7 @@ const MAIL_FILES = [
   'server/mail/ics.ts',
   'server/pdf/**/*.ts',
   'server/modules/attendees/ticket-pdf.service.ts',
+  'server/modules/orders/receipts.service.ts',
 ];
 const FROM_SERVER_CATALOGUE = "Mail text comes from the server's catalogue: tr('mail.screen.meaning', {…}) (server/i18n/translate.ts).";
 /** Two words in a row, in any script written so far: a sentence, not a key, a path or a protocol token. */

@@ -61,6 +61,9 @@ export const ZCheckoutDto = z.object({
   holdUntilUtc: z.string(),
   /** The provider's hosted page (Stripe), once it exists; null for the local page. */
   checkoutUrl: z.string().nullable(),
+  /** A paid order's receipt (PDF) and, once refunded, its credit note; null while there is none (docs/api.md#receipts). */
+  receiptUrl: z.string().nullable(),
+  creditNoteUrl: z.string().nullable(),
 });
 export type CheckoutDto = z.infer<typeof ZCheckoutDto>;
 
@@ -108,7 +111,15 @@ export const ZOrderTicketDto = z.object({
   email: z.string(),
   status: z.string(),
 });
-export const ZOrderDetailDto = ZOrderDto.extend({ tickets: z.array(ZOrderTicketDto) });
+/** An issued receipt or credit note of the order (docs/api.md#receipts); `url` is the administrator's download. */
+export const ZOrderDocumentDto = z.object({
+  kind: z.enum(['receipt', 'credit_note']),
+  number: z.string(),
+  issuedUtc: z.string(),
+  url: z.string(),
+});
+export type OrderDocumentDto = z.infer<typeof ZOrderDocumentDto>;
+export const ZOrderDetailDto = ZOrderDto.extend({ tickets: z.array(ZOrderTicketDto), documents: z.array(ZOrderDocumentDto) });
 export type OrderDetailDto = z.infer<typeof ZOrderDetailDto>;
 
 export const ZOrderListQuery = z.object({

@@ -11,6 +11,7 @@ export * from '../modules/checkin/checkin.sql';
 export * from '../modules/sync/sync.sql';
 export * from '../modules/orders/payments.sql';
 export * from '../modules/orders/tickets.sql';
+export * from '../modules/orders/receipts.sql';
 export * from '../modules/webhooks/webhooks.sql';
 export * from '../modules/timeline/timeline.sql';
 export * from '../modules/resources/resources.sql';

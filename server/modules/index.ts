@@ -8,6 +8,7 @@ import { systemOperations } from '../api/system.operations';
 import { registerThrottleJobs } from '../security/throttle';
 import { registerOutboxPruning, type AttachmentRenderers } from '../mail/mailer';
 import { ticketPdfRenderers } from './attendees/ticket-pdf.service';
+import { receiptRenderers } from './orders/receipts.service';
 import { authOperations } from '../auth/auth.operations';
 import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
@@ -96,7 +97,7 @@ export const modules: SvcModule[] = [
   { name: 'booking', registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },
   { name: 'checkin', registerJobs: registerCheckinJobs },
   { name: 'sync', registerJobs: registerSyncJobs },
-  { name: 'payments', registerJobs: registerPaymentJobs },
+  { name: 'payments', registerJobs: registerPaymentJobs, attachmentRenderers: receiptRenderers },
   { name: 'webhooks', registerJobs: registerWebhookJobs },
   { name: 'chat', registerJobs: registerChatJobs },
 ];

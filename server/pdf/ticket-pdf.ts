@@ -5,13 +5,9 @@
  * the same module grid as the mail's PNG, so it decodes to the code the door accepts.
  * Everything it writes comes in translated (server/modules/attendees/ticket-pdf.service.ts).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
 import { ticketQrModules } from '../mail/ticket-qr';
-import { layoutParagraph, type FaceKey, type LaidLine, type TextDirection } from './text-layout';
+import { CONTENT_WIDTH, INK, MARGIN, MUTED, openPdfPage } from './pdf-page';
+import type { TextDirection } from './text-layout';
 
 export interface TicketPdfField {
   label: string;
@@ -37,88 +33,29 @@ export interface TicketPdfContent {
   manage: { label: string; url: string | null };
 }
 
-type Weight = 'regular' | 'bold';
-
-const requireFrom = createRequire(import.meta.url);
-/** A font file shipped in an npm package (so `npm ci` brings it on any machine), next to the package's entry. */
-function packageFont(pkg: string, file: string): string {
-  return path.join(path.dirname(requireFrom.resolve(pkg)), '..', 'fonts', file);
-}
-
-const FONT_FILES: Record<FaceKey, Record<Weight, string>> = {
-  latin: {
-    regular: packageFont('@embedpdf/fonts-latin', 'NotoSans-Regular.ttf'),
-    bold: packageFont('@embedpdf/fonts-latin', 'NotoSans-Bold.ttf'),
-  },
-  arabic: {
-    regular: packageFont('@embedpdf/fonts-arabic', 'NotoNaskhArabic-Regular.ttf'),
-    bold: packageFont('@embedpdf/fonts-arabic', 'NotoNaskhArabic-Bold.ttf'),
-  },
-};
-
-let parsed: Map<string, fontkit.Font> | null = null;
-/**
- * The four faces, read and parsed once per process (about 1.5 MB) and handed to every document:
- * parsing them anew (cmap, GSUB, GPOS) cost 40–100 ms a ticket. A document only adds the glyphs
- * it uses to its own subset; drawing is synchronous, so two tickets never share a layout call.
- */
-function fonts(): Map<string, fontkit.Font> {
-  parsed ??= new Map(
-    (Object.keys(FONT_FILES) as FaceKey[]).flatMap((face) =>
-      (['regular', 'bold'] as const).map((weight) => [`${face}-${weight}`, fontkit.create(readFileSync(FONT_FILES[face][weight])) as fontkit.Font] as const),
-    ),
-  );
-  return parsed;
-}
-
-const PAGE_WIDTH = 595.28;
-const MARGIN = 56;
-const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
 const QR_SIZE = 200;
 /** Quiet zone around the QR, in modules (the QR standard asks for 4). */
 const QR_QUIET = 4;
-const INK = '#111111';
-const MUTED = '#555555';
 
 /** The ticket as a PDF file. */
 export function renderTicketPdf(content: TicketPdfContent): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
-    lang: content.language,
-    displayTitle: true,
-    info: { Title: content.documentTitle, Author: content.organization, Subject: content.eventTitle, Creator: 'svc' },
-    // the default face would be Helvetica: Latin-1 only, never used here
-    font: fonts().get('latin-regular') as unknown as string,
+  const page = openPdfPage({
+    language: content.language,
+    direction: content.direction,
+    title: content.documentTitle,
+    author: content.organization,
+    subject: content.eventTitle,
   });
-  // pdfkit takes a parsed fontkit font as it takes a file (its font factory checks for `layout`)
-  for (const [name, font] of fonts()) doc.registerFont(name, font as unknown as Buffer);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-
-  const rtl = content.direction === 'rtl';
-  const measure = (size: number, weight: Weight) => (text: string, face: FaceKey) => doc.font(`${face}-${weight}`).fontSize(size).widthOfString(text);
-  const lay = (text: string, size: number, weight: Weight, width = CONTENT_WIDTH) => layoutParagraph(text, content.direction, width, measure(size, weight));
-
-  /** Draws laid lines from `y` (the first line's top), aligned to the reader's start edge or centred; answers the y below them. */
-  const draw = (lines: LaidLine[], y: number, size: number, weight: Weight, color: string, align: 'start' | 'center' = 'start', link?: string) => {
-    const lineHeight = size * 1.45;
-    for (const line of lines) {
-      const baseline = y + size * 1.1;
-      let x = align === 'center' ? MARGIN + (CONTENT_WIDTH - line.width) / 2 : rtl ? MARGIN + CONTENT_WIDTH - line.width : MARGIN;
-      if (link) doc.link(x, y, line.width, lineHeight, link);
-      for (const piece of line.pieces) {
-        doc.font(`${piece.face}-${weight}`).fontSize(size).fillColor(color).text(piece.text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
-        x += piece.width;
-      }
-      y += lineHeight;
-    }
-    return y;
-  };
+  const { doc, lay } = page;
+  const draw = (
+    lines: ReturnType<typeof lay>,
+    y: number,
+    size: number,
+    weight: 'regular' | 'bold',
+    color: string,
+    align: 'start' | 'center' = 'start',
+    link?: string,
+  ) => page.draw(lines, y, size, weight, color, { align, link });
 
   let y = MARGIN;
   y = draw(lay(content.organization, 12, 'bold'), y, 12, 'bold', MUTED);
@@ -126,12 +63,7 @@ export function renderTicketPdf(content: TicketPdfContent): Promise<Buffer> {
   // a title of any length stays on the page: three lines at most
   y = draw(lay(content.eventTitle, 24, 'bold').slice(0, 3), y, 24, 'bold', INK);
   y += 8;
-  doc
-    .moveTo(MARGIN, y)
-    .lineTo(MARGIN + CONTENT_WIDTH, y)
-    .lineWidth(0.75)
-    .strokeColor('#999999')
-    .stroke();
+  page.rule(y);
   y += 14;
   for (const field of content.fields) {
     y = draw(lay(field.label, 10, 'regular'), y, 10, 'regular', MUTED);
@@ -177,6 +109,5 @@ export function renderTicketPdf(content: TicketPdfContent): Promise<Buffer> {
     return top + size * 1.45;
   }
 
-  doc.end();
-  return done;
+  return page.end();
 }

@@ -107,6 +107,9 @@ describe('extended edition', () => {
     const tickets = page.locator('table', { has: page.getByRole('columnheader', { name: 'Attendee' }) }).locator('tbody tr');
     await expect.poll(() => tickets.count()).toBe(2);
     expect(await tickets.first().innerText()).toContain('going');
+    // the paid order's receipt is linked for download
+    const receipt = page.getByRole('link', { name: /^Receipt R-\d{6} \(PDF\)$/ });
+    expect(await receipt.getAttribute('href')).toBe(`/svc/v1/orders/${paidOrderId}/receipt.pdf`);
     await expectAccessible(page, '/admin/orders/:id');
 
     await page.getByRole('button', { name: `Refund order #${paidOrderId}` }).click();
@@ -123,6 +126,8 @@ describe('extended edition', () => {
     await expect.poll(() => tickets.filter({ hasText: 'cancelled' }).count()).toBe(2);
     expect(await page.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
     await page.locator('dd', { hasText: 'Refunded' }).first().waitFor();
+    // the refund's credit note is linked beside the receipt
+    await page.getByRole('link', { name: /^Credit note CN-\d{6} \(PDF\)$/ }).waitFor();
     const rows = await queryRows<{ status: string }>(e2e.db(), sql`select status from svc_attendees where order_id = ${paidOrderId}`);
     expect(rows.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
 

@@ -136,7 +136,7 @@ describe('the order is paid', () => {
     );
   });
 
-  it('exactly one email, with a QR code and a PDF per ticket (ticket-1.png…, ticket-1.pdf…), and no per-row confirmation', async () => {
+  it('exactly one email, with a QR code and a PDF per ticket (ticket-1.png…, ticket-1.pdf…), then the receipt, and no per-row confirmation', async () => {
     const event = await createEvent(admin.api, { priceCents: 2000, capacity: 10 });
     const { paymentId, email } = await order(event.id, 3);
     await pay(paymentId);
@@ -150,6 +150,7 @@ describe('the order is paid', () => {
       ['ticket-1.pdf', 'application/pdf'],
       ['ticket-2.pdf', 'application/pdf'],
       ['ticket-3.pdf', 'application/pdf'],
+      ['receipt.pdf', 'application/pdf'],
     ]);
     for (const a of mails[0]!.attachments.filter((f) => f.contentType === 'image/png'))
       expect(Buffer.from(a.content, 'base64').subarray(1, 4).toString()).toBe('PNG');

@@ -4,7 +4,7 @@
  * confirmation that names the amount and the tickets.
  */
 import { ItemStatus } from '../components/async-view';
-import { createResource, createSignal, Show, type JSX } from 'solid-js';
+import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
 import { createConfirm } from '../components/confirm';
@@ -146,6 +146,23 @@ function OrderView(props: { id: number }): JSX.Element {
                       </dd>
                     </>
                   )}
+                </Show>
+                <Show when={o().documents.length > 0}>
+                  <dt>{t('admin.order.documents')}</dt>
+                  <dd>
+                    <For each={o().documents}>
+                      {(doc, i) => (
+                        <>
+                          {i() > 0 ? ' · ' : ''}
+                          <a href={doc.url} download="">
+                            {doc.kind === 'receipt'
+                              ? t('admin.order.receiptLink', { number: doc.number })
+                              : t('admin.order.creditNoteLink', { number: doc.number })}
+                          </a>
+                        </>
+                      )}
+                    </For>
+                  </dd>
                 </Show>
               </dl>
               <Show when={refundable(o())}>

@@ -7,6 +7,7 @@ import type { OrderRow } from './payments.repository';
 import { ticketQrPng } from '../../mail/ticket-qr';
 import { calendarLinkLines } from '../../mail/calendar-links';
 import { ticketPdfAttachment } from '../attendees/ticket-pdf.service';
+import { RECEIPT_FILE, receiptAttachment } from './receipt-files';
 import { translator } from '../../i18n/translate';
 import type { Locale } from '../../../shared/i18n/locales';
 
@@ -54,6 +55,7 @@ export async function buildOrderMail(
   tickets: AttendeeRecord[],
   locale: Locale,
   price: OrderMailPrice | null = null,
+  opts: { receipt: boolean } = { receipt: false },
 ): Promise<MailMessage> {
   const tr = translator(locale);
   const count = tickets.length;
@@ -101,6 +103,11 @@ export async function buildOrderMail(
   // the PDFs after the QR images: every ticket's files keep the places they always had
   for (const [i, ticket] of tickets.entries()) attachments.push(ticketPdfAttachment(ticketPdfAttachmentName(i + 1), ticket.id));
   text.push(tr('mail.order.showQr'), tr('mail.order.pdfTickets'));
+  // the receipt goes last, rendered from the receipt issued in the same transaction (docs/api.md#receipts)
+  if (opts.receipt) {
+    attachments.push(receiptAttachment(order.id));
+    text.push('', tr('mail.order.receiptAttached', { file: RECEIPT_FILE }));
+  }
   // the HTML part is this text through the shared layout (server/mail/layout.ts); the cancel links are clickable there
   return { to: order.email, subject, text: text.join('\n'), attachments, topic: `order:${order.id}`, linkOrigin: publicUrl, links, language: locale };
 }

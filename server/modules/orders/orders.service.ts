@@ -21,6 +21,7 @@ import { buildOrderMail } from './orders.mail';
 import { orderPriceOf, priceLinesOf } from './ticket-price.service';
 import { recipientLanguage } from '../../mail/language';
 import { paymentsRepository as repo, type OrderRow, type PaymentRow } from './payments.repository';
+import { issueCreditNote, issueReceipt, orderDocumentsOf, receiptDue } from './receipts.service';
 
 /** The held jobs behind a paid order's actions and a refunded (or reversed) one's (server/jobs/announcements.ts). */
 export const ANNOUNCE_ORDER_PAID_JOB = 'announce.order_paid';
@@ -66,7 +67,7 @@ export function ordersService(ctx: AppContext) {
    * the caller's transaction (the mail is sent only if the rows commit). Event rows are locked
    * in ascending id order, as sign-ups lock them.
    */
-  async function issueTickets(tx: Db, order: OrderRow): Promise<AttendeeRecord[]> {
+  async function issueTickets(tx: Db, order: OrderRow, opts: { receipt?: boolean } = {}): Promise<AttendeeRecord[]> {
     const lines = [...order.lines].sort((a, b) => a.eventId - b.eventId);
     const rows: AttendeeRecord[] = [];
     const eventsById = new Map<number, EventRow>();
@@ -98,7 +99,8 @@ export function ordersService(ctx: AppContext) {
     const priceText = price
       ? { lines: await priceLinesOf({ ...ctx, db: tx }, price, { locale, onlinePayment: true, currency: order.currency }), categoryNames: price.categoryNames }
       : null;
-    await queueMail(tx, await buildOrderMail(ctx.env.publicUrl, order, eventsById, rows, locale, priceText), { dedupeKey: `order-tickets:${order.id}` });
+    const mail = await buildOrderMail(ctx.env.publicUrl, order, eventsById, rows, locale, priceText, { receipt: opts.receipt ?? false });
+    await queueMail(tx, mail, { dedupeKey: `order-tickets:${order.id}` });
     return rows;
   }
 
@@ -124,14 +126,16 @@ export function ordersService(ctx: AppContext) {
   }
 
   async function detail(db: Db, order: OrderRow): Promise<OrderDetailDto> {
-    const [event, payment, tickets] = await Promise.all([
+    const [event, payment, tickets, documents] = await Promise.all([
       eventsRepository(db).findById(order.eventId),
       repo.latestPaymentOf(db, { orderId: order.id }),
       repo.ticketsOf(db, order.id),
+      orderDocumentsOf(db, order.id),
     ]);
     return {
       ...toOrderDto({ ...order, eventTitle: event?.title ?? '' }, payment),
       tickets: tickets.map((t) => ({ attendeeId: t.id, eventId: t.eventId, displayName: t.displayName, email: t.email, status: t.status })),
+      documents,
     };
   }
 
@@ -179,11 +183,13 @@ export function ordersService(ctx: AppContext) {
      * A payment's verdict applied to its order, in the payment's transaction (the payment row is
      * locked first: docs/decisions/024-payment-events-as-a-set.md); the actions are held there as
      * a job and fired by `after` once it commits (or by a runner if the writer died first).
-     * - `confirm`: pending_payment → paid, one row per ticket, one email (in this transaction),
-     *   then `svc_rsvp_submitted` per row and `svc_order_paid`. 'already' for a paid order;
+     * - `confirm`: pending_payment → paid, one row per ticket, one email and the receipt with
+     *   its number (in this transaction; docs/api.md#receipts), then `svc_rsvp_submitted` per
+     *   row and `svc_order_paid`. 'already' for a paid order;
      *   'released' when its hold ran out first (the caller refunds).
      * - `release` (nothing was paid): the seats go back, expired.
-     * - `refund` (the money goes back): refunded; a paid order's rows are cancelled, then
+     * - `refund` (the money goes back): refunded; a paid order's rows are cancelled and its
+     *   receipt gets a credit note (and its mail), then
      *   `svc_rsvp_cancelled` once per row and `svc_order_refunded`.
      */
     async applyPayment(tx: Db, orderId: number, verdict: 'confirm' | 'release' | 'refund'): Promise<AppliedOrderPayment> {
@@ -193,7 +199,9 @@ export function ordersService(ctx: AppContext) {
       if (verdict === 'confirm') {
         if (order.status === 'pending_payment') {
           const paid = (await repo.setOrderStatus(tx, order.id, 'paid', { paid: true }))!;
-          const rows = await issueTickets(tx, paid);
+          // the mail names the receipt; it is issued (its number taken) last, after the tickets
+          const rows = await issueTickets(tx, paid, { receipt: receiptDue(paid) });
+          await issueReceipt(ctx, tx, paid);
           const attendeeIds = rows.map((r) => r.id);
           const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_PAID_JOB, { orderId, attendeeIds });
           return { outcome: 'fulfilled', after: () => announce(ctx.db, ctx.logger, job, () => announcePaid(orderId, attendeeIds)) };
@@ -211,6 +219,7 @@ export function ordersService(ctx: AppContext) {
         await repo.setOrderStatus(tx, orderId, 'refunded');
         await releaseVoucher(tx, { orderId });
         const attendeeIds = await repo.cancelTickets(tx, orderId);
+        await issueCreditNote(ctx, tx, order);
         const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds });
         return { outcome: 'refunded', after: () => announce(ctx.db, ctx.logger, job, () => announceRefunded(orderId, attendeeIds)) };
       }
@@ -236,6 +245,8 @@ export function ordersService(ctx: AppContext) {
         await releaseVoucher(tx, { orderId });
         const attendeeIds = await repo.cancelTickets(tx, orderId);
         await alsoInTx(tx, order);
+        // a refunded order that had a receipt gets its credit note (docs/decisions/037-receipts.md)
+        if (status === 'refunded') await issueCreditNote(ctx, tx, order);
         const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds, refunded: status === 'refunded' });
         return { attendeeIds, job };
       });

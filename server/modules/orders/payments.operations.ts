@@ -10,6 +10,8 @@ import { ADMIN_ONLY } from '../../auth/principal';
 import { commerceService } from './commerce.service';
 import { ordersService } from './orders.service';
 import { paymentsService, requireExtended } from './payments.service';
+import { CREDIT_NOTE_FILE, RECEIPT_FILE, RECEIPT_PDF_TYPE } from './receipt-files';
+import { orderDocumentPdf, payerDocumentPdf } from './receipts.service';
 
 const PAYMENTS = ['payments'];
 const ORDERS = ['orders'];
@@ -18,6 +20,16 @@ const NO_STORE = { 'cache-control': 'no-store' };
 const ZCheckoutParams = z.object({ id: z.string().max(200) });
 const ZSessionParams = z.object({ sessionId: z.string().max(200) });
 const ZWebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
+
+/** A receipt or credit note as a download: a fixed file name, never cached (docs/api.md#receipts). */
+function pdfDownload(pdf: Uint8Array, filename: string): Response {
+  // a Buffer's memory is an ArrayBuffer (never shared), as a Response body needs
+  return new Response(pdf as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: { 'content-type': RECEIPT_PDF_TYPE, 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' },
+  });
+}
+const PDF_REST = { status: 200 as const, produces: [RECEIPT_PDF_TYPE], describe: 'The document, one A4 page' };
 
 /** Header names in lower case, as the signature checks read them. */
 const headersOf = (raw: Record<string, string>) => Object.fromEntries(Object.entries(raw).map(([k, v]) => [k.toLowerCase(), v]));
@@ -138,6 +150,42 @@ export const paymentsOperations = {
     output: ZOrderDetailDto,
     rest: { method: 'post', path: '/orders/:id/refund', tags: ORDERS, errors: { 404: 'No such order', 409: 'Not a paid checkout order' } },
     handler: ({ input, ctx }) => paymentsService(ctx).refundOrder(input.id),
+  }),
+  orderReceipt: defineOperation({
+    summary: 'A paid order’s receipt (PDF): seller, number, lines, tax per rate, total, payment date and method, in the order’s language',
+    access: ADMIN_ONLY,
+    kind: 'query',
+    input: ZIdParams,
+    trpc: false,
+    rest: { method: 'get', path: '/orders/:id/receipt.pdf', tags: ORDERS, ...PDF_REST, errors: { 404: 'No such order, or it has no receipt' } },
+    handler: async ({ input, ctx }) => pdfDownload(await orderDocumentPdf(ctx, input.id, 'receipt'), RECEIPT_FILE),
+  }),
+  orderCreditNote: defineOperation({
+    summary: 'A refunded order’s credit note (PDF), numbered in the receipts’ series',
+    access: ADMIN_ONLY,
+    kind: 'query',
+    input: ZIdParams,
+    trpc: false,
+    rest: { method: 'get', path: '/orders/:id/credit-note.pdf', tags: ORDERS, ...PDF_REST, errors: { 404: 'No such order, or it has no credit note' } },
+    handler: async ({ input, ctx }) => pdfDownload(await orderDocumentPdf(ctx, input.id, 'credit_note'), CREDIT_NOTE_FILE),
+  }),
+  checkoutReceipt: defineOperation({
+    summary: 'The payer’s receipt of a paid order (PDF; public: the payment id is the capability)',
+    access: 'public',
+    kind: 'query',
+    input: ZCheckoutParams,
+    trpc: false,
+    rest: { method: 'get', path: '/payments/checkout/:id/receipt.pdf', tags: PAYMENTS, ...PDF_REST, errors: { 404: 'Unknown payment, or no receipt (yet)' } },
+    handler: async ({ input, ctx }) => pdfDownload(await payerDocumentPdf(ctx, input.id, 'receipt'), RECEIPT_FILE),
+  }),
+  checkoutCreditNote: defineOperation({
+    summary: 'The payer’s credit note of a refunded order (PDF; public: the payment id is the capability)',
+    access: 'public',
+    kind: 'query',
+    input: ZCheckoutParams,
+    trpc: false,
+    rest: { method: 'get', path: '/payments/checkout/:id/credit-note.pdf', tags: PAYMENTS, ...PDF_REST, errors: { 404: 'Unknown payment, or no credit note' } },
+    handler: async ({ input, ctx }) => pdfDownload(await payerDocumentPdf(ctx, input.id, 'credit_note'), CREDIT_NOTE_FILE),
   }),
   commerceOrder: defineOperation({
     summary: 'An outside shop’s order webhook (Standard Webhooks, SVC_COMMERCE_SECRET): paid, refunded or cancelled; idempotent on (id, status)',

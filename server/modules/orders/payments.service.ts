@@ -15,6 +15,7 @@ import { bookingService } from '../booking/booking.service';
 import { bookingRepository } from '../booking/booking.repository';
 import { queuePaidConfirmation, queueRefundCancellation } from '../booking/booking.notifications';
 import { paymentVerdict } from './payment-verdict';
+import { payerDocumentUrls } from './receipts.service';
 import { releaseVoucher } from './vouchers.service';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from './orders.service';
@@ -105,6 +106,7 @@ export function paymentsService(ctx: AppContext) {
     else if (payment.orderId !== null) settled = (await repo.findOrder(ctx.db, payment.orderId))?.status === 'paid';
     // An open payment whose hold the sweeper released is over, whatever its row says until the next sweep.
     const status = payment.status === 'open' && !settled && !(await holdAlive(payment)) ? 'expired' : payment.status;
+    const documents = await payerDocumentUrls(ctx, payment.id, payment.orderId);
     return {
       id: payment.id,
       provider: payment.provider,
@@ -116,6 +118,7 @@ export function paymentsService(ctx: AppContext) {
       settled,
       holdUntilUtc: toUtcString(utcMs(payment.createdUtc) + hours * 3_600_000),
       checkoutUrl: payment.checkoutUrl,
+      ...documents,
     };
   }
 
