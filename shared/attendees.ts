@@ -43,6 +43,8 @@ const ZSignedUpRow = z.object({
   calendarUid: z.string().optional(),
   /** With a seat: the key to its PDF ticket, `GET /tickets/signed/{ticketPdfToken}/ticket.pdf` (never the cancel token). */
   ticketPdfToken: z.string().optional(),
+  /** With a seat: whether the server makes Apple Wallet passes, `GET /tickets/signed/{ticketPdfToken}/ticket.pkpass` (docs/api.md#wallet-pass). */
+  walletAvailable: z.boolean().optional(),
 });
 
 /**
@@ -120,6 +122,8 @@ export const ZCancelPreview = z.object({
   displayName: z.string(),
   quantity: z.number().int(),
   status: z.string(),
+  /** Whether the server makes Apple Wallet passes: the page then links `GET /tickets/{cancelToken}/ticket.pkpass` (docs/api.md#wallet-pass). */
+  walletAvailable: z.boolean(),
 });
 export type CancelPreview = z.infer<typeof ZCancelPreview>;
 

@@ -20,6 +20,7 @@ import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { announceChangeNow, holdAttendeeChange } from './attendees.service';
 import { ticketPdfTokenOf } from './ticket-pdf.service';
+import { walletAvailable } from '../../wallet/pass';
 import { withdrawAttendeeReminder } from './attendees.reminders';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from '../orders/orders.service';
@@ -248,6 +249,7 @@ export function signupService(ctx: AppContext) {
         ticketCode?: string;
         calendarUid?: string;
         ticketPdfToken?: string;
+        walletAvailable?: boolean;
       } {
         return made.status === 'waitlist'
           ? { id: made.id, status: 'waitlist' }
@@ -257,6 +259,7 @@ export function signupService(ctx: AppContext) {
               ticketCode: made.ticketCode,
               calendarUid: calendarUid(ctx, 'attendee', made.id),
               ticketPdfToken: ticketPdfTokenOf(ctx.secret, made.id),
+              walletAvailable: walletAvailable(ctx.env),
             };
       }
 
@@ -472,6 +475,7 @@ export function signupService(ctx: AppContext) {
         displayName: row.displayName,
         quantity: row.quantity,
         status: row.status,
+        walletAvailable: walletAvailable(ctx.env),
       };
     },
 
