@@ -124,6 +124,12 @@ export const ZCancelPreview = z.object({
   status: z.string(),
   /** Whether the server makes Apple Wallet passes: the page then links `GET /tickets/{cancelToken}/ticket.pkpass` (docs/api.md#wallet-pass). */
   walletAvailable: z.boolean(),
+  /**
+   * A ticket of a paid order: whether its money comes back and how — `refunding`/`refunded` to the
+   * way it was paid, `none` (cancelling does not refund it; the organizer decides), `shop` (bought
+   * in an outside shop: refunded there); null for a ticket no one paid for here.
+   */
+  refund: z.enum(['refunding', 'refunded', 'none', 'shop']).nullable(),
 });
 export type CancelPreview = z.infer<typeof ZCancelPreview>;
 

@@ -84,6 +84,13 @@ export default function CancelPage(props: RouteProps): JSX.Element {
                     : t('cancel.statusGoing')}
               </dd>
             </dl>
+            <Show when={p().refund}>
+              {(refund) => (
+                <p class="v-refund">
+                  {done() || p().status === 'cancelled' ? t('cancel.refundState', { state: refund() }) : t('cancel.refundBefore', { state: refund() })}
+                </p>
+              )}
+            </Show>
             <Show when={!done() && p().status !== 'cancelled' && p().status !== 'waitlist'}>
               <CalendarLinks
                 event={{

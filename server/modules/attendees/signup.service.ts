@@ -31,6 +31,7 @@ import { attachRedemption, attachRedemptionToTickets, checkVoucher, redeemVouche
 import { vouchersRepository } from '../orders/vouchers.repository';
 import { voucherCodeKey } from '../../../shared/vouchers';
 import { ticketsRepository } from '../orders/tickets.repository';
+import { paymentsRepository } from '../orders/payments.repository';
 
 /** docs/api.md#errors: minimum fill time of the sign-up form. */
 export const MIN_FILL_MS = 3_000;
@@ -476,6 +477,7 @@ export function signupService(ctx: AppContext) {
         quantity: row.quantity,
         status: row.status,
         walletAvailable: walletAvailable(ctx.env),
+        refund: await refundOf(row),
       };
     },
 
@@ -500,6 +502,23 @@ export function signupService(ctx: AppContext) {
       return { id: cancelled.id, status: 'cancelled' };
     },
   };
+
+  /**
+   * Whether a ticket of a paid order gets its money back, and how (docs/api.md#payments): a
+   * refund through the provider goes back to the way it was paid (`refunding`, then `refunded`);
+   * a ticket cancelled on its own is not refunded by svc (`none`: the organizer decides); a shop's
+   * order is refunded in the shop (`shop`). Null for a ticket no one paid for here.
+   */
+  async function refundOf(row: AttendeeRecord): Promise<CancelPreview['refund']> {
+    if (row.orderId === null) return null;
+    const order = await paymentsRepository.findOrder(db, row.orderId);
+    if (!order) return null;
+    if (order.source === 'commerce') return 'shop';
+    const payment = await paymentsRepository.latestPaymentOf(db, { orderId: order.id });
+    if (payment?.status === 'refunding') return 'refunding';
+    if (payment?.status === 'refunded' || order.status === 'refunded') return 'refunded';
+    return order.status === 'paid' ? 'none' : null;
+  }
 
   async function findByToken(token: string) {
     const row = await attendeesRepository(db).findByCancelToken(token);
