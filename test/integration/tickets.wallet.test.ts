@@ -21,65 +21,12 @@ import { bookingBody, createHost, createType, disableIpThrottle, futureStart, su
 import { apiClient } from '../helpers/http';
 import { attendeeRows, createEvent, resetThrottles, signUp, uniqueEmail } from '../helpers/registration';
 import { useTestServer } from '../helpers/test-server';
+import { makeWalletCertificates, TEST_PASS_TYPE_ID, TEST_TEAM_ID } from '../helpers/wallet';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'svc-wallet-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const PASS_TYPE_ID = 'pass.test.svc.tickets';
-const TEAM_ID = 'ABCDE12345';
-const KEY_PASSPHRASE = 'correct horse battery';
-
-function openssl(...args: string[]): void {
-  execFileSync('openssl', args, { cwd: scratch, stdio: 'pipe' });
-}
-
-/** root CA → "WWDR" intermediate → Pass Type ID signer (its key encrypted), as Apple's chain is laid out. */
-function makeCertificates(): { root: string; wwdrPem: string; signerCert: string; signerKey: string } {
-  const ca = ['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'];
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root.key', '-out', 'root.pem', '-days', '2', '-subj', '/CN=Test Root CA', ...ca);
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'wwdr.key', '-out', 'wwdr.csr', '-subj', '/CN=Test WWDR G4');
-  writeFileSync(path.join(scratch, 'ca.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n');
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    'wwdr.csr',
-    '-CA',
-    'root.pem',
-    '-CAkey',
-    'root.key',
-    '-CAcreateserial',
-    '-out',
-    'wwdr.pem',
-    '-days',
-    '2',
-    '-extfile',
-    'ca.ext',
-  );
-  openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-keyout',
-    'signer.key',
-    '-passout',
-    `pass:${KEY_PASSPHRASE}`,
-    '-out',
-    'signer.csr',
-    '-subj',
-    `/UID=${PASS_TYPE_ID}/CN=Pass Type ID: ${PASS_TYPE_ID}/OU=${TEAM_ID}`,
-  );
-  openssl('x509', '-req', '-in', 'signer.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-CAcreateserial', '-out', 'signer.pem', '-days', '2');
-  return {
-    root: path.join(scratch, 'root.pem'),
-    // one value as PEM text, the others as paths: both forms are read
-    wwdrPem: readFileSync(path.join(scratch, 'wwdr.pem'), 'utf8'),
-    signerCert: path.join(scratch, 'signer.pem'),
-    signerKey: path.join(scratch, 'signer.key'),
-  };
-}
-
-const certs = makeCertificates();
+const certs = makeWalletCertificates(scratch);
 
 let unpacked = 0;
 /** The pass's files (unzip), by name. */
@@ -122,12 +69,7 @@ describe('with SVC_WALLET_* certificates', () => {
     env: {
       SVC_JOBS: 'off',
       SVC_PUBLIC_URL: 'https://tickets.example.test',
-      SVC_WALLET_PASS_TYPE_ID: PASS_TYPE_ID,
-      SVC_WALLET_TEAM_ID: TEAM_ID,
-      SVC_WALLET_SIGNER_CERT: certs.signerCert,
-      SVC_WALLET_SIGNER_KEY: certs.signerKey,
-      SVC_WALLET_SIGNER_KEY_PASSPHRASE: KEY_PASSPHRASE,
-      SVC_WALLET_WWDR: certs.wwdrPem,
+      ...certs.env,
     },
   });
 
@@ -182,7 +124,7 @@ describe('with SVC_WALLET_* certificates', () => {
     for (const name of ['pass.json', 'manifest.json', 'signature', 'icon.png']) expect(files.has(name), name).toBe(true);
 
     const pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
-    expect(pass).toMatchObject({ formatVersion: 1, passTypeIdentifier: PASS_TYPE_ID, teamIdentifier: TEAM_ID, organizationName: 'Leeds Arts Club' });
+    expect(pass).toMatchObject({ formatVersion: 1, passTypeIdentifier: TEST_PASS_TYPE_ID, teamIdentifier: TEST_TEAM_ID, organizationName: 'Leeds Arts Club' });
     expect(pass.description).toBe('Ticket: Spring gala');
     expect(pass.barcodes[0]).toMatchObject({ message: row.ticket_code, format: 'PKBarcodeFormatQR' });
     expect(new Date(pass.relevantDate).toISOString()).toBe('2099-05-01T18:00:00.000Z');
