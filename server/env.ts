@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 /** Every environment variable svc reads, parsed once at boot (README lists them). */
@@ -41,7 +42,26 @@ const ZEnv = z.object({
     .string()
     .regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a whsec_ secret (base64 after the prefix)')
     .optional(),
+  /**
+   * Apple Wallet passes (docs/api.md#wallet-pass): all of these or none. The certificate, key and
+   * WWDR values are PEM text or a path to a PEM file; none set turns the passes off.
+   */
+  SVC_WALLET_PASS_TYPE_ID: z
+    .string()
+    .regex(/^pass\.[A-Za-z0-9.-]+$/, 'must be a Pass Type ID (pass.…)')
+    .optional(),
+  SVC_WALLET_TEAM_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'must be the 10-character Team ID')
+    .optional(),
+  SVC_WALLET_SIGNER_CERT: z.string().min(1).optional(),
+  SVC_WALLET_SIGNER_KEY: z.string().min(1).optional(),
+  SVC_WALLET_SIGNER_KEY_PASSPHRASE: z.string().optional(),
+  SVC_WALLET_WWDR: z.string().min(1).optional(),
 });
+
+/** The variables an Apple Wallet setup needs, all or none (the passphrase only for an encrypted key). */
+const WALLET_VARIABLES = ['SVC_WALLET_PASS_TYPE_ID', 'SVC_WALLET_TEAM_ID', 'SVC_WALLET_SIGNER_CERT', 'SVC_WALLET_SIGNER_KEY', 'SVC_WALLET_WWDR'] as const;
 
 export type Env = z.infer<typeof ZEnv> & { dataDir: string; publicUrl: string; plugins: string[] };
 
@@ -61,6 +81,17 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (env.SVC_EDITION === 'extended' && env.SVC_PAYMENT_PROVIDER === 'stripe' && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
     throw new EnvError('Invalid environment:\n  SVC_PAYMENT_PROVIDER: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
   }
+  const walletSet = WALLET_VARIABLES.filter((name) => env[name] !== undefined);
+  if (walletSet.length > 0 && walletSet.length < WALLET_VARIABLES.length) {
+    const missing = WALLET_VARIABLES.filter((name) => env[name] === undefined);
+    throw new EnvError(`Invalid environment:\n  ${missing.join(', ')}: Apple Wallet needs all of ${WALLET_VARIABLES.join(', ')} (or none)`);
+  }
+  for (const name of ['SVC_WALLET_SIGNER_CERT', 'SVC_WALLET_SIGNER_KEY', 'SVC_WALLET_WWDR'] as const) {
+    const value = env[name];
+    if (value !== undefined && !isPem(value) && !existsSync(value)) {
+      throw new EnvError(`Invalid environment:\n  ${name}: neither PEM text nor an existing file`);
+    }
+  }
   return {
     ...env,
     dataDir: path.resolve(env.SVC_DATA_DIR),
@@ -69,4 +100,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
   };
+}
+
+/** Whether a wallet variable holds the PEM text itself rather than a path to it. */
+export function isPem(value: string): boolean {
+  return value.trimStart().startsWith('-----BEGIN ');
 }

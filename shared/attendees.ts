@@ -43,6 +43,8 @@ const ZSignedUpRow = z.object({
   calendarUid: z.string().optional(),
   /** With a seat: the key to its PDF ticket, `GET /tickets/signed/{ticketPdfToken}/ticket.pdf` (never the cancel token). */
   ticketPdfToken: z.string().optional(),
+  /** With a seat: whether the server makes Apple Wallet passes, `GET /tickets/signed/{ticketPdfToken}/ticket.pkpass` (docs/api.md#wallet-pass). */
+  walletAvailable: z.boolean().optional(),
 });
 
 /**
@@ -120,6 +122,14 @@ export const ZCancelPreview = z.object({
   displayName: z.string(),
   quantity: z.number().int(),
   status: z.string(),
+  /** Whether the server makes Apple Wallet passes: the page then links `GET /tickets/{cancelToken}/ticket.pkpass` (docs/api.md#wallet-pass). */
+  walletAvailable: z.boolean(),
+  /**
+   * A ticket of a paid order: whether its money comes back and how — `refunding`/`refunded` to the
+   * way it was paid, `none` (cancelling does not refund it; the organizer decides), `shop` (bought
+   * in an outside shop: refunded there); null for a ticket no one paid for here.
+   */
+  refund: z.enum(['refunding', 'refunded', 'none', 'shop']).nullable(),
 });
 export type CancelPreview = z.infer<typeof ZCancelPreview>;
 

@@ -98,6 +98,8 @@ export const ERROR_CODES = {
   svc_voucher_not_applicable: { status: 409, trpc: 'CONFLICT', message: 'This code does not apply to the tickets you chose.' },
   /** Creating or renaming a voucher to a code the event already has (without regard to case). */
   svc_voucher_code_taken: { status: 409, trpc: 'CONFLICT', message: 'This event already has a voucher with that code.' },
+  /** No Apple Wallet passes here: the server has no `SVC_WALLET_*` certificates (docs/api.md#wallet-pass). */
+  svc_wallet_unavailable: { status: 404, trpc: 'NOT_FOUND', message: 'Apple Wallet passes are not set up on this server.' },
   /** The database did not answer (health check). */
   svc_unavailable: { status: 503, trpc: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
   /** Anything unexpected; never carries a stack trace or SQL. */

@@ -163,3 +163,43 @@ export const ZCommerceOrderInput = z.object({
     .max(50),
 });
 export type CommerceOrderInput = z.infer<typeof ZCommerceOrderInput>;
+
+/**
+ * `GET /payments/checkout/{id}/tickets` (docs/api.md#payments): once a paid order is settled, the
+ * payer's page shows its tickets. Only a going ticket carries its code, the PDF's key and its
+ * calendar UID; a cancelled one is listed with its status. Empty for a booking or an order that is
+ * not paid.
+ */
+export const ZPaidTicketDto = z.object({
+  attendeeId: z.number().int(),
+  status: z.string(),
+  displayName: z.string(),
+  quantity: z.number().int(),
+  ticketCategoryId: z.number().int().nullable(),
+  /** The ticket type's name (null without categories). */
+  ticketType: z.string().nullable(),
+  ticketCode: z.string().optional(),
+  /** The key to its PDF ticket and Wallet pass, `GET /tickets/signed/{ticketPdfToken}/ticket.pdf` (never the cancel token). */
+  ticketPdfToken: z.string().optional(),
+  /** Whether the server makes Apple Wallet passes (`…/ticket.pkpass` with the same key). */
+  walletAvailable: z.boolean(),
+  /** The UID of the mailed event.ics, for the page's "Add to calendar" file. */
+  calendarUid: z.string().optional(),
+});
+export type PaidTicketDto = z.infer<typeof ZPaidTicketDto>;
+
+export const ZPaidTicketsDto = z.object({
+  event: z
+    .object({
+      id: z.number().int(),
+      title: z.string(),
+      startsUtc: z.string(),
+      endsUtc: z.string().nullable(),
+      timezone: z.string(),
+      venue: z.string(),
+      description: z.string(),
+    })
+    .nullable(),
+  tickets: z.array(ZPaidTicketDto),
+});
+export type PaidTicketsDto = z.infer<typeof ZPaidTicketsDto>;

@@ -18,6 +18,7 @@ const MESSAGE_KEYS: Partial<Record<KnownErrorCode, ServerMessageKey>> = {
   svc_invalid_nonce: 'error.invalidNonce',
   svc_rate_limited: 'error.rateLimited',
   svc_not_found: 'error.notFound',
+  svc_wallet_unavailable: 'error.walletUnavailable',
   svc_unsupported_media_type: 'error.unsupportedMediaType',
   svc_payload_too_large: 'error.payloadTooLarge',
   svc_booking_slot_unavailable: 'error.bookingSlotUnavailable',

@@ -267,6 +267,8 @@ export const ZBookingHolderDto = ZBookingDto.extend({
   currency: z.string(),
   canCancel: z.boolean(),
   canReschedule: z.boolean(),
+  /** Whether the server makes Apple Wallet passes: a confirmed booking then has `GET /bookings/{token}/booking.pkpass` (docs/api.md#wallet-pass). */
+  walletAvailable: z.boolean(),
 });
 export type BookingHolderDto = z.infer<typeof ZBookingHolderDto>;
 

@@ -12,7 +12,7 @@ import { createHost, createType, disableIpThrottle, futureStart, uniqueEmail } f
 import { useE2e } from '../helpers/e2e';
 import { createEvent } from '../helpers/registration';
 import { startSmtpServer, type ReceivedMail } from '../helpers/smtp';
-import { expectAccessible, isTrpcMutation, phoneProfile, pickSlot } from '../helpers/visitor-e2e';
+import { expectAccessible, isTrpcMutation, phoneProfile, pickSlot, waitShowing } from '../helpers/visitor-e2e';
 
 const TZ = 'Europe/Berlin';
 const smtp = await startSmtpServer();
@@ -136,7 +136,7 @@ describe('visitor payments (extended edition, local provider)', () => {
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
   });
 
-  test('signing up for 3 tickets on a priced event: Pay, success, and one email with ticket-1.png, ticket-2.png and ticket-3.png, and their PDFs', async () => {
+  test('signing up for 3 tickets on a priced event: Pay, success, the 3 tickets (QR, code, PDF, calendar) on /pay also after a reload, and one email with ticket-1.png, ticket-2.png and ticket-3.png, and their PDFs', async () => {
     const event = await createEvent(e2e.admin.api, { title: 'Paid concert', priceCents: 1000, capacity: 20, maxPerSignup: 5 });
     const email = uniqueEmail('tickets');
     const page = await e2e.openPage(`/events/${event.id}`);
@@ -162,14 +162,37 @@ describe('visitor payments (extended edition, local provider)', () => {
 
     await page.getByRole('button', { name: 'Pay €30.00' }).click();
     await page.getByText('Paid — your tickets are on their way to your email.').waitFor({ timeout: 60_000 });
-    await expectAccessible(page, 'paid order');
 
-    const tickets = await queryRows<{ status: string; order_id: number | null }>(
+    const tickets = await queryRows<{ status: string; order_id: number | null; ticket_code: string }>(
       e2e.db(),
-      sql`select status, order_id from svc_attendees where event_id = ${event.id} and email = ${email} order by id`,
+      sql`select status, order_id, ticket_code from svc_attendees where event_id = ${event.id} and email = ${email} order by id`,
     );
     expect(tickets).toHaveLength(3);
     expect(tickets.every((t) => t.status === 'going' && t.order_id !== null)).toBe(true);
+
+    // the payer's page is now the ticket page: each ticket's QR and code, its PDF, the calendar links; the same after a reload
+    const payPath = new URL(page.url()).pathname;
+    const showsTickets = async (when: string) => {
+      await waitShowing(page, page.getByRole('heading', { level: 2, name: 'Your tickets' }), `the tickets ${when}`);
+      await waitShowing(page, page.locator('.paid-tickets img.v-ticket-qr').nth(2), `the third ticket's QR ${when}`);
+      expect(await page.locator('.paid-tickets .v-ticket-code').allInnerTexts()).toEqual(tickets.map((t) => t.ticket_code));
+      expect(await page.locator('.paid-tickets img.v-ticket-qr').count()).toBe(3);
+      expect(await page.getByRole('heading', { level: 3, name: /^Ticket [123]$/ }).count()).toBe(3);
+      expect(await page.locator('.paid-tickets a.v-ticket-pdf').count()).toBe(3);
+      // no Wallet certificates on this server: no Wallet link
+      expect(await page.locator('.paid-tickets a.v-ticket-wallet').count()).toBe(0);
+      await page.locator('.paid-tickets [data-calendar="google"]').waitFor();
+      await page.locator('.paid-tickets a[download$=".ics"]').waitFor();
+    };
+    await showsTickets('after paying');
+    await expectAccessible(page, 'paid order with its tickets');
+    const pdfHref = await page.locator('.paid-tickets a.v-ticket-pdf').first().getAttribute('href');
+    const pdf = await fetch(new URL(pdfHref!, page.url()));
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    await page.reload();
+    expect(new URL(page.url()).pathname).toBe(payPath);
+    await showsTickets('after a reload');
 
     await jobsDone();
     const mails = mailsTo(email);

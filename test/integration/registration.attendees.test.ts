@@ -167,6 +167,8 @@ describe('visitor cancel', () => {
       displayName: 'Grace',
       quantity: 2,
       status: 'going',
+      walletAvailable: false,
+      refund: null,
     });
     expect(JSON.stringify(res.body)).not.toContain(token);
     expect((await attendeeRows(srv, event.id)).find((r) => r.id === id).status).toBe('going');

@@ -186,6 +186,7 @@ describe('tRPC procedures for the PWA', () => {
       ticketCode: expect.any(String),
       calendarUid: expect.stringMatching(/^attendee-\d+-/),
       ticketPdfToken: expect.any(String),
+      walletAvailable: false,
     });
     const full = await trpcMutation(
       'attendees.signup',

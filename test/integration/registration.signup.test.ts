@@ -19,6 +19,7 @@ describe('sign-up happy path', () => {
       ticketCode: row.ticket_code,
       calendarUid: expect.stringMatching(/^attendee-\d+-/),
       ticketPdfToken: expect.stringMatching(/^\d+\.[0-9a-f]{32}$/),
+      walletAvailable: false,
     });
     expect(row).toMatchObject({ id: res.body.id, email: 'ada@example.test', display_name: 'Ada', quantity: 2, status: 'going', custom_fields: null });
     expect(row.cancel_token).toHaveLength(64);
@@ -357,6 +358,7 @@ describe('capacity, decided atomically', () => {
       ticketCode: rows[0].ticket_code,
       calendarUid: expect.stringMatching(/^attendee-\d+-/),
       ticketPdfToken: expect.stringMatching(/^\d+\.[0-9a-f]{32}$/),
+      walletAvailable: false,
     });
     expect(waiting.body).toEqual({ id: rows[1].id, status: 'waitlist' });
   });

@@ -150,12 +150,14 @@ describe('a sign-up with tickets in several categories', () => {
       ticketCode: rows[0].ticket_code,
       calendarUid: expect.any(String),
       ticketPdfToken: expect.any(String),
+      walletAvailable: false,
       tickets: rows.map((r) => ({
         id: r.id,
         status: 'going',
         ticketCode: r.ticket_code,
         calendarUid: expect.any(String),
         ticketPdfToken: expect.any(String),
+        walletAvailable: false,
         ticketCategoryId: r.ticket_category_id,
       })),
     });

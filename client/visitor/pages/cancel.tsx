@@ -16,7 +16,8 @@ import { CalendarLinks } from '../components/calendar-links';
 import { detectTimeZone } from '../time';
 import { t } from '../../i18n/i18n';
 import { formatWhenHere } from '../when';
-import { ticketPdfUrl } from '../links';
+import { ticketPassUrl, ticketPdfUrl } from '../links';
+import { TicketLinks } from '../components/ticket-links';
 import '../../styles/visitor.css';
 
 export default function CancelPage(props: RouteProps): JSX.Element {
@@ -83,6 +84,13 @@ export default function CancelPage(props: RouteProps): JSX.Element {
                     : t('cancel.statusGoing')}
               </dd>
             </dl>
+            <Show when={p().refund}>
+              {(refund) => (
+                <p class="v-refund">
+                  {done() || p().status === 'cancelled' ? t('cancel.refundState', { state: refund() }) : t('cancel.refundBefore', { state: refund() })}
+                </p>
+              )}
+            </Show>
             <Show when={!done() && p().status !== 'cancelled' && p().status !== 'waitlist'}>
               <CalendarLinks
                 event={{
@@ -108,11 +116,7 @@ export default function CancelPage(props: RouteProps): JSX.Element {
               }
             >
               <Show when={p().status === 'going' || p().status === ''}>
-                <p>
-                  <a class="button button-quiet v-ticket-pdf" href={ticketPdfUrl(token)} download="ticket.pdf">
-                    {t('ticket.downloadPdf')}
-                  </a>
-                </p>
+                <TicketLinks pdfHref={ticketPdfUrl(token)} walletHref={p().walletAvailable ? ticketPassUrl(token) : undefined} />
               </Show>
               <p>{t('cancel.explain', { seats: p().quantity, event: p().eventTitle })}</p>
               <div class="v-actions">

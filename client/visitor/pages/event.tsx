@@ -30,7 +30,7 @@ import { PriceSummary, priceSummaryHasButton } from '../components/price-summary
 import { readTicketQuantities, TicketPicker, VOUCHER_FIELD } from '../components/ticket-picker';
 import { TicketQr } from '../components/ticket-qr';
 import { CalendarLinks } from '../components/calendar-links';
-import { signedTicketPdfUrl } from '../links';
+import { signedTicketPassUrl, signedTicketPdfUrl } from '../links';
 import { buildIcs } from '../ics';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import {
@@ -413,6 +413,13 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const answer = result();
     return answer && 'ticketCode' in answer && answer.status === 'going' ? answer.ticketCode : undefined;
   };
+  /** The one ticket's Wallet pass (docs/api.md#wallet-pass): the PDF's key opens it, when the server makes passes. */
+  const ticketPassHref = () => {
+    const answer = result();
+    return answer && 'ticketPdfToken' in answer && answer.status === 'going' && answer.ticketPdfToken && answer.walletAvailable
+      ? signedTicketPassUrl(answer.ticketPdfToken)
+      : undefined;
+  };
   /** The one ticket's PDF (docs/api.md#pdf-ticket), with the key the answer carries. */
   const ticketPdfHref = () => {
     const answer = result();
@@ -446,6 +453,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         {
           code: row.ticketCode,
           pdfHref: row.ticketPdfToken ? signedTicketPdfUrl(row.ticketPdfToken) : undefined,
+          walletHref: row.ticketPdfToken && row.walletAvailable ? signedTicketPassUrl(row.ticketPdfToken) : undefined,
           name: categoryNames().get(row.ticketCategoryId ?? -1) ?? t('tickets.ticket'),
           people,
           due: dueAtDoorOf(row.ticketCategoryId, people),
@@ -590,7 +598,9 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           </Show>
                           <Show
                             when={categorizedTickets().length > 1}
-                            fallback={<Show when={ticketCode()}>{(code) => <TicketQr code={code()} pdfHref={ticketPdfHref()} />}</Show>}
+                            fallback={
+                              <Show when={ticketCode()}>{(code) => <TicketQr code={code()} pdfHref={ticketPdfHref()} walletHref={ticketPassHref()} />}</Show>
+                            }
                           >
                             <ol class="ticket-list">
                               <For each={categorizedTickets()}>
@@ -600,7 +610,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
                                     <Show when={ticket.due > 0}>
                                       <p class="price-pay-at-door">{dueText(ticket.due)}</p>
                                     </Show>
-                                    <TicketQr code={ticket.code} pdfHref={ticket.pdfHref} />
+                                    <TicketQr code={ticket.code} pdfHref={ticket.pdfHref} walletHref={ticket.walletHref} />
                                   </li>
                                 )}
                               </For>

@@ -18,6 +18,8 @@ import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { ErrorState } from '../components/states';
 import { WhenLines } from '../components/when-lines';
 import { CalendarLinks } from '../components/calendar-links';
+import { TicketLinks } from '../components/ticket-links';
+import { bookingPassUrl } from '../links';
 import { formatPrice } from '../time';
 import { t } from '../../i18n/i18n';
 import { formatWhenHere } from '../when';
@@ -197,6 +199,9 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                   details: t('manage.calendarDetails', { url: `${window.location.origin}/manage/${encodeURIComponent(token)}` }),
                 }}
               />
+              <Show when={b().walletAvailable}>
+                <TicketLinks walletHref={bookingPassUrl(token)} />
+              </Show>
             </Show>
 
             <Show when={mode() === 'confirm-cancel'}>

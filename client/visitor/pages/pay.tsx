@@ -3,7 +3,8 @@
  * seats are held. The local provider pays here (Pay, or Cancel after an inline question); the
  * server then processes the payment in a job, so the page asks again every second until the
  * booking or order is settled. Stripe: the page waits for the hosted checkout's address and goes
- * there; coming back (`?returned=1`) it waits for the confirmation the same way.
+ * there; coming back (`?returned=1`) it waits for the confirmation the same way. A paid order's
+ * page then shows its tickets (QR, PDF, Wallet, calendar), also after a reload.
  */
 import { createEffect, createMemo, createResource, createSignal, on, onCleanup, Show, type JSX } from 'solid-js';
 import { ApiError, errorMessage } from '../../ui/errors';
@@ -15,6 +16,7 @@ import { A, searchParams, type RouteProps } from '../../router';
 import { call, rpc } from '../../ui/trpc';
 import type { CheckoutDto } from '../../../shared/payments';
 import { ErrorState } from '../components/states';
+import { PaidTickets } from '../components/paid-tickets';
 import { fetchCheckout, isFinished, pollCheckout, returnPath } from '../payment';
 import { dateTimeInZone, detectTimeZone, formatPrice } from '../time';
 import { t, tx } from '../../i18n/i18n';
@@ -305,6 +307,10 @@ export default function PayPage(props: RouteProps): JSX.Element {
               </Show>
 
               <FormError message={error()} />
+
+              <Show when={view() === 'paid' && c().kind === 'order'}>
+                <PaidTickets paymentId={id} />
+              </Show>
 
               <Show when={view() === 'released' || view() === 'refunded'}>
                 <p>

@@ -21,6 +21,8 @@ import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
 import { attendeesService } from './attendees.service';
 import { signupService } from './signup.service';
 import { TICKET_PDF_TYPE, ticketPdfBySignedToken, ticketPdfByToken } from './ticket-pdf.service';
+import { ticketPassBySignedToken, ticketPassByToken } from './ticket-pass.service';
+import { passDownload, PKPASS_TYPE } from '../../wallet/pass';
 
 /** A PDF ticket as a download: a fixed file name (nothing of the visitor's, nor the token, goes into a header), never cached. */
 function pdfDownload(pdf: Uint8Array): Response {
@@ -144,6 +146,44 @@ export const attendeesOperations = {
       errors: { 404: 'Unknown key', 409: 'svc_ticket_waitlist or svc_ticket_cancelled: no ticket to show' },
     },
     handler: async ({ input, ctx }) => pdfDownload(await ticketPdfBySignedToken(ctx, input.ticketPdfToken)),
+  }),
+  ticketPass: defineOperation({
+    summary: 'The Apple Wallet pass of a going attendee’s ticket (QR = ticket code), in their language; the cancel link’s token is the credential',
+    access: 'public',
+    kind: 'query',
+    input: ZTicketPdfParams,
+    // A download the pages open as a link.
+    trpc: false,
+    rest: {
+      method: 'get',
+      path: '/tickets/:cancelToken/ticket.pkpass',
+      tags: ATTENDEES,
+      status: 200,
+      produces: [PKPASS_TYPE],
+      describe: 'The signed pass',
+      errors: {
+        404: 'Unknown token, or svc_wallet_unavailable (the server has no Wallet certificates)',
+        409: 'svc_ticket_waitlist or svc_ticket_cancelled: no ticket to show',
+      },
+    },
+    handler: async ({ input, ctx }) => passDownload(await ticketPassByToken(ctx, input.cancelToken), 'ticket.pkpass'),
+  }),
+  signedTicketPass: defineOperation({
+    summary: 'The same Wallet pass with the key of the sign-up answer (ticketPdfToken); it leaves the cancel link out',
+    access: 'public',
+    kind: 'query',
+    input: ZSignedTicketPdfParams,
+    trpc: false,
+    rest: {
+      method: 'get',
+      path: '/tickets/signed/:ticketPdfToken/ticket.pkpass',
+      tags: ATTENDEES,
+      status: 200,
+      produces: [PKPASS_TYPE],
+      describe: 'The signed pass',
+      errors: { 404: 'Unknown key, or svc_wallet_unavailable', 409: 'svc_ticket_waitlist or svc_ticket_cancelled: no ticket to show' },
+    },
+    handler: async ({ input, ctx }) => passDownload(await ticketPassBySignedToken(ctx, input.ticketPdfToken), 'ticket.pkpass'),
   }),
   export: defineOperation({
     summary: 'Export an event’s attendees as CSV, XLSX or JSON (streamed, same serialization as the list)',

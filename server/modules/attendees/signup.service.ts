@@ -20,6 +20,7 @@ import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord, type RedemptionInStatement } from './attendees.repository';
 import { announceChangeNow, holdAttendeeChange } from './attendees.service';
 import { ticketPdfTokenOf } from './ticket-pdf.service';
+import { walletAvailable } from '../../wallet/pass';
 import { withdrawAttendeeReminder } from './attendees.reminders';
 import { settingsService } from '../settings/settings.service';
 import { ordersService } from '../orders/orders.service';
@@ -30,6 +31,7 @@ import { applicableVoucher, attachRedemption, attachRedemptionToTickets, checkVo
 import { vouchersRepository } from '../orders/vouchers.repository';
 import { voucherCodeKey } from '../../../shared/vouchers';
 import { ticketsRepository } from '../orders/tickets.repository';
+import { paymentsRepository } from '../orders/payments.repository';
 
 /** docs/api.md#errors: minimum fill time of the sign-up form. */
 export const MIN_FILL_MS = 3_000;
@@ -248,6 +250,7 @@ export function signupService(ctx: AppContext) {
         ticketCode?: string;
         calendarUid?: string;
         ticketPdfToken?: string;
+        walletAvailable?: boolean;
       } {
         return made.status === 'waitlist'
           ? { id: made.id, status: 'waitlist' }
@@ -257,6 +260,7 @@ export function signupService(ctx: AppContext) {
               ticketCode: made.ticketCode,
               calendarUid: calendarUid(ctx, 'attendee', made.id),
               ticketPdfToken: ticketPdfTokenOf(ctx.secret, made.id),
+              walletAvailable: walletAvailable(ctx.env),
             };
       }
 
@@ -525,6 +529,8 @@ export function signupService(ctx: AppContext) {
         displayName: row.displayName,
         quantity: row.quantity,
         status: row.status,
+        walletAvailable: walletAvailable(ctx.env),
+        refund: await refundOf(row),
       };
     },
 
@@ -549,6 +555,23 @@ export function signupService(ctx: AppContext) {
       return { id: cancelled.id, status: 'cancelled' };
     },
   };
+
+  /**
+   * Whether a ticket of a paid order gets its money back, and how (docs/api.md#payments): a
+   * refund through the provider goes back to the way it was paid (`refunding`, then `refunded`);
+   * a ticket cancelled on its own is not refunded by svc (`none`: the organizer decides); a shop's
+   * order is refunded in the shop (`shop`). Null for a ticket no one paid for here.
+   */
+  async function refundOf(row: AttendeeRecord): Promise<CancelPreview['refund']> {
+    if (row.orderId === null) return null;
+    const order = await paymentsRepository.findOrder(db, row.orderId);
+    if (!order) return null;
+    if (order.source === 'commerce') return 'shop';
+    const payment = await paymentsRepository.latestPaymentOf(db, { orderId: order.id });
+    if (payment?.status === 'refunding') return 'refunding';
+    if (payment?.status === 'refunded' || order.status === 'refunded') return 'refunded';
+    return order.status === 'paid' ? 'none' : null;
+  }
 
   async function findByToken(token: string) {
     const row = await attendeesRepository(db).findByCancelToken(token);

@@ -27,7 +27,8 @@ export const DEFAULT_ORGANIZATION_NAME = 'svc';
 /** What a PDF ticket needs of the server: its database, hooks (the settings' filters), public URL and secret. */
 export type TicketPdfContext = Pick<AppContext, 'db' | 'hooks' | 'env' | 'secret'>;
 
-const PDF_TOKEN_PURPOSE = 'ticket-pdf';
+/** The signed key's purpose; the Wallet pass of the same ticket opens with the same key (docs/decisions/038-wallet-pass.md). */
+export const PDF_TOKEN_PURPOSE = 'ticket-pdf';
 
 /**
  * The sign-up answer's key to its PDF ticket (`GET /tickets/signed/{ticketPdfToken}/ticket.pdf`):
@@ -44,7 +45,7 @@ export interface TicketPdfOptions {
 }
 
 /** Only a ticket that admits someone is printed: a waitlisted or cancelled row has nothing to show at the door. */
-function assertAdmits(attendee: AttendeeRecord): void {
+export function assertAdmits(attendee: AttendeeRecord): void {
   if (attendee.status === 'waitlist') throw new AppError('svc_ticket_waitlist');
   if (attendee.status === 'cancelled') throw new AppError('svc_ticket_cancelled');
   // an old row's empty status reads as going (SPEC §3); any other value admits nobody

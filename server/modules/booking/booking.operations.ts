@@ -23,6 +23,8 @@ import { ADMIN_ONLY, type Principal } from '../../auth/principal';
 import { bookingTypeService } from './booking-type.service';
 import { bookingService } from './booking.service';
 import { slotService } from './slot.service';
+import { bookingPassByToken } from './booking-pass.service';
+import { passDownload, PKPASS_TYPE } from '../../wallet/pass';
 
 /** Any string: a malformed token answers 404 like an unknown one (the service checks the 64-char form). */
 const ZToken = z.object({ token: z.string().max(200) });
@@ -126,6 +128,24 @@ export const bookingOperations = {
     output: ZListOf(ZBookingDto),
     rest: { method: 'get', path: '/bookings', tags: BOOKINGS, list: true, describe: 'Bookings: upcoming first, soonest first; then past, latest first' },
     handler: ({ input, ctx }) => bookingService(ctx).list(input),
+  }),
+  pass: defineOperation({
+    summary: 'The Apple Wallet pass of a confirmed booking (holder of the manage token), in the booking’s language',
+    access: 'public',
+    kind: 'query',
+    input: ZToken,
+    // A download the manage page opens as a link.
+    trpc: false,
+    rest: {
+      method: 'get',
+      path: '/bookings/:token/booking.pkpass',
+      tags: BOOKINGS,
+      status: 200,
+      produces: [PKPASS_TYPE],
+      describe: 'The signed pass',
+      errors: { 404: 'Unknown token, or svc_wallet_unavailable (the server has no Wallet certificates)', 409: 'svc_booking_invalid_state: not confirmed' },
+    },
+    handler: async ({ input, ctx }) => passDownload(await bookingPassByToken(ctx, input.token), 'booking.pkpass'),
   }),
   reschedule: defineOperation({
     summary: 'Move a booking to another listed start (holder of the cancel token)',

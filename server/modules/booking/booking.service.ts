@@ -42,6 +42,7 @@ import { settingsService } from '../settings/settings.service';
 import { bookingTypeService, describeLocation, effectiveAssignment, toBookingTypeConfig } from './booking-type.service';
 import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
 import { slotService } from './slot.service';
+import { walletAvailable } from '../../wallet/pass';
 import { paymentsRepository } from '../orders/payments.repository';
 
 const MINUTE_MS = 60_000;
@@ -610,6 +611,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
       currency,
       canCancel: holding,
       canReschedule: upcoming && (row.status === 'confirmed' || row.status === 'pending_approval'),
+      walletAvailable: walletAvailable(ctx.env),
     };
   }
 }

@@ -4,7 +4,7 @@
  * edition each answers 404 (the status operation says which edition runs, for the admin app).
  */
 import { z } from 'zod';
-import { ZCheckoutDto, ZLocalSessionDto, ZOrderDetailDto, ZOrderDto, ZOrderListQuery, ZPaymentStatusDto } from '../../../shared/payments';
+import { ZCheckoutDto, ZLocalSessionDto, ZOrderDetailDto, ZOrderDto, ZOrderListQuery, ZPaidTicketsDto, ZPaymentStatusDto } from '../../../shared/payments';
 import { defineOperation, ZIdParams, ZListOf, ZPagination } from '../../api/operation';
 import { ADMIN_ONLY } from '../../auth/principal';
 import { commerceService } from './commerce.service';
@@ -12,6 +12,7 @@ import { ordersService } from './orders.service';
 import { paymentsService, requireExtended } from './payments.service';
 import { CREDIT_NOTE_FILE, RECEIPT_FILE, RECEIPT_PDF_TYPE } from './receipt-files';
 import { orderDocumentPdf, payerDocumentPdf } from './receipts.service';
+import { paidTicketsService } from './paid-tickets.service';
 
 const PAYMENTS = ['payments'];
 const ORDERS = ['orders'];
@@ -97,6 +98,22 @@ export const paymentsOperations = {
       const { amountCents, currency, description, status } = await paymentsService(ctx).cancel(input.sessionId, 'local');
       return { amountCents, currency, description, status };
     },
+  }),
+  paidTickets: defineOperation({
+    summary: 'The paid order’s tickets for the payer’s page (QR code, ticket type, PDF and Wallet keys; never a cancel token); empty until paid',
+    access: 'public',
+    kind: 'query',
+    input: ZCheckoutParams,
+    output: ZPaidTicketsDto,
+    rest: {
+      method: 'get',
+      path: '/payments/checkout/:id/tickets',
+      tags: PAYMENTS,
+      headers: NO_STORE,
+      describe: 'The tickets (none for a booking or an unpaid order)',
+      errors: { 404: 'Unknown payment, or the free edition' },
+    },
+    handler: ({ input, ctx }) => paidTicketsService(ctx).ofPayment(input.id),
   }),
   webhook: defineOperation({
     summary: 'A payment provider’s webhook: the signature is checked on the raw body first; idempotent per provider event id',

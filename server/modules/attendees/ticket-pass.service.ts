@@ -1,0 +1,89 @@
+/**
+ * The Apple Wallet pass of one attendee's ticket (docs/api.md#wallet-pass,
+ * docs/decisions/038-wallet-pass.md): the PDF ticket's facts as an event ticket pass, its QR the
+ * ticket code the door accepts, opened with the same keys as the PDF (the cancel link's token, or
+ * the sign-up answer's `ticketPdfToken`).
+ */
+import { AppError } from '../../../shared/errors';
+import { utcMs } from '../../../shared/time';
+import { formatWhen } from '../../../shared/time-format';
+import { translator } from '../../i18n/translate';
+import { recipientLanguage } from '../../mail/language';
+import { hmacHex, safeEqual } from '../../security/crypto';
+import { readSigned } from '../../security/nonce';
+import { makeWalletPass, walletAvailable, type PassField } from '../../wallet/pass';
+import { eventsRepository, type EventRow } from '../events/events.repository';
+import { ticketsRepository } from '../orders/tickets.repository';
+import { settingsService } from '../settings/settings.service';
+import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
+import { assertAdmits, DEFAULT_ORGANIZATION_NAME, PDF_TOKEN_PURPOSE, type TicketPdfContext, type TicketPdfOptions } from './ticket-pdf.service';
+
+/** A ticket's serial number: stable for the row (the same pass downloaded twice is one pass), and no count of the rows behind it. */
+export function ticketPassSerial(secret: string, attendeeId: number): string {
+  return `ticket-${hmacHex(secret, `wallet-ticket:${attendeeId}`).slice(0, 32)}`;
+}
+
+/** The attendee's ticket as a signed `.pkpass` in their stored language; refuses a waitlisted or cancelled row, and answers 404 without a wallet setup. */
+export async function ticketPass(
+  ctx: TicketPdfContext,
+  attendee: AttendeeRecord,
+  knownEvent?: EventRow,
+  options: TicketPdfOptions = { manageLink: true },
+): Promise<Buffer> {
+  if (!walletAvailable(ctx.env)) throw new AppError('svc_wallet_unavailable');
+  assertAdmits(attendee);
+  const event = knownEvent ?? (await eventsRepository(ctx.db).findById(attendee.eventId));
+  if (!event) throw new AppError('svc_not_found');
+  const [locale, seller, categoryNames] = await Promise.all([
+    recipientLanguage(ctx.db, attendee.language, event.language),
+    settingsService(ctx).seller(),
+    attendee.ticketCategoryId === null ? null : ticketsRepository(ctx.db).namesOf([attendee.ticketCategoryId]),
+  ]);
+  const tr = translator(locale);
+  const category = attendee.ticketCategoryId === null ? undefined : categoryNames?.get(attendee.ticketCategoryId);
+  // the place's clock and zone, as on the PDF: the pass shows text, so no phone re-zones it
+  const when = formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, locale }).place;
+  const auxiliary: PassField[] = [
+    ...(category ? [{ key: 'category', label: tr('pdf.ticket.category'), value: category }] : []),
+    { key: 'seats', label: tr('pdf.ticket.seats'), value: tr('pdf.ticket.seatsValue', { count: attendee.quantity }) },
+  ];
+  const manage = options.manageLink
+    ? { key: 'manage', label: tr('pdf.ticket.manage'), value: `${ctx.env.publicUrl}/cancel/${attendee.cancelToken}` }
+    : { key: 'manage', value: tr('pdf.ticket.manageInMail') };
+  return makeWalletPass(ctx.env, {
+    serialNumber: ticketPassSerial(ctx.secret, attendee.id),
+    description: tr('pdf.ticket.documentTitle', { title: event.title }),
+    organizationName: seller.sellerName.trim() || DEFAULT_ORGANIZATION_NAME,
+    barcode: attendee.ticketCode,
+    relevantDate: new Date(utcMs(event.startsUtc)),
+    primary: [{ key: 'event', value: event.title }],
+    secondary: [
+      { key: 'when', label: tr('pdf.ticket.when'), value: when },
+      ...(event.venue ? [{ key: 'where', label: tr('pdf.ticket.where'), value: event.venue }] : []),
+    ],
+    auxiliary,
+    back: [
+      { key: 'name', label: tr('pdf.ticket.name'), value: attendee.displayName },
+      { key: 'code', label: tr('pdf.ticket.code'), value: attendee.ticketCode },
+      { key: 'door', value: tr('pdf.ticket.showAtDoor') },
+      manage,
+    ],
+  });
+}
+
+/** The pass behind a cancel link's token: unknown (compared in constant time) → 404; waitlisted or cancelled → 409. */
+export async function ticketPassByToken(ctx: TicketPdfContext, token: string): Promise<Buffer> {
+  if (!walletAvailable(ctx.env)) throw new AppError('svc_wallet_unavailable');
+  const attendee = await attendeesRepository(ctx.db).findByCancelToken(token);
+  if (!attendee || !safeEqual(attendee.cancelToken, token)) throw new AppError('svc_not_found');
+  return ticketPass(ctx, attendee);
+}
+
+/** The pass behind a sign-up answer's `ticketPdfToken` (the PDF's key): a bad signature or a row gone → 404; waitlisted or cancelled → 409. */
+export async function ticketPassBySignedToken(ctx: TicketPdfContext, token: string): Promise<Buffer> {
+  if (!walletAvailable(ctx.env)) throw new AppError('svc_wallet_unavailable');
+  const id = Number(readSigned(ctx.secret, PDF_TOKEN_PURPOSE, token));
+  const found = Number.isSafeInteger(id) && id > 0 ? await attendeesRepository(ctx.db).findWithEvent(id) : null;
+  if (!found) throw new AppError('svc_not_found');
+  return ticketPass(ctx, found.attendee, found.event, { manageLink: false });
+}
