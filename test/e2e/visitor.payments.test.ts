@@ -136,7 +136,7 @@ describe('visitor payments (extended edition, local provider)', () => {
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
   });
 
-  test('signing up for 3 tickets on a priced event: Pay, success, the 3 tickets (QR, code, PDF, calendar) on /pay also after a reload, and one email with ticket-1.png, ticket-2.png and ticket-3.png, and their PDFs', async () => {
+  test('signing up for 3 tickets on a priced event: Pay, success, the 3 tickets (QR, code, PDF, calendar) on /pay also after a reload, and one email with ticket-1.png, ticket-2.png and ticket-3.png, their PDFs and the receipt', async () => {
     const event = await createEvent(e2e.admin.api, { title: 'Paid concert', priceCents: 1000, capacity: 20, maxPerSignup: 5 });
     const email = uniqueEmail('tickets');
     const page = await e2e.openPage(`/events/${event.id}`);
@@ -197,7 +197,7 @@ describe('visitor payments (extended edition, local provider)', () => {
     await jobsDone();
     const mails = mailsTo(email);
     expect(mails).toHaveLength(1);
-    expect(attachmentNames(mails[0]!)).toEqual(['ticket-1.png', 'ticket-2.png', 'ticket-3.png', 'ticket-1.pdf', 'ticket-2.pdf', 'ticket-3.pdf']);
+    expect(attachmentNames(mails[0]!)).toEqual(['ticket-1.png', 'ticket-2.png', 'ticket-3.png', 'ticket-1.pdf', 'ticket-2.pdf', 'ticket-3.pdf', 'receipt.pdf']);
 
     // back on the sign-up page, the result asks the checkout where it stands: paid, not "payment needed"
     await page.goBack();

@@ -3,8 +3,8 @@
  * chain is laid out: a root CA, a "WWDR" intermediate and a Pass Type ID signer whose key is
  * encrypted. `env` configures a server with them (the WWDR as PEM text, the others as paths).
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const TEST_PASS_TYPE_ID = 'pass.test.svc.tickets';
@@ -66,4 +66,33 @@ export function makeWalletCertificates(dir: string): WalletCertificates {
       SVC_WALLET_WWDR: readFileSync(path.join(dir, 'wwdr.pem'), 'utf8'),
     },
   };
+}
+
+let unpacked = 0;
+/** A pass's files (unzip into a fresh folder under `scratch`), by name. */
+export function unpackPass(scratch: string, pkpass: Buffer): { dir: string; files: Map<string, Buffer> } {
+  const dir = path.join(scratch, `pass-${process.pid}-${++unpacked}`);
+  mkdirSync(dir);
+  writeFileSync(`${dir}.pkpass`, pkpass);
+  execFileSync('unzip', ['-q', `${dir}.pkpass`, '-d', dir]);
+  const files = new Map<string, Buffer>();
+  const walk = (sub: string) => {
+    for (const name of readdirSync(path.join(dir, sub))) {
+      const rel = sub ? `${sub}/${name}` : name;
+      if (statSync(path.join(dir, rel)).isDirectory()) walk(rel);
+      else files.set(rel, readFileSync(path.join(dir, rel)));
+    }
+  };
+  walk('');
+  return { dir, files };
+}
+
+/** `openssl smime -verify` of a pass's detached DER signature over its manifest, trusting `root` only. */
+export function verifyPassSignature(root: string, signature: string, manifest: string): { ok: boolean; stderr: string } {
+  const run = spawnSync(
+    'openssl',
+    ['smime', '-verify', '-binary', '-inform', 'DER', '-in', signature, '-content', manifest, '-CAfile', root, '-purpose', 'any', '-out', '/dev/null'],
+    { encoding: 'utf8' },
+  );
+  return { ok: run.status === 0, stderr: run.stderr };
 }

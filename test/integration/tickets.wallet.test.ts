@@ -7,9 +7,8 @@
  * booking has its pass too. Without the certificates the routes answer 404
  * svc_wallet_unavailable and no payload says a pass exists.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -21,41 +20,15 @@ import { bookingBody, createHost, createType, disableIpThrottle, futureStart, su
 import { apiClient } from '../helpers/http';
 import { attendeeRows, createEvent, resetThrottles, signUp, uniqueEmail } from '../helpers/registration';
 import { useTestServer } from '../helpers/test-server';
-import { makeWalletCertificates, TEST_PASS_TYPE_ID, TEST_TEAM_ID } from '../helpers/wallet';
+import { makeWalletCertificates, TEST_PASS_TYPE_ID, TEST_TEAM_ID, unpackPass, verifyPassSignature } from '../helpers/wallet';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'svc-wallet-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const certs = makeWalletCertificates(scratch);
 
-let unpacked = 0;
-/** The pass's files (unzip), by name. */
-function unpack(pkpass: Buffer): { dir: string; files: Map<string, Buffer> } {
-  const dir = path.join(scratch, `pass-${++unpacked}`);
-  mkdirSync(dir);
-  writeFileSync(`${dir}.pkpass`, pkpass);
-  execFileSync('unzip', ['-q', `${dir}.pkpass`, '-d', dir]);
-  const files = new Map<string, Buffer>();
-  const walk = (sub: string) => {
-    for (const name of readdirSync(path.join(dir, sub))) {
-      const rel = sub ? `${sub}/${name}` : name;
-      if (statSync(path.join(dir, rel)).isDirectory()) walk(rel);
-      else files.set(rel, readFileSync(path.join(dir, rel)));
-    }
-  };
-  walk('');
-  return { dir, files };
-}
-
-/** `openssl smime -verify` of the detached DER signature over a manifest, trusting the test root only. */
-function verifySignature(signature: string, manifest: string): { ok: boolean; stderr: string } {
-  const run = spawnSync(
-    'openssl',
-    ['smime', '-verify', '-binary', '-inform', 'DER', '-in', signature, '-content', manifest, '-CAfile', certs.root, '-purpose', 'any', '-out', '/dev/null'],
-    { encoding: 'utf8' },
-  );
-  return { ok: run.status === 0, stderr: run.stderr };
-}
+const unpack = (pkpass: Buffer) => unpackPass(scratch, pkpass);
+const verifySignature = (signature: string, manifest: string) => verifyPassSignature(certs.root, signature, manifest);
 
 const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');
 

@@ -22,6 +22,12 @@ import { dateTimeInZone, detectTimeZone, formatPrice } from '../time';
 import { t, tx } from '../../i18n/i18n';
 import '../../styles/visitor.css';
 
+/** A document's address on this page's own origin (the server names it under its public address). */
+const samePath = (url: string): string => {
+  const at = new URL(url, location.href);
+  return `${at.pathname}${at.search}`;
+};
+
 type View = 'pay' | 'redirecting' | 'confirming' | 'paid' | 'released' | 'refunded';
 
 export default function PayPage(props: RouteProps): JSX.Element {
@@ -318,6 +324,25 @@ export default function PayPage(props: RouteProps): JSX.Element {
                   <Show when={back(c()) !== '/events'}>
                     {' · '}
                     <A href="/events">{t('book.allEvents')}</A>
+                  </Show>
+                </p>
+              </Show>
+              <Show when={c().receiptUrl || c().creditNoteUrl}>
+                <p>
+                  <Show when={c().receiptUrl}>
+                    {(url) => (
+                      <a href={samePath(url())} download="">
+                        {t('pay.page.receipt')}
+                      </a>
+                    )}
+                  </Show>
+                  <Show when={c().receiptUrl && c().creditNoteUrl}>{' · '}</Show>
+                  <Show when={c().creditNoteUrl}>
+                    {(url) => (
+                      <a href={samePath(url())} download="">
+                        {t('pay.page.creditNote')}
+                      </a>
+                    )}
                   </Show>
                 </p>
               </Show>
