@@ -17,12 +17,11 @@ export interface IcsOrganizer extends IcsParticipant {
   sentBy?: string;
 }
 
-export interface IcsInput {
-  /** REQUEST gives STATUS:CONFIRMED, CANCEL gives STATUS:CANCELLED. */
-  method: IcsMethod;
+/** What every calendar entry carries, an invite's or a feed's. */
+export interface IcsEntry {
   /** Stable per booking: a calendar matches a CANCEL or an update to the invite by it. */
   uid: string;
-  /** When this version of the invite was made (DTSTAMP), UTC `Y-m-d H:i:s`. */
+  /** When this version of the entry was made (DTSTAMP), UTC `Y-m-d H:i:s`. */
   stampUtc: string;
   startUtc: string;
   endUtc: string;
@@ -31,10 +30,15 @@ export interface IcsInput {
   location?: string;
   /** Absolute http(s) link, e.g. the manage page. */
   url?: string;
-  organizer: IcsOrganizer;
-  attendee: IcsParticipant;
   /** Raise it for every update of the same uid; calendars ignore a lower one. */
   sequence: number;
+}
+
+export interface IcsInput extends IcsEntry {
+  /** REQUEST gives STATUS:CONFIRMED, CANCEL gives STATUS:CANCELLED. */
+  method: IcsMethod;
+  organizer: IcsOrganizer;
+  attendee: IcsParticipant;
 }
 
 /**
@@ -55,21 +59,12 @@ const CRLF = '\r\n';
 const utf8 = new TextEncoder();
 
 /** One calendar entry of a subscribed feed (`buildIcsFeed`): no iTIP method, no participants. */
-export interface IcsFeedEvent {
-  uid: string;
-  stampUtc: string;
-  startUtc: string;
-  endUtc: string;
-  summary: string;
-  description: string;
-  location?: string;
-  url?: string;
-  sequence: number;
+export interface IcsFeedEvent extends IcsEntry {
   status: 'CONFIRMED' | 'TENTATIVE';
 }
 
 /** A VEVENT's lines; `participants` (ORGANIZER, ATTENDEE) go before its SEQUENCE. */
-function veventLines(event: Omit<IcsFeedEvent, 'status'>, status: string, participants: string[] = []): string[] {
+function veventLines(event: IcsEntry, status: string, participants: string[] = []): string[] {
   return [
     'BEGIN:VEVENT',
     `UID:${escapeText(event.uid)}`,

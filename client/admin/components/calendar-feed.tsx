@@ -6,6 +6,7 @@
  */
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { ready } from './async-view';
+import { CopyField } from './copy-field';
 import type { createConfirm } from './confirm';
 import { getFeed, renewFeed, revokeFeed, type FeedOwner } from '../data';
 import { adminErrorMessage } from '../errors';
@@ -16,7 +17,6 @@ export function CalendarFeed(props: { owner: FeedOwner; heading: string; lead: s
   const [feed, { mutate }] = createResource(() => props.owner, getFeed);
   const [status, setStatus] = createSignal('');
   const [error, setError] = createSignal('');
-  let input: HTMLInputElement | undefined;
   const id = `feed-${props.owner.scope}`;
 
   const run = async (action: () => Promise<void>) => {
@@ -33,16 +33,6 @@ export function CalendarFeed(props: { owner: FeedOwner; heading: string; lead: s
       mutate(await renewFeed(props.owner));
       setStatus(t('admin.feed.made'));
     });
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(ready(feed)?.url ?? '');
-      setStatus(t('admin.webhook.secret.copied'));
-    } catch {
-      input?.select();
-      setStatus(t('admin.webhook.secret.selected'));
-    }
-  };
-
   return (
     <section class="section" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{props.heading}</h2>
@@ -61,23 +51,13 @@ export function CalendarFeed(props: { owner: FeedOwner; heading: string; lead: s
           <>
             <div class="field">
               <label for={id}>{t('admin.feed.address')}</label>
-              <div class="copy-field">
-                <input
-                  id={id}
-                  ref={input}
-                  type="text"
-                  class="secret-value"
-                  readOnly
-                  spellcheck={false}
-                  autocomplete="off"
-                  value={url()}
-                  aria-describedby={`${id}-warning`}
-                  onFocus={(e) => e.currentTarget.select()}
-                />
-                <button type="button" class="button button-small" onClick={() => void copy()}>
-                  {tx('admin.feed.copy', { hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
-                </button>
-              </div>
+              <CopyField
+                id={id}
+                value={url()}
+                onCopied={setStatus}
+                describedBy={`${id}-warning`}
+                copyLabel={tx('admin.feed.copy', { hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
+              />
               <p id={`${id}-warning`} class="field-hint">
                 {t('admin.feed.private')}
               </p>

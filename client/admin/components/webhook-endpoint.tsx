@@ -5,6 +5,7 @@
 import { createSignal, Match, onMount, Switch, type JSX } from 'solid-js';
 import type { WebhookCatalogueDto, WebhookEndpointDto } from '../../../shared/webhooks';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
+import { CopyField } from './copy-field';
 import { EventTypePicker } from './event-type-picker';
 import { TextArea, TextField } from './fields';
 import { t, tx } from '../../i18n/i18n';
@@ -54,18 +55,7 @@ export function EndpointStatus(props: { endpoint: WebhookEndpointDto }): JSX.Ele
 export function SigningSecret(props: { id: string; heading: string; secret: string; onDone: () => void; children?: JSX.Element }): JSX.Element {
   const [copied, setCopied] = createSignal('');
   let box: HTMLElement | undefined;
-  let input: HTMLInputElement | undefined;
   onMount(() => box?.focus());
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.secret);
-      setCopied(t('admin.webhook.secret.copied'));
-    } catch {
-      input?.select();
-      setCopied(t('admin.webhook.secret.selected'));
-    }
-  };
 
   return (
     <section class="notice notice-attention signing-secret" aria-labelledby={`${props.id}-heading`} tabindex="-1" ref={box}>
@@ -73,23 +63,13 @@ export function SigningSecret(props: { id: string; heading: string; secret: stri
       <p id={`${props.id}-warning`}>{tx('admin.webhook.secret.warning', { b: (chunks) => <strong>{chunks}</strong> })}</p>
       <div class="field">
         <label for={props.id}>{t('admin.webhook.secret.label')}</label>
-        <div class="copy-field">
-          <input
-            id={props.id}
-            ref={input}
-            type="text"
-            class="secret-value"
-            readOnly
-            spellcheck={false}
-            autocomplete="off"
-            value={props.secret}
-            aria-describedby={`${props.id}-warning`}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <button type="button" class="button button-small" onClick={() => void copy()}>
-            {tx('admin.webhook.secret.copy', { hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
-          </button>
-        </div>
+        <CopyField
+          id={props.id}
+          value={props.secret}
+          onCopied={setCopied}
+          describedBy={`${props.id}-warning`}
+          copyLabel={tx('admin.webhook.secret.copy', { hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
+        />
         <p class="save-status save-ok" role="status">
           {copied()}
         </p>

@@ -67,6 +67,42 @@ function attendeeFromRaw(raw: Record<string, unknown>): AttendeeRecord {
   ) as AttendeeRecord;
 }
 
+/** One sign-up's ticket rows as a VALUES list, in the column order of `ticketRowsStatement`. */
+function ticketRowValues(rows: NewAttendeeRecord[]): SQL {
+  return sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.eventId}::int, ${r.email}::text, ${r.displayName}::text, ${r.quantity ?? 1}::int, ${r.status ?? 'going'}::text, ${r.customFields ?? null}::text,
+             ${r.cancelToken}::text, ${r.ticketCode ?? null}::text, ${r.ticketCodeHash ?? null}::text, ${r.ticketCategoryId ?? null}::int, ${r.language ?? null}::text)`,
+    ),
+    sql`, `,
+  );
+}
+
+/**
+ * The rows of `source` (a VALUES list, or a SELECT of one guarded by `before`'s CTEs) inserted,
+ * with their held `svc_rsvp_submitted` job (payload: the rows' ids in order) when any was, and
+ * `after`'s CTEs reading `ins`; answers the rows and the job's id.
+ */
+function ticketRowsStatement(source: SQL, announcementType: string, before: SQL = sql``, after: SQL = sql``): SQL {
+  return sql`with ${before}
+    ins as (
+      insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, ticket_category_id, language)
+      ${source}
+      returning ${sql.join(
+        ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
+        sql`, `,
+      )}
+    ),
+    job as (
+      insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
+      select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('attendeeIds', (select jsonb_agg(ins.id order by ins.id) from ins))`)}
+      where exists (select 1 from ins)
+      returning id
+    )${after}
+    select ins.*, (select id from job) as svc_announcement_job from ins order by ins.id`;
+}
+
 /** The code a sign-up redeems in `insertTicketRowsIfSeats`: its uses are taken in the same statement. */
 export interface RedemptionInStatement {
   voucherId: number;
@@ -183,28 +219,7 @@ export function attendeesRepository(db: Db) {
      * event row's lock: one round trip while the lock is held, whatever the number of rows.
      */
     insertTicketRows: async (rows: NewAttendeeRecord[], announcementType: string): Promise<{ rows: AttendeeRecord[]; announcement: number }> => {
-      const values = rows.map(
-        (r) =>
-          sql`(${r.eventId}::int, ${r.email}::text, ${r.displayName}::text, ${r.quantity ?? 1}::int, ${r.status ?? 'going'}::text, ${r.customFields ?? null}::text,
-               ${r.cancelToken}::text, ${r.ticketCode ?? null}::text, ${r.ticketCodeHash ?? null}::text, ${r.ticketCategoryId ?? null}::int, ${r.language ?? null}::text)`,
-      );
-      const result = await queryRows<Record<string, unknown>>(
-        db,
-        sql`with ins as (
-              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, ticket_category_id, language)
-              values ${sql.join(values, sql`, `)}
-              returning ${sql.join(
-                ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
-                sql`, `,
-              )}
-            ),
-            job as (
-              insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
-              select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('attendeeIds', (select jsonb_agg(ins.id order by ins.id) from ins))`)}
-              returning id
-            )
-            select ins.*, (select id from job) as svc_announcement_job from ins order by ins.id`,
-      );
+      const result = await queryRows<Record<string, unknown>>(db, ticketRowsStatement(sql`values ${ticketRowValues(rows)}`, announcementType));
       return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
     },
     /**
@@ -226,20 +241,15 @@ export function attendeesRepository(db: Db) {
       const perCategory = new Map<number, number>();
       for (const r of rows) perCategory.set(r.ticketCategoryId!, (perCategory.get(r.ticketCategoryId!) ?? 0) + (r.quantity ?? 1));
       const wanted = JSON.stringify([...perCategory].map(([categoryId, quantity]) => ({ categoryId, quantity })));
-      const values = rows.map(
-        (r) =>
-          sql`(${r.eventId}::int, ${r.email}::text, ${r.displayName}::text, ${r.quantity ?? 1}::int, 'going', ${r.customFields ?? null}::text,
-               ${r.cancelToken}::text, ${r.ticketCode ?? null}::text, ${r.ticketCodeHash ?? null}::text, ${r.ticketCategoryId ?? null}::int, ${r.language ?? null}::text)`,
-      );
       const uses = redemption
-        ? sql`, uses as (
+        ? sql`uses as (
               update ${vouchers} set used_count = ${vouchers.usedCount} + ${redemption.quantity}::int
               where ${vouchers.id} = ${redemption.voucherId}::int and ${vouchers.eventId} = ${eventId}::int and exists (select 1 from seats)
                 and (${vouchers.maxUses} is null or ${vouchers.usedCount} + ${redemption.quantity}::int <= ${vouchers.maxUses})
                 and (${vouchers.maxUsesPerEmail} is null or ${redemption.quantity}::int + (select coalesce(sum(r.quantity), 0) from ${voucherRedemptions} r
                        where r.voucher_id = ${redemption.voucherId}::int and r.email = ${redemption.email}::text and r.released_utc is null) <= ${vouchers.maxUsesPerEmail})
               returning ${vouchers.id}
-            )`
+            ),`
         : sql``;
       const discounted = redemption
         ? sql`, red as (
@@ -248,35 +258,20 @@ export function attendeesRepository(db: Db) {
               where ${redemption.categoryIds === null ? sql`true` : sql`ins.ticket_category_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(redemption.categoryIds)}::jsonb))`}
             )`
         : sql``;
-      const result = await queryRows<Record<string, unknown>>(
-        db,
-        sql`with wanted as (
-              select (value->>'categoryId')::int as category_id, (value->>'quantity')::int as quantity from jsonb_array_elements(${wanted}::jsonb)
-            ),
-            seats as (
-              select 1 from ${events}
-              where ${events.id} = ${eventId}::int and ${events.status} = 'published'
-                and (${events.capacity} is null or ${seatsOf(events.id)} + ${total}::int <= ${events.capacity})
-                and (select count(*) from wanted join ${ticketCategories} on ${ticketCategories.id} = wanted.category_id and ${ticketCategories.eventId} = ${eventId}::int
-                      where ${ticketCategories.quota} is null or ${soldCount} + wanted.quantity <= ${ticketCategories.quota}) = (select count(*) from wanted)
-            )${uses},
-            ins as (
-              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, ticket_category_id, language)
-              select * from (values ${sql.join(values, sql`, `)}) v
-              where exists (select 1 from seats)${redemption ? sql` and exists (select 1 from uses)` : sql``}
-              returning ${sql.join(
-                ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
-                sql`, `,
-              )}
-            ),
-            job as (
-              insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
-              select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('attendeeIds', (select jsonb_agg(ins.id order by ins.id) from ins))`)}
-              where exists (select 1 from ins)
-              returning id
-            )${discounted}
-            select ins.*, (select id from job) as svc_announcement_job from ins order by ins.id`,
-      );
+      const guarded = sql`wanted as (
+          select (value->>'categoryId')::int as category_id, (value->>'quantity')::int as quantity from jsonb_array_elements(${wanted}::jsonb)
+        ),
+        seats as (
+          select 1 from ${events}
+          where ${events.id} = ${eventId}::int and ${events.status} = 'published'
+            and (${events.capacity} is null or ${seatsOf(events.id)} + ${total}::int <= ${events.capacity})
+            and (select count(*) from wanted join ${ticketCategories} on ${ticketCategories.id} = wanted.category_id and ${ticketCategories.eventId} = ${eventId}::int
+                  where ${ticketCategories.quota} is null or ${soldCount} + wanted.quantity <= ${ticketCategories.quota}) = (select count(*) from wanted)
+        ),
+        ${uses}`;
+      const source = sql`select * from (values ${ticketRowValues(rows.map((r) => ({ ...r, status: 'going' })))}) v
+        where exists (select 1 from seats)${redemption ? sql` and exists (select 1 from uses)` : sql``}`;
+      const result = await queryRows<Record<string, unknown>>(db, ticketRowsStatement(source, announcementType, guarded, discounted));
       if (result.length === 0) return null;
       return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
     },

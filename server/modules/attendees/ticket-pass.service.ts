@@ -6,17 +6,12 @@
  */
 import { AppError } from '../../../shared/errors';
 import { utcMs } from '../../../shared/time';
-import { formatWhen } from '../../../shared/time-format';
-import { translator } from '../../i18n/translate';
-import { recipientLanguage } from '../../mail/language';
 import { hmacHex, safeEqual } from '../../security/crypto';
 import { readSigned } from '../../security/nonce';
 import { makeWalletPass, walletAvailable, type PassField } from '../../wallet/pass';
-import { eventsRepository, type EventRow } from '../events/events.repository';
-import { ticketsRepository } from '../orders/tickets.repository';
-import { settingsService } from '../settings/settings.service';
+import type { EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
-import { assertAdmits, DEFAULT_ORGANIZATION_NAME, PDF_TOKEN_PURPOSE, type TicketPdfContext, type TicketPdfOptions } from './ticket-pdf.service';
+import { PDF_TOKEN_PURPOSE, ticketFacts, type TicketPdfContext, type TicketPdfOptions } from './ticket-pdf.service';
 
 /** A ticket's serial number: stable for the row (the same pass downloaded twice is one pass), and no count of the rows behind it. */
 export function ticketPassSerial(secret: string, attendeeId: number): string {
@@ -31,18 +26,7 @@ export async function ticketPass(
   options: TicketPdfOptions = { manageLink: true },
 ): Promise<Buffer> {
   if (!walletAvailable(ctx.env)) throw new AppError('svc_wallet_unavailable');
-  assertAdmits(attendee);
-  const event = knownEvent ?? (await eventsRepository(ctx.db).findById(attendee.eventId));
-  if (!event) throw new AppError('svc_not_found');
-  const [locale, seller, categoryNames] = await Promise.all([
-    recipientLanguage(ctx.db, attendee.language, event.language),
-    settingsService(ctx).seller(),
-    attendee.ticketCategoryId === null ? null : ticketsRepository(ctx.db).namesOf([attendee.ticketCategoryId]),
-  ]);
-  const tr = translator(locale);
-  const category = attendee.ticketCategoryId === null ? undefined : categoryNames?.get(attendee.ticketCategoryId);
-  // the place's clock and zone, as on the PDF: the pass shows text, so no phone re-zones it
-  const when = formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, locale }).place;
+  const { event, tr, organization, category, when } = await ticketFacts(ctx, attendee, knownEvent);
   const auxiliary: PassField[] = [
     ...(category ? [{ key: 'category', label: tr('pdf.ticket.category'), value: category }] : []),
     { key: 'seats', label: tr('pdf.ticket.seats'), value: tr('pdf.ticket.seatsValue', { count: attendee.quantity }) },
@@ -53,7 +37,7 @@ export async function ticketPass(
   return makeWalletPass(ctx.env, {
     serialNumber: ticketPassSerial(ctx.secret, attendee.id),
     description: tr('pdf.ticket.documentTitle', { title: event.title }),
-    organizationName: seller.sellerName.trim() || DEFAULT_ORGANIZATION_NAME,
+    organizationName: organization,
     barcode: attendee.ticketCode,
     relevantDate: new Date(utcMs(event.startsUtc)),
     primary: [{ key: 'event', value: event.title }],

@@ -52,13 +52,12 @@ export function assertAdmits(attendee: AttendeeRecord): void {
   if (attendee.status !== 'going' && attendee.status !== '') throw new AppError('svc_not_found');
 }
 
-/** The attendee's ticket as an A4 PDF, in their stored language; refuses a waitlisted or cancelled row. */
-export async function ticketPdf(
-  ctx: TicketPdfContext,
-  attendee: AttendeeRecord,
-  knownEvent?: EventRow,
-  options: TicketPdfOptions = { manageLink: true },
-): Promise<Uint8Array> {
+/**
+ * What a kept ticket (the PDF, the Wallet pass) says, in the attendee's stored language: its
+ * event, the organization, its ticket type and the time on the place's clock with its zone.
+ * Refuses a waitlisted or cancelled row.
+ */
+export async function ticketFacts(ctx: TicketPdfContext, attendee: AttendeeRecord, knownEvent?: EventRow) {
   assertAdmits(attendee);
   const event = knownEvent ?? (await eventsRepository(ctx.db).findById(attendee.eventId));
   if (!event) throw new AppError('svc_not_found');
@@ -67,10 +66,25 @@ export async function ticketPdf(
     settingsService(ctx).seller(),
     attendee.ticketCategoryId === null ? null : ticketsRepository(ctx.db).namesOf([attendee.ticketCategoryId]),
   ]);
-  const tr = translator(locale);
-  const organization = seller.sellerName.trim() || DEFAULT_ORGANIZATION_NAME;
-  const category = attendee.ticketCategoryId === null ? undefined : categoryNames?.get(attendee.ticketCategoryId);
-  const when = formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, locale }).place;
+  return {
+    event,
+    locale,
+    tr: translator(locale),
+    organization: seller.sellerName.trim() || DEFAULT_ORGANIZATION_NAME,
+    category: attendee.ticketCategoryId === null ? undefined : categoryNames?.get(attendee.ticketCategoryId),
+    // the place's clock and zone: a printed ticket or a pass shows text, so no phone re-zones it
+    when: formatWhen({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, locale }).place,
+  };
+}
+
+/** The attendee's ticket as an A4 PDF, in their stored language; refuses a waitlisted or cancelled row. */
+export async function ticketPdf(
+  ctx: TicketPdfContext,
+  attendee: AttendeeRecord,
+  knownEvent?: EventRow,
+  options: TicketPdfOptions = { manageLink: true },
+): Promise<Uint8Array> {
+  const { event, locale, tr, organization, category, when } = await ticketFacts(ctx, attendee, knownEvent);
   const fields = [
     { label: tr('pdf.ticket.when'), value: when },
     ...(event.venue ? [{ label: tr('pdf.ticket.where'), value: event.venue }] : []),
