@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PKPass } from 'passkit-generator';
 import { AppError } from '../../shared/errors';
+import { fileDownload } from '../api/download';
 import { isPem, type Env } from '../env';
 
 export const PKPASS_TYPE = 'application/vnd.apple.pkpass';
@@ -108,9 +109,5 @@ export function makeWalletPass(env: Env, content: PassContent): Buffer {
 
 /** A pass as a download: a fixed file name (nothing of the holder's, nor the token, goes into a header), never cached. */
 export function passDownload(pass: Buffer, filename: 'ticket.pkpass' | 'booking.pkpass'): Response {
-  // a Buffer's memory is an ArrayBuffer (never shared), as a Response body needs
-  return new Response(pass as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: { 'content-type': PKPASS_TYPE, 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' },
-  });
+  return fileDownload(pass, PKPASS_TYPE, filename);
 }

@@ -23,15 +23,9 @@ import { signupService } from './signup.service';
 import { TICKET_PDF_TYPE, ticketPdfBySignedToken, ticketPdfByToken } from './ticket-pdf.service';
 import { ticketPassBySignedToken, ticketPassByToken } from './ticket-pass.service';
 import { passDownload, PKPASS_TYPE } from '../../wallet/pass';
+import { fileDownload } from '../../api/download';
 
-/** A PDF ticket as a download: a fixed file name (nothing of the visitor's, nor the token, goes into a header), never cached. */
-function pdfDownload(pdf: Uint8Array): Response {
-  // a Buffer's memory is an ArrayBuffer (never shared), as a Response body needs
-  return new Response(pdf as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: { 'content-type': TICKET_PDF_TYPE, 'content-disposition': 'attachment; filename="ticket.pdf"', 'cache-control': 'no-store' },
-  });
-}
+const pdfDownload = (pdf: Uint8Array) => fileDownload(pdf, TICKET_PDF_TYPE, 'ticket.pdf');
 
 const SIGN_UP = ['sign-up'];
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -13,6 +13,7 @@ import { paymentsService, requireExtended } from './payments.service';
 import { CREDIT_NOTE_FILE, RECEIPT_FILE, RECEIPT_PDF_TYPE } from './receipt-files';
 import { orderDocumentPdf, payerDocumentPdf } from './receipts.service';
 import { paidTicketsService } from './paid-tickets.service';
+import { fileDownload } from '../../api/download';
 
 const PAYMENTS = ['payments'];
 const ORDERS = ['orders'];
@@ -22,14 +23,8 @@ const ZCheckoutParams = z.object({ id: z.string().max(200) });
 const ZSessionParams = z.object({ sessionId: z.string().max(200) });
 const ZWebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
-/** A receipt or credit note as a download: a fixed file name, never cached (docs/api.md#receipts). */
-function pdfDownload(pdf: Uint8Array, filename: string): Response {
-  // a Buffer's memory is an ArrayBuffer (never shared), as a Response body needs
-  return new Response(pdf as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: { 'content-type': RECEIPT_PDF_TYPE, 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' },
-  });
-}
+/** A receipt or credit note as a download (docs/api.md#receipts). */
+const pdfDownload = (pdf: Uint8Array, filename: string) => fileDownload(pdf, RECEIPT_PDF_TYPE, filename);
 const PDF_REST = { status: 200 as const, produces: [RECEIPT_PDF_TYPE], describe: 'The document, one A4 page' };
 
 /** Header names in lower case, as the signature checks read them. */
