@@ -26,8 +26,9 @@ function parametersOf(schema: ZodType | undefined, where: 'path' | 'query', rena
  * `/bookings/{id}`); such routes share one template whose parameter names join theirs
  * (`{tokenOrId}`), and each operation says what it expects there.
  */
-/** A route's path as documented: a parameter with a pattern and a file suffix (`:token{[A-Za-z0-9_-]+\\.ics}`) reads `:token.ics`. */
-const docPath = (route: AnyRouteDef) => route.path.replace(/\{[^}]*\\\.(\w+)\}/g, '.$1');
+/** A route's path as documented and called: a parameter with a pattern and a file suffix (`:token{[A-Za-z0-9_-]+\\.ics}`) reads `:token.ics`. */
+export const documentedPath = (path: string): string => path.replace(/\{[^}]*\\\.(\w+)\}/g, '.$1');
+const docPath = (route: AnyRouteDef) => documentedPath(route.path);
 
 function templateNames(routes: AnyRouteDef[]): Map<AnyRouteDef, { path: string; rename: Record<string, string> }> {
   const groups = new Map<string, AnyRouteDef[]>();

@@ -33,6 +33,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z, type ZodType } from 'zod';
 import { pathParamsOf, restInputParts, type AnyOperation } from '../../server/api/operation';
+import { documentedPath } from '../../server/api/openapi';
 import { queryRows } from '../../server/db/client';
 import { domainOperations } from '../../server/modules';
 import { ERROR_CODES } from '../../shared/errors';
@@ -446,7 +447,7 @@ interface Answer {
 
 async function send(baseUrl: string, op: AnyOperation, call: Call, auth: Session | null, sign?: (body: string) => Record<string, string>): Promise<Answer> {
   const rest = op.rest!;
-  const path = rest.path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => call.rawPath.get(name) ?? encodeURIComponent(pathText(call.params[name])));
+  const path = documentedPath(rest.path).replace(/:([A-Za-z_]\w*)/g, (_, name: string) => call.rawPath.get(name) ?? encodeURIComponent(pathText(call.params[name])));
   const query = [queryText(call.query), ...call.rawQuery].filter(Boolean).join('&');
   const target = `/svc/v1${path}${query ? `?${query}` : ''}`;
   const url = `${baseUrl}${target}`;
