@@ -447,7 +447,10 @@ interface Answer {
 
 async function send(baseUrl: string, op: AnyOperation, call: Call, auth: Session | null, sign?: (body: string) => Record<string, string>): Promise<Answer> {
   const rest = op.rest!;
-  const path = documentedPath(rest.path).replace(/:([A-Za-z_]\w*)/g, (_, name: string) => call.rawPath.get(name) ?? encodeURIComponent(pathText(call.params[name])));
+  const path = documentedPath(rest.path).replace(
+    /:([A-Za-z_]\w*)/g,
+    (_, name: string) => call.rawPath.get(name) ?? encodeURIComponent(pathText(call.params[name])),
+  );
   const query = [queryText(call.query), ...call.rawQuery].filter(Boolean).join('&');
   const target = `/svc/v1${path}${query ? `?${query}` : ''}`;
   const url = `${baseUrl}${target}`;
