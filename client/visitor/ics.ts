@@ -1,3 +1,4 @@
+import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../shared/time';
 /** An iCalendar file for "add to calendar", built on the device (RFC 5545, UTC times). */
 
 export interface IcsEvent {
@@ -57,4 +58,22 @@ export function buildIcs(event: IcsEvent): string {
     'END:VCALENDAR',
   ];
   return `${lines.map(fold).join('\r\n')}\r\n`;
+}
+
+/**
+ * An event's "Add to calendar" file as an object URL (revoke it when done), under the mailed
+ * event.ics's UID: one calendar entry whichever copy the visitor keeps. An event without an end
+ * lasts CALENDAR_LENGTH_WITHOUT_END_MS.
+ */
+export function eventIcsUrl(ev: { startsUtc: string; endsUtc: string | null; title: string; venue: string; description: string }, uid: string): string {
+  const ics = buildIcs({
+    uid,
+    startUtc: ev.startsUtc,
+    endUtc: ev.endsUtc ?? toUtcString(utcMs(ev.startsUtc) + CALENDAR_LENGTH_WITHOUT_END_MS),
+    title: ev.title,
+    location: ev.venue || undefined,
+    description: ev.description || undefined,
+    stampUtc: toUtcString(Date.now()),
+  });
+  return URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
 }

@@ -6,11 +6,10 @@
  */
 import { createMemo, createResource, For, onCleanup, Show, type JSX } from 'solid-js';
 import type { PaidTicketsDto } from '../../../shared/payments';
-import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../../shared/time';
 import { t } from '../../i18n/i18n';
 import { errorMessage } from '../../ui/errors';
 import { call, rpc } from '../../ui/trpc';
-import { buildIcs } from '../ics';
+import { eventIcsUrl } from '../ics';
 import { signedTicketPassUrl, signedTicketPdfUrl } from '../links';
 import { CalendarLinks } from './calendar-links';
 import { ErrorState } from './states';
@@ -29,16 +28,8 @@ export function PaidTickets(props: { paymentId: string }): JSX.Element {
     const ev = paid()?.event;
     const uid = going()[0]?.calendarUid;
     if (!ev || !uid) return undefined;
-    const ics = buildIcs({
-      uid,
-      startUtc: ev.startsUtc,
-      endUtc: ev.endsUtc ?? toUtcString(utcMs(ev.startsUtc) + CALENDAR_LENGTH_WITHOUT_END_MS),
-      title: ev.title,
-      location: ev.venue || undefined,
-      description: ev.description || undefined,
-      stampUtc: toUtcString(Date.now()),
-    });
-    return URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
+    // the mailed event.ics's UID: one calendar entry whichever copy is kept
+    return eventIcsUrl(ev, uid);
   });
   onCleanup(() => {
     const url = calendarUrl();

@@ -22,7 +22,7 @@ import {
   CUSTOM_FIELD_INPUT_PREFIX,
   type CustomFieldDefinition,
 } from '../../../shared/custom-fields';
-import { CALENDAR_LENGTH_WITHOUT_END_MS, toUtcString, utcMs } from '../../../shared/time';
+import { utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
@@ -31,7 +31,7 @@ import { readTicketQuantities, TicketPicker, VOUCHER_FIELD } from '../components
 import { TicketQr } from '../components/ticket-qr';
 import { CalendarLinks } from '../components/calendar-links';
 import { signedTicketPassUrl, signedTicketPdfUrl } from '../links';
-import { buildIcs } from '../ics';
+import { eventIcsUrl } from '../ics';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import {
   applyValues,
@@ -484,17 +484,8 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const ev = event.value();
     const answer = result();
     if (!ev || !answer || !('status' in answer) || answer.status !== 'going' || !answer.calendarUid || paymentUrl()) return undefined;
-    const ics = buildIcs({
-      // the mailed event.ics's UID: one calendar entry whichever copy the visitor keeps
-      uid: answer.calendarUid,
-      startUtc: ev.startsUtc,
-      endUtc: ev.endsUtc ?? toUtcString(utcMs(ev.startsUtc) + CALENDAR_LENGTH_WITHOUT_END_MS),
-      title: ev.title,
-      location: ev.venue || undefined,
-      description: ev.description || undefined,
-      stampUtc: toUtcString(Date.now()),
-    });
-    return URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
+    // the mailed event.ics's UID: one calendar entry whichever copy is kept
+    return eventIcsUrl(ev, answer.calendarUid);
   });
   onCleanup(() => {
     const url = calendarUrl();
