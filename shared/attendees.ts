@@ -1,5 +1,6 @@
 /** Attendee and sign-up schemas shared by the server (REST + tRPC) and the PWA. */
 import { z } from 'zod';
+import { ZQueryId } from './schemas';
 import { ZTicketCategoryRef } from './tickets';
 import { ZOrderCreatedDto } from './payments';
 
@@ -74,7 +75,7 @@ export const ATTENDEE_SORT_KEYS = ['id', 'displayName', 'email', 'status', 'quan
 export type AttendeeSortKey = (typeof ATTENDEE_SORT_KEYS)[number];
 
 export const ZAttendeeListQuery = z.object({
-  eventId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  eventId: ZQueryId.optional(),
   status: ZAttendeeStatus.optional(),
   search: z.string().trim().max(MAX_EMAIL_LENGTH).optional(),
   /** Admin table ordering; default id ascending (the seed's order). */
@@ -86,7 +87,7 @@ export const ZAttendeeListQuery = z.object({
 export type AttendeeListQuery = z.infer<typeof ZAttendeeListQuery>;
 
 export const ZAttendeeExportQuery = z.object({
-  eventId: z.coerce.number().int().positive().max(2_147_483_647),
+  eventId: ZQueryId,
   format: z.enum(['csv', 'json', 'xlsx']).default('csv'),
 });
 export type AttendeeExportQuery = z.infer<typeof ZAttendeeExportQuery>;

@@ -4,7 +4,7 @@
  * runs it online on the database, so both answer alike.
  */
 import { z } from 'zod';
-import { ZPositiveId, ZUtcDateTime } from './schemas';
+import { ZPositiveId, ZQueryId, ZUtcDateTime } from './schemas';
 import { ZPublicBookingTypeDto, ZSlotDto } from './booking';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_QUANTITY } from './attendees';
 
@@ -209,8 +209,8 @@ export const ZCheckinListItem = ZCheckinDto.extend({ repeat: z.boolean() });
 export type CheckinListItem = z.infer<typeof ZCheckinListItem>;
 
 export const ZCheckinListQuery = z.object({
-  eventId: z.coerce.number().int().positive().max(2_147_483_647),
-  attendeeId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  eventId: ZQueryId,
+  attendeeId: ZQueryId.optional(),
   conflicts: z
     .enum(['true', 'false', '1', '0'])
     .transform((v) => v === 'true' || v === '1')
@@ -225,7 +225,7 @@ export const MAX_STATS_ATTENDEES = 500;
 
 /** GET /checkins/stats: check-in figures of some attendees of one event (the admin table's visible page). */
 export const ZCheckinStatsQuery = z.object({
-  eventId: z.coerce.number().int().positive().max(2_147_483_647),
+  eventId: ZQueryId,
   /** Comma-separated attendee ids. */
   attendeeIds: z
     .string()
@@ -253,7 +253,7 @@ export const ARRIVAL_BUCKET_MINUTES = 5;
 /** Buckets one arrivals answer holds at most: 24 hours of 5-minute bars. */
 export const MAX_ARRIVAL_BUCKETS = 288;
 
-export const ZArrivalsQuery = z.object({ eventId: z.coerce.number().int().positive().max(2_147_483_647) });
+export const ZArrivalsQuery = z.object({ eventId: ZQueryId });
 
 /** GET /checkins/arrivals: check-ins not annulled per 5 minutes of scan time, the latest 24 h that have any. */
 export const ZArrivals = z.object({

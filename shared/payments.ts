@@ -1,5 +1,6 @@
 /** Payment, order and commerce schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#payments). */
 import { z } from 'zod';
+import { ZPositiveId, ZQueryId } from './schemas';
 import { ZVoucherCode } from './vouchers';
 
 export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
@@ -28,10 +29,10 @@ export const ORDER_SOURCES = ['checkout', 'commerce'] as const;
 export type OrderSource = (typeof ORDER_SOURCES)[number];
 
 export const ZOrderLine = z.object({
-  eventId: z.number().int().positive().max(2_147_483_647),
+  eventId: ZPositiveId,
   quantity: z.number().int().min(1).max(1000),
   /** A sign-up's ticket category (docs/api.md#tickets); absent on commerce orders and events without categories. */
-  categoryId: z.number().int().positive().max(2_147_483_647).optional(),
+  categoryId: ZPositiveId.optional(),
   /** The category's price per ticket when ordered, in cents (as its taxMode reads it). */
   unitPriceCents: z.number().int().min(0).optional(),
 });
@@ -123,11 +124,11 @@ export const ZOrderDetailDto = ZOrderDto.extend({ tickets: z.array(ZOrderTicketD
 export type OrderDetailDto = z.infer<typeof ZOrderDetailDto>;
 
 export const ZOrderListQuery = z.object({
-  eventId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  eventId: ZQueryId.optional(),
   status: ZOrderStatus.optional(),
   search: z.string().trim().max(190).optional(),
   /** Orders with at least one ticket of this category. */
-  ticketCategoryId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  ticketCategoryId: ZQueryId.optional(),
   /** Orders that used this code, without regard to case (the whole code, not a part). */
   voucherCode: ZVoucherCode.optional(),
 });

@@ -1,5 +1,6 @@
 /** Shared resources of the extended edition (docs/api.md#resources): a room, a projector, used by booking types. */
 import { z } from './validation';
+import { ZPositiveId } from './schemas';
 
 /** How many resources one booking type may need (a form lists them as checkboxes). */
 export const MAX_RESOURCES_PER_TYPE = 50;
@@ -17,7 +18,7 @@ export const ZResourcePatch = z.object({ name: ZResourceName, capacity: ZResourc
 export type ResourcePatch = z.infer<typeof ZResourcePatch>;
 
 /** A booking type's `resourceIds`: existing resource ids (checked by the service; duplicates are dropped). */
-export const ZResourceIds = z.array(z.number().int().positive().max(2_147_483_647)).max(MAX_RESOURCES_PER_TYPE);
+export const ZResourceIds = z.array(ZPositiveId).max(MAX_RESOURCES_PER_TYPE);
 
 export const ZResourceDto = z.object({
   id: z.number().int(),

@@ -10,6 +10,8 @@ export const ZUtcDay = z.string().refine((v) => parseUtcDate(v) !== null, 'must 
 export const ZTimeZone = z.string().max(64).refine(isValidTimeZone, 'must be an IANA time zone');
 /** An integer id as JSON carries it (path ids are coerced by the REST layer's ZId). */
 export const ZPositiveId = z.number().int().positive().max(2_147_483_647);
+/** The same id in a query string, where it arrives as text. */
+export const ZQueryId = z.coerce.number().int().positive().max(2_147_483_647);
 export const ZEmail = z
   .string()
   .trim()

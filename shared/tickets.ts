@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 import { VOUCHER_KINDS } from './pricing';
-import { ZUtcDateTime } from './schemas';
+import { ZPositiveId, ZUtcDateTime } from './schemas';
 
 export const TAX_MODES = ['included', 'added'] as const;
 export type TaxMode = (typeof TAX_MODES)[number];
@@ -75,7 +75,7 @@ export type TicketCategoryDto = z.infer<typeof ZTicketCategoryDto>;
 
 /** One line of a sign-up's `tickets`: a category of the event and how many of it. */
 export const ZTicketLineInput = z.object({
-  categoryId: z.number().int().positive().max(2_147_483_647),
+  categoryId: ZPositiveId,
   quantity: z.number().int().min(1).max(MAX_TICKETS_PER_LINE),
 });
 export type TicketLineInput = z.infer<typeof ZTicketLineInput>;

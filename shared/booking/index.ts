@@ -7,7 +7,7 @@
  * the pure logic server and PWA both run, kept free of zod for the hot path.
  */
 import { z } from '../validation';
-import { ZLanguage, ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
+import { ZLanguage, ZQueryId, ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
 import { CLOCK_RE } from '../time';
 import { ZResourceIds } from '../resources';
 import { ZWebhookTarget } from '../events';
@@ -123,7 +123,7 @@ const ZCustomFieldValue = z.union([z.string().max(2000), z.number(), z.boolean()
 
 /** POST /bookings body (docs/api.md#rest). */
 export const ZCreateBookingInput = z.object({
-  bookingTypeId: z.coerce.number().int().positive().max(2_147_483_647),
+  bookingTypeId: ZQueryId,
   startUtc: ZUtcDateTime,
   quantity: z.coerce.number().int().min(1).max(1000).default(1),
   customerName: z.string().trim().min(1).max(190),
@@ -148,7 +148,7 @@ export const ZRescheduleInput = z.object({ startUtc: ZUtcDateTime });
 export const ZAdminBookingPatch = z.strictObject({ status: z.literal('cancelled', { message: 'only "cancelled" is supported' }) });
 
 export const ZBookingListQuery = z.object({
-  bookingTypeId: z.coerce.number().int().positive().optional(),
+  bookingTypeId: ZQueryId.optional(),
   status: z.enum(BOOKING_STATUSES).optional(),
   /** Day, inclusive, on the start time: a day in `tz` when given, else a UTC day. */
   from: ZUtcDay.optional(),

@@ -17,10 +17,11 @@ import {
   ZCheckinStatsQuery,
 } from '../../../shared/checkin';
 import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
+import { ZQueryId } from '../../../shared/schemas';
 import { ADMIN_OR_STAFF } from '../../auth/principal';
 import { checkinService } from './checkin.service';
 
-const ZCountsQuery = z.object({ eventId: z.coerce.number().int().positive().max(2_147_483_647) });
+const ZCountsQuery = z.object({ eventId: ZQueryId });
 const TAGS = ['check-in'];
 
 export const checkinOperations = {
