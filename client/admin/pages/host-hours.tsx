@@ -17,7 +17,7 @@ import { submitWith } from '../../ui/forms';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
 import { parseUtcDate } from '../../../shared/time';
 import type { RouteProps } from '../../router';
-import { intlLocale, t } from '../../i18n/i18n';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 
 type Override = HostHoursInput['overrides'][number];
 type OverrideKind = 'dayOff' | 'vacation' | 'special';
@@ -129,7 +129,7 @@ function HostHoursEditor(props: { hours: HostHoursDto }): JSX.Element {
         <p class="notice">{t('admin.hostHours.notStored')}</p>
       </Show>
       <TimeZonePicker id="hh-timezone" label={t('admin.hostHours.timezone')} value={timezone()} onChange={setTimezone} />
-      <WeeklyEditor value={week()} onChange={setWeek} timezone={timezone()} />
+      <WeeklyEditor value={week()} onChange={setWeek} timezone={timezone()} owner="host" />
 
       <fieldset class="field">
         <legend>{t('admin.hostHours.overrides')}</legend>
@@ -148,7 +148,7 @@ function HostHoursEditor(props: { hours: HostHoursDto }): JSX.Element {
                       setState('idle');
                     }}
                   >
-                    {t('admin.hostHours.remove', { dates: datesText(o) })}
+                    {tx('admin.hostHours.remove', { dates: datesText(o), hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
                   </button>
                 </li>
               )}
