@@ -1,10 +1,12 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../server/db/client';
 import { ALL_DAY, bookingBody, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
 import { apiClient, loginAs } from '../helpers/http';
 import { useTestServer } from '../helpers/test-server';
 
 // A host's own working hours (docs/api.md#host-hours), on both databases.
-const { server: srv, admin } = useTestServer({ env: { SVC_JOBS: 'off' } });
+const { server: srv, admin, db } = useTestServer({ env: { SVC_JOBS: 'off' } });
 
 let userSeq = 0;
 async function signedInUser(role: 'host' | 'staff', displayName: string) {
@@ -120,7 +122,7 @@ describe('host hours', () => {
     expect((await host.session.api.get(`/hosts/${host.id}/hours`)).body.stored).toBe(false);
   });
 
-  it('the slots of a type change as soon as its host saves their hours, and a booking outside them is refused', async () => {
+  it('the slots of a type change as soon as its host saves their hours, and a booking or a move outside them is refused', async () => {
     const host = await signedInUser('host', 'Sam Host');
     const type = await createType(admin.api, { title: 'Hours check', hosts: [host.id], weeklyWindows: ALL_DAY });
     const d = day(4);
@@ -150,6 +152,13 @@ describe('host hours', () => {
       expect(outside.body.code).toBe('svc_booking_slot_unavailable');
       const inside = await submitBooking(srv.url, bookingBody(type.id, `${d} 10:00:00`));
       expect(inside.status).toBe(201);
+      // moving it out of the hours is refused the same way, within them it is allowed
+      const [row] = await queryRows<{ cancel_token: string }>(db(), sql`select cancel_token from svc_bookings where booking_id = ${inside.body.bookingId}`);
+      const move = (startUtc: string) => apiClient(srv.url).patch(`/bookings/${row!.cancel_token}/reschedule`, { startUtc });
+      const outOfHours = await move(`${d} 12:00:00`);
+      expect(outOfHours.status).toBe(409);
+      expect(outOfHours.body.code).toBe('svc_booking_slot_unavailable');
+      expect((await move(`${d} 09:00:00`)).status).toBe(200);
     } finally {
       off();
     }
