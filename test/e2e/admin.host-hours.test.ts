@@ -38,7 +38,11 @@ describe('host hours page', () => {
     await page.getByRole('button', { name: 'Add exception' }).click();
 
     await expect.poll(() => page.locator('.window-item').filter({ hasText: '2030' }).count()).toBe(3);
-    await page.locator('.window-item', { hasText: '2030' }).first().getByRole('button', { name: /^Remove the exception for / }).click();
+    await page
+      .locator('.window-item', { hasText: '2030' })
+      .first()
+      .getByRole('button', { name: /^Remove the exception for / })
+      .click();
     await expect.poll(() => page.locator('.window-item').filter({ hasText: '2030' }).count()).toBe(2);
 
     await page.getByRole('button', { name: 'Save hours' }).click();
