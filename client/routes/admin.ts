@@ -21,6 +21,7 @@ export const adminRoutes: RouteDefinition[] = [
   { path: '/admin/webhooks', component: lazy(() => import('../admin/pages/webhooks')) },
   { path: '/admin/webhooks/:id', component: lazy(() => import('../admin/pages/webhook')) },
   { path: '/admin/devices', component: lazy(() => import('../admin/pages/devices')) },
+  { path: '/admin/hosts/:userId/hours', component: lazy(() => import('../admin/pages/host-hours')) },
   { path: '/admin/settings', component: lazy(() => import('../admin/pages/settings')) },
   { path: '/admin/outbox', component: lazy(() => import('../admin/pages/outbox')) },
 ];

@@ -11,6 +11,7 @@ import { ZLanguage, ZQueryId, ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schema
 import { CLOCK_RE } from '../time';
 import { ZResourceIds } from '../resources';
 import { ZWebhookTarget } from '../events';
+import { HOURS_SOURCES } from './slots';
 
 /** docs/api.md#errors: every status a booking row can hold. */
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
@@ -81,6 +82,8 @@ const ZBookingTypeFields = z.object({
   locationValue: z.string().max(1000),
   /** Shared resources every booking of the type needs (docs/api.md#resources; extended edition). */
   resourceIds: ZResourceIds,
+  /** 'type': its windows within each host's own hours; 'hosts': the hosts' hours alone (docs/api.md#host-hours). */
+  hoursSource: z.enum(HOURS_SOURCES),
 });
 const fields = ZBookingTypeFields.shape;
 
@@ -105,6 +108,7 @@ export const ZBookingTypeInput = ZBookingTypeFields.extend({
   locationMode: fields.locationMode.default('in_person'),
   locationValue: fields.locationValue.default(''),
   resourceIds: fields.resourceIds.default([]),
+  hoursSource: fields.hoursSource.default('type'),
 });
 export type BookingTypeInput = z.infer<typeof ZBookingTypeInput>;
 

@@ -18,10 +18,23 @@
  *   answer does not depend on which of two bookings came first.
  * - `label` is English (en-GB order, "Sun 29 Mar, 09:30") in the requester's zone.
  * - At most {@link MAX_SLOT_RANGE_DAYS} days after the first possible start are scanned.
+ * - Host hours (docs/decisions/040-host-hours.md): a host with stored hours is offered for a start
+ *   only when [start, start + duration] lies inside one of their working intervals (buffers are
+ *   about other appointments, not working hours). `hoursSource` 'type' intersects the type's
+ *   windows with them; 'hosts' takes candidate starts from the hosts' intervals instead (union,
+ *   stepping by the interval from each interval's start; a host without hours counts as working
+ *   the type's whole day). The type's days off apply in both.
  */
 import { AppError } from '../errors';
 import { CLOCK_RE, isValidTimeZone, parseUtcDate, toUtcDate, type Weekday } from '../time';
+import { coversAscending, hostAvailability, type HostHours } from './hours';
 import { DAY_MS, MINUTE_MS, formatClock, formatOffset, zoneTimeline } from './tz';
+
+export type { HostHours, HostHoursOverride } from './hours';
+
+/** Where a type's offered hours come from: its windows within each host's hours, or the hosts' hours alone. */
+export const HOURS_SOURCES = ['type', 'hosts'] as const;
+export type HoursSource = (typeof HOURS_SOURCES)[number];
 
 export interface SlotRules {
   durationMinutes: number;
@@ -41,6 +54,8 @@ export interface SlotRules {
   /** Seats per host per start. */
   capacity: number;
   hosts: number[];
+  /** Default 'type'. */
+  hoursSource?: HoursSource;
 }
 
 export interface BusyBooking {
@@ -70,6 +85,8 @@ export interface GenerateInput {
   requesterTz: string;
   /** Default {@link SLOT_LIMIT}; `Infinity` collects everything. */
   limit?: number;
+  /** Stored hours of the hosts that have them; a host missing here works around the clock. */
+  hostHours?: ReadonlyMap<number, HostHours>;
 }
 
 export interface Slot {
@@ -312,6 +329,96 @@ export function generateSlots(input: GenerateInput): Slot[] {
   const dayStarts: number[] = [];
   let lastStart = -Infinity;
 
+  // Each host's working intervals over the scanned range; null = around the clock.
+  const availability: Array<{ intervals: number[]; cursor: { at: number } } | null> = agendas.map((agenda) => {
+    const hours = input.hostHours?.get(agenda.hostUserId);
+    return hours ? { intervals: hostAvailability(hours, earliest, latest + durationMs), cursor: { at: 0 } } : null;
+  });
+  const hasHours = availability.some((a) => a !== null);
+
+  /** Offers `start` (ascending) when a host is free and working then; true once `limit` slots are collected. */
+  const offer = (start: number): boolean => {
+    if (start <= lastStart) return false;
+    lastStart = start;
+
+    const blockedFrom = start - bufferBeforeMs;
+    const blockedTo = start + durationMs + bufferAfterMs;
+    let freeHosts: number[] | null = null;
+    let seats = 0;
+    for (let h = 0; h < agendas.length; h++) {
+      const agenda = agendas[h]!;
+      const works = availability[h];
+      if (works && !coversAscending(works.intervals, works.cursor, start, start + durationMs)) continue;
+      const left = agenda.seatsLeft(start, blockedFrom, blockedTo, bookingTypeId, capacity);
+      if (left > 0) {
+        freeHosts ??= [];
+        freeHosts.push(agenda.hostUserId);
+        seats += left;
+      }
+    }
+    if (!freeHosts) return false;
+
+    const offset = viewer.offsetAt(start);
+    const local = start + offset;
+    const localDay = Math.floor(local / DAY_MS);
+    let dayText = localDays.get(localDay);
+    if (!dayText) {
+      const wall = localDay * DAY_MS;
+      dayText = { date: toUtcDate(wall), label: dayLabelFormat.format(wall) };
+      localDays.set(localDay, dayText);
+    }
+    let offsetText = offsetTexts.get(offset);
+    if (offsetText === undefined) {
+      offsetText = formatOffset(offset);
+      offsetTexts.set(offset, offsetText);
+    }
+    const clock = formatClock(local - localDay * DAY_MS);
+
+    slots.push({
+      start_utc: formatUtc(start),
+      end_utc: formatUtc(start + durationMs),
+      start: `${dayText.date}T${clock}${offsetText}`,
+      label: `${dayText.label}, ${clock.slice(0, 5)}`,
+      hosts: freeHosts,
+      capacity_left: seats,
+    });
+    return slots.length >= limit;
+  };
+
+  /** Starts from `windowStart` by the interval that fit before `windowEnd`, within [earliest, latest]. */
+  const stepThrough = (windowStart: number, windowEnd: number, into: number[]): boolean => {
+    let ordered = true;
+    let start = windowStart;
+    if (start < earliest) start += Math.ceil((earliest - start) / stepMs) * stepMs;
+    for (; start + durationMs <= windowEnd && start <= latest; start += stepMs) {
+      if (into.length > 0 && start <= into[into.length - 1]!) ordered = false;
+      into.push(start);
+    }
+    return ordered;
+  };
+
+  if (rules.hoursSource === 'hosts' && hasHours) {
+    // a host without stored hours works the type's windows here (with none at all, this is the type's own list)
+    const typeHours: HostHours = { timezone: rules.timezone, weekly: rules.weeklyWindows, overrides: [] };
+    let typeIntervals: number[] | null = null;
+    const starts: number[] = [];
+    for (let h = 0; h < availability.length; h++) {
+      if (!availability[h]) {
+        typeIntervals ??= hostAvailability(typeHours, earliest, latest + durationMs);
+        availability[h] = { intervals: typeIntervals, cursor: { at: 0 } };
+      }
+    }
+    for (const works of new Set(availability.map((a) => a!.intervals))) {
+      for (let i = 0; i < works.length; i += 2) stepThrough(works[i]!, works[i + 1]!, starts);
+    }
+    starts.sort((a, b) => a - b);
+    for (const start of starts) {
+      if (plan.daysOff.has(Math.floor((start + zone.offsetAt(start)) / DAY_MS))) continue;
+      if (offer(start)) return slots;
+    }
+    return slots;
+  }
+
   const firstDay = Math.floor((earliest + zone.offsetAt(earliest)) / DAY_MS) - 1;
   const lastDay = Math.floor((latest + zone.offsetAt(latest)) / DAY_MS);
   for (let day = firstDay; day <= lastDay; day++) {
@@ -322,62 +429,12 @@ export function generateSlots(input: GenerateInput): Slot[] {
     dayStarts.length = 0;
     let ordered = true;
     for (const [startMinute, endMinute] of windows) {
-      const windowStart = zone.wallToUtc(wallMidnight + startMinute * MINUTE_MS);
-      const windowEnd = zone.wallToUtc(wallMidnight + endMinute * MINUTE_MS);
-      let start = windowStart;
-      if (start < earliest) start += Math.ceil((earliest - start) / stepMs) * stepMs;
-      for (; start + durationMs <= windowEnd && start <= latest; start += stepMs) {
-        if (dayStarts.length > 0 && start <= dayStarts[dayStarts.length - 1]!) ordered = false;
-        dayStarts.push(start);
-      }
+      if (!stepThrough(zone.wallToUtc(wallMidnight + startMinute * MINUTE_MS), zone.wallToUtc(wallMidnight + endMinute * MINUTE_MS), dayStarts))
+        ordered = false;
     }
     // Overlapping windows of one day interleave their starts.
     if (!ordered) dayStarts.sort((a, b) => a - b);
-
-    for (const start of dayStarts) {
-      if (start <= lastStart) continue;
-      lastStart = start;
-
-      const blockedFrom = start - bufferBeforeMs;
-      const blockedTo = start + durationMs + bufferAfterMs;
-      let freeHosts: number[] | null = null;
-      let seats = 0;
-      for (const agenda of agendas) {
-        const left = agenda.seatsLeft(start, blockedFrom, blockedTo, bookingTypeId, capacity);
-        if (left > 0) {
-          freeHosts ??= [];
-          freeHosts.push(agenda.hostUserId);
-          seats += left;
-        }
-      }
-      if (!freeHosts) continue;
-
-      const offset = viewer.offsetAt(start);
-      const local = start + offset;
-      const localDay = Math.floor(local / DAY_MS);
-      let dayText = localDays.get(localDay);
-      if (!dayText) {
-        const wall = localDay * DAY_MS;
-        dayText = { date: toUtcDate(wall), label: dayLabelFormat.format(wall) };
-        localDays.set(localDay, dayText);
-      }
-      let offsetText = offsetTexts.get(offset);
-      if (offsetText === undefined) {
-        offsetText = formatOffset(offset);
-        offsetTexts.set(offset, offsetText);
-      }
-      const clock = formatClock(local - localDay * DAY_MS);
-
-      slots.push({
-        start_utc: formatUtc(start),
-        end_utc: formatUtc(start + durationMs),
-        start: `${dayText.date}T${clock}${offsetText}`,
-        label: `${dayText.label}, ${clock.slice(0, 5)}`,
-        hosts: freeHosts,
-        capacity_left: seats,
-      });
-      if (slots.length >= limit) return slots;
-    }
+    for (const start of dayStarts) if (offer(start)) return slots;
   }
   return slots;
 }

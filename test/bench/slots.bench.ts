@@ -6,7 +6,7 @@
  *
  * Run alone: `node --import tsx test/bench/slots.bench.ts`.
  */
-import { generateSlots, type BusyBooking, type GenerateInput, type SlotRules } from '../../shared/booking/slots';
+import { generateSlots, type BusyBooking, type GenerateInput, type HostHours, type SlotRules } from '../../shared/booking/slots';
 import { clearZoneTimelineCache } from '../../shared/booking/tz';
 import type { BenchResult } from './types';
 import { percentile, runWhenMain, seededRandom } from './support';
@@ -18,8 +18,33 @@ const MEASURED_RUNS = 100;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const BOOKING_TYPE_ID = 7;
+/** With host hours (docs/decisions/040-host-hours.md) the median must stay under this. */
+const HOURS_MEDIAN_TARGET_MS = 2;
 
-function buildScenario(limit: number | undefined): GenerateInput {
+/** Every host with their own hours: two zones, a lunch break, a day off, a week's vacation, a special Saturday. */
+function hostHoursOf(hosts: number[]): Map<number, HostHours> {
+  const weekday: Array<[string, string]> = [
+    ['08:30', '12:30'],
+    ['13:30', '18:00'],
+  ];
+  const weekly = { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: [], sun: [] };
+  return new Map(
+    hosts.map((id, i) => [
+      id,
+      {
+        timezone: i % 2 === 0 ? 'Europe/Berlin' : 'Europe/London',
+        weekly,
+        overrides: [
+          { from: '2026-03-10', to: '2026-03-10', windows: [] },
+          { from: `2026-04-${String(6 + i).padStart(2, '0')}`, to: `2026-04-${String(12 + i).padStart(2, '0')}`, windows: [] },
+          { from: '2026-03-14', to: '2026-03-14', windows: [['10:00', '13:00']] },
+        ],
+      },
+    ]),
+  );
+}
+
+function buildScenario(limit: number | undefined, hoursSource?: 'type' | 'hosts'): GenerateInput {
   const random = seededRandom(20260302);
   const hosts = [11, 12, 13, 14, 15];
   const weekday: Array<[string, string]> = [
@@ -38,6 +63,7 @@ function buildScenario(limit: number | undefined): GenerateInput {
     bufferAfterMinutes: 5,
     capacity: 2,
     hosts,
+    ...(hoursSource ? { hoursSource } : {}),
   };
 
   const fromMs = Date.UTC(2026, 2, 2);
@@ -65,6 +91,7 @@ function buildScenario(limit: number | undefined): GenerateInput {
     nowMs: fromMs + 6 * 60 * MINUTE,
     requesterTz: 'America/New_York',
     ...(limit === undefined ? {} : { limit }),
+    ...(hoursSource ? { hostHours: hostHoursOf(hosts) } : {}),
   };
 }
 
@@ -102,6 +129,17 @@ export default async function run(): Promise<BenchResult[]> {
       // Proves the uncapped run really produces more than the cap, so the cap is not doing the work.
       results.push({ name: `${scenario}, slots returned`, value: slots, unit: 'slots', target: '> 750', pass: slots > 750 });
     }
+  }
+  for (const source of ['type', 'hosts'] as const) {
+    const { median } = measure(buildScenario(undefined, source));
+    const scenario = `slots: 5 hosts with own hours (hoursSource ${source}), 15-min, 60 days, 2000 busy, limit 750`;
+    results.push({
+      name: `${scenario}, median`,
+      value: round(median),
+      unit: 'ms',
+      target: `< ${HOURS_MEDIAN_TARGET_MS} ms`,
+      pass: median < HOURS_MEDIAN_TARGET_MS,
+    });
   }
   return results;
 }

@@ -43,6 +43,7 @@ beforeAll(async () => {
   await api.post('/devices', { name: 'Main entrance, north door', eventIds: [event.id] });
 
   const host = await createHost(api, 'Alex Montgomery-Richardson');
+  ids.host = host;
   const day = ['09:00', '17:00'];
   const type = await api.post('/booking-types', {
     title: 'Admissions consultation',
@@ -90,6 +91,7 @@ function screenOf(route: string): { path: string; ready: string } {
     '/admin/booking-types': { path: '/admin/booking-types', ready: 'text=Admissions consultation' },
     '/admin/booking-types/:id': { path: `/admin/booking-types/${ids.bookingType}`, ready: '.preview-slot' },
     '/admin/bookings': { path: '/admin/bookings', ready: `text=${PEOPLE[1]!.name}` },
+    '/admin/hosts/:userId/hours': { path: `/admin/hosts/${ids.host}/hours`, ready: 'text=Save hours' },
     '/admin/orders': { path: '/admin/orders', ready: `text=${PEOPLE[0]!.name}` },
     '/admin/orders/:id': { path: `/admin/orders/${ids.order}`, ready: 'text=Attendee #' },
     '/admin/submissions': { path: '/admin/submissions', ready: `text=${PEOPLE[2]!.name}` },

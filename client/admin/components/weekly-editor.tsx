@@ -33,7 +33,7 @@ function problemText(problem: DayProblem): string {
  * 24 hours), with its windows as time inputs below; several windows a day; copy a day to
  * weekdays or to every day.
  */
-export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekModel) => void; timezone: string }): JSX.Element {
+export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekModel) => void; timezone: string; owner?: 'type' | 'host' }): JSX.Element {
   const errors = () => validateWeek(props.value);
   const [copied, setCopied] = createSignal<string | null>(null);
   const copy = (from: Weekday, to: readonly Weekday[], toWeekdays: boolean) => {
@@ -43,7 +43,9 @@ export function WeeklyEditor(props: { value: WeekModel; onChange: (week: WeekMod
   return (
     <fieldset class="weekly-editor">
       <legend>{t('admin.weekly.legend', { timezone: props.timezone })}</legend>
-      <p class="field-hint">{t('admin.weekly.hours', { hours: Math.round(weeklyHours(props.value) * 100) / 100 })}</p>
+      <p class="field-hint">
+        {t(props.owner === 'host' ? 'admin.weekly.hoursHost' : 'admin.weekly.hours', { hours: Math.round(weeklyHours(props.value) * 100) / 100 })}
+      </p>
       <p class="visually-hidden" role="status">
         {copied() ?? ''}
       </p>

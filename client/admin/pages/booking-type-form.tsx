@@ -13,7 +13,7 @@ import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_
 import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../weekly-windows';
 import { errorMessage } from '../../ui/errors';
 import type { BookingTypeDto, BookingTypeInput } from '../../../shared/booking';
-import type { Slot } from '../../../shared/booking/slots';
+import type { HoursSource, Slot } from '../../../shared/booking/slots';
 import { parseUtcString } from '../../../shared/time';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
@@ -87,6 +87,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   const [locationMode, setLocationMode] = createSignal<LocationMode>(existing?.locationMode ?? 'in_person');
   const [locationValue, setLocationValue] = createSignal(existing?.locationValue ?? '');
   const [resourceIds, setResourceIds] = createSignal<number[]>(existing?.resourceIds ?? []);
+  const [hoursSource, setHoursSource] = createSignal<HoursSource>(existing?.hoursSource ?? 'type');
   const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const [error, setError] = createSignal<string | null>(null);
   const [previewTick, setPreviewTick] = createSignal(0);
@@ -120,6 +121,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
       timezone: timezone().trim(),
       hosts: hosts(),
       assignment: assignment(),
+      hoursSource: hoursSource(),
       weeklyWindows: windowsFromWeek(week()),
       daysOff: daysOffParsed().days,
       minNoticeMinutes: whole(notice(), t('admin.bookingTypeForm.name.notice')),
@@ -318,6 +320,17 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
             </Show>
           </fieldset>
         </Show>
+        <SelectField
+          id="bt-hours-source"
+          label={t('admin.bookingTypeForm.hoursSource')}
+          hint={t('admin.bookingTypeForm.hoursSourceHint')}
+          value={hoursSource()}
+          options={[
+            { value: 'type', label: t('admin.bookingTypeForm.hoursSourceType') },
+            { value: 'hosts', label: t('admin.bookingTypeForm.hoursSourceHosts') },
+          ]}
+          onChange={setHoursSource}
+        />
         <SelectField
           id="bt-assignment"
           label={t('admin.bookingTypeForm.assignment')}

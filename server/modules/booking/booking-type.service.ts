@@ -35,6 +35,7 @@ export function toBookingTypeDto(row: BookingTypeRow, resourceIds: number[]): Bo
     requiresApproval: row.requiresApproval,
     locationMode: row.locationMode,
     locationValue: row.locationValue,
+    hoursSource: row.hoursSource,
     resourceIds,
     createdUtc: row.createdUtc,
     updatedUtc: row.updatedUtc,
@@ -81,6 +82,7 @@ export function slotRulesOf(row: BookingTypeRow): SlotRules {
     bufferAfterMinutes: row.bufferAfterMinutes,
     capacity: row.capacity,
     hosts: row.hosts,
+    hoursSource: row.hoursSource,
   };
 }
 

@@ -1,6 +1,7 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 import type { BookingStatus, WeeklyWindows } from '../../../shared/booking';
+import type { HoursSource } from '../../../shared/booking/slots';
 import type { AssignmentMode, LocationMode } from '../../hooks/types';
 
 /**
@@ -32,6 +33,8 @@ export const bookingTypes = pgTable(
     requiresApproval: boolean('requires_approval').notNull().default(false),
     locationMode: text('location_mode').$type<LocationMode>().notNull().default('in_person'),
     locationValue: text('location_value').notNull().default(''),
+    /** Where offered hours come from (docs/decisions/040-host-hours.md): 'type' = its windows within each host's hours; 'hosts' = the hosts' hours alone. */
+    hoursSource: text('hours_source').$type<HoursSource>().notNull().default('type'),
     /** Raised on every edit: part of the slot cache key. */
     version: integer('version').notNull().default(1),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),

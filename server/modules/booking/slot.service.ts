@@ -16,6 +16,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { applyContractFilter, DEFAULT_SLOT_CACHE_TTL_SECONDS } from '../../hooks';
 import type { Slot } from '../../hooks/types';
+import { hostHoursFor } from '../hosts/hours.service';
 import { slotRulesOf } from './booking-type.service';
 import { bookingRepository, type BookingRepository, type BookingTypeRow } from './booking.repository';
 
@@ -138,6 +139,8 @@ export function slotService(ctx: AppContext, repo: BookingRepository = bookingRe
     const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
     const lastDayMs = Date.parse(`${opts.toDay}T00:00:00Z`);
     const rules = slotRulesOf(type);
+    // the hosts' own hours (docs/decisions/040-host-hours.md), read once per call through `db`
+    const hostHours = await hostHoursFor(db, type.hosts);
     const slots: GeneratedSlot[] = [];
     const firstMs = Date.parse(`${opts.fromDay}T00:00:00Z`);
     let chunkMs = firstMs;
@@ -153,6 +156,7 @@ export function slotService(ctx: AppContext, repo: BookingRepository = bookingRe
         nowMs: opts.nowMs,
         requesterTz: opts.requesterTz,
         limit: SLOT_LIMIT - slots.length,
+        hostHours,
       });
       for (const slot of part) slots.push(slot);
       if (slots.length >= SLOT_LIMIT || chunkEndMs >= lastDayMs) return slots;
