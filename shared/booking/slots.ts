@@ -401,22 +401,37 @@ export function generateSlots(input: GenerateInput): Slot[] {
     // a host without stored hours works the type's windows here (with none at all, this is the type's own list)
     const typeHours: HostHours = { timezone: rules.timezone, weekly: rules.weeklyWindows, overrides: [] };
     let typeIntervals: number[] | null = null;
-    const starts: number[] = [];
     for (let h = 0; h < availability.length; h++) {
       if (!availability[h]) {
         typeIntervals ??= hostAvailability(typeHours, earliest, latest + durationMs);
         availability[h] = { intervals: typeIntervals, cursor: { at: 0 } };
       }
     }
-    for (const works of new Set(availability.map((a) => a!.intervals))) {
-      for (let i = 0; i < works.length; i += 2) stepThrough(works[i]!, works[i + 1]!, starts);
-    }
-    starts.sort((a, b) => a - b);
-    for (const start of starts) {
+    // One ascending stream of starts per distinct set of intervals, merged lazily: the work stops with the limit.
+    const streams = [...new Set(availability.map((a) => a!.intervals))].map((intervals) => ({ intervals, at: -2, start: -Infinity }));
+    const advance = (stream: (typeof streams)[number]): void => {
+      const { intervals } = stream;
+      let start = stream.start + stepMs;
+      while (stream.at < 0 || start + durationMs > intervals[stream.at + 1]!) {
+        stream.at += 2;
+        if (stream.at >= intervals.length) {
+          stream.start = Infinity;
+          return;
+        }
+        start = intervals[stream.at]!;
+        if (start < earliest) start += Math.ceil((earliest - start) / stepMs) * stepMs;
+      }
+      stream.start = start <= latest ? start : Infinity;
+    };
+    for (const stream of streams) advance(stream);
+    for (;;) {
+      let start = Infinity;
+      for (const stream of streams) if (stream.start < start) start = stream.start;
+      if (start === Infinity) return slots;
+      for (const stream of streams) while (stream.start === start) advance(stream);
       if (plan.daysOff.has(Math.floor((start + zone.offsetAt(start)) / DAY_MS))) continue;
       if (offer(start)) return slots;
     }
-    return slots;
   }
 
   const firstDay = Math.floor((earliest + zone.offsetAt(earliest)) / DAY_MS) - 1;
