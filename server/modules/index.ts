@@ -36,6 +36,7 @@ import { registerChatJobs } from './chat/chat.jobs';
 import { chatOperations } from './chat/chat.operations';
 import { vouchersOperations } from './orders/vouchers.operations';
 import { feedsOperations } from './hosts/feeds.operations';
+import { profilesOperations } from './hosts/profiles.operations';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -61,6 +62,7 @@ export const domainOperations = {
   chat: chatOperations,
   vouchers: vouchersOperations,
   feeds: feedsOperations,
+  hostSpace: profilesOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */
