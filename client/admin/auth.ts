@@ -28,6 +28,16 @@ export async function fetchCurrentUser(): Promise<UserDto | null> {
 }
 
 /** Only same-origin paths are followed after sign-in (no open redirect via `?next=`). */
+/**
+ * Where a user lands after signing in (docs/decisions/043-host-space.md): administrators on the
+ * overview, hosts on their bookings, staff on their events (check-in) — never the public home page.
+ */
+export function landingPath(user: Pick<UserDto, 'id' | 'role'>): string {
+  if (user.role === 'host') return `/admin/hosts/${user.id}/bookings`;
+  if (user.role === 'staff') return '/admin/events';
+  return '/admin';
+}
+
 export function safeNextPath(next: string | null): string | null {
   if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   return next;
