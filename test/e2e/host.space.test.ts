@@ -79,4 +79,27 @@ describe("a host's own space", () => {
     await img.waitFor();
     await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   });
+
+  test("an administrator's Hosts page lists who hosts a type and opens their bookings and profile", async () => {
+    const created = await e2e.admin.api.post('/users', {
+      email: `ravi-${process.pid}@example.test`,
+      displayName: 'Ravi Host',
+      role: 'host',
+      password: 'long enough password',
+    });
+    const hostId = created.body.id as number;
+    await createType(e2e.admin.api, { title: 'Bike repair', hosts: [hostId] });
+    const page = await e2e.openPage('/admin/hosts', { cookie: e2e.admin.cookie });
+    const row = page.locator('tr', { has: page.getByRole('cell', { name: /^Ravi Host/ }) });
+    await row.getByRole('cell', { name: 'Bike repair' }).waitFor();
+    await expectAccessible(page, 'the Hosts page');
+    await row.getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL(`**/admin/hosts/${hostId}/profile`);
+    await page.getByLabel('Short bio').fill('Fixes anything with two wheels.');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByRole('status').filter({ hasText: /Saved/ }).waitFor();
+    expect((await e2e.admin.api.get(`/hosts/${hostId}/profile`)).body.bio).toBe('Fixes anything with two wheels.');
+    await page.goto(new URL(`/admin/hosts/${hostId}/bookings`, e2e.server.url).href);
+    await page.getByRole('heading', { name: 'Bookings with Ravi Host' }).waitFor();
+  });
 });
