@@ -247,6 +247,10 @@ describe('meeting links', () => {
     expect(ics).toContain(`LOCATION:${link}`);
     expect(ics).toContain(`DESCRIPTION:Join online: ${link}`);
     expect((await apiClient(srv.url).get(`/bookings/${token!.cancel_token}`)).body.meetingUrl).toBe(link);
+    // the host's private feed carries it too
+    const feedUrl = (await kim.session.api.post(`/hosts/${kim.id}/feed`, {})).body.url as string;
+    const feed = (await (await fetch(`${srv.url}${new URL(feedUrl).pathname}`)).text()).replace(/\r\n /g, '');
+    expect(feed).toContain(`LOCATION:${link}`);
   });
 
   it("without a pattern a virtual booking takes the host's own meeting link; an in-person one has none", async () => {
