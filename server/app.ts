@@ -1,6 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { bodyLimit } from 'hono/body-limit';
+import { HOST_PHOTO_MAX_BYTES } from '../shared/hosts';
 import { compress } from 'hono/compress';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +22,8 @@ import { observeRequest } from './metrics';
 import { databaseErrorCode, databaseUnavailable, isDatabaseUnavailable } from './db/driver-faults';
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** PUT /hosts/{userId}/photo (docs/api.md#host-space). */
+const HOST_PHOTO_PATH = /\/hosts\/\d+\/photo$/;
 
 /** Seconds a refused caller should wait, for Retry-After: a throttle's or an absent database's. */
 function retryAfterOf(err: AppError | null): number | null {
@@ -111,7 +114,10 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   const rest = new Hono();
   // JSON answers over 1 KB and streamed exports are gzipped on the fly (built assets come precompressed).
   rest.use('*', compress());
-  rest.use('*', limitBody(MAX_BODY_BYTES));
+  const limitJson = limitBody(MAX_BODY_BYTES);
+  // a host's photo is an image, not JSON: its own limit (the service answers a clear error above 5 MB)
+  const limitPhoto = limitBody(HOST_PHOTO_MAX_BYTES + MAX_BODY_BYTES);
+  rest.use('*', (c, next) => (c.req.method === 'PUT' && HOST_PHOTO_PATH.test(c.req.path) ? limitPhoto(c, next) : limitJson(c, next)));
   for (const middleware of opts.restMiddleware ?? []) rest.use('*', middleware);
   rest.get('/openapi.json', (c) => c.json(buildOpenApi(routes, { version: opts.version ?? '0.0.0', serverUrl: ctx.env.publicUrl })));
   for (const route of routes) rest.on(route.method.toUpperCase(), route.path, (c) => runRoute(route, c, ctx));

@@ -28,6 +28,15 @@ export async function fetchCurrentUser(): Promise<UserDto | null> {
 }
 
 /** Only same-origin paths are followed after sign-in (no open redirect via `?next=`). */
+/**
+ * Where a user lands after signing in (docs/decisions/043-host-space.md): hosts on their
+ * bookings; administrators and staff on the overview, which for staff lists the events they
+ * check in — never the public home page.
+ */
+export function landingPath(user: Pick<UserDto, 'id' | 'role'>): string {
+  return user.role === 'host' ? `/admin/hosts/${user.id}/bookings` : '/admin';
+}
+
 export function safeNextPath(next: string | null): string | null {
   if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   return next;

@@ -11,7 +11,7 @@
  * modules (Dexie, the sync engine) are loaded only once an event is kept offline.
  */
 import type { inferRouterInputs } from '@trpc/server';
-import { NetworkError } from '../ui/errors';
+import { ApiError, NetworkError, type ApiErrorData } from '../ui/errors';
 import { call, rpc, type AppRouter } from '../ui/trpc';
 import type { AttendeeDto, AttendeeSortKey, AttendeeStatus, UpdateAttendeeInput } from '../../shared/attendees';
 import type {
@@ -39,6 +39,7 @@ import type { OutboxItem } from '../../shared/mail';
 import type { OrderDetailDto, OrderDto, OrderStatus, PaymentStatusDto } from '../../shared/payments';
 import type { CreateTicketCategoryInput, TicketCategoryDto, UpdateTicketCategoryInput } from '../../shared/tickets';
 import type { ApiTokenDto, UserDto } from '../../shared/users';
+import type { HostProfileDto, HostProfilePatch } from '../../shared/hosts';
 import type { VoucherDto, VoucherInput, VoucherPatch } from '../../shared/vouchers';
 import { forgetKept, keptFor, rememberKept, rememberUser } from './offline-flag';
 import type { CachedAttendee, QueuedEdit } from './offline-db';
@@ -435,3 +436,33 @@ export const renewFeed = (owner: FeedOwner) =>
   call(owner.scope === 'all' ? rpc().feeds.renewAllFeed.mutate() : rpc().feeds.renewHostFeed.mutate({ userId: owner.userId }));
 export const revokeFeed = (owner: FeedOwner) =>
   call(owner.scope === 'all' ? rpc().feeds.revokeAllFeed.mutate() : rpc().feeds.revokeHostFeed.mutate({ userId: owner.userId }));
+
+// ---- a host's own space (docs/api.md#host-space) ----------------------------------------
+
+/** Administrators: users who host a booking type. */
+export const listHosts = () => call(rpc().hostSpace.hosts.query());
+export const listHostBookings = async (userId: number, filter: BookingFilter, page = 1, perPage = 100): Promise<Listing<BookingDto>> =>
+  fromServer(await call(rpc().hostSpace.hostBookings.query({ userId, ...filter, page, perPage })));
+/** Administrators any booking, a host the bookings they host; the visitor is mailed. */
+export const moveBooking = (id: number, startUtc: string) => call(rpc().booking.move.mutate({ id, startUtc }));
+export const getHostProfile = (userId: number) => call(rpc().hostSpace.hostProfile.query({ userId }));
+export const updateHostProfile = (userId: number, patch: HostProfilePatch) => call(rpc().hostSpace.updateHostProfile.mutate({ userId, patch }));
+export const removeHostPhoto = (userId: number) => call(rpc().hostSpace.removeHostPhoto.mutate({ userId }));
+
+/** The photo goes as the file's own bytes (REST only: tRPC carries JSON); the server judges the type by the bytes. */
+export async function uploadHostPhoto(userId: number, file: Blob): Promise<HostProfileDto> {
+  let res: Response;
+  try {
+    res = await fetch(`/svc/v1/hosts/${userId}/photo`, {
+      method: 'PUT',
+      credentials: 'same-origin',
+      headers: { 'content-type': file.type || 'application/octet-stream' },
+      body: file,
+    });
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+  const body = (await res.json().catch(() => null)) as (HostProfileDto & { code?: string; message?: string; data?: ApiErrorData }) | null;
+  if (!res.ok) throw new ApiError(body?.code ?? 'svc_internal', body?.message ?? res.statusText, res.status, body?.data);
+  return body!;
+}

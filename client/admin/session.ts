@@ -54,13 +54,44 @@ export async function signOut(): Promise<void> {
 
 /** Areas of the admin app. */
 export type AdminArea =
-  'overview' | 'events' | 'manage-events' | 'attendees' | 'dashboard' | 'booking' | 'orders' | 'integrations' | 'settings' | 'devices' | 'outbox';
+  | 'overview'
+  | 'events'
+  | 'manage-events'
+  | 'attendees'
+  | 'dashboard'
+  | 'booking'
+  | 'orders'
+  | 'integrations'
+  | 'settings'
+  | 'devices'
+  | 'outbox'
+  /** A host's own space: their bookings, hours, calendars, profile (administrators: any host's). */
+  | 'host-space'
+  /** The administrators' list of hosts. */
+  | 'hosts';
 
-/** docs/api.md#auth: staff check in and read attendees of their events; hosts and staff never see users, settings, outbox. */
+/**
+ * docs/api.md#auth: staff check in and read attendees of their events; hosts have their own
+ * space (docs/decisions/043-host-space.md); hosts and staff never see users, settings, outbox.
+ */
 const AREAS_BY_ROLE: Record<Role, readonly AdminArea[]> = {
-  administrator: ['overview', 'events', 'manage-events', 'attendees', 'dashboard', 'booking', 'orders', 'integrations', 'settings', 'devices', 'outbox'],
+  administrator: [
+    'overview',
+    'events',
+    'manage-events',
+    'attendees',
+    'dashboard',
+    'booking',
+    'orders',
+    'integrations',
+    'settings',
+    'devices',
+    'outbox',
+    'host-space',
+    'hosts',
+  ],
   staff: ['overview', 'events', 'attendees', 'dashboard'],
-  host: ['overview'],
+  host: ['host-space'],
 };
 
 export function mayOpen(role: Role, area: AdminArea): boolean {

@@ -132,7 +132,9 @@ export function buildOpenApi(routes: AnyRouteDef[], info: { version: string; ser
       if (route.bodyFormat === 'json-or-form') content['application/x-www-form-urlencoded'] = { schema };
       operation.requestBody = { required: true, content };
     } else if (route.rawBody) {
-      operation.requestBody = { required: true, description: route.rawBody, content: { 'application/json': { schema: { type: 'object' } } } };
+      const types = route.rawBodyTypes ?? ['application/json'];
+      const schema = route.rawBodyTypes ? { type: 'string', contentMediaType: types[0] } : { type: 'object' };
+      operation.requestBody = { required: true, description: route.rawBody, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
     }
     paths[path] = { ...paths[path], [route.method]: operation };
   }

@@ -67,6 +67,8 @@ export interface RestBinding {
    * nothing parses it first): what the body is, for the document.
    */
   rawBody?: string;
+  /** The raw body's media types, for the document (default application/json). */
+  rawBodyTypes?: string[];
   /** Request headers the operation reads (the public forms' X-Svc-Nonce), for the document. */
   requestHeaders?: RequestHeaderDoc[];
   /**

@@ -20,7 +20,9 @@ export function routeOf(op: AnyOperation): AnyRouteDef {
     const item = ((op.output as z.ZodObject).shape.items as z.ZodArray).element as z.ZodType;
     responses[status] = { description: success, schema: item, list: true };
   } else responses[status] = { description: success, schema: op.output };
-  for (const [code, description] of Object.entries(rest.alsoAnswers ?? {})) responses[Number(code)] = { ...responses[status]!, description };
+  // a 304 Not Modified never has a body
+  for (const [code, description] of Object.entries(rest.alsoAnswers ?? {}))
+    responses[Number(code)] = code === '304' ? { description } : { ...responses[status]!, description };
   for (const [code, description] of Object.entries(rest.errors ?? {})) responses[Number(code)] = { description, error: true };
 
   return defineRoute({
@@ -34,6 +36,7 @@ export function routeOf(op: AnyOperation): AnyRouteDef {
     body: parts.body,
     bodyFormat: rest.bodyFormat,
     rawBody: rest.rawBody,
+    rawBodyTypes: rest.rawBodyTypes,
     requestHeaders: rest.requestHeaders,
     documentedBody: rest.documentedBody,
     before: op.screen ? async ({ c, ctx, principal, ip, raw }) => op.screen!({ c, ctx, principal, ip, raw: await raw() }) : undefined,

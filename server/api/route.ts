@@ -64,6 +64,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, Pre = undefined
   bodyFormat?: 'json' | 'json-or-form';
   /** The handler reads the body raw (signed webhooks): its description, for the document. */
   rawBody?: string;
+  /** The raw body's media types (default application/json). */
+  rawBodyTypes?: string[];
   /** Request headers it reads, for the document. */
   requestHeaders?: RequestHeaderDoc[];
   /** The body's documented shape when `body` takes it loosely. */

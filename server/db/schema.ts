@@ -18,3 +18,4 @@ export * from '../modules/resources/resources.sql';
 export * from '../modules/chat/chat.sql';
 export * from '../modules/hosts/feeds.sql';
 export * from '../modules/hosts/hours.sql';
+export * from '../modules/hosts/profiles.sql';

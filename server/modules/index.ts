@@ -37,6 +37,7 @@ import { chatOperations } from './chat/chat.operations';
 import { vouchersOperations } from './orders/vouchers.operations';
 import { feedsOperations } from './hosts/feeds.operations';
 import { hoursOperations } from './hosts/hours.operations';
+import { profilesOperations } from './hosts/profiles.operations';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -63,6 +64,7 @@ export const domainOperations = {
   vouchers: vouchersOperations,
   feeds: feedsOperations,
   hours: hoursOperations,
+  hostSpace: profilesOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */

@@ -12,6 +12,7 @@ import { CLOCK_RE } from '../time';
 import { ZResourceIds } from '../resources';
 import { ZWebhookTarget } from '../events';
 import { HOURS_SOURCES } from './slots';
+import { meetingPatternProblem } from './meeting-links';
 
 /** docs/api.md#errors: every status a booking row can hold. */
 export const BOOKING_STATUSES = ['confirmed', 'pending_approval', 'pending_payment', 'cancelled', 'abandoned'] as const;
@@ -80,6 +81,17 @@ const ZBookingTypeFields = z.object({
   requiresApproval: z.boolean(),
   locationMode: z.enum(LOCATION_MODES),
   locationValue: z.string().max(1000),
+  /**
+   * A `virtual` type's meeting-link pattern, e.g. `https://meet.jit.si/{org}-{token}` ('' = the
+   * host's own meeting link, if any): each booking gets its own link (docs/decisions/044-meeting-links.md).
+   */
+  meetingLinkPattern: z
+    .string()
+    .trim()
+    .superRefine((v, issue) => {
+      const problem = meetingPatternProblem(v);
+      if (problem) issue.addIssue({ code: 'custom', message: problem });
+    }),
   /** Shared resources every booking of the type needs (docs/api.md#resources; extended edition). */
   resourceIds: ZResourceIds,
   /** 'type': its windows within each host's own hours; 'hosts': the hosts' hours alone (docs/api.md#host-hours). */
@@ -107,6 +119,7 @@ export const ZBookingTypeInput = ZBookingTypeFields.extend({
   requiresApproval: fields.requiresApproval.default(false),
   locationMode: fields.locationMode.default('in_person'),
   locationValue: fields.locationValue.default(''),
+  meetingLinkPattern: fields.meetingLinkPattern.default(''),
   resourceIds: fields.resourceIds.default([]),
   hoursSource: fields.hoursSource.default('type'),
 });
@@ -211,11 +224,23 @@ export const ZBookingTypeDto = ZBookingTypeFields.extend({
 });
 export type BookingTypeDto = z.infer<typeof ZBookingTypeDto>;
 
+/** What the public booking page shows of each host of a type (docs/api.md#host-space). */
+export const ZPublicHostDto = z.object({
+  userId: z.number().int(),
+  name: z.string(),
+  bio: z.string(),
+  /** `/svc/v1/hosts/{userId}/photo?v=…`, or null when the host has no photo. */
+  photoUrl: z.string().nullable(),
+});
+export type PublicHostDto = z.infer<typeof ZPublicHostDto>;
+
 /** What the public sees: the same shape plus the printed currency and location label. */
 export const ZPublicBookingTypeDto = ZBookingTypeDto.extend({
   currency: z.string(),
   /** From `svc_booking_location_labels`; '' when the mode has no entry. */
   locationLabel: z.string(),
+  /** The type's hosts as the booking page introduces them, in the type's host order. */
+  hostProfiles: z.array(ZPublicHostDto),
 });
 export type PublicBookingTypeDto = z.infer<typeof ZPublicBookingTypeDto>;
 
@@ -257,6 +282,8 @@ export const ZBookingCreatedDto = z.object({
   paymentUrl: z.string().optional(),
   /** The UID of the booking's calendar entry: the page's "Add to calendar" file uses the mailed invite's. */
   calendarUid: z.string(),
+  /** The booking's own meeting link (a virtual type with a pattern, or the host's link); absent when none. */
+  meetingUrl: z.string().optional(),
 });
 export type BookingCreatedDto = z.infer<typeof ZBookingCreatedDto>;
 
@@ -273,6 +300,8 @@ export const ZBookingHolderDto = ZBookingDto.extend({
   canReschedule: z.boolean(),
   /** Whether the server makes Apple Wallet passes: a confirmed booking then has `GET /bookings/{token}/booking.pkpass` (docs/api.md#wallet-pass). */
   walletAvailable: z.boolean(),
+  /** The booking's own meeting link (docs/decisions/044-meeting-links.md), or null when it has none. */
+  meetingUrl: z.string().nullable(),
 });
 export type BookingHolderDto = z.infer<typeof ZBookingHolderDto>;
 

@@ -1,7 +1,7 @@
 import '../admin-i18n';
 import { createResource, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
-import { loginPath } from '../auth';
+import { landingPath, loginPath } from '../auth';
 import { mayOpen, adminUser, type AdminArea, type AdminUser } from '../session';
 import { startOffline } from '../data';
 import { edition, loadPaymentStatus } from '../edition';
@@ -14,13 +14,28 @@ import { AdminLanguageMenu } from './admin-language-menu';
 import { chooseMyLanguage } from '../my-language';
 import { roleLabel } from '../constants';
 
-/** `extended`: only when the server runs the extended edition (`payments.status`). */
-/** `label` is a function: it reads the catalogue when drawn, so a language switch redraws it. */
-const NAV: Array<{ href: string; label: () => string; area: AdminArea; extended?: boolean }> = [
+/**
+ * `extended`: only when the server runs the extended edition (`payments.status`). `ownSpace`: a
+ * host's own pages (administrators reach any host's from the Hosts list instead).
+ * `label` is a function: it reads the catalogue when drawn, so a language switch redraws it.
+ */
+interface NavItem {
+  href: string | ((user: AdminUser) => string);
+  label: () => string;
+  area: AdminArea;
+  extended?: boolean;
+  ownSpace?: boolean;
+}
+const NAV: NavItem[] = [
   { href: '/admin', label: () => t('admin.frame.nav.overview'), area: 'overview' },
+  { href: (u) => `/admin/hosts/${u.id}/bookings`, label: () => t('admin.frame.nav.myBookings'), area: 'host-space', ownSpace: true },
+  { href: (u) => `/admin/hosts/${u.id}/hours`, label: () => t('admin.frame.nav.myHours'), area: 'host-space', ownSpace: true },
+  { href: (u) => `/admin/hosts/${u.id}/calendars`, label: () => t('admin.frame.nav.myCalendars'), area: 'host-space', ownSpace: true },
+  { href: '/admin/profile', label: () => t('admin.frame.nav.profile'), area: 'host-space', ownSpace: true },
   { href: '/admin/events', label: () => t('admin.frame.nav.events'), area: 'events' },
   { href: '/admin/booking-types', label: () => t('admin.frame.nav.bookingTypes'), area: 'booking' },
   { href: '/admin/bookings', label: () => t('admin.frame.nav.bookings'), area: 'booking' },
+  { href: '/admin/hosts', label: () => t('admin.frame.nav.hosts'), area: 'hosts' },
   { href: '/admin/orders', label: () => t('admin.frame.nav.orders'), area: 'orders', extended: true },
   { href: '/admin/submissions', label: () => t('admin.frame.nav.submissions'), area: 'manage-events', extended: true },
   { href: '/admin/resources', label: () => t('admin.frame.nav.resources'), area: 'booking', extended: true },
@@ -30,10 +45,17 @@ const NAV: Array<{ href: string; label: () => string; area: AdminArea; extended?
   { href: '/admin/outbox', label: () => t('admin.frame.nav.outbox'), area: 'outbox' },
 ];
 
+/** The entries a user's navigation shows: what their role may open (a host's own pages only to hosts). */
+function navFor(user: AdminUser): Array<{ href: string; label: () => string }> {
+  return NAV.filter((item) => mayOpen(user.role, item.area) && (!item.extended || edition() === 'extended') && (!item.ownSpace || user.role === 'host')).map(
+    (item) => ({ href: typeof item.href === 'string' ? item.href : item.href(user), label: item.label }),
+  );
+}
+
 /** The navigation entry a page belongs to: the longest one its path starts with (`/admin/events/7/attendees` is under Events). */
-function sectionOf(pathname: string): string {
+function sectionOf(pathname: string, hrefs: string[]): string {
   let best = '/admin';
-  for (const { href } of NAV) if ((pathname === href || pathname.startsWith(`${href}/`)) && href.length > best.length) best = href;
+  for (const href of hrefs) if ((pathname === href || pathname.startsWith(`${href}/`)) && href.length > best.length) best = href;
   return best;
 }
 
@@ -69,9 +91,18 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
       <Show when={ready(user)}>
         {(current) => (
           <nav class="admin-nav" aria-label={t('admin.frame.navLabel')} ref={(el) => requestAnimationFrame(() => revealCurrentTab(el))}>
-            <For each={NAV.filter((item) => mayOpen(current().role, item.area) && (!item.extended || edition() === 'extended'))}>
+            <For each={navFor(current())}>
               {(item) => (
-                <A href={item.href} classList={{ 'admin-nav-here': sectionOf(location().pathname) === item.href }}>
+                <A
+                  href={item.href}
+                  classList={{
+                    'admin-nav-here':
+                      sectionOf(
+                        location().pathname,
+                        navFor(current()).map((i) => i.href),
+                      ) === item.href,
+                  }}
+                >
                   {item.label()}
                 </A>
               )}
@@ -96,7 +127,7 @@ export function AdminFrame(props: { title: string; heading?: string; area: Admin
         <Match when={ready(user) && !mayOpen(ready(user)!.role, props.area)}>
           <div class="notice" role="alert">
             <p>{t('admin.frame.roleRefused', { role: roleLabel(ready(user)!.role) })}</p>
-            <A href="/admin">{t('admin.frame.backToOverview')}</A>
+            <A href={landingPath(ready(user)!)}>{t('admin.frame.backToOverview')}</A>
           </div>
         </Match>
         <Match when={ready(user)}>{(current) => props.children(current())}</Match>

@@ -14,6 +14,7 @@ import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '.
 import { errorMessage } from '../../ui/errors';
 import type { BookingTypeDto, BookingTypeInput } from '../../../shared/booking';
 import type { HoursSource, Slot } from '../../../shared/booking/slots';
+import { MEETING_PATTERN_MAX, MEETING_PLACEHOLDERS } from '../../../shared/booking/meeting-links';
 import { parseUtcString } from '../../../shared/time';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
@@ -86,6 +87,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   const [approval, setApproval] = createSignal(existing?.requiresApproval ?? false);
   const [locationMode, setLocationMode] = createSignal<LocationMode>(existing?.locationMode ?? 'in_person');
   const [locationValue, setLocationValue] = createSignal(existing?.locationValue ?? '');
+  const [meetingLinkPattern, setMeetingLinkPattern] = createSignal(existing?.meetingLinkPattern ?? '');
   const [resourceIds, setResourceIds] = createSignal<number[]>(existing?.resourceIds ?? []);
   const [hoursSource, setHoursSource] = createSignal<HoursSource>(existing?.hoursSource ?? 'type');
   const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
@@ -133,6 +135,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
       requiresApproval: approval(),
       locationMode: locationMode(),
       locationValue: locationValue(),
+      meetingLinkPattern: locationMode() === 'virtual' ? meetingLinkPattern() : '',
       resourceIds: resourceIds(),
     };
   };
@@ -357,6 +360,19 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
           />
           <TextField id="bt-location-value" label={t('admin.bookingTypeForm.locationValue')} value={locationValue()} onInput={setLocationValue} />
         </div>
+        <Show when={locationMode() === 'virtual'}>
+          <TextField
+            id="bt-meeting-link-pattern"
+            label={t('admin.bookingTypeForm.meetingLinkPattern')}
+            value={meetingLinkPattern()}
+            onInput={setMeetingLinkPattern}
+            maxLength={MEETING_PATTERN_MAX}
+            hint={t('admin.bookingTypeForm.meetingLinkPatternHint', {
+              example: 'https://meet.jit.si/{org}-{token}',
+              placeholders: MEETING_PLACEHOLDERS.map((p) => `{${p}}`).join(', '),
+            })}
+          />
+        </Show>
         <SelectField id="bt-status" label={t('admin.bookingTypeForm.status')} value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
         <div class="button-row">
           <button type="submit" class="button" aria-disabled={state() === 'saving'}>

@@ -26,7 +26,7 @@ export default function AdminHostHoursPage(props: RouteProps): JSX.Element {
   const userId = () => Number(props.params.userId);
   const [hours, { refetch }] = createResource(userId, getHostHours);
   return (
-    <AdminFrame title={t('admin.hostHours.title')} area="overview">
+    <AdminFrame title={t('admin.hostHours.title')} area="host-space">
       {() => (
         <Show
           when={ready(hours)}

@@ -8,7 +8,8 @@ import { ApiError, errorMessage } from '../../ui/errors';
 import { ready } from '../components/async-view';
 import { Page } from '../../ui/page';
 import { acceptInvite, previewInvite } from '../data';
-import { mayOpen, rememberUser } from '../session';
+import { rememberUser } from '../session';
+import { landingPath } from '../auth';
 import type { InvitePreview } from '../../../shared/users';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { A, navigate, type RouteProps } from '../../router';
@@ -83,7 +84,7 @@ function PasswordForm(props: { token: string; invite: InvitePreview }): JSX.Elem
       const user = await acceptInvite(props.token, password());
       rememberUser(user);
       // replace: the link (a used secret) does not stay in the history
-      navigate(mayOpen(user.role, 'overview') ? '/admin' : '/', { replace: true });
+      navigate(landingPath(user), { replace: true });
     } catch (err) {
       setError(errorMessage(err));
       setSubmitting(false);

@@ -4,7 +4,7 @@
  */
 import { createSignal, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
-import { login, requestPasswordReset, safeNextPath } from '../auth';
+import { landingPath, login, requestPasswordReset, safeNextPath } from '../auth';
 import { Page } from '../../ui/page';
 import { navigate, searchParams } from '../../router';
 import { FormError } from '../../ui/form-error';
@@ -34,7 +34,7 @@ function SignIn(): JSX.Element {
     try {
       const user = await login(email().trim(), password());
       const next = safeNextPath(searchParams().get('next'));
-      navigate(next ?? (user.role === 'administrator' ? '/admin' : '/'), { replace: true });
+      navigate(next ?? landingPath(user), { replace: true });
     } catch (err) {
       setError(errorMessage(err));
       setSubmitting(false);

@@ -7,7 +7,7 @@
  * and the page shows the outcome once it has been sent. After a submit the result or the error
  * is scrolled into view and focused. Confirmation: what happens next and "add to calendar".
  */
-import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { NetworkError } from '../../ui/errors';
 import { fieldProblems } from '../../ui/forms';
 import { Page } from '../../ui/page';
@@ -358,9 +358,33 @@ export default function BookPage(props: RouteProps): JSX.Element {
                   <li>{tr('book.hostConfirms')}</li>
                 </Show>
               </ul>
-              <Show when={t().description}>
-                <p class="v-book-about">{t().description}</p>
-              </Show>
+              <div class="v-book-aside">
+                <Show when={t().description}>
+                  <p class="v-book-about">{t().description}</p>
+                </Show>
+                <Show when={(t().hostProfiles ?? []).length > 0}>
+                  <section class="v-book-hosts" aria-labelledby="hosts-heading">
+                    <h2 id="hosts-heading">{tr('book.hostsHeading', { count: t().hostProfiles.length })}</h2>
+                    <ul>
+                      <For each={t().hostProfiles}>
+                        {(host) => (
+                          <li class="v-book-host">
+                            <Show when={host.photoUrl}>
+                              {(src) => <img src={src()} alt={tr('book.hostPhotoAlt', { name: host.name })} width={64} height={64} />}
+                            </Show>
+                            <div>
+                              <strong>{host.name}</strong>
+                              <Show when={host.bio}>
+                                <p>{host.bio}</p>
+                              </Show>
+                            </div>
+                          </li>
+                        )}
+                      </For>
+                    </ul>
+                  </section>
+                </Show>
+              </div>
 
               <div class="v-book-main v-stack">
                 <Show when={state() === 'queued' || state() === 'sending'}>
@@ -388,6 +412,18 @@ export default function BookPage(props: RouteProps): JSX.Element {
                         <Show when={locationBeforeBooking(t())}>
                           <dt>{tr('book.where')}</dt>
                           <dd>{locationBeforeBooking(t())}</dd>
+                        </Show>
+                        <Show when={b().meetingUrl}>
+                          {(url) => (
+                            <>
+                              <dt>{tr('book.meetingLink')}</dt>
+                              <dd>
+                                <a href={url()} rel="noopener noreferrer" target="_blank">
+                                  {url()}
+                                </a>
+                              </dd>
+                            </>
+                          )}
                         </Show>
                         <Show when={t().priceCents > 0}>
                           <dt>{tr('book.price')}</dt>

@@ -137,6 +137,18 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                 <dt>{t('event.where')}</dt>
                 <dd>{b().location}</dd>
               </Show>
+              <Show when={b().meetingUrl}>
+                {(url) => (
+                  <>
+                    <dt>{t('book.meetingLink')}</dt>
+                    <dd>
+                      <a href={url()} rel="noopener noreferrer" target="_blank">
+                        {url()}
+                      </a>
+                    </dd>
+                  </>
+                )}
+              </Show>
               <Show when={b().quantity > 1}>
                 <dt>{t('signup.seats')}</dt>
                 <dd>{b().quantity}</dd>
@@ -194,7 +206,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                   title: b().bookingTypeTitle,
                   startUtc: b().startUtc,
                   endUtc: b().endUtc,
-                  location: b().location,
+                  location: b().meetingUrl || b().location,
                   // the mailed invite's words: this page's own link is the one to manage it with
                   details: t('manage.calendarDetails', { url: `${window.location.origin}/manage/${encodeURIComponent(token)}` }),
                 }}

@@ -8,6 +8,9 @@ import type { AssignmentMode, BookingTypeConfig, LocationLabels } from '../../ho
 import { resourcesRepository } from '../resources/resources.repository';
 import { settingsService } from '../settings/settings.service';
 import { bookingRepository, type BookingTypeInsert, type BookingTypeRow } from './booking.repository';
+import { profilesRepository } from '../hosts/profiles.repository';
+import { hostPhotoPath } from '../../../shared/hosts';
+import type { PublicHostDto } from '../../../shared/booking';
 
 export type { BookingTypeDto, PublicBookingTypeDto } from '../../../shared/booking';
 
@@ -36,6 +39,7 @@ export function toBookingTypeDto(row: BookingTypeRow, resourceIds: number[]): Bo
     locationMode: row.locationMode,
     locationValue: row.locationValue,
     hoursSource: row.hoursSource,
+    meetingLinkPattern: row.meetingLinkPattern,
     resourceIds,
     createdUtc: row.createdUtc,
     updatedUtc: row.updatedUtc,
@@ -167,15 +171,24 @@ export function bookingTypeService(ctx: AppContext, repo = bookingRepository, re
   async function toPublicDtos(rows: BookingTypeRow[]): Promise<PublicBookingTypeDto[]> {
     if (rows.length === 0) return [];
     const settings = settingsService({ db, hooks: ctx.hooks });
-    const [currency, labels, resourceIds] = await Promise.all([
+    const [currency, labels, resourceIds, profiles] = await Promise.all([
       settings.currency(),
       settings.locationLabels(),
       resources.idsByType(
         db,
         rows.map((r) => r.id),
       ),
+      profilesRepository.findMany(db, [...new Set(rows.flatMap((r) => r.hosts))]),
     ]);
-    return rows.map((row) => ({ ...toBookingTypeDto(row, resourceIds.get(row.id) ?? []), currency, locationLabel: labels[row.locationMode] ?? '' }));
+    const hosts = new Map<number, PublicHostDto>(
+      profiles.map((p) => [p.userId, { userId: p.userId, name: p.displayName, bio: p.bio, photoUrl: hostPhotoPath(p.userId, p.photoEtag) }]),
+    );
+    return rows.map((row) => ({
+      ...toBookingTypeDto(row, resourceIds.get(row.id) ?? []),
+      currency,
+      locationLabel: labels[row.locationMode] ?? '',
+      hostProfiles: row.hosts.flatMap((id) => hosts.get(id) ?? []),
+    }));
   }
 
   return {

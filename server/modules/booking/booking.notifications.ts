@@ -52,6 +52,8 @@ interface MailContext {
   type: BookingTypeRow;
   host: { email: string; displayName: string } | null;
   location: string;
+  /** The booking's own meeting link (docs/decisions/044-meeting-links.md), or null. */
+  meetingUrl: string | null;
   manageUrl: string;
   /** The customer's stored language (the booking's, else the organization's): every mail about the booking speaks it. */
   locale: Locale;
@@ -63,10 +65,11 @@ async function loadMailContext(ctx: AppContext, bookingId: number, db: Db = ctx.
   if (!booking) return null;
   const type = await bookingRepository.findType(db, booking.bookingTypeId);
   if (!type) return null;
-  const [host, labels, locale] = await Promise.all([
+  const [host, labels, locale, meetingUrl] = await Promise.all([
     bookingRepository.findUser(db, booking.hostUserId),
     settingsService({ db, hooks: ctx.hooks }).locationLabels(),
     recipientLanguage(db, booking.language),
+    bookingRepository.meetingUrl(db, booking.bookingId),
   ]);
   return {
     locale,
@@ -75,6 +78,7 @@ async function loadMailContext(ctx: AppContext, bookingId: number, db: Db = ctx.
     type,
     host,
     location: describeLocation(type, labels),
+    meetingUrl,
     manageUrl: `${ctx.env.publicUrl}/manage/${booking.cancelToken}`,
   };
 }
@@ -114,14 +118,21 @@ function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
     startUtc: booking.startUtc,
     endUtc: booking.endUtc,
     summary: type.title,
-    description: m.tr('ics.booking.description', { url: m.manageUrl }),
-    location: m.location || undefined,
+    description: inviteDescription(m),
+    // a calendar shows LOCATION as the place to go: for a virtual booking, its own meeting room
+    location: m.meetingUrl || m.location || undefined,
     url: m.manageUrl,
     organizer: organizerOf(ctx, m),
     attendee: { name: booking.customerName, email: booking.customerEmail },
     // Raised by every change of the booking, so two updates within one second still order right.
     sequence: booking.revision,
   });
+}
+
+/** The invite's notes: the meeting link first when there is one, then where to manage the booking. */
+function inviteDescription(m: MailContext): string {
+  const manage = m.tr('ics.booking.description', { url: m.manageUrl });
+  return m.meetingUrl ? `${m.tr('mail.booking.join', { url: m.meetingUrl })}\n${manage}` : manage;
 }
 
 /** The booking's one calendar UID: the mailed invite's and the booking page's "Add to calendar" file's. */
@@ -138,6 +149,7 @@ function summaryLines(m: MailContext, whenKey: 'mail.when' | 'mail.booking.now' 
     tr('mail.booking.what', { title: type.title }),
     tr(whenKey, { when: formatWhenForCustomer(m) }),
     ...(m.location ? [tr('mail.where', { where: m.location })] : []),
+    ...(m.meetingUrl ? [tr('mail.booking.join', { url: m.meetingUrl })] : []),
     ...(m.host ? [tr('mail.booking.with', { name: m.host.displayName || m.host.email })] : []),
     ...(booking.quantity > 1 ? [tr('mail.seats', { count: booking.quantity })] : []),
   ];
@@ -158,8 +170,8 @@ async function queueConfirmation(ctx: AppContext, m: MailContext, opts: Confirma
     title: type.title,
     startUtc: booking.startUtc,
     endUtc: booking.endUtc,
-    location: m.location,
-    details: tr('ics.booking.description', { url: m.manageUrl }),
+    location: m.meetingUrl || m.location,
+    details: inviteDescription(m),
   });
   await queueMail(
     db,

@@ -19,7 +19,7 @@ import {
 } from '../../../shared/booking';
 import { defineOperation, ZIdParams, ZListOf, ZPagination } from '../../api/operation';
 import { NONCE_HEADER } from '../../api/route';
-import { ADMIN_ONLY, type Principal } from '../../auth/principal';
+import { ADMIN_ONLY, SIGNED_IN, type Principal } from '../../auth/principal';
 import { bookingTypeService } from './booking-type.service';
 import { bookingService } from './booking.service';
 import { slotService } from './slot.service';
@@ -206,8 +206,8 @@ export const bookingOperations = {
     },
   }),
   cancel: defineOperation({
-    summary: 'Administrator cancel: body {"status":"cancelled"} only (no admin-side move exists)',
-    access: ADMIN_ONLY,
+    summary: 'Cancel a booking: body {"status":"cancelled"} only; administrators any booking, a host the bookings they host (the holder is mailed)',
+    access: SIGNED_IN,
     kind: 'mutation',
     input: ZIdParams.extend({ patch: ZAdminBookingPatch }),
     output: ZBookingDto,
@@ -217,8 +217,23 @@ export const bookingOperations = {
       tags: BOOKINGS,
       bodyKey: 'patch',
       describe: 'The cancelled booking',
-      errors: { 400: 'Anything but status cancelled' },
+      errors: { 400: 'Anything but status cancelled', 403: 'Not a booking the caller hosts (staff: none)', 404: 'No such booking' },
     },
-    handler: ({ input, ctx }) => bookingService(ctx).cancel(input.id),
+    handler: ({ input, principal, ctx }) => bookingService(ctx).cancelAs(principal, input.id),
+  }),
+  move: defineOperation({
+    summary: 'Move a booking to another listed start: administrators any booking, a host the bookings they host (the holder is mailed as after their own move)',
+    access: SIGNED_IN,
+    kind: 'mutation',
+    input: ZIdParams.extend(ZRescheduleInput.shape),
+    output: ZBookingDto,
+    rest: {
+      method: 'post',
+      path: '/bookings/:id/move',
+      tags: BOOKINGS,
+      describe: 'The moved booking',
+      errors: { 403: 'Not a booking the caller hosts (staff: none)', 404: 'No such booking', 409: 'svc_booking_slot_unavailable or svc_booking_invalid_state' },
+    },
+    handler: ({ input, principal, ctx }) => bookingService(ctx).rescheduleAs(principal, input.id, input.startUtc),
   }),
 };

@@ -8,7 +8,8 @@ import { users } from '../../auth/auth.sql';
 import type { BookingStatus } from '../../../shared/booking';
 import type { BusyBooking } from '../../../shared/booking/slots';
 import type { BookingRowStrings } from '../../hooks/types';
-import { bookings, bookingTypes, slotEpochs } from './booking.sql';
+import { hostProfiles } from '../hosts/profiles.sql';
+import { bookingMeetings, bookings, bookingTypes, slotEpochs } from './booking.sql';
 
 export type BookingTypeRow = typeof bookingTypes.$inferSelect;
 export type BookingTypeInsert = typeof bookingTypes.$inferInsert;
@@ -19,8 +20,16 @@ const HOLDING = sql`('confirmed', 'pending_approval', 'pending_payment')`;
 /** Any constant works; it keeps our per-host locks apart from other advisory locks. */
 const HOST_LOCK_NAMESPACE = 1_400_000_004;
 
+/**
+ * A new booking's meeting link (docs/decisions/044-meeting-links.md): a type's pattern with `{org}`
+ * and `{token}` filled in (`{id}` is filled in by the insert), or the host's own link.
+ */
+export type NewMeeting = { pattern: string } | { hostLink: true };
+
 export interface BookingListFilter {
   bookingTypeId?: number;
+  /** One host's bookings (their own space). */
+  hostUserId?: number;
   status?: BookingStatus;
   fromUtc?: string;
   toUtc?: string;
@@ -202,12 +211,30 @@ export const bookingRepository = {
    * The row and its held announcement job (`holdAnnouncement`, payload { bookingId, status }) in
    * one statement: one round trip less while the hosts are locked.
    */
-  async insertBookingHeld(tx: Db, values: BookingInsert, announcementType: string): Promise<{ bookingId: number; announcement: number }> {
+  async insertBookingHeld(
+    tx: Db,
+    values: BookingInsert,
+    announcementType: string,
+    meeting: NewMeeting | null = null,
+  ): Promise<{ bookingId: number; announcement: number }> {
     // Returning renders the columns by name (ins.booking_id, ins.status); drizzle wraps the embedded insert in parentheses.
-    const insert = tx.insert(bookings).values(values).returning({ bookingId: bookings.bookingId, status: bookings.status });
+    const insert = tx.insert(bookings).values(values).returning({ bookingId: bookings.bookingId, status: bookings.status, hostUserId: bookings.hostUserId });
+    // The meeting link goes in with the row, in the same statement: the confirmation mail reads it.
+    const meetingStep = !meeting
+      ? sql``
+      : 'pattern' in meeting
+        ? sql`meeting as (
+            insert into ${bookingMeetings} (booking_id, url)
+            select ins.booking_id, replace(${meeting.pattern}::text, '{id}', ins.booking_id::text) from ins
+          ),`
+        : sql`meeting as (
+            insert into ${bookingMeetings} (booking_id, url)
+            select ins.booking_id, p.meeting_url from ins join ${hostProfiles} p on p.user_id = ins.host_user_id where p.meeting_url <> ''
+          ),`;
     const [row] = await queryRows<{ booking_id: number; job_id: number }>(
       tx,
       sql`with ins as ${insert},
+          ${meetingStep}
           job as (
             insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
             select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('bookingId', ins.booking_id, 'status', ins.status)`)} from ins
@@ -299,6 +326,7 @@ export const bookingRepository = {
   async listBookings(db: Db, f: BookingListFilter): Promise<{ items: BookingRow[]; total: number }> {
     const conditions: SQL[] = [];
     if (f.bookingTypeId) conditions.push(eq(bookings.bookingTypeId, f.bookingTypeId));
+    if (f.hostUserId) conditions.push(eq(bookings.hostUserId, f.hostUserId));
     if (f.status) conditions.push(eq(bookings.status, f.status));
     if (f.fromUtc) conditions.push(gte(bookings.startUtc, f.fromUtc));
     if (f.toUtc) conditions.push(lt(bookings.startUtc, f.toUtc));
@@ -323,6 +351,12 @@ export const bookingRepository = {
         .where(where),
     ]);
     return { items, total: count!.n };
+  },
+
+  /** A booking's own meeting link, or null when it has none. */
+  async meetingUrl(db: Db, bookingId: number): Promise<string | null> {
+    const [row] = await db.select({ url: bookingMeetings.url }).from(bookingMeetings).where(eq(bookingMeetings.bookingId, bookingId));
+    return row?.url ?? null;
   },
 
   /** Releases unpaid holds created before `cutoffUtc`; returns the released rows. */

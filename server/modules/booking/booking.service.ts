@@ -32,7 +32,7 @@ import type { AppContext } from '../../context';
 import { transactionWithFinalWrite, type Db } from '../../db/client';
 import { applyContractFilter, encodeCustomFields } from '../../hooks';
 import type { AssignmentStrategy, BookingRowStrings, RedactedBookingRow } from '../../hooks/types';
-import { newCancelToken, safeEqual, sha256Hex } from '../../security/crypto';
+import { newCancelToken, randomToken, safeEqual, sha256Hex } from '../../security/crypto';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
 import type { Hooks } from '../../hooks';
 import { calendarUid } from '../../mail/ics';
@@ -40,7 +40,9 @@ import { assertNonce, PUBLIC_FORM_NONCE_ACTION } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
 import { settingsService } from '../settings/settings.service';
 import { bookingTypeService, describeLocation, effectiveAssignment, toBookingTypeConfig } from './booking-type.service';
-import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow } from './booking.repository';
+import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow, type NewMeeting } from './booking.repository';
+import { organizationSlug } from '../../../shared/booking/meeting-links';
+import type { Principal } from '../../auth/principal';
 import { slotService } from './slot.service';
 import { walletAvailable } from '../../wallet/pass';
 import { paymentsRepository } from '../orders/payments.repository';
@@ -179,6 +181,21 @@ function dayStartUtc(day: string, tz: string | undefined, plusDays = 0): string 
   return toUtcString(zoneTimeline(tz, wallMs - 2 * DAY_MS, wallMs + 2 * DAY_MS).wallToUtc(wallMs));
 }
 
+/** Bytes of a meeting link's `{token}`: 128 bits, base64url, unguessable and not the manage token. */
+const MEETING_TOKEN_BYTES = 16;
+
+/**
+ * A booking's own changes by a signed-in user (docs/decisions/043-host-space.md): an
+ * administrator any booking, a host only the bookings they host; staff and door devices none.
+ */
+export function assertMayManageBooking(principal: Principal, booking: Pick<BookingRow, 'hostUserId'> | null = null): void {
+  if (principal.role === 'administrator') return;
+  // before any lookup: a caller who may change no booking never learns which ids exist
+  if (!booking && principal.role === 'host' && principal.deviceId === undefined) return;
+  if (booking && principal.role === 'host' && principal.deviceId === undefined && principal.userId !== null && principal.userId === booking.hostUserId) return;
+  throw new AppError('svc_forbidden', 'You may only change bookings you host.');
+}
+
 export function bookingService(ctx: AppContext, repo: BookingRepository = bookingRepository) {
   const { hooks } = ctx;
   const slots = slotService(ctx, repo);
@@ -234,6 +251,37 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     return toBookingDto(row.updated);
   }
 
+  /**
+   * Reschedule: the live-slot check for the new start (the booking itself does not block it),
+   * the host is kept, the strategy is not consulted, the end comes from the type.
+   */
+  async function move(booking: BookingRow, startUtc: string): Promise<{ updated: BookingRow; type: BookingTypeRow }> {
+    const nowMs = Date.now();
+    const startMs = await assertStartInFuture(startUtc, nowMs);
+    const type = await repo.findType(ctx.db, booking.bookingTypeId);
+    if (!type) throw new AppError('svc_not_found', 'No such booking type.');
+    const moved = await ctx.db.transaction(async (tx) => {
+      await repo.lockHosts(tx, [booking.hostUserId]);
+      const current = await repo.findBooking(tx, booking.bookingId, { forUpdate: true });
+      if (!current) throw new AppError('svc_not_found', 'No such booking.');
+      if (current.status !== 'confirmed' && current.status !== 'pending_approval') throw new AppError('svc_booking_invalid_state');
+      const list = await slots.liveForDay(tx, type, startUtc.slice(0, 10), { nowMs, excludeBookingId: current.bookingId });
+      const slot = list.find((s) => s.start_utc === startUtc);
+      if (!slot || slot.capacity_left < current.quantity || !slot.hosts.includes(current.hostUserId)) throw new AppError('svc_booking_slot_unavailable');
+      const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
+      const busy = await repo.busyForHosts(tx, [current.hostUserId], toUtcString(startMs - reach), toUtcString(startMs + reach), current.bookingId);
+      if (hostSeatsLeft(busy, current.hostUserId, type, startMs) < current.quantity) throw new AppError('svc_booking_slot_unavailable');
+      const endUtc = toUtcString(startMs + type.durationMinutes * MINUTE_MS);
+      const updated = await repo.moveBooking(tx, current.bookingId, startUtc, endUtc, current.startUtc);
+      if (!updated) throw new AppError('svc_internal');
+      await repo.bumpEpochs(tx, [current.hostUserId]);
+      const change: BookingChange = { bookingId: current.bookingId, change: 'rescheduled', oldStart: current.startUtc ?? '', newStart: startUtc };
+      return { updated, change, held: await holdAnnouncement(tx, ANNOUNCE_BOOKING_CHANGED_JOB, change) };
+    });
+    await announce(ctx.db, ctx.logger, moved.held, () => announceBookingChange(hooks, moved.change));
+    return { updated: moved.updated, type };
+  }
+
   async function assertStartInFuture(startUtc: string, nowMs: number): Promise<number> {
     const start = parseUtcString(startUtc);
     if (!start) throw invalid('startUtc', 'must be a UTC time in Y-m-d H:i:s format');
@@ -258,6 +306,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     const config = toBookingTypeConfig(type);
     // every later mail about the booking (reminder, an administrator's cancel) is written in it
     const language = await languageForNewRow(ctx.db, admin ? undefined : opts.language);
+    const meeting = await newMeeting(type);
 
     // A start no longer offered is refused without queueing on the host locks behind the bookings
     // being decided: in a rush most attempts collide, and each used to wait its turn to learn so.
@@ -347,6 +396,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
                 cancelToken: newCancelToken(),
               },
               ANNOUNCE_BOOKING_CREATED_JOB,
+              meeting,
             ),
             repo.bumpEpochs(tx, [hostUserId]),
           ]);
@@ -360,7 +410,22 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     const result: BookingCreatedDto = { bookingId, status, startUtc: input.startUtc, endUtc, hostUserId, calendarUid: calendarUid(ctx, 'booking', bookingId) };
     const paymentUrl = await announce(ctx.db, ctx.logger, decided.announcement, () => announceCreated(bookingId, status));
     if (paymentUrl) result.paymentUrl = paymentUrl;
+    const meetingUrl = meeting ? await repo.meetingUrl(ctx.db, bookingId) : null;
+    if (meetingUrl) result.meetingUrl = meetingUrl;
     return result;
+  }
+
+  /**
+   * A virtual type's meeting link for a new booking (docs/decisions/044-meeting-links.md): its
+   * pattern with the organization's slug and a fresh random token, or else the host's own link.
+   */
+  async function newMeeting(type: BookingTypeRow): Promise<NewMeeting | null> {
+    if (type.locationMode !== 'virtual') return null;
+    if (type.meetingLinkPattern === '') return { hostLink: true };
+    const org = type.meetingLinkPattern.includes('{org}') ? organizationSlug((await settingsService({ db: ctx.db, hooks }).seller()).sellerName) : 'svc';
+    // `{id}` stays for the insert to fill in with the new booking's id.
+    const pattern = type.meetingLinkPattern.replace(/\{(org|token)\}/g, (_, name: string) => (name === 'org' ? org : randomToken(MEETING_TOKEN_BYTES)));
+    return { pattern };
   }
 
   /**
@@ -534,31 +599,27 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
      * block it), the host is kept, the strategy is not consulted, the end comes from the type.
      */
     async reschedule(token: string, startUtc: string): Promise<BookingHolderDto> {
-      const nowMs = Date.now();
       const booking = await findByToken(token);
-      const startMs = await assertStartInFuture(startUtc, nowMs);
-      const type = await repo.findType(ctx.db, booking.bookingTypeId);
-      if (!type) throw new AppError('svc_not_found', 'No such booking type.');
-      const moved = await ctx.db.transaction(async (tx) => {
-        await repo.lockHosts(tx, [booking.hostUserId]);
-        const current = await repo.findBooking(tx, booking.bookingId, { forUpdate: true });
-        if (!current) throw new AppError('svc_not_found', 'No such booking.');
-        if (current.status !== 'confirmed' && current.status !== 'pending_approval') throw new AppError('svc_booking_invalid_state');
-        const list = await slots.liveForDay(tx, type, startUtc.slice(0, 10), { nowMs, excludeBookingId: current.bookingId });
-        const slot = list.find((s) => s.start_utc === startUtc);
-        if (!slot || slot.capacity_left < current.quantity || !slot.hosts.includes(current.hostUserId)) throw new AppError('svc_booking_slot_unavailable');
-        const reach = (type.durationMinutes + type.bufferBeforeMinutes + type.bufferAfterMinutes) * MINUTE_MS;
-        const busy = await repo.busyForHosts(tx, [current.hostUserId], toUtcString(startMs - reach), toUtcString(startMs + reach), current.bookingId);
-        if (hostSeatsLeft(busy, current.hostUserId, type, startMs) < current.quantity) throw new AppError('svc_booking_slot_unavailable');
-        const endUtc = toUtcString(startMs + type.durationMinutes * MINUTE_MS);
-        const updated = await repo.moveBooking(tx, current.bookingId, startUtc, endUtc, current.startUtc);
-        if (!updated) throw new AppError('svc_internal');
-        await repo.bumpEpochs(tx, [current.hostUserId]);
-        const change: BookingChange = { bookingId: current.bookingId, change: 'rescheduled', oldStart: current.startUtc ?? '', newStart: startUtc };
-        return { updated, change, held: await holdAnnouncement(tx, ANNOUNCE_BOOKING_CHANGED_JOB, change) };
-      });
-      await announce(ctx.db, ctx.logger, moved.held, () => announceBookingChange(hooks, moved.change));
-      return holderView(moved.updated, type);
+      const { updated, type } = await move(booking, startUtc);
+      return holderView(updated, type);
+    },
+
+    /** A host (their own bookings) or an administrator moves a booking; the holder is mailed as after their own move. */
+    async rescheduleAs(principal: Principal, bookingId: number, startUtc: string): Promise<BookingDto> {
+      assertMayManageBooking(principal);
+      const booking = await repo.findBooking(ctx.db, bookingId);
+      if (!booking) throw new AppError('svc_not_found', 'No such booking.');
+      assertMayManageBooking(principal, booking);
+      return toBookingDto((await move(booking, startUtc)).updated);
+    },
+
+    /** A host (their own bookings) or an administrator cancels a booking; the holder is mailed. */
+    async cancelAs(principal: Principal, bookingId: number): Promise<BookingDto> {
+      assertMayManageBooking(principal);
+      const booking = await repo.findBooking(ctx.db, bookingId);
+      if (!booking) throw new AppError('svc_not_found', 'No such booking.');
+      assertMayManageBooking(principal, booking);
+      return cancel(bookingId);
     },
 
     async getForHolder(token: string): Promise<BookingHolderDto> {
@@ -569,9 +630,10 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     },
 
     /** Upcoming first (soonest first), then past (latest first); `from`/`to` are days in `tz` (UTC when absent). */
-    async list(query: BookingListQuery, nowMs = Date.now()): Promise<{ items: BookingDto[]; total: number }> {
+    async list(query: BookingListQuery & { hostUserId?: number }, nowMs = Date.now()): Promise<{ items: BookingDto[]; total: number }> {
       const { items, total } = await repo.listBookings(ctx.db, {
         bookingTypeId: query.bookingTypeId,
+        hostUserId: query.hostUserId,
         status: query.status,
         fromUtc: query.from ? dayStartUtc(query.from, query.tz) : undefined,
         toUtc: query.to ? dayStartUtc(query.to, query.tz, 1) : undefined,
@@ -597,7 +659,12 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
 
   async function holderView(row: BookingRow, type: BookingTypeRow): Promise<BookingHolderDto> {
     const settings = settingsService({ db: ctx.db, hooks });
-    const [host, labels, currency] = await Promise.all([repo.findUser(ctx.db, row.hostUserId), settings.locationLabels(), settings.currency()]);
+    const [host, labels, currency, meetingUrl] = await Promise.all([
+      repo.findUser(ctx.db, row.hostUserId),
+      settings.locationLabels(),
+      settings.currency(),
+      repo.meetingUrl(ctx.db, row.bookingId),
+    ]);
     const upcoming = utcMs(row.startUtc) > Date.now();
     const holding = SLOT_HOLDING_STATUSES.includes(row.status);
     return {
@@ -612,6 +679,7 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
       canCancel: holding,
       canReschedule: upcoming && (row.status === 'confirmed' || row.status === 'pending_approval'),
       walletAvailable: walletAvailable(ctx.env),
+      meetingUrl,
     };
   }
 }

@@ -35,6 +35,8 @@ export const bookingTypes = pgTable(
     locationValue: text('location_value').notNull().default(''),
     /** Where offered hours come from (docs/decisions/040-host-hours.md): 'type' = its windows within each host's hours; 'hosts' = the hosts' hours alone. */
     hoursSource: text('hours_source').$type<HoursSource>().notNull().default('type'),
+    /** A virtual type's meeting-link pattern ('' = the host's own link): docs/decisions/044-meeting-links.md. */
+    meetingLinkPattern: text('meeting_link_pattern').notNull().default(''),
     /** Raised on every edit: part of the slot cache key. */
     version: integer('version').notNull().default(1),
     createdUtc: utcTimestamp('created_utc').notNull().default(nowUtc),
@@ -91,4 +93,15 @@ export const bookings = pgTable(
 export const slotEpochs = pgTable('svc_slot_epochs', {
   hostUserId: integer('host_user_id').primaryKey(),
   epoch: bigint('epoch', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * Each booking's own meeting link, made when the booking is (docs/decisions/044-meeting-links.md).
+ * Beside the booking row rather than in it: `svc_bookings` keeps the contract's columns.
+ */
+export const bookingMeetings = pgTable('svc_booking_meetings', {
+  bookingId: integer('booking_id')
+    .primaryKey()
+    .references(() => bookings.bookingId, { onDelete: 'cascade' }),
+  url: text('url').notNull(),
 });

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { FeedScope } from '../../../shared/feeds';
 import { users } from '../../auth/auth.sql';
-import { bookings, bookingTypes } from '../booking/booking.sql';
+import { bookingMeetings, bookings, bookingTypes } from '../booking/booking.sql';
 import { calendarFeeds } from './feeds.sql';
 
 export type CalendarFeedRow = typeof calendarFeeds.$inferSelect;
@@ -54,9 +54,10 @@ export const feedsRepository = {
   /** The bookings a feed lists, from `sinceUtc` on, with their type; at most `limit`, earliest first. */
   bookingsOf(db: Db, hostUserId: number | null, sinceUtc: string, limit: number) {
     return db
-      .select({ booking: bookings, type: bookingTypes })
+      .select({ booking: bookings, type: bookingTypes, meetingUrl: bookingMeetings.url })
       .from(bookings)
       .innerJoin(bookingTypes, eq(bookingTypes.id, bookings.bookingTypeId))
+      .leftJoin(bookingMeetings, eq(bookingMeetings.bookingId, bookings.bookingId))
       .where(
         and(
           hostUserId === null ? undefined : eq(bookings.hostUserId, hostUserId),

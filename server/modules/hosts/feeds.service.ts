@@ -104,18 +104,20 @@ export function feedsService(ctx: FeedContext) {
       ]);
       const tr = translator(locale);
       const stampUtc = toUtcString(nowMs);
-      const events: IcsFeedEvent[] = listed.map(({ booking, type }) => ({
+      const events: IcsFeedEvent[] = listed.map(({ booking, type, meetingUrl }) => ({
         uid: inviteUid(ctx, booking.bookingId),
         stampUtc,
         startUtc: booking.startUtc,
         endUtc: booking.endUtc,
         summary: tr('feed.booking.summary', { title: type.title, name: booking.customerName }),
         description: [
+          ...(meetingUrl ? [tr('mail.booking.join', { url: meetingUrl })] : []),
           tr('feed.booking.customer', { name: booking.customerName, email: booking.customerEmail }),
           ...(booking.quantity > 1 ? [tr('mail.seats', { count: booking.quantity })] : []),
           ...(booking.status === 'pending_approval' ? [tr('feed.booking.awaitingApproval')] : []),
         ].join('\n'),
-        location: describeLocation(type, labels) || undefined,
+        // a virtual booking's own meeting room (docs/decisions/044-meeting-links.md)
+        location: meetingUrl || describeLocation(type, labels) || undefined,
         sequence: booking.revision,
         status: booking.status === 'pending_approval' ? 'TENTATIVE' : 'CONFIRMED',
       }));
