@@ -17,3 +17,4 @@ export * from '../modules/timeline/timeline.sql';
 export * from '../modules/resources/resources.sql';
 export * from '../modules/chat/chat.sql';
 export * from '../modules/hosts/feeds.sql';
+export * from '../modules/hosts/calendars.sql';

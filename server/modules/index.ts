@@ -36,6 +36,8 @@ import { registerChatJobs } from './chat/chat.jobs';
 import { chatOperations } from './chat/chat.operations';
 import { vouchersOperations } from './orders/vouchers.operations';
 import { feedsOperations } from './hosts/feeds.operations';
+import { calendarsOperations } from './hosts/calendars.operations';
+import { registerCalendarJobs } from './hosts/calendars.jobs';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -61,6 +63,7 @@ export const domainOperations = {
   chat: chatOperations,
   vouchers: vouchersOperations,
   feeds: feedsOperations,
+  calendars: calendarsOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */
@@ -100,6 +103,7 @@ export const modules: SvcModule[] = [
   { name: 'payments', registerJobs: registerPaymentJobs, attachmentRenderers: receiptRenderers },
   { name: 'webhooks', registerJobs: registerWebhookJobs },
   { name: 'chat', registerJobs: registerChatJobs },
+  { name: 'calendars', registerJobs: registerCalendarJobs },
 ];
 
 /** The REST routes of every operation with a REST binding. */
