@@ -99,6 +99,17 @@ describe('busy time of an iCalendar file', () => {
     ]);
   });
 
+  it('a series in an IANA zone without VTIMEZONE ends at its UTC UNTIL, read in that zone', () => {
+    // 13:00 in Sydney is 02:00 UTC; UNTIL 12:59:59 UTC still includes the first day's instance
+    const text = cal(
+      event('UID:u', 'DTSTART;TZID=Australia/Sydney:20260201T130000', 'DURATION:PT15M', 'RRULE:FREQ=DAILY;UNTIL=20260202T125959Z'),
+    );
+    expect(busy(text, 'UTC')).toEqual([
+      ['2026-02-01T02:00:00.000Z', '2026-02-01T02:15:00.000Z'],
+      ['2026-02-02T02:00:00.000Z', '2026-02-02T02:15:00.000Z'],
+    ]);
+  });
+
   it('a TZID defined only by its VTIMEZONE is read with that definition across DST', () => {
     const text = cal(
       BERLIN_VTIMEZONE,

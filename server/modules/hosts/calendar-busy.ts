@@ -9,7 +9,7 @@
  */
 import ICAL from 'ical.js';
 import { isValidTimeZone } from '../../../shared/time';
-import { DAY_MS, zoneTimeline } from '../../../shared/booking/tz';
+import { DAY_MS, zoneOffsetAt, zoneTimeline } from '../../../shared/booking/tz';
 
 export interface BusyInterval {
   startMs: number;
@@ -119,6 +119,7 @@ function expandCalendar(calendar: ICAL.Component, opts: ExpandOptions, out: Busy
 
 function expandEvent(master: ICAL.Component, overrides: ICAL.Component[], opts: ExpandOptions, out: BusyInterval[]): void {
   if (!master.hasProperty('dtstart')) return;
+  alignUntil(master, opts);
   const event = new ICAL.Event(master, { strictExceptions: false, exceptions: overrides });
   const occurrence = (item: ICAL.Event, start: ICAL.Time, end: ICAL.Time) => {
     if (!blocks(item.component)) return;
@@ -137,6 +138,35 @@ function expandEvent(master: ICAL.Component, overrides: ICAL.Component[], opts: 
     if (instantOf(next, tzidOf(master, 'dtstart'), opts) >= stopMs) break;
     const details = event.getOccurrenceDetails(next);
     occurrence(details.item, details.startDate, details.endDate);
+  }
+}
+
+/**
+ * ical.js compares a UTC UNTIL with the wall clock of a series it reads as floating (a TZID
+ * without VTIMEZONE is one, before we place it in its zone): the UNTIL is moved to that zone's
+ * wall clock, so the series ends where its zone says.
+ */
+function alignUntil(master: ICAL.Component, opts: ExpandOptions): void {
+  const start = master.getFirstPropertyValue('dtstart');
+  if (!(start instanceof ICAL.Time) || start.isDate || start.zone !== ICAL.Timezone.localTimezone) return;
+  const tzid = tzidOf(master, 'dtstart');
+  const wallZone = tzid && isValidTimeZone(tzid) ? tzid : opts.timezone;
+  for (const prop of master.getAllProperties('rrule')) {
+    const recur = prop.getFirstValue();
+    if (!(recur instanceof ICAL.Recur) || !recur.until || recur.until.isDate || recur.until.zone !== ICAL.Timezone.utcTimezone) continue;
+    const untilMs = recur.until.toUnixTime() * 1000;
+    const wall = new Date(untilMs + zoneOffsetAt(wallZone, untilMs));
+    const aligned = recur.clone();
+    aligned.until = ICAL.Time.fromData({
+      year: wall.getUTCFullYear(),
+      month: wall.getUTCMonth() + 1,
+      day: wall.getUTCDate(),
+      hour: wall.getUTCHours(),
+      minute: wall.getUTCMinutes(),
+      second: wall.getUTCSeconds(),
+      isDate: false,
+    });
+    prop.setValue(aligned);
   }
 }
 
