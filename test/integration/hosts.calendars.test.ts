@@ -106,7 +106,16 @@ describe('host calendars', () => {
       host.session.api.post(`/hosts/${host.id}/calendars`, { kind: 'caldav', url: calendar, username: radicale.username, password: radicale.password }),
     );
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ userId: host.id, kind: 'caldav', url: calendar, username: radicale.username, hasPassword: true, status: 'ok', lastError: null, busyCount: 3 });
+    expect(made.body).toMatchObject({
+      userId: host.id,
+      kind: 'caldav',
+      url: calendar,
+      username: radicale.username,
+      hasPassword: true,
+      status: 'ok',
+      lastError: null,
+      busyCount: 3,
+    });
     expect(made.body).not.toHaveProperty('password');
 
     const after = await slotStarts(type.id, 3, 24);
@@ -137,7 +146,10 @@ describe('host calendars', () => {
       'single',
       ics('BEGIN:VEVENT', 'UID:single', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(4, 12))}`, `DTEND:${stamp(at(4, 13))}`, 'END:VEVENT'),
     );
-    expect((await host.session.api.post(`/hosts/${host.id}/calendars`, { kind: 'caldav', url: calendar, username: radicale.username, password: radicale.password })).status).toBe(201);
+    expect(
+      (await host.session.api.post(`/hosts/${host.id}/calendars`, { kind: 'caldav', url: calendar, username: radicale.username, password: radicale.password }))
+        .status,
+    ).toBe(201);
     const starts = await slotStarts(type.id, 4, 4);
     expect(starts).not.toContain(at(4, 11)); // its buffer after reaches into the busy hour
     expect(starts).not.toContain(at(4, 12));
@@ -149,10 +161,16 @@ describe('host calendars', () => {
     const own = await startRadicale('ada', 'principal-pass-Q1');
     try {
       const calendar = await own.makeCalendar('main');
-      await own.putEvent(calendar, 'one', ics('BEGIN:VEVENT', 'UID:one', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(5, 9))}`, `DTEND:${stamp(at(5, 10))}`, 'END:VEVENT'));
+      await own.putEvent(
+        calendar,
+        'one',
+        ics('BEGIN:VEVENT', 'UID:one', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(5, 9))}`, `DTEND:${stamp(at(5, 10))}`, 'END:VEVENT'),
+      );
       const host = await signedInUser('host');
       const type = await createType(admin.api, { hosts: [host.id] });
-      const made = await keep(host.session.api.post(`/hosts/${host.id}/calendars`, { kind: 'caldav', url: `${own.url}/ada/`, username: 'ada', password: own.password }));
+      const made = await keep(
+        host.session.api.post(`/hosts/${host.id}/calendars`, { kind: 'caldav', url: `${own.url}/ada/`, username: 'ada', password: own.password }),
+      );
       expect(made.status).toBe(201);
       expect(made.body.busyCount).toBe(1);
       expect(await slotStarts(type.id, 5, 5)).not.toContain(at(5, 9));
@@ -165,7 +183,11 @@ describe('host calendars', () => {
       await own.settled();
       expect(own.requests().slice(counted)).toHaveLength(1);
 
-      await own.putEvent(calendar, 'two', ics('BEGIN:VEVENT', 'UID:two', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(5, 15))}`, `DTEND:${stamp(at(5, 16))}`, 'END:VEVENT'));
+      await own.putEvent(
+        calendar,
+        'two',
+        ics('BEGIN:VEVENT', 'UID:two', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(5, 15))}`, `DTEND:${stamp(at(5, 16))}`, 'END:VEVENT'),
+      );
       expect((await host.session.api.post(`/calendars/${made.body.id}/refresh`, {})).body.busyCount).toBe(2);
       // the cached slot list is dropped: the host's epoch rose with the new busy set
       const starts = await slotStarts(type.id, 5, 5);
@@ -179,7 +201,11 @@ describe('host calendars', () => {
   it('an unreachable calendar shows as such with a safe message, and its last known busy time still blocks slots', async () => {
     const own = await startRadicale('bea', 'unreachable-pass-W2');
     const calendar = await own.makeCalendar('main');
-    await own.putEvent(calendar, 'gone', ics('BEGIN:VEVENT', 'UID:gone', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(6, 9))}`, `DTEND:${stamp(at(6, 10))}`, 'END:VEVENT'));
+    await own.putEvent(
+      calendar,
+      'gone',
+      ics('BEGIN:VEVENT', 'UID:gone', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(6, 9))}`, `DTEND:${stamp(at(6, 10))}`, 'END:VEVENT'),
+    );
     const host = await signedInUser('host');
     const type = await createType(admin.api, { hosts: [host.id] });
     const made = await host.session.api.post(`/hosts/${host.id}/calendars`, { kind: 'caldav', url: calendar, username: 'bea', password: own.password });
@@ -308,7 +334,10 @@ describe('host calendars', () => {
   });
 
   it('a calendar password is sealed at rest and never appears in an answer or a log line', async () => {
-    const rows = await queryRows<{ password_sealed: string | null }>(db(), sql`select password_sealed from svc_host_calendars where password_sealed is not null`);
+    const rows = await queryRows<{ password_sealed: string | null }>(
+      db(),
+      sql`select password_sealed from svc_host_calendars where password_sealed is not null`,
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.password_sealed).toMatch(/^v1\./);

@@ -44,7 +44,16 @@ const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 function offsetOf(zone: string, ms: number): number {
   let fmt = offsetFormatters.get(zone);
   if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     offsetFormatters.set(zone, fmt);
   }
   const p = Object.fromEntries(fmt.formatToParts(ms).map((x) => [x.type, x.value]));
@@ -180,7 +189,11 @@ const eventArb: fc.Arbitrary<GenEvent> = fc
     transparent: fc.boolean().map((b) => b && Math.random() < 0.3),
     exdates: fc.uniqueArray(fc.integer({ min: 0, max: 11 }), { maxLength: 3 }),
     overrides: fc.uniqueArray(
-      fc.record({ index: fc.integer({ min: 0, max: 11 }), action: fc.constantFrom<'move' | 'cancel' | 'free'>('move', 'cancel', 'free'), shift: fc.integer({ min: -3, max: 3 }) }),
+      fc.record({
+        index: fc.integer({ min: 0, max: 11 }),
+        action: fc.constantFrom<'move' | 'cancel' | 'free'>('move', 'cancel', 'free'),
+        shift: fc.integer({ min: -3, max: 3 }),
+      }),
       { maxLength: 3, selector: (o) => o.index },
     ),
   })

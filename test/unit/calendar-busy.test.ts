@@ -28,9 +28,7 @@ const BERLIN_VTIMEZONE = [
 
 describe('busy time of an iCalendar file', () => {
   it('an opaque UTC event is busy from its start to its end', () => {
-    expect(busy(cal(event('UID:a', 'DTSTART:20260310T090000Z', 'DTEND:20260310T100000Z')))).toEqual([
-      ['2026-03-10T09:00:00.000Z', '2026-03-10T10:00:00.000Z'],
-    ]);
+    expect(busy(cal(event('UID:a', 'DTSTART:20260310T090000Z', 'DTEND:20260310T100000Z')))).toEqual([['2026-03-10T09:00:00.000Z', '2026-03-10T10:00:00.000Z']]);
   });
 
   it('a transparent event and a cancelled event are not busy', () => {
@@ -44,14 +42,7 @@ describe('busy time of an iCalendar file', () => {
 
   it('a weekly RRULE with COUNT yields each instance; EXDATE removes one, RDATE adds one', () => {
     const text = cal(
-      event(
-        'UID:w',
-        'DTSTART:20260302T090000Z',
-        'DTEND:20260302T100000Z',
-        'RRULE:FREQ=WEEKLY;COUNT=4',
-        'EXDATE:20260309T090000Z',
-        'RDATE:20260304T150000Z',
-      ),
+      event('UID:w', 'DTSTART:20260302T090000Z', 'DTEND:20260302T100000Z', 'RRULE:FREQ=WEEKLY;COUNT=4', 'EXDATE:20260309T090000Z', 'RDATE:20260304T150000Z'),
     );
     expect(busy(text)).toEqual([
       ['2026-03-02T09:00:00.000Z', '2026-03-02T10:00:00.000Z'],
@@ -78,9 +69,7 @@ describe('busy time of an iCalendar file', () => {
     const text = cal(event('UID:d', 'DTSTART;VALUE=DATE:20260310', 'DTEND;VALUE=DATE:20260312'));
     expect(busy(text, 'Europe/Berlin')).toEqual([['2026-03-09T23:00:00.000Z', '2026-03-11T23:00:00.000Z']]);
     // an all-day event without DTEND lasts one day
-    expect(busy(cal(event('UID:e', 'DTSTART;VALUE=DATE:20260701')), 'America/New_York')).toEqual([
-      ['2026-07-01T04:00:00.000Z', '2026-07-02T04:00:00.000Z'],
-    ]);
+    expect(busy(cal(event('UID:e', 'DTSTART;VALUE=DATE:20260701')), 'America/New_York')).toEqual([['2026-07-01T04:00:00.000Z', '2026-07-02T04:00:00.000Z']]);
   });
 
   it("a floating time is read in the host's zone", () => {
@@ -90,9 +79,7 @@ describe('busy time of an iCalendar file', () => {
   });
 
   it('a weekly series with an IANA TZID keeps its wall-clock time across DST', () => {
-    const text = cal(
-      event('UID:z', 'DTSTART;TZID=Europe/Berlin:20260323T090000', 'DTEND;TZID=Europe/Berlin:20260323T100000', 'RRULE:FREQ=WEEKLY;COUNT=2'),
-    );
+    const text = cal(event('UID:z', 'DTSTART;TZID=Europe/Berlin:20260323T090000', 'DTEND;TZID=Europe/Berlin:20260323T100000', 'RRULE:FREQ=WEEKLY;COUNT=2'));
     expect(busy(text, 'UTC')).toEqual([
       ['2026-03-23T08:00:00.000Z', '2026-03-23T09:00:00.000Z'],
       ['2026-03-30T07:00:00.000Z', '2026-03-30T08:00:00.000Z'],
@@ -101,9 +88,7 @@ describe('busy time of an iCalendar file', () => {
 
   it('a series in an IANA zone without VTIMEZONE ends at its UTC UNTIL, read in that zone', () => {
     // 13:00 in Sydney is 02:00 UTC; UNTIL 12:59:59 UTC still includes the first day's instance
-    const text = cal(
-      event('UID:u', 'DTSTART;TZID=Australia/Sydney:20260201T130000', 'DURATION:PT15M', 'RRULE:FREQ=DAILY;UNTIL=20260202T125959Z'),
-    );
+    const text = cal(event('UID:u', 'DTSTART;TZID=Australia/Sydney:20260201T130000', 'DURATION:PT15M', 'RRULE:FREQ=DAILY;UNTIL=20260202T125959Z'));
     expect(busy(text, 'UTC')).toEqual([
       ['2026-02-01T02:00:00.000Z', '2026-02-01T02:15:00.000Z'],
       ['2026-02-02T02:00:00.000Z', '2026-02-02T02:15:00.000Z'],
@@ -113,12 +98,7 @@ describe('busy time of an iCalendar file', () => {
   it('a TZID defined only by its VTIMEZONE is read with that definition across DST', () => {
     const text = cal(
       BERLIN_VTIMEZONE,
-      event(
-        'UID:v',
-        'DTSTART;TZID=Custom Berlin:20261019T090000',
-        'DTEND;TZID=Custom Berlin:20261019T093000',
-        'RRULE:FREQ=WEEKLY;COUNT=2',
-      ),
+      event('UID:v', 'DTSTART;TZID=Custom Berlin:20261019T090000', 'DTEND;TZID=Custom Berlin:20261019T093000', 'RRULE:FREQ=WEEKLY;COUNT=2'),
     );
     expect(busy(text, 'UTC')).toEqual([
       ['2026-10-19T07:00:00.000Z', '2026-10-19T07:30:00.000Z'],

@@ -16,7 +16,13 @@ export const calendarsOperations = {
     kind: 'query',
     input: ZHostParams,
     output: z.array(ZHostCalendarDto),
-    rest: { method: 'get', path: '/hosts/:userId/calendars', tags: TAGS, describe: 'The calendars, oldest first', errors: { 403: FORBIDDEN, 404: 'No such user' } },
+    rest: {
+      method: 'get',
+      path: '/hosts/:userId/calendars',
+      tags: TAGS,
+      describe: 'The calendars, oldest first',
+      errors: { 403: FORBIDDEN, 404: 'No such user' },
+    },
     handler: ({ input, principal, ctx }) => calendarsService(ctx).list(principal, input.userId),
   }),
   addHostCalendar: defineOperation({
@@ -47,12 +53,19 @@ export const calendarsOperations = {
     handler: ({ input, principal, ctx }) => calendarsService(ctx).remove(principal, input.id),
   }),
   refreshCalendar: defineOperation({
-    summary: "Reads a calendar now and answers when done, with its status (an unreachable calendar keeps its last known busy time)",
+    summary: 'Reads a calendar now and answers when done, with its status (an unreachable calendar keeps its last known busy time)',
     access: SIGNED_IN,
     kind: 'mutation',
     input: ZIdParams,
     output: ZHostCalendarDto,
-    rest: { method: 'post', path: '/calendars/:id/refresh', tags: TAGS, status: 200, describe: 'The calendar after the refresh', errors: { 403: FORBIDDEN, 404: 'No such calendar' } },
+    rest: {
+      method: 'post',
+      path: '/calendars/:id/refresh',
+      tags: TAGS,
+      status: 200,
+      describe: 'The calendar after the refresh',
+      errors: { 403: FORBIDDEN, 404: 'No such calendar' },
+    },
     handler: ({ input, principal, ctx }) => calendarsService(ctx).refreshNow(principal, input.id),
   }),
 };

@@ -87,7 +87,8 @@ export function calendarsService(ctx: CalendarContext) {
 
   function sourceOf(row: Pick<HostCalendarRow, 'kind' | 'url' | 'username' | 'passwordSealed'>): CalendarSource {
     const password = row.passwordSealed ? openSecret(ctx.secret, PASSWORD_PURPOSE, row.passwordSealed) : null;
-    if (row.passwordSealed && password === null) throw new CalendarReadError('the stored password cannot be opened (the server secret changed): enter it again');
+    if (row.passwordSealed && password === null)
+      throw new CalendarReadError('the stored password cannot be opened (the server secret changed): enter it again');
     return { kind: row.kind, url: row.url, username: row.username, password };
   }
 
