@@ -274,6 +274,29 @@ describe('host calendars', () => {
     }
   });
 
+  it('the background job reads every calendar not read for 5 minutes, each in its own outbound job', async () => {
+    let file = ics();
+    const server = await startIcsServer(() => file);
+    try {
+      const host = await signedInUser('host');
+      const type = await createType(admin.api, { hosts: [host.id] });
+      const made = await admin.api.post(`/hosts/${host.id}/calendars`, { kind: 'ics', url: server.url });
+      expect(made.body.busyCount).toBe(0);
+      file = ics('BEGIN:VEVENT', 'UID:job-1', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(8, 9))}`, `DTEND:${stamp(at(8, 10))}`, 'END:VEVENT');
+      expect(await slotStarts(type.id, 8, 8)).toContain(at(8, 9));
+
+      // five minutes on (less 20 s): the calendar is due
+      const later = Date.now() + 280_000;
+      await srv.server.ctx.jobs.scheduleRecurring(later);
+      await srv.server.ctx.jobs.runDue(later);
+      const [after] = (await admin.api.get(`/hosts/${host.id}/calendars`)).body;
+      expect(after).toMatchObject({ status: 'ok', busyCount: 1 });
+      expect(await slotStarts(type.id, 8, 8)).not.toContain(at(8, 9));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a host manages only their own calendars, an administrator anyone’s; staff and visitors are refused', async () => {
     const ada = await signedInUser('host');
     const bob = await signedInUser('host');
