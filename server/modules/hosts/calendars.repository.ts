@@ -43,6 +43,12 @@ export const calendarsRepository = {
     return row ?? null;
   },
 
+  /** Locks the calendar's row for a refresh's transaction (two refreshes of one calendar take turns); null when it was removed. */
+  async lock(tx: Db, id: number): Promise<{ id: number } | null> {
+    const [row] = await tx.select({ id: hostCalendars.id }).from(hostCalendars).where(eq(hostCalendars.id, id)).for('update');
+    return row ?? null;
+  },
+
   async insert(db: Db, row: NewHostCalendarRow): Promise<HostCalendarRow> {
     const [made] = await db.insert(hostCalendars).values(row).returning();
     return made!;

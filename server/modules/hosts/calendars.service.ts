@@ -120,6 +120,8 @@ export function calendarsService(ctx: CalendarContext) {
     }
     let changed = false;
     await db.transaction(async (tx) => {
+      // removed while it was being read: nothing to keep
+      if (!(await repo.lock(tx, row.id))) return;
       if (busy) {
         const stored = await repo.busyOf(tx, row.id);
         changed = stored.length !== busy.length || stored.some((s, i) => s.startUtc !== busy![i]!.startUtc || s.endUtc !== busy![i]!.endUtc);
