@@ -297,6 +297,57 @@ describe('host calendars', () => {
     }
   });
 
+  it("making a booking reads the host's calendars again first: a busy time added since the last read is refused", async () => {
+    let file = ics();
+    const server = await startIcsServer(() => file);
+    try {
+      const host = await signedInUser('host');
+      const type = await createType(admin.api, { hosts: [host.id] });
+      const made = await admin.api.post(`/hosts/${host.id}/calendars`, { kind: 'ics', url: server.url });
+      expect(made.status).toBe(201);
+      expect(await slotStarts(type.id, 9, 9)).toContain(at(9, 9));
+      file = ics('BEGIN:VEVENT', 'UID:late', 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(at(9, 9))}`, `DTEND:${stamp(at(9, 10))}`, 'END:VEVENT');
+      // last read a minute ago: the write path does not skip it as just read
+      await db().execute(sql`update svc_host_calendars set last_refreshed_utc = last_refreshed_utc - interval '1 minute' where id = ${made.body.id}`);
+      const refused = await submitBooking(srv.url, bookingBody(type.id, at(9, 9)));
+      expect(refused.status).toBe(409);
+      expect((await admin.api.get(`/hosts/${host.id}/calendars`)).body[0].busyCount).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a calendar that does not answer holds a booking back for about 2 seconds, then the booking is decided with the last known set', async () => {
+    let hang = false;
+    const pending: http.ServerResponse[] = [];
+    const server = http.createServer((_req, res) => {
+      if (hang) return void pending.push(res);
+      res.writeHead(200, { 'content-type': 'text/calendar' }).end(ics());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = await signedInUser('host');
+      const type = await createType(admin.api, { hosts: [host.id] });
+      const made = await admin.api.post(`/hosts/${host.id}/calendars`, {
+        kind: 'ics',
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow.ics`,
+      });
+      expect(made.status).toBe(201);
+      hang = true;
+      await db().execute(sql`update svc_host_calendars set last_refreshed_utc = last_refreshed_utc - interval '1 minute' where id = ${made.body.id}`);
+      const started = Date.now();
+      expect((await submitBooking(srv.url, bookingBody(type.id, at(9, 12)))).status).toBe(201);
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(1_900);
+      expect(waited).toBeLessThan(8_000);
+      expect((await admin.api.get(`/hosts/${host.id}/calendars`)).body[0]).toMatchObject({ status: 'unreachable', lastError: 'no answer within 2 s' });
+    } finally {
+      for (const res of pending) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('a host manages only their own calendars, an administrator anyone’s; staff and visitors are refused', async () => {
     const ada = await signedInUser('host');
     const bob = await signedInUser('host');
