@@ -22,7 +22,7 @@ export const ZHostCalendarInput = z.strictObject({
   password: z.string().min(1).max(CALENDAR_PASSWORD_MAX).optional(),
   /** Bookings are written into this calendar (CalDAV only). */
   writeBack: z.boolean().optional(),
-  /** IANA zone for all-day events and floating times; default UTC. */
+  /** IANA zone for all-day events and floating times; default: the zone of the first booking type the host hosts, else UTC. */
   timezone: z.string().min(1).max(64).optional(),
 });
 export type HostCalendarInput = z.infer<typeof ZHostCalendarInput>;

@@ -348,6 +348,25 @@ describe('host calendars', () => {
     }
   });
 
+  it("an all-day event blocks the host's whole day in the zone of the type they host when no zone is given", async () => {
+    const date = day(11).replace(/-/g, '');
+    const server = await startIcsServer(() => ics('BEGIN:VEVENT', 'UID:off', 'DTSTAMP:20260101T000000Z', `DTSTART;VALUE=DATE:${date}`, 'END:VEVENT'));
+    try {
+      const host = await signedInUser('host');
+      const type = await createType(admin.api, { hosts: [host.id], timezone: 'Asia/Tokyo' });
+      const made = await admin.api.post(`/hosts/${host.id}/calendars`, { kind: 'ics', url: server.url });
+      expect(made.body).toMatchObject({ timezone: 'Asia/Tokyo', busyCount: 1 });
+      // the Tokyo day runs from 15:00 UTC the day before to 15:00 UTC
+      const starts = await slotStarts(type.id, 10, 11);
+      expect(starts).toContain(at(10, 14));
+      expect(starts).not.toContain(at(10, 15));
+      expect(starts).not.toContain(at(11, 14));
+      expect(starts).toContain(at(11, 15));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a host manages only their own calendars, an administrator anyone’s; staff and visitors are refused', async () => {
     const ada = await signedInUser('host');
     const bob = await signedInUser('host');

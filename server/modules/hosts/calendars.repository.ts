@@ -19,6 +19,15 @@ export const calendarsRepository = {
     return row ?? null;
   },
 
+  /** The zone of the first booking type (by id) the user hosts, or null when they host none. */
+  async hostedTypeZone(db: Db, userId: number): Promise<string | null> {
+    const [row] = await queryRows<{ timezone: string }>(
+      db,
+      sql`select timezone from svc_booking_types where hosts @> ${JSON.stringify([userId])}::jsonb order by id limit 1`,
+    );
+    return row?.timezone ?? null;
+  },
+
   listForUser(db: Db, userId: number): Promise<HostCalendarRow[]> {
     return db.select().from(hostCalendars).where(eq(hostCalendars.userId, userId)).orderBy(asc(hostCalendars.id));
   },

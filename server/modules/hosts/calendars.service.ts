@@ -158,7 +158,8 @@ export function calendarsService(ctx: CalendarContext) {
       assertMayManage(principal, userId);
       if (!(await repo.user(db, userId))) throw new AppError('svc_not_found', 'No such user.');
       const url = assertTargetAllowed(input.url, policy(), 'url').href;
-      const timezone = input.timezone ?? 'UTC';
+      // all-day events and floating times: the zone given, else the zone of a type the host hosts, else UTC
+      const timezone = input.timezone ?? (await repo.hostedTypeZone(db, userId)) ?? 'UTC';
       if (!isValidTimeZone(timezone)) throw invalid('timezone', 'must be an IANA time zone');
       if (input.password !== undefined && input.username === undefined) throw invalid('username', 'is required with a password');
       if (input.writeBack && input.kind !== 'caldav') throw invalid('writeBack', 'only a CalDAV calendar can take bookings');
