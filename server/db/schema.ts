@@ -19,3 +19,4 @@ export * from '../modules/chat/chat.sql';
 export * from '../modules/hosts/feeds.sql';
 export * from '../modules/hosts/hours.sql';
 export * from '../modules/hosts/profiles.sql';
+export * from '../modules/hosts/calendars.sql';

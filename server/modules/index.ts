@@ -38,6 +38,8 @@ import { vouchersOperations } from './orders/vouchers.operations';
 import { feedsOperations } from './hosts/feeds.operations';
 import { hoursOperations } from './hosts/hours.operations';
 import { profilesOperations } from './hosts/profiles.operations';
+import { calendarsOperations } from './hosts/calendars.operations';
+import { registerCalendarJobs } from './hosts/calendars.jobs';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -65,6 +67,7 @@ export const domainOperations = {
   feeds: feedsOperations,
   hours: hoursOperations,
   hostSpace: profilesOperations,
+  calendars: calendarsOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */
@@ -104,6 +107,7 @@ export const modules: SvcModule[] = [
   { name: 'payments', registerJobs: registerPaymentJobs, attachmentRenderers: receiptRenderers },
   { name: 'webhooks', registerJobs: registerWebhookJobs },
   { name: 'chat', registerJobs: registerChatJobs },
+  { name: 'calendars', registerJobs: registerCalendarJobs },
 ];
 
 /** The REST routes of every operation with a REST binding. */

@@ -134,6 +134,32 @@ export async function postOutbound(
   policy: OutboundPolicy,
   opts: PostOptions = {},
 ): Promise<OutboundResponse> {
+  const res = await requestOutbound(
+    target,
+    { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'svc-webhooks/1', ...headers } },
+    policy,
+    opts,
+  );
+  return { status: res.status, durationMs: res.durationMs, body: res.body };
+}
+
+export interface OutboundRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface OutboundExchange extends OutboundResponse {
+  headers: Record<string, string>;
+  /** True when the body was cut at `maxResponseBytes`. */
+  truncated: boolean;
+}
+
+/**
+ * Any method to `target` after the delivery-time checks (the calendar refresh GETs, PROPFINDs
+ * and REPORTs through it): the same rules as {@link postOutbound}, and the answer's headers.
+ */
+export async function requestOutbound(target: string, request: OutboundRequest, policy: OutboundPolicy, opts: PostOptions = {}): Promise<OutboundExchange> {
   const started = performance.now();
   let url: URL;
   try {
@@ -164,13 +190,14 @@ export async function postOutbound(
   const family = net.isIP(address) === 6 ? 6 : 4;
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const transport = url.protocol === 'https:' ? https : http;
+  const body = request.body;
 
-  return new Promise<OutboundResponse>((resolve, reject) => {
+  return new Promise<OutboundExchange>((resolve, reject) => {
     const req = transport.request(
       url,
       {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'svc-webhooks/1', ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        method: request.method,
+        headers: { ...request.headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
         // connect to the checked address; TLS still verifies the name in the URL
         lookup: (_hostname, options, callback) => {
           if ((options as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
@@ -181,16 +208,26 @@ export async function postOutbound(
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        let truncated = false;
         res.on('data', (chunk: Buffer) => {
           if (size >= maxBytes) return;
           chunks.push(chunk.subarray(0, maxBytes - size));
+          if (chunk.length > maxBytes - size) truncated = true;
           size += Math.min(chunk.length, maxBytes - size);
           // enough read: stop the transfer instead of draining a large body
           if (size >= maxBytes) finish();
         });
         const finish = () => {
           clearTimeout(deadline);
-          resolve({ status: res.statusCode ?? 0, durationMs: Math.round(performance.now() - started), body: Buffer.concat(chunks).toString('utf8') });
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          resolve({
+            status: res.statusCode ?? 0,
+            durationMs: Math.round(performance.now() - started),
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers,
+            truncated,
+          });
           res.destroy();
         };
         res.on('end', finish);
@@ -204,6 +241,28 @@ export async function postOutbound(
     });
     req.end(body);
   });
+}
+
+/** Statuses whose Response may not carry a body. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/**
+ * A `fetch` for a library that talks to an address a user typed in (tsdav): every call goes
+ * through {@link requestOutbound}, so the policy, the deadline and the size cap hold for it too.
+ */
+export function outboundFetch(policy: OutboundPolicy, opts: PostOptions = {}): typeof fetch {
+  return async (input, init) => {
+    const target = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = init?.body;
+    if (body !== undefined && body !== null && typeof body !== 'string') throw new OutboundError('only text bodies are sent');
+    const res = await requestOutbound(target, { method: init?.method ?? 'GET', headers, body: body ?? undefined }, policy, opts);
+    if (res.truncated) throw new OutboundError(`the answer is larger than ${Math.round((opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES) / 1024)} KB`);
+    return new Response(NULL_BODY_STATUSES.has(res.status) ? null : res.body, { status: res.status, headers: res.headers });
+  };
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertTargetAllowed, isPrivateAddress, OutboundError, postOutbound } from '../../server/security/outbound';
+import { assertTargetAllowed, isPrivateAddress, OutboundError, postOutbound, outboundFetch } from '../../server/security/outbound';
 
 const strict = { allowPrivate: false };
 const open = { allowPrivate: true };
@@ -98,5 +98,40 @@ describe('postOutbound: checked at delivery time, no redirects, a deadline and a
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     await expect(postOutbound(`http://127.0.0.1:${port}/`, '{}', {}, open)).rejects.toThrow('connection refused');
+  });
+});
+
+describe('outboundFetch: the fetch tsdav is given keeps the same rules', () => {
+  let server: http.Server;
+  let base = '';
+  const seen: Array<{ method: string; url: string; body: string }> = [];
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method ?? '', url: req.url ?? '', body });
+        if (req.url === '/huge') return void res.end('x'.repeat(100_000));
+        if (req.url === '/empty') return void res.writeHead(204).end();
+        res.writeHead(207, { 'content-type': 'application/xml', dav: '1, calendar-access' }).end('<multistatus/>');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('any method with its text body is sent, and the answer comes back as a Response with status and headers', async () => {
+    const res = await outboundFetch({ allowPrivate: true })(`${base}/cal/`, { method: 'PROPFIND', headers: { depth: '0' }, body: '<propfind/>' });
+    expect(res.status).toBe(207);
+    expect(res.headers.get('dav')).toBe('1, calendar-access');
+    expect(await res.text()).toBe('<multistatus/>');
+    expect(seen.at(-1)).toEqual({ method: 'PROPFIND', url: '/cal/', body: '<propfind/>' });
+    expect((await outboundFetch({ allowPrivate: true })(`${base}/empty`)).status).toBe(204);
+  });
+
+  it('a loopback address is refused without the flag, and an answer over the cap fails instead of being cut', async () => {
+    await expect(outboundFetch({ allowPrivate: false })(`${base}/cal/`)).rejects.toBeInstanceOf(OutboundError);
+    await expect(outboundFetch({ allowPrivate: true }, { maxResponseBytes: 1024 })(`${base}/huge`)).rejects.toThrow(/larger than/);
   });
 });

@@ -38,6 +38,7 @@ import type { Hooks } from '../../hooks';
 import { calendarUid } from '../../mail/ics';
 import { assertNonce, PUBLIC_FORM_NONCE_ACTION } from '../../security/nonce';
 import { enforceRateLimit } from '../../security/throttle';
+import { calendarsService } from '../hosts/calendars.service';
 import { settingsService } from '../settings/settings.service';
 import { bookingTypeService, describeLocation, effectiveAssignment, toBookingTypeConfig } from './booking-type.service';
 import { bookingRepository, type BookingRepository, type BookingRow, type BookingTypeRow, type NewMeeting } from './booking.repository';
@@ -260,6 +261,8 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     const startMs = await assertStartInFuture(startUtc, nowMs);
     const type = await repo.findType(ctx.db, booking.bookingTypeId);
     if (!type) throw new AppError('svc_not_found', 'No such booking type.');
+    // the host's calendars are read again before deciding, briefly (docs/decisions/041-external-calendars.md)
+    await calendarsService(ctx).refreshHosts([booking.hostUserId]);
     const moved = await ctx.db.transaction(async (tx) => {
       await repo.lockHosts(tx, [booking.hostUserId]);
       const current = await repo.findBooking(tx, booking.bookingId, { forUpdate: true });
@@ -306,6 +309,8 @@ export function bookingService(ctx: AppContext, repo: BookingRepository = bookin
     const config = toBookingTypeConfig(type);
     // every later mail about the booking (reminder, an administrator's cancel) is written in it
     const language = await languageForNewRow(ctx.db, admin ? undefined : opts.language);
+    // the hosts' calendars are read again before deciding, briefly (docs/decisions/041-external-calendars.md)
+    await calendarsService(ctx).refreshHosts(type.hosts);
     const meeting = await newMeeting(type);
 
     // A start no longer offered is refused without queueing on the host locks behind the bookings

@@ -17,6 +17,7 @@ import type { Db } from '../../db/client';
 import { applyContractFilter, DEFAULT_SLOT_CACHE_TTL_SECONDS } from '../../hooks';
 import type { Slot } from '../../hooks/types';
 import { hostHoursFor } from '../hosts/hours.service';
+import { calendarsRepository } from '../hosts/calendars.repository';
 import { slotRulesOf } from './booking-type.service';
 import { bookingRepository, type BookingRepository, type BookingTypeRow } from './booking.repository';
 
@@ -146,7 +147,10 @@ export function slotService(ctx: AppContext, repo: BookingRepository = bookingRe
     let chunkMs = firstMs;
     for (let span = FIRST_CHUNK_DAYS; ;) {
       const chunkEndMs = Math.min(chunkMs + (span - 1) * DAY_MS, lastDayMs);
-      const busy = await repo.busyForHosts(db, type.hosts, toUtcString(chunkMs - reach), toUtcString(chunkEndMs + DAY_MS + reach), opts.excludeBookingId);
+      const [fromUtc, toUtc] = [toUtcString(chunkMs - reach), toUtcString(chunkEndMs + DAY_MS + reach)];
+      const busy = await repo.busyForHosts(db, type.hosts, fromUtc, toUtc, opts.excludeBookingId);
+      // the hosts' connected calendars block them for every type (docs/api.md#host-calendars)
+      for (const entry of await calendarsRepository.busyForHosts(db, type.hosts, fromUtc, toUtc)) busy.push(entry);
       const part = generateSlots({
         rules,
         bookingTypeId: type.id,
