@@ -38,6 +38,7 @@ import { vouchersOperations } from './orders/vouchers.operations';
 import { feedsOperations } from './hosts/feeds.operations';
 import { calendarsOperations } from './hosts/calendars.operations';
 import { registerCalendarJobs } from './hosts/calendars.jobs';
+import { registerCalendarWriteBackJobs, registerCalendarWriteBackListeners } from './hosts/calendar-writeback';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -104,6 +105,7 @@ export const modules: SvcModule[] = [
   { name: 'webhooks', registerJobs: registerWebhookJobs },
   { name: 'chat', registerJobs: registerChatJobs },
   { name: 'calendars', registerJobs: registerCalendarJobs },
+  { name: 'calendar-writeback', registerJobs: registerCalendarWriteBackJobs, registerListeners: registerCalendarWriteBackListeners },
 ];
 
 /** The REST routes of every operation with a REST binding. */
