@@ -229,4 +229,17 @@ describe('host calendar write-back', () => {
     expect(await writeBackJobs(other.id)).toEqual([]);
     expect(await objectsIn(readOnly.calendar)).toEqual([]);
   });
+
+  it('a host has one write-back calendar: a second is refused naming writeBack, and a read-only one may be added beside it', async () => {
+    const host = await hostWithWriteBack();
+    const second = await radicale.makeCalendar(`writeback-second-${seq}`);
+    const body = { kind: 'caldav', url: second, username: radicale.username, password: radicale.password };
+    const refused = await host.session.api.post(`/hosts/${host.id}/calendars`, { ...body, writeBack: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'svc_invalid_param', data: { params: { writeBack: expect.any(String) } } });
+    expect((await host.session.api.get(`/hosts/${host.id}/calendars`)).body).toHaveLength(1);
+    const beside = await host.session.api.post(`/hosts/${host.id}/calendars`, body);
+    expect(beside.status).toBe(201);
+    expect(beside.body.writeBack).toBe(false);
+  });
 });

@@ -30,8 +30,8 @@ import { calendarsRepository, type HostCalendarRow } from './calendars.repositor
 import { calendarPolicy, PASSWORD_PURPOSE, REFRESH_TIMEOUT_MS } from './calendars.service';
 
 export const CALENDAR_WRITEBACK_JOB = 'calendars.write_back';
-/** Attempts before a write is given up (5 s doubling, capped at an hour: about half a day). */
-const WRITEBACK_ATTEMPTS = 16;
+/** Attempts before a write is given up (5 s doubling, capped at an hour: about ten hours of retries). */
+const WRITEBACK_ATTEMPTS = 20;
 
 /** The job's dedupe key: one job per booking and revision, so a replayed announcement queues nothing twice. */
 export const writeBackDedupeKey = (bookingId: number, revision: number) => `${CALENDAR_WRITEBACK_JOB}:${bookingId}:r${revision}`;

@@ -170,6 +170,9 @@ export function calendarsService(ctx: CalendarContext) {
       if (!isValidTimeZone(timezone)) throw invalid('timezone', 'must be an IANA time zone');
       if (input.password !== undefined && input.username === undefined) throw invalid('username', 'is required with a password');
       if (input.writeBack && input.kind !== 'caldav') throw invalid('writeBack', 'only a CalDAV calendar can take bookings');
+      // one calendar takes a host's bookings (docs/decisions/042-calendar-write-back.md)
+      if (input.writeBack && (await repo.listForUser(db, userId)).some((r) => r.writeBack))
+        throw invalid('writeBack', 'another calendar of this host takes the bookings already');
       const source: CalendarSource = { kind: input.kind, url, username: input.username ?? null, password: input.password ?? null };
       const empty: CalendarSyncState = { collectionUrl: null, ctag: null, syncToken: null, etag: null };
       let result: ReadResult;
