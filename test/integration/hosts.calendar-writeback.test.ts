@@ -4,11 +4,12 @@ import { queryRows } from '../../server/db/client';
 import { CALENDAR_WRITEBACK_JOB, runWriteBack } from '../../server/modules/hosts/calendar-writeback';
 import { bookingBody, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
 import { apiClient, loginAs } from '../helpers/http';
+import { paymentIdOf } from '../helpers/payments';
 import { startRadicale, type Radicale } from '../helpers/radicale';
 import { useTestServer } from '../helpers/test-server';
 
 // Bookings written into the host's CalDAV calendar (docs/api.md#host-calendars, write-back), read back from a real Radicale.
-const { server: srv, admin, db, hooks } = useTestServer({ env: { SVC_JOBS: 'off', SVC_WEBHOOKS_ALLOW_PRIVATE: '1' } });
+const { server: srv, admin, db, hooks } = useTestServer({ env: { SVC_EDITION: 'extended', SVC_JOBS: 'off', SVC_WEBHOOKS_ALLOW_PRIVATE: '1' } });
 
 let radicale: Radicale;
 beforeAll(async () => {
@@ -63,11 +64,12 @@ async function eventAt(calendar: string, uid: string): Promise<string | null> {
 async function book(typeId: number, startUtc: string) {
   const res = await submitBooking(srv.url, bookingBody(typeId, startUtc, { customerName: 'Rosa Customer' }));
   expect(res.status).toBe(201);
+  const paymentUrl = res.body.paymentUrl as string | undefined;
   const [row] = await queryRows<{ cancel_token: string; customer_email: string }>(
     db(),
     sql`select cancel_token, customer_email from svc_bookings where booking_id = ${res.body.bookingId}`,
   );
-  return { id: res.body.bookingId as number, uid: res.body.calendarUid as string, token: row!.cancel_token, email: row!.customer_email };
+  return { id: res.body.bookingId as number, uid: res.body.calendarUid as string, token: row!.cancel_token, email: row!.customer_email, paymentUrl };
 }
 
 async function slotsOn(typeId: number, days: number) {
@@ -228,6 +230,20 @@ describe('host calendar write-back', () => {
     await runJobs();
     expect(await writeBackJobs(other.id)).toEqual([]);
     expect(await objectsIn(readOnly.calendar)).toEqual([]);
+  });
+
+  it('a booking awaiting payment is not written while held, and is written once paid', async () => {
+    const host = await hostWithWriteBack();
+    const type = await createType(admin.api, { hosts: [host.id], priceCents: 4500 });
+    const b = await book(type.id, at(11, 10));
+    expect(b.paymentUrl).toBeDefined();
+    await runJobs();
+    expect(await writeBackJobs(b.id)).toEqual([]);
+    expect(await eventAt(host.calendar, b.uid)).toBeNull();
+
+    expect((await apiClient(srv.url).post(`/payments/local/${paymentIdOf(b.paymentUrl!)}/pay`)).status).toBe(202);
+    await srv.server.ctx.jobs.idle();
+    expect(await eventAt(host.calendar, b.uid)).toContain(`DTSTART:${stamp(at(11, 10))}`);
   });
 
   it('a host has one write-back calendar: a second is refused naming writeBack, and a read-only one may be added beside it', async () => {
