@@ -105,23 +105,40 @@ function organizerOf(ctx: AppContext, m: MailContext): IcsOrganizer {
   return { name: m.host.displayName || m.host.email, email: m.host.email, sentBy: from };
 }
 
-function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
+/** What the invite and the host calendar's copy (write-back) share: UID, title, times, location, sequence. */
+function inviteEvent(ctx: Pick<AppContext, 'secret' | 'env'>, m: Pick<MailContext, 'booking' | 'type' | 'location'>) {
   const { booking, type } = m;
-  return buildIcs({
-    method,
+  return {
     uid: inviteUid(ctx, booking.bookingId),
-    stampUtc: toUtcString(Date.now()),
     startUtc: booking.startUtc,
     endUtc: booking.endUtc,
     summary: type.title,
-    description: m.tr('ics.booking.description', { url: m.manageUrl }),
     location: m.location || undefined,
+    // Raised by every change of the booking, so two updates within one second still order right.
+    sequence: booking.revision,
+  };
+}
+
+function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
+  const { booking } = m;
+  return buildIcs({
+    method,
+    ...inviteEvent(ctx, m),
+    stampUtc: toUtcString(Date.now()),
+    description: m.tr('ics.booking.description', { url: m.manageUrl }),
     url: m.manageUrl,
     organizer: organizerOf(ctx, m),
     attendee: { name: booking.customerName, email: booking.customerEmail },
-    // Raised by every change of the booking, so two updates within one second still order right.
-    sequence: booking.revision,
   });
+}
+
+/**
+ * The mailed invite's event for the host's calendar (docs/decisions/042-calendar-write-back.md):
+ * its UID, title, times, location and sequence, with the booking and its type; null when gone.
+ */
+export async function bookingInviteEvent(ctx: AppContext, bookingId: number) {
+  const m = await loadMailContext(ctx, bookingId);
+  return m ? { booking: m.booking, type: m.type, host: m.host, event: inviteEvent(ctx, m) } : null;
 }
 
 /** The booking's one calendar UID: the mailed invite's and the booking page's "Add to calendar" file's. */

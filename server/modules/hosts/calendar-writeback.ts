@@ -22,9 +22,8 @@ import { languageOfAddress } from '../../mail/language';
 import { translator } from '../../i18n/translate';
 import { openSecret } from '../../security/crypto';
 import { toUtcString } from '../../../shared/time';
-import { describeLocation } from '../booking/booking-type.service';
-import { bookingRepository, type BookingRow } from '../booking/booking.repository';
-import { settingsService } from '../settings/settings.service';
+import { bookingInviteEvent } from '../booking/booking.notifications';
+import { bookingRepository } from '../booking/booking.repository';
 import { CalendarWriteError, deleteEvent, putEvent, type WriteTarget } from './calendar-writer';
 import { calendarsRepository, type HostCalendarRow } from './calendars.repository';
 import { calendarPolicy, PASSWORD_PURPOSE, REFRESH_TIMEOUT_MS } from './calendars.service';
@@ -56,25 +55,19 @@ export async function queueWriteBack(ctx: Pick<AppContext, 'db'>, bookingId: num
 }
 
 /**
- * The event as the host's calendar shows it: the invite's UID, title, times, location and
- * sequence; the description names the customer and the booking type. The manage link is the
- * visitor's secret and is left out.
+ * The event as the host's calendar shows it: the mailed invite's UID, title, times, location and
+ * sequence (the same function builds both); the description names the booking type and the
+ * customer, in the host's language. The manage link is the visitor's secret and is left out.
  */
-async function eventOf(ctx: AppContext, booking: BookingRow, nowMs: number): Promise<string | null> {
-  const type = await bookingRepository.findType(ctx.db, booking.bookingTypeId);
-  if (!type) return null;
-  const [host, labels] = await Promise.all([bookingRepository.findUser(ctx.db, booking.hostUserId), settingsService(ctx).locationLabels()]);
+async function eventOf(ctx: AppContext, bookingId: number, nowMs: number): Promise<string | null> {
+  const invite = await bookingInviteEvent(ctx, bookingId);
+  if (!invite) return null;
+  const { booking, type, host } = invite;
   const tr = translator(host ? await languageOfAddress(ctx.db, host.email) : 'en');
-  const location = describeLocation(type, labels);
   return buildIcsObject({
-    uid: calendarUid(ctx, 'booking', booking.bookingId),
+    ...invite.event,
     stampUtc: toUtcString(nowMs),
-    startUtc: booking.startUtc,
-    endUtc: booking.endUtc,
-    summary: type.title,
     description: tr('ics.booking.hostDescription', { type: type.title, name: booking.customerName, email: booking.customerEmail }),
-    location: location || undefined,
-    sequence: booking.revision,
   });
 }
 
@@ -93,7 +86,7 @@ export async function runWriteBack(ctx: AppContext, bookingId: number, create: b
   const opts = { policy: calendarPolicy(ctx), timeoutMs: REFRESH_TIMEOUT_MS };
   const uid = calendarUid(ctx, 'booking', booking.bookingId);
   if (booking.status === 'confirmed') {
-    const ics = await eventOf(ctx, booking, nowMs);
+    const ics = await eventOf(ctx, booking.bookingId, nowMs);
     if (!ics) return 'skipped';
     await putEvent(target, uid, ics, create, opts);
     return 'written';
