@@ -48,3 +48,7 @@ export const PRIORITY_TEAM_CHAT = 30;
 export const PRIORITY_CUSTOM_FIELDS = 10;
 /** Contract: the shared-resource conflict callback sits at 10 of svc_booking_slots, 4 args. */
 export const PRIORITY_SHARED_RESOURCES = 10;
+
+// Host calendars (docs/api.md#host-calendars)
+/** svc_booking_confirmed, _rescheduled and _cancelled queue the host calendar's write-back after the booking mails. */
+export const PRIORITY_CALENDAR_WRITEBACK = 20;

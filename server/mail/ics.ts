@@ -49,8 +49,16 @@ export interface IcsInput extends IcsEntry {
  * page), so a cancel removes whichever copy the person kept.
  */
 export function calendarUid(ctx: { secret: string; env: { publicUrl: string } }, kind: 'booking' | 'attendee', id: number): string {
-  const installation = createHash('sha256').update(`invite-uid|${ctx.secret}`).digest('hex').slice(0, 12);
-  return `${kind}-${id}-${installation}@${new URL(ctx.env.publicUrl).hostname}`;
+  return `${kind}-${id}-${installationOf(ctx)}@${new URL(ctx.env.publicUrl).hostname}`;
+}
+
+const installationOf = (ctx: { secret: string }) => createHash('sha256').update(`invite-uid|${ctx.secret}`).digest('hex').slice(0, 12);
+
+/** A test for UIDs this installation gives entries of `kind` (`calendarUid`), whatever the id. */
+export function isOwnCalendarUid(ctx: { secret: string; env: { publicUrl: string } }, kind: 'booking' | 'attendee'): (uid: string) => boolean {
+  const prefix = `${kind}-`;
+  const suffix = `-${installationOf(ctx)}@${new URL(ctx.env.publicUrl).hostname}`;
+  return (uid) => uid.startsWith(prefix) && uid.endsWith(suffix) && /^\d+$/.test(uid.slice(prefix.length, uid.length - suffix.length));
 }
 
 /** RFC 5545 §3.1: content lines are folded at 75 octets, excluding the line break. */
@@ -117,6 +125,14 @@ export function buildIcsFeed(input: { name: string; refreshMinutes: number; even
     ...input.events.flatMap((event) => veventLines(event, event.status)),
     'END:VCALENDAR',
   ]);
+}
+
+/**
+ * One calendar object resource for a CalDAV PUT (RFC 4791 §4.1): one VEVENT, no METHOD, and no
+ * ORGANIZER or ATTENDEE, so a server that schedules (iTIP) never mails the attendee a second invite.
+ */
+export function buildIcsObject(event: IcsEntry, status: 'CONFIRMED' | 'TENTATIVE' = 'CONFIRMED'): string {
+  return asText(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//svc//booking//EN', 'CALSCALE:GREGORIAN', ...veventLines(event, status), 'END:VCALENDAR']);
 }
 
 /** RFC 5545 §3.3.11 TEXT escaping; other control characters are not allowed in TEXT. */

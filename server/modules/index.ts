@@ -40,6 +40,7 @@ import { hoursOperations } from './hosts/hours.operations';
 import { profilesOperations } from './hosts/profiles.operations';
 import { calendarsOperations } from './hosts/calendars.operations';
 import { registerCalendarJobs } from './hosts/calendars.jobs';
+import { registerCalendarWriteBackJobs, registerCalendarWriteBackListeners } from './hosts/calendar-writeback';
 
 /**
  * Every domain's operations, under the name the PWA calls them by (`rpc().booking.create`).
@@ -108,6 +109,7 @@ export const modules: SvcModule[] = [
   { name: 'webhooks', registerJobs: registerWebhookJobs },
   { name: 'chat', registerJobs: registerChatJobs },
   { name: 'calendars', registerJobs: registerCalendarJobs },
+  { name: 'calendar-writeback', registerJobs: registerCalendarWriteBackJobs, registerListeners: registerCalendarWriteBackListeners },
 ];
 
 /** The REST routes of every operation with a REST binding. */

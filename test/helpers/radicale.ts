@@ -24,6 +24,10 @@ export interface Radicale {
   /** PUTs one iCalendar object into a calendar. */
   putEvent(calendarUrl: string, uid: string, ics: string): Promise<void>;
   deleteEvent(calendarUrl: string, uid: string): Promise<void>;
+  /** Stops the server and keeps its storage and port: the calendar server is down until `resume`. */
+  pause(): Promise<void>;
+  /** Starts it again on the same port with the same storage; answers once it serves. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,28 +48,30 @@ export async function startRadicale(username = 'host', password = 'app-password-
   await writeFile(users, `${username}:${password}\n`);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
-    RADICALE_BIN,
-    [
-      '--server-hosts',
-      `127.0.0.1:${port}`,
-      '--auth-type',
-      'htpasswd',
-      '--auth-htpasswd-filename',
-      users,
-      '--auth-htpasswd-encryption',
-      'plain',
-      '--auth-delay',
-      '0',
-      '--storage-filesystem-folder',
-      path.join(dir, 'collections'),
-      '--rights-type',
-      'owner_only',
-      '--logging-level',
-      'info',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir } },
-  );
+  const launch = (): ChildProcess =>
+    spawn(
+      RADICALE_BIN,
+      [
+        '--server-hosts',
+        `127.0.0.1:${port}`,
+        '--auth-type',
+        'htpasswd',
+        '--auth-htpasswd-filename',
+        users,
+        '--auth-htpasswd-encryption',
+        'plain',
+        '--auth-delay',
+        '0',
+        '--storage-filesystem-folder',
+        path.join(dir, 'collections'),
+        '--rights-type',
+        'owner_only',
+        '--logging-level',
+        'info',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir } },
+    );
+  let child = launch();
   const log: string[] = [];
   const collect = (chunk: Buffer) => log.push(...chunk.toString().split('\n'));
   child.stdout!.on('data', collect);
@@ -73,24 +79,27 @@ export async function startRadicale(username = 'host', password = 'app-password-
 
   let markers = 0;
   const auth = { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
-  // ready when it answers an authenticated request
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`radicale exited: ${log.join('\n')}`);
-    const ok = await fetch(`${url}/`, { method: 'PROPFIND', headers: { ...auth, depth: '0' } }).then(
-      (r) => r.status < 500,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`radicale did not start: ${log.join('\n')}`);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 50);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
+  async function ready(): Promise<void> {
+    // ready when it answers an authenticated request
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`radicale exited: ${log.join('\n')}`);
+      const ok = await fetch(`${url}/`, { method: 'PROPFIND', headers: { ...auth, depth: '0' } }).then(
+        (r) => r.status < 500,
+        () => false,
+      );
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`radicale did not start: ${log.join('\n')}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
+    }
   }
+  await ready();
 
   return {
     url,
@@ -129,6 +138,19 @@ export async function startRadicale(username = 'host', password = 'app-password-
     async deleteEvent(calendarUrl, uid) {
       const res = await fetch(`${calendarUrl}${uid}.ics`, { method: 'DELETE', headers: auth });
       if (res.status !== 200 && res.status !== 204) throw new Error(`DELETE ${uid}: ${res.status}`);
+    },
+    async pause() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+    },
+    async resume() {
+      if (child.exitCode === null) return;
+      child = launch();
+      child.stdout!.on('data', collect);
+      child.stderr!.on('data', collect);
+      await ready();
     },
     async stop() {
       if (child.exitCode === null) {

@@ -109,23 +109,31 @@ function organizerOf(ctx: AppContext, m: MailContext): IcsOrganizer {
   return { name: m.host.displayName || m.host.email, email: m.host.email, sentBy: from };
 }
 
-function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
+/** What the invite and the host calendar's copy (write-back) share: UID, title, times, location, sequence. */
+function inviteEvent(ctx: Pick<AppContext, 'secret' | 'env'>, m: Pick<MailContext, 'booking' | 'type' | 'location' | 'meetingUrl'>) {
   const { booking, type } = m;
-  return buildIcs({
-    method,
+  return {
     uid: inviteUid(ctx, booking.bookingId),
-    stampUtc: toUtcString(Date.now()),
     startUtc: booking.startUtc,
     endUtc: booking.endUtc,
     summary: type.title,
-    description: inviteDescription(m),
     // a calendar shows LOCATION as the place to go: for a virtual booking, its own meeting room
     location: m.meetingUrl || m.location || undefined,
+    // Raised by every change of the booking, so two updates within one second still order right.
+    sequence: booking.revision,
+  };
+}
+
+function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
+  const { booking } = m;
+  return buildIcs({
+    method,
+    ...inviteEvent(ctx, m),
+    stampUtc: toUtcString(Date.now()),
+    description: inviteDescription(m),
     url: m.manageUrl,
     organizer: organizerOf(ctx, m),
     attendee: { name: booking.customerName, email: booking.customerEmail },
-    // Raised by every change of the booking, so two updates within one second still order right.
-    sequence: booking.revision,
   });
 }
 
@@ -133,6 +141,15 @@ function invite(ctx: AppContext, m: MailContext, method: IcsMethod): string {
 function inviteDescription(m: MailContext): string {
   const manage = m.tr('ics.booking.description', { url: m.manageUrl });
   return m.meetingUrl ? `${m.tr('mail.booking.join', { url: m.meetingUrl })}\n${manage}` : manage;
+}
+
+/**
+ * The mailed invite's event for the host's calendar (docs/decisions/042-calendar-write-back.md):
+ * its UID, title, times, location and sequence, with the booking and its type; null when gone.
+ */
+export async function bookingInviteEvent(ctx: AppContext, bookingId: number) {
+  const m = await loadMailContext(ctx, bookingId);
+  return m ? { booking: m.booking, type: m.type, host: m.host, event: inviteEvent(ctx, m) } : null;
 }
 
 /** The booking's one calendar UID: the mailed invite's and the booking page's "Add to calendar" file's. */

@@ -23,6 +23,8 @@ export interface ExpandOptions {
   fromMs: number;
   /** Instances starting at or after this are left out. */
   toMs: number;
+  /** Events whose UID this answers true for are left out (bookings svc wrote there itself: docs/decisions/042-calendar-write-back.md). */
+  ignoreUid?: (uid: string) => boolean;
 }
 
 /** A recurrence never yields more instances than this (a file cannot make a refresh spin). */
@@ -108,6 +110,7 @@ function expandCalendar(calendar: ICAL.Component, opts: ExpandOptions, out: Busy
   const vevents = calendar.getAllSubcomponents('vevent');
   for (const vevent of vevents) {
     const uid = String(vevent.getFirstPropertyValue('uid') ?? '');
+    if (opts.ignoreUid?.(uid)) continue;
     if (vevent.hasProperty('recurrence-id')) overrides.set(uid, [...(overrides.get(uid) ?? []), vevent]);
     else masters.set(uid, vevent);
   }

@@ -10,6 +10,7 @@ import type { HostCalendarDto, HostCalendarInput } from '../../../shared/host-ca
 import { isValidTimeZone, toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/principal';
+import { isOwnCalendarUid } from '../../mail/ics';
 import { openSecret, sealSecret } from '../../security/crypto';
 import { assertTargetAllowed, outboundPolicy, type OutboundPolicy } from '../../security/outbound';
 import { bookingRepository } from '../booking/booking.repository';
@@ -30,7 +31,8 @@ export const WRITE_PATH_TIMEOUT_MS = 2_000;
 const WRITE_PATH_FRESH_MS = 15_000;
 /** At most this many intervals per calendar are kept. */
 const MAX_BUSY_PER_CALENDAR = 20_000;
-const PASSWORD_PURPOSE = 'host-calendar-password';
+/** The purpose a calendar password is sealed under (server/security/crypto.ts); the write-back opens it too. */
+export const PASSWORD_PURPOSE = 'host-calendar-password';
 
 type CalendarContext = Pick<AppContext, 'db' | 'env' | 'secret' | 'logger'>;
 
@@ -38,6 +40,10 @@ type CalendarContext = Pick<AppContext, 'db' | 'env' | 'secret' | 'logger'>;
 const policies = new WeakMap<object, OutboundPolicy>();
 export function configureCalendarTransport(db: object, policy: OutboundPolicy): void {
   policies.set(db, policy);
+}
+/** The outbound policy calendar requests of `db`'s installation go under (the write-back's too). */
+export function calendarPolicy(ctx: Pick<AppContext, 'db' | 'env'>): OutboundPolicy {
+  return policies.get(ctx.db) ?? outboundPolicy(ctx.env);
 }
 
 function assertMayManage(principal: Principal, userId: number): void {
@@ -56,7 +62,8 @@ export interface RefreshOutcome {
 export function calendarsService(ctx: CalendarContext) {
   const { db } = ctx;
   const repo = calendarsRepository;
-  const policy = () => policies.get(db) ?? outboundPolicy(ctx.env);
+  const policy = () => calendarPolicy(ctx);
+  const ownBookingUid = isOwnCalendarUid(ctx, 'booking');
 
   function dtoOf(row: HostCalendarRow, busyCount: number): HostCalendarDto {
     return {
@@ -99,7 +106,8 @@ export function calendarsService(ctx: CalendarContext) {
   }
 
   function busyOf(texts: string[], timezone: string, nowMs: number) {
-    const merged = mergeBusy(expandBusy(texts, { timezone, ...horizon(nowMs) }));
+    // the bookings svc wrote into the calendar (write-back) are not busy time besides themselves
+    const merged = mergeBusy(expandBusy(texts, { timezone, ...horizon(nowMs), ignoreUid: ownBookingUid }));
     return merged.slice(0, MAX_BUSY_PER_CALENDAR).map((b) => ({ startUtc: toUtcString(b.startMs), endUtc: toUtcString(b.endMs) }));
   }
 
@@ -163,6 +171,9 @@ export function calendarsService(ctx: CalendarContext) {
       if (!isValidTimeZone(timezone)) throw invalid('timezone', 'must be an IANA time zone');
       if (input.password !== undefined && input.username === undefined) throw invalid('username', 'is required with a password');
       if (input.writeBack && input.kind !== 'caldav') throw invalid('writeBack', 'only a CalDAV calendar can take bookings');
+      // one calendar takes a host's bookings (docs/decisions/042-calendar-write-back.md)
+      if (input.writeBack && (await repo.listForUser(db, userId)).some((r) => r.writeBack))
+        throw invalid('writeBack', 'another calendar of this host takes the bookings already');
       const source: CalendarSource = { kind: input.kind, url, username: input.username ?? null, password: input.password ?? null };
       const empty: CalendarSyncState = { collectionUrl: null, ctag: null, syncToken: null, etag: null };
       let result: ReadResult;
