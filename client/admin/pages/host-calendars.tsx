@@ -46,16 +46,15 @@ export function shownAddress(url: string): string {
 }
 
 /** "27 Nov 2026, 14:05" in the reader's language and zone. */
-function whenText(utc: string): string {
-  const date = parseUtcString(utc);
-  return date ? new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date) : utc;
+function whenText(utc: string | null): string {
+  const date = utc ? parseUtcString(utc) : null;
+  return date ? new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date) : (utc ?? '');
 }
 
 function HostCalendars(props: { userId: number }): JSX.Element {
   const [calendars, { refetch, mutate }] = createResource(() => props.userId, listHostCalendars);
   const confirm = createConfirm();
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
-  const replace = (next: HostCalendarDto) => mutate((list) => (list ?? []).map((c) => (c.id === next.id ? next : c)));
 
   return (
     <>
@@ -77,7 +76,6 @@ function HostCalendars(props: { userId: number }): JSX.Element {
                   <CalendarItem
                     calendar={calendar}
                     confirm={confirm}
-                    onRefreshed={replace}
                     onRemoved={() => {
                       setNotice({ ok: true, text: t('admin.hostCalendars.removed', { address: shownAddress(calendar.url) }) });
                       mutate((all) => (all ?? []).filter((c) => c.id !== calendar.id));
@@ -113,10 +111,16 @@ function StatusBadge(props: { calendar: HostCalendarDto }): JSX.Element {
   );
 }
 
-function CalendarItem(props: { calendar: HostCalendarDto; confirm: Confirm; onRefreshed: (c: HostCalendarDto) => void; onRemoved: () => void }): JSX.Element {
+/**
+ * One calendar. A refresh updates it here, not in the page's list: the item (and the focus on its
+ * button, and the announcement of the result) stays where it is.
+ */
+function CalendarItem(props: { calendar: HostCalendarDto; confirm: Confirm; onRemoved: () => void }): JSX.Element {
+  // the list item's first state; a refresh replaces it here
+  const [calendar, setCalendar] = createSignal(props.calendar);
   const [busy, setBusy] = createSignal(false);
   const [result, setResult] = createSignal<ActionNotice | null>(null);
-  const address = () => shownAddress(props.calendar.url);
+  const address = () => shownAddress(calendar().url);
   const hidden = (chunks: JSX.Element[]) => <span class="visually-hidden">{chunks}</span>;
 
   const refresh = async () => {
@@ -124,8 +128,8 @@ function CalendarItem(props: { calendar: HostCalendarDto; confirm: Confirm; onRe
     setBusy(true);
     setResult(null);
     try {
-      const next = await refreshCalendar(props.calendar.id);
-      props.onRefreshed(next);
+      const next = await refreshCalendar(calendar().id);
+      setCalendar(next);
       setResult(
         next.status === 'ok'
           ? { ok: true, text: t('admin.hostCalendars.refreshed', { count: next.busyCount }) }
@@ -139,34 +143,34 @@ function CalendarItem(props: { calendar: HostCalendarDto; confirm: Confirm; onRe
   };
 
   return (
-    <li class="calendar-item" classList={{ 'calendar-item-unreachable': props.calendar.status === 'unreachable' }}>
+    <li class="calendar-item" classList={{ 'calendar-item-unreachable': calendar().status === 'unreachable' }}>
       <div class="calendar-head">
-        <h3>{props.calendar.kind === 'caldav' ? t('admin.hostCalendars.kindCaldav') : t('admin.hostCalendars.kindIcs')}</h3>
-        <StatusBadge calendar={props.calendar} />
+        <h3>{calendar().kind === 'caldav' ? t('admin.hostCalendars.kindCaldav') : t('admin.hostCalendars.kindIcs')}</h3>
+        <StatusBadge calendar={calendar()} />
       </div>
       <p class="calendar-address">{address()}</p>
-      <Show when={props.calendar.username}>{(name) => <p class="muted">{t('admin.hostCalendars.signedInAs', { username: name() })}</p>}</Show>
-      <Show when={props.calendar.status === 'unreachable'}>
+      <Show when={calendar().username}>{(name) => <p class="muted">{t('admin.hostCalendars.signedInAs', { username: name() })}</p>}</Show>
+      <Show when={calendar().status === 'unreachable'}>
         <div class="notice notice-error calendar-problem" role="note">
           <p>
-            {props.calendar.lastRefreshedUtc
-              ? t('admin.hostCalendars.unreachableAt', { when: whenText(props.calendar.lastRefreshedUtc) })
+            {calendar().lastRefreshedUtc
+              ? t('admin.hostCalendars.unreachableAt', { when: whenText(calendar().lastRefreshedUtc) })
               : t('admin.hostCalendars.unreachable')}
           </p>
           <p>
-            {props.calendar.lastSuccessUtc
-              ? t('admin.hostCalendars.stillBlocks', { when: whenText(props.calendar.lastSuccessUtc) })
+            {calendar().lastSuccessUtc
+              ? t('admin.hostCalendars.stillBlocks', { when: whenText(calendar().lastSuccessUtc) })
               : t('admin.hostCalendars.neverRead')}
           </p>
-          <Show when={props.calendar.lastError}>{(why) => <p class="muted">{t('admin.hostCalendars.detail', { detail: why() })}</p>}</Show>
+          <Show when={calendar().lastError}>{(why) => <p class="muted">{t('admin.hostCalendars.detail', { detail: why() })}</p>}</Show>
         </div>
       </Show>
-      <Show when={props.calendar.status === 'ok' && props.calendar.lastSuccessUtc}>
-        {(when) => <p class="muted">{t('admin.hostCalendars.lastRead', { when: whenText(when()), count: props.calendar.busyCount })}</p>}
+      <Show when={calendar().status === 'ok' && calendar().lastSuccessUtc}>
+        {(when) => <p class="muted">{t('admin.hostCalendars.lastRead', { when: whenText(when()), count: calendar().busyCount })}</p>}
       </Show>
       <p class="muted">
-        {props.calendar.writeBack ? t('admin.hostCalendars.writesBookings') : t('admin.hostCalendars.readOnly')}{' '}
-        {t('admin.hostCalendars.zone', { zone: props.calendar.timezone })}
+        {calendar().writeBack ? t('admin.hostCalendars.writesBookings') : t('admin.hostCalendars.readOnly')}{' '}
+        {t('admin.hostCalendars.zone', { zone: calendar().timezone })}
       </p>
       <div class="button-row">
         <button type="button" class="button button-small" aria-disabled={busy()} onClick={() => void refresh()}>
@@ -180,7 +184,7 @@ function CalendarItem(props: { calendar: HostCalendarDto; confirm: Confirm; onRe
               title: t('admin.hostCalendars.removeTitle', { address: address() }),
               detail: t('admin.hostCalendars.removeDetail'),
               confirmLabel: t('admin.hostCalendars.removeConfirm'),
-              action: () => removeCalendar(props.calendar.id),
+              action: () => removeCalendar(calendar().id),
               onDone: props.onRemoved,
               describeError: adminErrorMessage,
             })
