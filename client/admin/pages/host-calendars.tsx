@@ -13,8 +13,17 @@ import { CheckboxField, SelectField, TextField } from '../components/fields';
 import { createConfirm } from '../components/confirm';
 import { adminErrorMessage } from '../errors';
 import { viewerTimeZone } from '../forms';
-import { addHostCalendar, listHostCalendars, refreshCalendar, removeCalendar, type HostCalendarDto, type HostCalendarInput } from '../host-calendars-data';
-import { ApiError } from '../../ui/errors';
+import {
+  addHostCalendar,
+  calendarFieldErrors,
+  listHostCalendars,
+  refreshCalendar,
+  removeCalendar,
+  shownAddress,
+  type CalendarField,
+  type HostCalendarDto,
+  type HostCalendarInput,
+} from '../host-calendars-data';
 import { FormError } from '../../ui/form-error';
 import { submitWith } from '../../ui/forms';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
@@ -31,18 +40,6 @@ export default function HostCalendarsPage(props: RouteProps): JSX.Element {
       {() => <HostCalendars userId={Number(props.params.userId)} />}
     </AdminFrame>
   );
-}
-
-/** The address as shown: never with credentials in it (the server refuses those, but an old row may not). */
-export function shownAddress(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.href;
-  } catch {
-    return url;
-  }
 }
 
 /** "27 Nov 2026, 14:05" in the reader's language and zone. */
@@ -198,25 +195,6 @@ function CalendarItem(props: { calendar: HostCalendarDto; confirm: Confirm; onRe
   );
 }
 
-type Field = 'url' | 'username' | 'password' | 'writeBack' | 'timezone';
-
-/** The server's refusal of a field (`svc_invalid_param` names it) in the reader's words, at that field. */
-export function calendarFieldErrors(error: unknown): Partial<Record<Field, string>> {
-  if (!(error instanceof ApiError) || error.code !== 'svc_invalid_param') return {};
-  const refused: Partial<Record<Field, string>> = {};
-  for (const [key, problem] of Object.entries(error.data?.params ?? {})) {
-    const field = key.split('.')[0];
-    const said = typeof problem === 'string' ? problem : '';
-    if (field === 'url') {
-      refused.url = /could not be read/i.test(said) ? t('admin.hostCalendars.error.urlUnreadable') : t('admin.hostCalendars.error.urlInvalid');
-    } else if (field === 'password') refused.password = t('admin.hostCalendars.error.password');
-    else if (field === 'username') refused.username = t('admin.hostCalendars.error.username');
-    else if (field === 'writeBack') refused.writeBack = t('admin.hostCalendars.error.writeBack');
-    else if (field === 'timezone') refused.timezone = t('admin.hostCalendars.error.timezone');
-  }
-  return refused;
-}
-
 function ConnectForm(props: { userId: number; onAdded: (made: HostCalendarDto) => void }): JSX.Element {
   const [kind, setKind] = createSignal<HostCalendarKind>('caldav');
   const [url, setUrl] = createSignal('');
@@ -226,7 +204,7 @@ function ConnectForm(props: { userId: number; onAdded: (made: HostCalendarDto) =
   const [ownZone, setOwnZone] = createSignal(false);
   const [zone, setZone] = createSignal(viewerTimeZone());
   const [saving, setSaving] = createSignal(false);
-  const [errors, setErrors] = createSignal<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = createSignal<Partial<Record<CalendarField, string>>>({});
   const [formError, setFormError] = createSignal<string | null>(null);
   const caldav = () => kind() === 'caldav';
 
@@ -239,11 +217,12 @@ function ConnectForm(props: { userId: number; onAdded: (made: HostCalendarDto) =
       return;
     }
     const input: HostCalendarInput = { kind: kind(), url: url().trim() };
-    if (caldav() || username().trim() !== '') {
+    // user name, app password and write-back belong to CalDAV; what was typed there is not sent with an ICS address
+    if (caldav()) {
       if (username().trim() !== '') input.username = username().trim();
       if (password() !== '') input.password = password();
+      if (writeBack()) input.writeBack = true;
     }
-    if (caldav() && writeBack()) input.writeBack = true;
     if (ownZone()) input.timezone = zone();
     setSaving(true);
     try {
