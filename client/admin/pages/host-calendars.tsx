@@ -145,7 +145,9 @@ function CalendarItem(props: { calendar: HostCalendarDto; confirm: Confirm; onRe
         <h3>{calendar().kind === 'caldav' ? t('admin.hostCalendars.kindCaldav') : t('admin.hostCalendars.kindIcs')}</h3>
         <StatusBadge calendar={calendar()} />
       </div>
-      <p class="calendar-address">{address()}</p>
+      <p class="calendar-address">
+        <bdi dir="ltr">{address()}</bdi>
+      </p>
       <Show when={calendar().username}>{(name) => <p class="muted">{t('admin.hostCalendars.signedInAs', { username: name() })}</p>}</Show>
       <Show when={calendar().status === 'unreachable'}>
         <div class="notice notice-error calendar-problem" role="note">
