@@ -26,6 +26,7 @@ export const adminRoutes: RouteDefinition[] = [
   { path: '/admin/webhooks/:id', component: lazy(() => import('../admin/pages/webhook')) },
   { path: '/admin/devices', component: lazy(() => import('../admin/pages/devices')) },
   { path: '/admin/hosts/:userId/hours', component: lazy(() => import('../admin/pages/host-hours')) },
+  { path: '/admin/hosts/:userId/calendars', component: lazy(() => import('../admin/pages/host-calendars')) },
   { path: '/admin/settings', component: lazy(() => import('../admin/pages/settings')) },
   { path: '/admin/outbox', component: lazy(() => import('../admin/pages/outbox')) },
 ];

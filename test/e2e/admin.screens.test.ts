@@ -6,8 +6,10 @@
  * client/routes/admin.ts, so a page added there without a fixture here fails the test.
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, ViewportSize } from 'playwright-core';
 import { createHost } from '../helpers/booking';
 import { createAttendee, createEvent } from '../helpers/checkin';
@@ -28,6 +30,34 @@ const PEOPLE = [
 ];
 
 const ids: Record<string, number> = {};
+const icsServers: http.Server[] = [];
+
+/** A local ICS address with one busy hour tomorrow (the host's calendars page lists it). */
+async function icsServer(): Promise<{ url: string; server: http.Server }> {
+  const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+  const body = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//svc test//EN',
+    'BEGIN:VEVENT',
+    'UID:screens-1',
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART:${day}T100000Z`,
+    `DTEND:${day}T110000Z`,
+    'SUMMARY:Busy',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end(body));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  icsServers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/family-and-school-holidays.ics`, server };
+}
+
+afterAll(async () => {
+  await Promise.all(icsServers.map((s) => new Promise((resolve) => s.close(resolve))));
+});
 
 beforeAll(async () => {
   const db = e2e.db();
@@ -54,6 +84,14 @@ beforeAll(async () => {
     weeklyWindows: { mon: [day], tue: [day], wed: [day], thu: [day], fri: [day], sat: [day], sun: [day] },
   });
   ids.bookingType = type.body.id;
+  // the host's calendars: one read, one that has since become unreachable
+  const readable = await icsServer();
+  expect((await api.post(`/hosts/${host}/calendars`, { kind: 'ics', url: readable.url })).status).toBe(201);
+  const gone = await icsServer();
+  const goneCalendar = await api.post(`/hosts/${host}/calendars`, { kind: 'ics', url: gone.url.replace('family-and-school-holidays', 'team-rota') });
+  expect(goneCalendar.status).toBe(201);
+  await new Promise((resolve) => gone.server.close(resolve));
+  expect((await api.post(`/calendars/${goneCalendar.body.id}/refresh`, {})).body.status).toBe('unreachable');
   const slots = (await api.get(`/booking-types/${ids.bookingType}/slots`)).body.slots as Array<{ start_utc: string }>;
   await api.post('/bookings/admin', {
     bookingTypeId: ids.bookingType,
@@ -92,6 +130,9 @@ function screenOf(route: string): { path: string; ready: string } {
     '/admin/booking-types/:id': { path: `/admin/booking-types/${ids.bookingType}`, ready: '.preview-slot' },
     '/admin/bookings': { path: '/admin/bookings', ready: `text=${PEOPLE[1]!.name}` },
     '/admin/hosts/:userId/hours': { path: `/admin/hosts/${ids.host}/hours`, ready: 'text=Save hours' },
+    '/admin/hosts/:userId/bookings': { path: `/admin/hosts/${ids.host}/bookings`, ready: `text=${PEOPLE[1]!.name}` },
+    '/admin/hosts/:userId/profile': { path: `/admin/hosts/${ids.host}/profile`, ready: 'text=Save profile' },
+    '/admin/hosts/:userId/calendars': { path: `/admin/hosts/${ids.host}/calendars`, ready: '.calendar-item-unreachable' },
     '/admin/orders': { path: '/admin/orders', ready: `text=${PEOPLE[0]!.name}` },
     '/admin/orders/:id': { path: `/admin/orders/${ids.order}`, ready: 'text=Attendee #' },
     '/admin/submissions': { path: '/admin/submissions', ready: `text=${PEOPLE[2]!.name}` },
