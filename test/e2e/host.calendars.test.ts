@@ -3,7 +3,7 @@
  * open My calendars, a wrong app password is marked at its field, the real Radicale calendar is
  * connected through the form (with write-back asked for) and listed as up to date; its weekly
  * busy hour is not offered on the public booking page while the hour after it is, and a visitor
- * books that free hour through the page; removing the calendar (after a confirmation) frees it. No axe violations, nothing wider than a 390 px phone.
+ * books that free hour through the page, finds it written into Radicale, and gone once cancelled; removing the calendar (after a confirmation) frees it. No axe violations, nothing wider than a 390 px phone.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -33,6 +33,16 @@ beforeAll(async () => {
   restoreThrottle = disableIpThrottle(e2e.server.server.ctx.hooks);
 });
 
+/** Every event stored in a Radicale calendar, as text (PROPFIND depth 1, then GET each): what is really there. */
+async function radicaleEvents(calendarUrl: string): Promise<string[]> {
+  const headers = { authorization: `Basic ${Buffer.from(`${radicale.username}:${radicale.password}`).toString('base64')}` };
+  const listing = await fetch(calendarUrl, { method: 'PROPFIND', headers: { ...headers, depth: '1', 'content-type': 'application/xml' } });
+  expect(listing.status).toBe(207);
+  const hrefs = [...(await listing.text()).matchAll(/<(?:\w+:)?href>([^<]+\.ics)<\/(?:\w+:)?href>/g)].map((m) => m[1]!);
+  const texts = await Promise.all(hrefs.map(async (href) => (await fetch(new URL(href, calendarUrl), { headers })).text()));
+  return texts.map((t) => t.replace(/\r\n /g, '')).sort();
+}
+
 afterAll(async () => {
   restoreThrottle?.();
   await radicale?.stop();
@@ -51,7 +61,7 @@ async function openDay(page: Page, startUtc: string): Promise<void> {
 }
 
 describe("a host's calendars page", () => {
-  test('a host connects a Radicale calendar through the form; its weekly busy hour is not offered on the booking page, and a visitor books the free hour next to it; removing the calendar frees the busy hour', async () => {
+  test('a host connects a Radicale calendar through the form; its weekly busy hour is not offered on the booking page, and a visitor books the free hour next to it, which is written into the Radicale calendar and removed from it on cancel; removing the calendar frees the busy hour', async () => {
     const email = `cal-page-${process.pid}@example.test`;
     const created = await e2e.admin.api.post('/users', { email, displayName: 'Carla Calendar', role: 'host', password: 'long enough password' });
     expect(created.status).toBe(201);
@@ -136,11 +146,24 @@ describe("a host's calendars page", () => {
     await visitor.getByLabel('Email').fill(visitorEmail);
     await visitor.getByRole('button', { name: 'Book this time' }).click();
     await visitor.getByRole('heading', { name: 'You’re booked' }).waitFor();
-    const rows = await queryRows<{ status: string; start: string }>(
+    const rows = await queryRows<{ id: number; status: string; start: string }>(
       e2e.db(),
-      sql`select status, to_char(start_utc, 'YYYY-MM-DD HH24:MI:SS') as start from svc_bookings where customer_email = ${visitorEmail}`,
+      sql`select booking_id as id, status, to_char(start_utc, 'YYYY-MM-DD HH24:MI:SS') as start from svc_bookings where customer_email = ${visitorEmail}`,
     );
-    expect(rows).toEqual([{ status: 'confirmed', start: free }]);
+    expect(rows.map(({ status, start }) => ({ status, start }))).toEqual([{ status: 'confirmed', start: free }]);
+
+    // write-back: the booking is in the host's Radicale calendar under a UID of its own…
+    const bookingId = rows[0]!.id;
+    const before = await radicaleEvents(calendar);
+    await e2e.server.server.ctx.jobs.idle();
+    const written = (await radicaleEvents(calendar)).filter((e) => !before.includes(e));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toContain(`DTSTART:${free.replace(/[-: ]/g, '').replace(/^(\d{8})/, '$1T')}Z`);
+    expect(written[0]).toContain('Vera Visitor');
+    // …and gone once the booking is cancelled
+    expect((await e2e.admin.api.patch(`/bookings/${bookingId}`, { status: 'cancelled' })).status).toBe(200);
+    await e2e.server.server.ctx.jobs.idle();
+    expect(await radicaleEvents(calendar)).toEqual(before);
 
     // removing it asks first, then its busy hour is offered again
     await item.getByRole('button', { name: `Remove ${calendar}` }).click();
@@ -151,9 +174,5 @@ describe("a host's calendars page", () => {
     expect((await e2e.admin.api.get(`/hosts/${hostId}/calendars`)).body).toEqual([]);
     const slots = await e2e.admin.api.get(`/booking-types/${type.id}/slots?from=${busy.slice(0, 10)}&to=${busy.slice(0, 10)}`);
     expect((slots.body.slots as Array<{ start_utc: string }>).map((s) => s.start_utc)).toContain(busy);
-
-    // FOLLOW-UP (write-back of bookings into CalDAV, another helper's branch): `writeBack` has no
-    // effect on this branch yet. Once it lands, the integrator adds here: the booking is found in
-    // Radicale (a PUT under `calendar`), the visitor cancels it, and it is gone from Radicale.
   });
 });

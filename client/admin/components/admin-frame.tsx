@@ -35,7 +35,6 @@ const NAV: NavItem[] = [
   { href: '/admin/events', label: () => t('admin.frame.nav.events'), area: 'events' },
   { href: '/admin/booking-types', label: () => t('admin.frame.nav.bookingTypes'), area: 'booking' },
   { href: '/admin/bookings', label: () => t('admin.frame.nav.bookings'), area: 'booking' },
-  { href: '/admin/hosts', label: () => t('admin.frame.nav.hosts'), area: 'hosts' },
   { href: '/admin/orders', label: () => t('admin.frame.nav.orders'), area: 'orders', extended: true },
   { href: '/admin/submissions', label: () => t('admin.frame.nav.submissions'), area: 'manage-events', extended: true },
   { href: '/admin/resources', label: () => t('admin.frame.nav.resources'), area: 'booking', extended: true },

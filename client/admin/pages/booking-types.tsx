@@ -16,6 +16,8 @@ export default function AdminBookingTypesPage(): JSX.Element {
           <section aria-labelledby="types-heading">
             <div class="section-header">
               <h2 id="types-heading">{t('admin.bookingTypes.heading')}</h2>
+              {/* the hosts' own hours, calendars and profiles: one click from the types they host (the menu keeps one row) */}
+              <A href="/admin/hosts">{t('admin.bookingTypes.hosts')}</A>
               <A href="/admin/booking-types/new" class="button">
                 {t('admin.bookingTypes.new')}
               </A>
