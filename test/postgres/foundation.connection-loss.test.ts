@@ -13,6 +13,8 @@ import { createScratchPostgres, TEST_DB_KIND } from '../helpers/db';
 import { serverProcessEnv, startServerProcess } from '../helpers/process';
 
 const CHURN_MS = 10_000;
+/** Every request is answered, a refusal included, well within this. */
+const ANSWER_WITHIN_MS = 20_000;
 
 describe('connections lost under load', () => {
   it('the process survives PostgreSQL terminating its connections again and again, and answers afterwards', { timeout: 120_000 }, async () => {
@@ -32,11 +34,18 @@ describe('connections lost under load', () => {
       /** Every refused answer: its status, code and Retry-After ("REST" or "tRPC"). */
       const refused: string[] = [];
       let answered = 0;
+      const unanswered: string[] = [];
       const trpcList = `${server.url}/trpc/events.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`;
       const load = Array.from({ length: 6 }, async (_, i) => {
         const viaTrpc = i % 2 === 1;
         while (Date.now() < until && !died) {
-          const res = await fetch(viaTrpc ? trpcList : `${server.url}/svc/v1/events`).catch(() => null);
+          // bounded: a request the server never answers is a finding with its name, not a test timeout
+          const res = await fetch(viaTrpc ? trpcList : `${server.url}/svc/v1/events`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) }).catch(
+            (error: Error) => {
+              if (error.name === 'TimeoutError') unanswered.push(viaTrpc ? 'tRPC events.list' : 'REST GET /events');
+              return null;
+            },
+          );
           if (!res) continue;
           answered++;
           const body = (await res.json().catch(() => null)) as {
@@ -59,6 +68,7 @@ describe('connections lost under load', () => {
         }
       })();
       await Promise.all([...load, churn]);
+      expect(unanswered, `requests the server never answered:\n${server.output().slice(-4000)}`).toEqual([]);
       expect(terminated, 'connections taken away').toBeGreaterThan(5);
       expect(answered).toBeGreaterThan(0);
       // A request that lost its connection is told to retry, in both transports.
