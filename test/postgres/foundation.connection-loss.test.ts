@@ -79,13 +79,13 @@ describe('connections lost under load', () => {
       const deadline = Date.now() + 20_000;
       let ready = 0;
       while (Date.now() < deadline && !died) {
-        ready = (await fetch(`${server.url}/svc/v1/ready`).catch(() => null))?.status ?? 0;
+        ready = (await fetch(`${server.url}/svc/v1/ready`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) }).catch(() => null))?.status ?? 0;
         if (ready === 200) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(died, `the server process ${died ?? ''}:\n${server.output()}`).toBeNull();
       expect(ready).toBe(200);
-      expect((await fetch(`${server.url}/svc/v1/events`)).status).toBe(200);
+      expect((await fetch(`${server.url}/svc/v1/events`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) })).status).toBe(200);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
