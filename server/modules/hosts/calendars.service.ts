@@ -10,6 +10,7 @@ import type { HostCalendarDto, HostCalendarInput } from '../../../shared/host-ca
 import { isValidTimeZone, toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/principal';
+import { assertMayManageOwn } from './host-access';
 import { isOwnCalendarUid } from '../../mail/ics';
 import { openSecret, sealSecret } from '../../security/crypto';
 import { assertTargetAllowed, outboundPolicy, type OutboundPolicy } from '../../security/outbound';
@@ -44,11 +45,6 @@ export function configureCalendarTransport(db: object, policy: OutboundPolicy): 
 /** The outbound policy calendar requests of `db`'s installation go under (the write-back's too). */
 export function calendarPolicy(ctx: Pick<AppContext, 'db' | 'env'>): OutboundPolicy {
   return policies.get(ctx.db) ?? outboundPolicy(ctx.env);
-}
-
-function assertMayManage(principal: Principal, userId: number): void {
-  if (principal.role === 'administrator') return;
-  if (principal.userId !== userId || principal.deviceId !== undefined) throw new AppError('svc_forbidden');
 }
 
 const invalid = (field: string, message: string) => new AppError('svc_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: message } });
@@ -152,7 +148,7 @@ export function calendarsService(ctx: CalendarContext) {
 
   return {
     async list(principal: Principal, userId: number): Promise<HostCalendarDto[]> {
-      assertMayManage(principal, userId);
+      assertMayManageOwn(principal, userId);
       if (!(await repo.user(db, userId))) throw new AppError('svc_not_found', 'No such user.');
       return dtosOf(await repo.listForUser(db, userId));
     },
@@ -163,7 +159,7 @@ export function calendarsService(ctx: CalendarContext) {
      * field, and nothing is kept (docs/decisions/041-external-calendars.md).
      */
     async add(principal: Principal, userId: number, input: HostCalendarInput, nowMs = Date.now()): Promise<HostCalendarDto> {
-      assertMayManage(principal, userId);
+      assertMayManageOwn(principal, userId);
       if (!(await repo.user(db, userId))) throw new AppError('svc_not_found', 'No such user.');
       const url = assertTargetAllowed(input.url, policy(), 'url').href;
       // all-day events and floating times: the zone given, else the zone of a type the host hosts, else UTC
@@ -212,7 +208,7 @@ export function calendarsService(ctx: CalendarContext) {
 
     async remove(principal: Principal, id: number): Promise<void> {
       const row = await rowOrNotFound(id);
-      assertMayManage(principal, row.userId);
+      assertMayManageOwn(principal, row.userId);
       await db.transaction(async (tx) => {
         await repo.remove(tx, id);
         await bookingRepository.bumpEpochs(tx, [row.userId]);
@@ -222,7 +218,7 @@ export function calendarsService(ctx: CalendarContext) {
     /** POST /calendars/{id}/refresh: reads the calendar now and answers with its state afterwards. */
     async refreshNow(principal: Principal, id: number): Promise<HostCalendarDto> {
       const row = await rowOrNotFound(id);
-      assertMayManage(principal, row.userId);
+      assertMayManageOwn(principal, row.userId);
       await refreshRow(row, REFRESH_TIMEOUT_MS);
       const [dto] = await dtosOf([await rowOrNotFound(id)]);
       return dto!;

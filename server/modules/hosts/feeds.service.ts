@@ -9,6 +9,7 @@ import type { CalendarFeedDto, FeedScope } from '../../../shared/feeds';
 import { toUtcString } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/principal';
+import { assertMayManageOwn } from './host-access';
 import { translator } from '../../i18n/translate';
 import { buildIcsFeed, type IcsFeedEvent } from '../../mail/ics';
 import { recipientLanguage } from '../../mail/language';
@@ -45,7 +46,8 @@ function assertMayManage(principal: Principal, userId: number, scope: FeedScope)
     if (scope === 'all' && principal.userId !== userId) throw new AppError('svc_forbidden');
     return;
   }
-  if (scope === 'all' || principal.userId !== userId || principal.deviceId !== undefined) throw new AppError('svc_forbidden');
+  if (scope === 'all') throw new AppError('svc_forbidden');
+  assertMayManageOwn(principal, userId);
 }
 
 export function feedsService(ctx: FeedContext) {

@@ -9,6 +9,7 @@ import type { HostHoursDto, HostHoursInput } from '../../../shared/host-hours';
 import { WEEKDAYS } from '../../../shared/time';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/principal';
+import { assertMayManageOwn } from './host-access';
 import type { Db } from '../../db/client';
 import { bookingRepository } from '../booking/booking.repository';
 import { feedsRepository } from './feeds.repository';
@@ -17,12 +18,6 @@ import { hoursRepository, type HostHoursRow } from './hours.repository';
 type HoursContext = Pick<AppContext, 'db'>;
 
 const ALL_DAY = Object.fromEntries(WEEKDAYS.map((day) => [day, [['00:00', '24:00']]])) as HostHoursDto['weekly'];
-
-/** A host's hours are theirs to see and change; an administrator may act for anyone. */
-function assertMayManage(principal: Principal, userId: number): void {
-  if (principal.role === 'administrator') return;
-  if (principal.userId !== userId || principal.deviceId !== undefined) throw new AppError('svc_forbidden');
-}
 
 function dtoOf(userId: number, row: HostHoursRow | null): HostHoursDto {
   if (!row) return { userId, stored: false, timezone: 'UTC', weekly: ALL_DAY, overrides: [], updatedUtc: null };
@@ -44,14 +39,14 @@ export function hoursService(ctx: HoursContext) {
 
   return {
     async get(principal: Principal, userId: number): Promise<HostHoursDto> {
-      assertMayManage(principal, userId);
+      assertMayManageOwn(principal, userId);
       await assertUser(userId);
       return dtoOf(userId, await hoursRepository.find(db, userId));
     },
 
     /** Replaces the host's hours; their cached slot lists go stale in the same transaction. */
     async put(principal: Principal, userId: number, hours: HostHoursInput): Promise<HostHoursDto> {
-      assertMayManage(principal, userId);
+      assertMayManageOwn(principal, userId);
       await assertUser(userId);
       const overrides = [...hours.overrides].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
       const row = await db.transaction(async (tx) => {
