@@ -1,6 +1,6 @@
 import { render } from 'solid-js/web';
 import { App, routes } from './app';
-import { startI18n } from './i18n/i18n';
+import { startI18n, warmIntl } from './i18n/i18n';
 import { preloadRoute } from './router';
 import { registerServiceWorker } from './pwa';
 import './styles.css';
@@ -10,7 +10,16 @@ if (!root) throw new Error('#root is missing from index.html');
 // the catalogue and the page's chunks are preloaded beside this script (server/static.ts): waiting
 // for them costs no round trip, and the first render draws the page, not a loading state first
 // (a page chunk that fails to load is left to the router, which tries again as it renders)
-void Promise.all([startI18n(), preloadRoute(routes, window.location.pathname).catch(() => undefined)]).then(() => render(() => <App />, root));
+// What Intl needs for the reader's language loads in a task of its own, then the first render in
+// the next, so neither blocks input for long (docs/decisions/019-fast-first-paint.md).
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+void Promise.all([startI18n(), preloadRoute(routes, window.location.pathname).catch(() => undefined)])
+  .then(nextTask)
+  .then(() => {
+    warmIntl();
+    return nextTask();
+  })
+  .then(() => render(() => <App />, root));
 // after the page has loaded: the worker's install downloads the whole app for offline use,
 // which must not compete with this page's own requests (docs/decisions/019-fast-first-paint.md)
 if (document.readyState === 'complete') void registerServiceWorker();

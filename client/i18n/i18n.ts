@@ -247,3 +247,30 @@ export function tx(key: MessageKey, values: Record<string, Value | ((chunks: JSX
   if (!format) return key;
   return format.format<JSX.Element>(values as Record<string, string | number | Date | ((chunks: JSX.Element[]) => JSX.Element)>) as JSX.Element;
 }
+
+/**
+ * Loads what `Intl` needs for the reader's language (the time-zone data, the locale's date
+ * patterns, number and plural rules): the first formatter of each kind costs tens of
+ * milliseconds on a slow phone. Run in a task of its own before the first render, so the page's
+ * later tasks (its data arriving, the slot grid) do not pay for it
+ * (docs/decisions/019-fast-first-paint.md).
+ */
+export function warmIntl(): void {
+  const tag = intlLocale();
+  try {
+    Intl.DateTimeFormat().resolvedOptions();
+    new Intl.DateTimeFormat(tag, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(0);
+    new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR' }).format(1);
+    new Intl.PluralRules(tag).select(1);
+  } catch {
+    // a platform without one of these formats through the fallbacks as before
+  }
+}

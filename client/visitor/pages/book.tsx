@@ -20,6 +20,7 @@ import type { When } from '../../../shared/time-format';
 import { t as tr, tx } from '../../i18n/i18n';
 import { dropAheadSlots, fetchMonthSlotsAhead, isSlotTaken, slotStillFree, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
+import { createLater } from '../../ui/later';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
@@ -315,6 +316,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
   };
 
   const showPicker = () => state() === undefined || state() === 'failed';
+  // the slot grid is drawn in the task after the type's text (docs/decisions/019-fast-first-paint.md)
+  const pickerDrawn = createLater(type.value);
   const maxSeats = () => Math.max(1, type.value()?.capacity ?? 1);
   /** What the chosen seats cost, for the button (the visitor sees the price before acting). */
   const total = () => {
@@ -470,7 +473,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                   )}
                 </Show>
 
-                <Show when={showPicker()}>
+                <Show when={showPicker() && pickerDrawn()}>
                   <section class="v-stack" aria-labelledby="pick-heading">
                     <h2 id="pick-heading">{tr('book.pickTime')}</h2>
                     <SlotPicker
