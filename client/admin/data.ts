@@ -341,6 +341,8 @@ export const deleteAttendee = (id: number) => call(rpc().attendees.delete.mutate
 
 // ---- check-in dashboard -----------------------------------------------------------------
 
+/** The overview's figures; `tz` names the days of "today" and "this week". */
+export const getOverview = (tz: string) => call(rpc().overview.get.query({ tz }));
 export const checkinCounts = (eventId: number) => call(rpc().checkin.counts.query({ eventId }));
 export const arrivals = (eventId: number) => call(rpc().checkin.arrivals.query({ eventId }));
 export async function listCheckins(eventId: number, opts: { conflicts?: boolean; page?: number; perPage?: number } = {}): Promise<Listing<CheckinListItem>> {

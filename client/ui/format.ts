@@ -39,3 +39,12 @@ export function formatMoney(cents: number, currency: string): string {
     return `${(cents / 100).toFixed(2)} ${currency}`;
   }
 }
+
+const countFormats = new Map<string, Intl.NumberFormat>();
+/** A count grouped the reader's way: "102,030" (en), "102.030" (de). */
+export function formatCount(n: number): string {
+  const tag = intlLocale();
+  let format = countFormats.get(tag);
+  if (!format) countFormats.set(tag, (format = new Intl.NumberFormat(tag)));
+  return format.format(n);
+}

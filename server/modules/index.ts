@@ -39,6 +39,7 @@ import { feedsOperations } from './hosts/feeds.operations';
 import { hoursOperations } from './hosts/hours.operations';
 import { profilesOperations } from './hosts/profiles.operations';
 import { calendarsOperations } from './hosts/calendars.operations';
+import { overviewOperations } from './overview/overview.operations';
 import { registerCalendarJobs } from './hosts/calendars.jobs';
 import { registerCalendarWriteBackJobs, registerCalendarWriteBackListeners } from './hosts/calendar-writeback';
 
@@ -69,6 +70,7 @@ export const domainOperations = {
   hours: hoursOperations,
   hostSpace: profilesOperations,
   calendars: calendarsOperations,
+  overview: overviewOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */

@@ -3,7 +3,8 @@
  * "Undo check-in", shows no arrivals chart before the event starts and marks re-entries; the
  * bookings page searches by name; the outbox has its own page with masked message text; and a
  * forgotten password goes link → mail → new password → signed in. The outbox and the sign-in
- * pages are checked as screens at 390 px.
+ * pages are checked as screens at 390 px. The overview shows each upcoming event's figures and
+ * the outbox as a count with a link, short on a phone however many mails there are.
  */
 import { describe, expect, test } from 'vitest';
 import { attendeesRepository } from '../../server/modules/attendees/attendees.repository';
@@ -12,6 +13,8 @@ import { createHost, createType, futureStart } from '../helpers/booking';
 import { createAttendee, createEvent } from '../helpers/checkin';
 import { useE2e } from '../helpers/e2e';
 import { storedMails } from '../helpers/mail';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../server/db/client';
 import { checkScreen, PHONE_390, screenshot } from '../helpers/screens';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
@@ -123,5 +126,34 @@ describe('admin screens in plain words', () => {
     expect(text).toContain('/invite/••••••');
     expect(text).not.toContain(token);
     await checkScreen(outbox, 'outbox-390');
+  });
+  test('the overview: each upcoming event with seats of capacity, waitlist and sign-ups per day; the outbox a count and a link, the page short on a phone', async () => {
+    const event = await createEvent(e2e.db(), 'Figures night');
+    await eventsRepository(e2e.db()).update(event.id, { capacity: 40, startsUtc: '2090-01-01 19:00:00', timezone: 'Europe/London' });
+    const party = await createAttendee(e2e.db(), event.id, { name: 'Party' });
+    await attendeesRepository(e2e.db()).update(party.id, { quantity: 3 });
+    await createAttendee(e2e.db(), event.id, { name: 'Waiting', status: 'waitlist' });
+    // a busy outbox: its rows stay on the outbox page
+    await queryRows(
+      e2e.db(),
+      sql`insert into svc_outbox (to_address, subject, text) select 'x' || g || '@example.test', 'Note ' || g, 'Hello' from generate_series(1, 60) g`,
+    );
+
+    const page = await e2e.openPage('/admin', { cookie: e2e.admin.cookie, viewport: PHONE_390 });
+    const card = page.locator('.overview-event', { hasText: 'Figures night' });
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/3 of 40\s+Seats taken/);
+    expect(await card.innerText()).toMatch(/1\s+On the waitlist/);
+    expect(await card.innerText()).toContain('(London)');
+    expect(await card.locator('figcaption').innerText()).toBe('4 seats signed up in the last 14 days');
+    expect(await card.locator('svg rect').count()).toBe(14);
+    const summary = page.locator('.outbox-summary');
+    await summary.waitFor();
+    expect(await summary.innerText()).toMatch(/^\d+ emails waiting to be sent\.$/);
+    expect(await page.locator('main .table-scroll').count()).toBe(0);
+    await page.getByRole('link', { name: 'All emails' }).waitFor();
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(height, 'the overview is short on a phone').toBeLessThan(4000);
+    await checkScreen(page, 'overview-390');
   });
 });

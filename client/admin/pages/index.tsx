@@ -1,11 +1,13 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
 import { AdminFrame } from '../components/admin-frame';
-import { AsyncView } from '../components/async-view';
-import { DataTable } from '../components/data-table';
+import { AsyncView, ready } from '../components/async-view';
 import { utcMs } from '../../../shared/time';
-import { formatUtcDateTime, isoDateTime } from '../../ui/format';
-import { listEvents, listOutbox, type OutboxItem } from '../data';
+import { formatWhen } from '../../../shared/time-format';
+import type { OverviewEvent } from '../../../shared/overview';
+import { formatCount, formatMoney, isoDateTime } from '../../ui/format';
+import { getOverview } from '../data';
+import { viewerTimeZone } from '../forms';
 import { mayOpen, signOut, type AdminUser } from '../session';
 import { A, navigate } from '../../router';
 import { FormError } from '../../ui/form-error';
@@ -18,12 +20,7 @@ export default function AdminOverviewPage(): JSX.Element {
       {(user) => (
         <>
           <Account user={user} />
-          <Show when={mayOpen(user.role, 'events')} fallback={<p class="lead">{t('admin.overview.noPages')}</p>}>
-            <UpcomingEvents user={user} />
-          </Show>
-          <Show when={mayOpen(user.role, 'outbox')}>
-            <Outbox />
-          </Show>
+          <OverviewFigures user={user} />
         </>
       )}
     </AdminFrame>
@@ -73,124 +70,144 @@ function Account(props: { user: AdminUser }): JSX.Element {
   );
 }
 
-function UpcomingEvents(props: { user: AdminUser }): JSX.Element {
-  const [events, { refetch }] = createResource(async () => {
-    const all = await listEvents();
-    const allowed = props.user.eventIds;
-    const mine = props.user.role === 'administrator' || !allowed ? all : all.filter((e) => allowed.includes(e.id));
-    const cutoff = Date.now() - 86_400_000;
-    return mine.filter((e) => utcMs(e.endsUtc ?? e.startsUtc) >= cutoff).slice(0, 8);
-  });
+function OverviewFigures(props: { user: AdminUser }): JSX.Element {
+  const zone = viewerTimeZone();
+  const [figures, { refetch }] = createResource(() => getOverview(zone));
   return (
-    <section class="section" aria-labelledby="upcoming-heading">
-      <div class="section-header">
-        <h2 id="upcoming-heading">{t('admin.overview.upcoming')}</h2>
-        <A href="/admin/events">{t('admin.overview.allEvents')}</A>
-      </div>
-      <AsyncView
-        resource={events}
-        retry={() => void refetch()}
-        what={t('admin.overview.whatEvents')}
-        isEmpty={(list) => list.length === 0}
-        empty={<p class="status-text">{t('admin.overview.noUpcoming')}</p>}
-      >
-        {(list) => (
-          <ul class="link-list">
-            <For each={list()}>
-              {(event) => (
-                <li>
-                  <A href={`/admin/events/${event.id}`}>{event.title}</A>{' '}
-                  <span class="muted">
-                    <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time> · {eventStatusLabel(event.status)}
-                  </span>
-                </li>
-              )}
-            </For>
-          </ul>
+    <>
+      <Show when={mayOpen(props.user.role, 'events')} fallback={<p class="lead">{t('admin.overview.noPages')}</p>}>
+        <section class="section" aria-labelledby="upcoming-heading">
+          <div class="section-header">
+            <h2 id="upcoming-heading">{t('admin.overview.upcoming')}</h2>
+            <A href="/admin/events">{t('admin.overview.allEvents')}</A>
+          </div>
+          <AsyncView
+            resource={figures}
+            retry={() => void refetch()}
+            what={t('admin.overview.whatEvents')}
+            isEmpty={(o) => o.events.length === 0}
+            empty={<p class="status-text">{t('admin.overview.noUpcoming')}</p>}
+          >
+            {(o) => (
+              <ul class="overview-events">
+                <For each={o().events}>{(event) => <EventFigures event={event} />}</For>
+              </ul>
+            )}
+          </AsyncView>
+        </section>
+      </Show>
+      <Show when={ready(figures)?.bookings}>
+        {(bookings) => (
+          <section class="section" aria-labelledby="bookings-heading">
+            <div class="section-header">
+              <h2 id="bookings-heading">{t('admin.overview.bookings')}</h2>
+              <Show when={mayOpen(props.user.role, 'booking') || mayOpen(props.user.role, 'host-space')}>
+                <A href={props.user.role === 'host' ? `/admin/hosts/${props.user.id}/bookings` : '/admin/bookings'}>{t('admin.overview.allBookings')}</A>
+              </Show>
+            </div>
+            <div class="stats stats-secondary">
+              <div class="stat">
+                <span class="stat-value">{formatCount(bookings().today)}</span>
+                <span class="stat-label">{t('admin.overview.bookingsToday')}</span>
+              </div>
+              <div class="stat">
+                <span class="stat-value">{formatCount(bookings().thisWeek)}</span>
+                <span class="stat-label">{t('admin.overview.bookingsWeek')}</span>
+              </div>
+            </div>
+            <p class="muted">{t('admin.overview.inZone', { zone: zone.replace(/_/g, ' ') })}</p>
+          </section>
         )}
-      </AsyncView>
-    </section>
+      </Show>
+      <Show when={mayOpen(props.user.role, 'outbox') && ready(figures)?.outbox}>
+        {(outbox) => (
+          <section class="section" aria-labelledby="outbox-heading">
+            <div class="section-header">
+              <h2 id="outbox-heading">{t('admin.overview.outbox')}</h2>
+              <A href="/admin/outbox" class="button button-quiet">
+                {t('admin.overview.allEmails')}
+              </A>
+            </div>
+            <p class="outbox-summary" classList={{ 'notice notice-error': outbox().failed > 0 }}>
+              {t('admin.overview.outboxCounts', { queued: outbox().queued, failed: outbox().failed })}
+            </p>
+          </section>
+        )}
+      </Show>
+    </>
   );
 }
 
-function Outbox(): JSX.Element {
-  const [items, { refetch }] = createResource(async () => (await listOutbox()).items);
-
+function EventFigures(props: { event: OverviewEvent }): JSX.Element {
+  const e = () => props.event;
+  const when = () => formatWhen({ startUtc: e().startsUtc, endUtc: e().endsUtc, zone: e().timezone, locale: intlLocale() }).text;
+  const started = () => utcMs(e().startsUtc) <= Date.now();
+  const signups = () => e().signupsByDay.reduce((sum, d) => sum + d.seats, 0);
   return (
-    <section class="section" aria-labelledby="outbox-heading">
-      <div class="section-header">
-        <h2 id="outbox-heading">{t('admin.overview.outbox')}</h2>
-        {/* aria-disabled keeps keyboard focus on the button while it works */}
-        <button type="button" class="button button-quiet" onClick={() => !items.loading && void refetch()} aria-disabled={items.loading}>
-          {items.loading ? t('admin.common.refreshing') : t('admin.common.refresh')}
-        </button>
-        <A href="/admin/outbox" class="button button-quiet">
-          {t('admin.overview.allEmails')}
-        </A>
+    <li class="overview-event">
+      <div class="overview-event-head">
+        <A href={`/admin/events/${e().id}`}>{e().title}</A>{' '}
+        <span class="muted">
+          <time datetime={isoDateTime(e().startsUtc)}>{when()}</time> · {eventStatusLabel(e().status)}
+        </span>
       </div>
-      <AsyncView
-        resource={items}
-        retry={() => void refetch()}
-        what={t('admin.overview.whatOutbox')}
-        isEmpty={(list) => list.length === 0}
-        empty={<p class="status-text">{t('admin.overview.noEmails')}</p>}
-      >
-        {(list) => <OutboxTable items={list()} />}
-      </AsyncView>
-    </section>
+      <div class="stats stats-secondary">
+        <div class="stat">
+          <span class="stat-value">
+            {e().capacity === null ? formatCount(e().seatsGoing) : t('admin.overview.ofCapacity', { n: e().seatsGoing, capacity: e().capacity ?? 0 })}
+          </span>
+          <span class="stat-label">{t('admin.overview.seatsGoing')}</span>
+        </div>
+        <Show when={e().revenueCents !== null}>
+          <div class="stat">
+            <span class="stat-value">{formatMoney(e().revenueCents ?? 0, e().currency)}</span>
+            <span class="stat-label">{t('admin.overview.revenue')}</span>
+          </div>
+        </Show>
+        <div class="stat">
+          <span class="stat-value">{formatCount(e().seatsWaitlisted)}</span>
+          <span class="stat-label">{t('admin.overview.waitlist')}</span>
+        </div>
+        <Show when={started() || e().seatsCheckedIn > 0}>
+          <div class="stat">
+            <span class="stat-value">{t('admin.overview.ofCapacity', { n: e().seatsCheckedIn, capacity: e().seatsGoing })}</span>
+            <span class="stat-label">{t('admin.overview.checkedIn')}</span>
+          </div>
+        </Show>
+      </div>
+      <Show when={e().capacity}>
+        {(capacity) => (
+          <meter class="overview-meter" min={0} max={capacity()} value={Math.min(e().seatsGoing, capacity())} aria-label={t('admin.overview.seatsGoing')} />
+        )}
+      </Show>
+      <SignupChart days={e().signupsByDay} label={t('admin.overview.signupsChart', { days: e().signupsByDay.length, seats: signups() })} />
+    </li>
   );
 }
 
-function OutboxTable(props: { items: OutboxItem[] }): JSX.Element {
+/** Seats signed up per day as small bars, oldest first; the caption says the total. */
+function SignupChart(props: { days: OverviewEvent['signupsByDay']; label: string }): JSX.Element {
+  const width = 140;
+  const height = 28;
+  const gap = 2;
+  const top = () => Math.max(1, ...props.days.map((d) => d.seats));
+  const bar = () => (width - gap * (props.days.length - 1)) / Math.max(1, props.days.length);
   return (
-    <DataTable
-      labelledBy="outbox-heading"
-      columns={[
-        t('admin.overview.col.to'),
-        t('admin.overview.col.subject'),
-        t('admin.overview.col.attachments'),
-        t('admin.overview.col.state'),
-        t('admin.overview.col.queued'),
-        t('admin.overview.col.sent'),
-      ]}
-      rows={props.items}
-    >
-      {(item) => (
-        <tr>
-          <td class="cell-email">{item.to}</td>
-          <td>{item.subject}</td>
-          <td>
-            {item.attachments.length === 0 ? (
-              <span class="muted">{t('admin.overview.noAttachments')}</span>
-            ) : (
-              listFormat(item.attachments.map((a) => a.filename))
-            )}
-          </td>
-          <td>
-            <span class={`state state-${item.state.replace(/[^a-z_-]/gi, '')}`}>{item.state}</span>
-          </td>
-          <td>
-            <time datetime={isoDateTime(item.createdUtc)}>{formatUtcDateTime(item.createdUtc)}</time>
-          </td>
-          <td>
-            {item.sentUtc ? (
-              <time datetime={isoDateTime(item.sentUtc)}>{formatUtcDateTime(item.sentUtc)}</time>
-            ) : (
-              <span class="muted">{t('admin.overview.notSentYet')}</span>
-            )}
-          </td>
-        </tr>
-      )}
-    </DataTable>
+    <figure class="overview-chart">
+      <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} aria-hidden="true">
+        <For each={props.days}>
+          {(d, i) => {
+            const h = () => (d.seats === 0 ? 1 : Math.max(2, (d.seats / top()) * height));
+            return <rect x={i() * (bar() + gap)} y={height - h()} width={bar()} height={h()} class={d.seats === 0 ? 'bar-empty' : 'bar'} />;
+          }}
+        </For>
+      </svg>
+      <figcaption class="muted">{props.label}</figcaption>
+    </figure>
   );
 }
 
 /** An event's status as the events list names it. */
 function eventStatusLabel(status: string): string {
   return status === 'published' ? t('admin.events.published') : t('admin.events.draft');
-}
-
-/** Names joined the reader's way ("a, b and c" / "a, b und c"). */
-function listFormat(items: string[]): string {
-  return new Intl.ListFormat(intlLocale(), { style: 'narrow', type: 'unit' }).format(items);
 }
