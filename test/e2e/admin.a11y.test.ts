@@ -8,12 +8,13 @@ import { createHost } from '../helpers/booking';
 import { createAttendee, createEvent } from '../helpers/checkin';
 import { LAPTOP, PHONE, seriousViolations, useE2e } from '../helpers/e2e';
 import { apiClient } from '../helpers/http';
-import { createEvent as createPublishedEvent, signUp } from '../helpers/registration';
+import { createEvent as createPublishedEvent, resetThrottles, signUp } from '../helpers/registration';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off', SVC_EDITION: 'extended' }, login: true });
 let eventId: number;
 let typeId: number;
 let orderId: number;
+let dinnerId: number;
 
 beforeAll(async () => {
   const db = e2e.db();
@@ -32,6 +33,7 @@ beforeAll(async () => {
     timezone: 'UTC',
     hosts: [host],
     weeklyWindows: { mon: [all], tue: [all], wed: [all], thu: [all], fri: [all], sat: [all], sun: [all] },
+    daysOff: ['2099-12-24', '2099-12-31'],
   });
   typeId = type.body.id;
   const slots = (await e2e.admin.api.get(`/booking-types/${typeId}/slots`)).body.slots as Array<{ start_utc: string }>;
@@ -50,6 +52,19 @@ beforeAll(async () => {
   const paymentId = String(held.body.paymentUrl).split('/pay/')[1]!;
   expect((await apiClient(e2e.server.url).post(`/payments/local/${paymentId}/pay`, {})).status).toBe(202);
   await e2e.server.server.ctx.jobs.idle();
+  // an event with sign-up questions: its attendee table has an Answers column
+  const dinner = await createPublishedEvent(e2e.admin.api, {
+    title: 'Dinner with questions',
+    fields: [
+      { key: 'diet', label: 'Dietary needs', type: 'text' },
+      { key: 'faculty', label: 'Faculty', type: 'text' },
+      { key: 'guests', label: 'Guests', type: 'number' },
+    ],
+  });
+  dinnerId = dinner.id;
+  await resetThrottles(e2e.server);
+  const answered = await signUp(e2e.server, dinnerId, { display_name: 'Ada Answers', svc_cf_diet: 'vegan', svc_cf_faculty: 'Arts', svc_cf_guests: '2' });
+  expect(answered.status).toBe(201);
 });
 
 const pages = (): Array<{ path: string; ready: string }> => [
@@ -59,9 +74,10 @@ const pages = (): Array<{ path: string; ready: string }> => [
   { path: `/admin/events/${eventId}`, ready: '.stats' },
   { path: `/admin/events/${eventId}/edit`, ready: 'text=Save changes' },
   { path: `/admin/events/${eventId}/attendees`, ready: 'tr.vrow[data-attendee-id]' },
+  { path: `/admin/events/${dinnerId}/attendees`, ready: 'td.col-answers' },
   { path: '/admin/booking-types', ready: 'text=Consultation' },
   { path: '/admin/booking-types/new', ready: 'text=Create booking type' },
-  { path: `/admin/booking-types/${typeId}`, ready: '.preview-slot' },
+  { path: `/admin/booking-types/${typeId}`, ready: '#bt-dayoff-1' },
   { path: '/admin/bookings', ready: 'text=Sam' },
   { path: '/admin/orders', ready: 'text=Olivia Order' },
   { path: `/admin/orders/${orderId}`, ready: 'text=Attendee #' },

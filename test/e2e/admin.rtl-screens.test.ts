@@ -1,5 +1,5 @@
 /**
- * The admin's booking, order, integration, device and settings pages in Arabic on a phone (issue 28, "Right to
+ * The admin's events, booking, order, integration, device and settings pages in Arabic on a phone (issue 28, "Right to
  * left is right"; docs/decisions/027-languages.md): signed in as an administrator with a little of
  * everything seeded, each page at 390 px answers `<html dir="rtl" lang="ar">`, shows its Arabic
  * words from the catalogue, is no wider than the screen and is axe clean. Screenshots land under
@@ -38,6 +38,7 @@ beforeAll(async () => {
     timezone: 'UTC',
     hosts: [host],
     weeklyWindows: { mon: [all], tue: [all], wed: [all], thu: [all], fri: [all], sat: [all], sun: [all] },
+    daysOff: ['2099-12-24', '2099-12-31'],
   });
   ids.type = type.body.id;
   const slots = (await api.get(`/booking-types/${ids.type}/slots`)).body.slots as Array<{ start_utc: string }>;
@@ -68,12 +69,14 @@ beforeAll(async () => {
 
 /** Each page, what shows once its data is on screen, and Arabic texts it must show (catalogue keys). */
 const screens = (): Array<{ path: string; ready: string; texts: string[] }> => [
+  // on a phone the events list stacks each event as a card, its values labelled
+  { path: '/admin/events', ready: 'text=أمسية الخريف', texts: ['admin.events.heading', 'admin.events.col.starts', 'admin.events.published'] },
   { path: '/admin/booking-types', ready: 'text=Consultation', texts: ['admin.bookingTypes.heading', 'admin.bookingTypes.new', 'admin.bookingTypes.published'] },
   { path: '/admin/booking-types/new', ready: '#bt-title', texts: ['admin.bookingTypeForm.create', 'admin.bookingTypeForm.previewUnsaved'] },
   {
     path: `/admin/booking-types/${ids.type}`,
     ready: '.preview-slot',
-    texts: ['admin.bookingTypeForm.preview', 'admin.bookingTypeForm.save', 'admin.bookingTypeForm.hosts'],
+    texts: ['admin.bookingTypeForm.preview', 'admin.bookingTypeForm.save', 'admin.bookingTypeForm.hosts', 'admin.bookingTypeForm.addDayOff'],
   },
   { path: '/admin/bookings', ready: 'text=Sam Karim', texts: ['admin.bookings.newHeading', 'admin.bookings.viewWeek', 'admin.bookings.book'] },
   { path: '/admin/orders', ready: 'text=Olivia Order', texts: ['admin.orders.heading', 'admin.orders.col.customer'] },
@@ -96,7 +99,7 @@ const screens = (): Array<{ path: string; ready: string; texts: string[] }> => [
 ];
 
 describe('the admin in Arabic on a phone', () => {
-  test('booking types, bookings, orders, submissions, resources, webhooks, devices, the outbox and settings read right to left, in Arabic, at 390 px', async () => {
+  test('the events list, booking types, bookings, orders, submissions, resources, webhooks, devices, the outbox and settings read right to left, in Arabic, at 390 px', async () => {
     const page = await e2e.newPage({ cookie: e2e.admin.cookie, viewport: PHONE_390 });
     // ?lang= chooses the language once and keeps it in the svc_lang cookie for the pages after
     await page.goto(new URL('/admin/booking-types?lang=ar', e2e.server.url).href);

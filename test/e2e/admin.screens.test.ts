@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page, ViewportSize } from 'playwright-core';
 import { createHost } from '../helpers/booking';
-import { createAttendee, createEvent } from '../helpers/checkin';
+import { createAttendee, createEvent, seedAttendees } from '../helpers/checkin';
 import { LAPTOP, useE2e } from '../helpers/e2e';
 import { apiClient } from '../helpers/http';
-import { createEvent as createPublishedEvent, signUp } from '../helpers/registration';
+import { createEvent as createPublishedEvent, resetThrottles, signUp } from '../helpers/registration';
 import { checkScreen, PHONE_390 } from '../helpers/screens';
 import { proposal, submitProposal } from '../helpers/submissions';
 
@@ -28,6 +28,12 @@ const PEOPLE = [
   { name: 'Siobhán Nic Giolla Phádraig', email: 'siobhan.nicgiollaphadraig@alumni.example-university.ie' },
   { name: 'Zhang Wei', email: 'zhang.wei@example.cn' },
 ];
+
+/** A member of staff for the events of the door team, with an address long enough to wrap. */
+const STAFF = { name: 'Door team coordinator', email: 'door-team.coordinator@events.example-university.ac.uk', password: 'a long staff password' };
+
+/** The door team's days off on the booking type: shown one date input each. */
+const DAYS_OFF = ['2099-12-24', '2099-12-31'];
 
 const ids: Record<string, number> = {};
 const icsServers: http.Server[] = [];
@@ -82,6 +88,7 @@ beforeAll(async () => {
     timezone: 'UTC',
     hosts: [host],
     weeklyWindows: { mon: [day], tue: [day], wed: [day], thu: [day], fri: [day], sat: [day], sun: [day] },
+    daysOff: DAYS_OFF,
   });
   ids.bookingType = type.body.id;
   // the host's calendars: one read, one that has since become unreachable
@@ -115,6 +122,37 @@ beforeAll(async () => {
   const hook = await api.post('/webhooks', { url: 'http://127.0.0.1:9/hooks/attendees-and-bookings', events: ['ping'] });
   expect(hook.status).toBe(201);
   ids.webhook = hook.body.id;
+
+  // an event with three sign-up questions: its attendee table gains an Answers column
+  const dinner = await createPublishedEvent(api, {
+    title: 'Alumni dinner',
+    capacity: 100,
+    fields: [
+      { key: 'diet', label: 'Dietary needs', type: 'text' },
+      { key: 'faculty', label: 'Faculty', type: 'text' },
+      { key: 'guests', label: 'Guests', type: 'number' },
+    ],
+  });
+  ids.dinner = dinner.id;
+  for (const person of PEOPLE.slice(0, 2)) {
+    await resetThrottles(e2e.server);
+    const answered = await signUp(e2e.server, dinner.id, {
+      email: person.email,
+      display_name: person.name,
+      svc_cf_diet: 'vegetarian, no nuts',
+      svc_cf_faculty: 'Engineering',
+      svc_cf_guests: '1',
+    });
+    expect(answered.status).toBe(201);
+  }
+
+  // a member of staff for the graduation ball only
+  expect((await api.post('/users', { ...STAFF, displayName: STAFF.name, role: 'staff', eventIds: [event.id] })).status).toBe(201);
+
+  // an open day with more than a thousand people going: its counts need grouping
+  const openDay = await createEvent(db, 'Open day');
+  await seedAttendees(db, openDay.id, 1200);
+  ids.openDay = openDay.id;
 });
 
 /** An admin route's address with its `:id` filled in, and what shows once its data is on screen. */
@@ -193,6 +231,63 @@ function attendeeCells(page: Page): Promise<Array<{ text: string; cut: boolean }
   );
 }
 
+/** The visible checkboxes and radios smaller than a steady 24 px box, as "id (width×height)". */
+function smallChecks(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('main input[type="checkbox"], main input[type="radio"]')]
+      .filter((el) => el.getClientRects().length > 0)
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width < 23.5 || box.height < 23.5)
+      .map(({ el, box }) => `${el.id || el.name || el.type} (${Math.round(box.width)}×${Math.round(box.height)})`),
+  );
+}
+
+/** The role selects of Settings › Users that cut their role: scrolled, or narrower than the chosen role's words and padding. */
+function clippedRoleSelects(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLSelectElement>('select[id^="role-"]')].flatMap((select) => {
+      const style = getComputedStyle(select);
+      const probe = document.createElement('span');
+      probe.style.cssText = `position:absolute;white-space:pre;font:${style.font}`;
+      probe.textContent = select.selectedOptions[0]?.text ?? '';
+      document.body.append(probe);
+      const needed = probe.getBoundingClientRect().width + parseFloat(style.paddingInlineStart) + parseFloat(style.paddingInlineEnd);
+      probe.remove();
+      const clipped = select.scrollWidth > select.clientWidth + 1 || select.clientWidth < needed;
+      return clipped ? [`${select.id} “${probe.textContent}” (${select.clientWidth} px, needs ${Math.ceil(needed)})`] : [];
+    }),
+  );
+}
+
+/**
+ * Where the emails of `selector` break onto a new line at a place that is not after an @, a hyphen
+ * or a dot, as "address: before “text”" (a line starting mid-word).
+ */
+function badEmailBreaks(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const bad: string[] = [];
+    for (const cell of document.querySelectorAll<HTMLElement>(sel)) {
+      const chars: Array<{ ch: string; top: number }> = [];
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = range.getClientRects()[0];
+          if (rect) chars.push({ ch: text[i]!, top: rect.top });
+        }
+      }
+      const whole = chars.map((c) => c.ch).join('');
+      for (let i = 1; i < chars.length; i++) {
+        if (chars[i]!.top > chars[i - 1]!.top + 2 && !'@-.'.includes(chars[i - 1]!.ch)) bad.push(`${whole.trim()}: before “${whole.slice(i, i + 6)}”`);
+      }
+    }
+    return bad;
+  }, selector);
+}
+
 async function settle(page: Page, ready: string): Promise<void> {
   await page.locator(ready).first().waitFor();
   await page
@@ -216,6 +311,7 @@ describe('admin screens at phone and laptop width', () => {
     test(`at ${label} px every admin page fits the screen, passes axe and has 44 px tap targets`, async () => {
       const page = await e2e.newPage({ cookie: e2e.admin.cookie, viewport });
       const small: Record<string, string[]> = {};
+      const checks: Record<string, string[]> = {};
       for (const route of adminRoutes()) {
         const { path, ready } = screenOf(route);
         await page.goto(new URL(path, e2e.server.url).href);
@@ -223,8 +319,31 @@ describe('admin screens at phone and laptop width', () => {
         await checkScreen(page, `admin${path.replace(/\//g, '-')}-${label}`);
         const found = await smallTapTargets(page);
         if (found.length > 0) small[path] = found;
+        const squeezed = await smallChecks(page);
+        if (squeezed.length > 0) checks[path] = squeezed;
       }
       expect(small).toEqual({});
+      // every checkbox and radio keeps its 24 px box, a long label beside it or not
+      expect(checks).toEqual({});
+    });
+
+    test(`at ${label} px an event with three sign-up questions keeps its Email column readable, the table scrolling sideways`, async () => {
+      const page = await e2e.openPage(`/admin/events/${ids.dinner}/attendees`, { cookie: e2e.admin.cookie, viewport });
+      await expect.poll(() => page.locator('tr.vrow[data-attendee-id]').count()).toBe(2);
+      await page.locator('td.col-answers', { hasText: 'Engineering' }).first().waitFor();
+      await checkScreen(page, `admin-attendees-with-questions-${label}`);
+      const emailWidth = await page.locator('th.col-email').evaluate((el) => el.getBoundingClientRect().width);
+      expect(emailWidth).toBeGreaterThanOrEqual(160);
+      const cells = await attendeeCells(page);
+      expect(cells.filter((c) => c.cut)).toEqual([]);
+    });
+
+    test(`at ${label} px Settings › Users shows each role whole and breaks emails only after the @ or at a hyphen or dot`, async () => {
+      const page = await e2e.openPage('/admin/settings', { cookie: e2e.admin.cookie, viewport });
+      await page.getByRole('cell', { name: STAFF.name, exact: true }).waitFor();
+      expect(await page.locator('select[id^="role-"]').count()).toBeGreaterThanOrEqual(3);
+      expect(await clippedRoleSelects(page)).toEqual([]);
+      expect(await badEmailBreaks(page, 'tr[data-user-id] td.cell-email')).toEqual([]);
     });
   }
 
@@ -276,5 +395,68 @@ describe('admin screens at phone and laptop width', () => {
     await expect.poll(() => panel.count()).toBe(0);
     await page.getByRole('cell', { name: 'ruby.h@example-university.ac.uk' }).waitFor();
     expect(await menuButton.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
+  test('staff sign in on a phone, land on the overview listing their event, and read the events list as cards at 390 px', async () => {
+    const page = await e2e.openPage('/login', { viewport: PHONE_390 });
+    await page.getByLabel('Email').fill(STAFF.email);
+    await page.getByLabel('Password').fill(STAFF.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    await page.getByRole('link', { name: 'Graduation ball of the School of Engineering' }).waitFor();
+
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Events' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/events');
+    const table = page.locator('table.events-table');
+    await table.locator('time').first().waitFor();
+    await checkScreen(page, 'admin-events-staff-390');
+    // no cell narrower than what it holds, its start time and its status each on one line
+    const squeezed = await table.evaluate((el) =>
+      [...el.querySelectorAll<HTMLElement>('tbody td')].flatMap((td) => {
+        const problems: string[] = [];
+        if (td.scrollWidth > td.clientWidth + 1) problems.push(`${td.className}: ${td.scrollWidth} px in ${td.clientWidth} px`);
+        for (const part of td.querySelectorAll<HTMLElement>('time, .state'))
+          if (part.getClientRects().length !== 1 || part.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(part).fontSize))
+            problems.push(`${td.className}: “${part.textContent}” wraps`);
+        return problems;
+      }),
+    );
+    expect(squeezed).toEqual([]);
+    expect(await table.getByText('Starts', { exact: true }).first().isVisible()).toBe(true);
+  });
+
+  test('the dashboard groups counts of a thousand and more the reader’s way: 1,080 in English, 1.080 in German', async () => {
+    for (const [lang, going, waitlisted] of [
+      ['en', '1,080', '120'],
+      ['de', '1.080', '120'],
+    ] as const) {
+      const page = await e2e.openPage(`/admin/events/${ids.openDay}?lang=${lang}`, { cookie: e2e.admin.cookie, viewport: PHONE_390 });
+      const values = page.locator('.stats .stat-value');
+      await expect.poll(() => values.allInnerTexts()).toContain(going);
+      expect(await values.allInnerTexts()).toContain(waitlisted);
+      expect(await values.allInnerTexts()).not.toContain('1080');
+    }
+  });
+
+  test('a booking type’s days off are date inputs, one per day, added and removed by button, saved as dates', async () => {
+    const page = await e2e.openPage(`/admin/booking-types/${ids.bookingType}`, { cookie: e2e.admin.cookie, viewport: PHONE_390 });
+    const days = page.getByRole('group', { name: 'Days off' });
+    await days.locator('input[type="date"]').first().waitFor();
+    expect(await page.locator('textarea#bt-daysoff').count()).toBe(0);
+    expect(await days.locator('input[type="date"]').evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))).toEqual(DAYS_OFF);
+
+    await days.getByRole('button', { name: 'Add a day off' }).click();
+    const added = days.getByLabel('Day off 3');
+    expect(await added.evaluate((el) => el === document.activeElement)).toBe(true);
+    await added.fill('2099-12-25');
+    await days.getByRole('button', { name: 'Remove day off 1' }).click();
+    expect(await days.locator('input[type="date"]').evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))).toEqual([
+      '2099-12-31',
+      '2099-12-25',
+    ]);
+    await checkScreen(page, 'admin-booking-type-days-off-390');
+
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get(`/booking-types/${ids.bookingType}`)).body.daysOff).toEqual(['2099-12-25', '2099-12-31']);
   });
 });

@@ -30,6 +30,15 @@ describe('the shipped catalogues', () => {
     expect(checkCatalogues(readCatalogues(SERVER_MESSAGES_DIR), readServerSources())).toEqual([]);
   });
 
+  it('no message shows a reader the SVC_EDITION setting: the editions are named in words', () => {
+    const settings: string[] = [];
+    for (const [bundle, dir] of Object.entries(BUNDLE_DIRS))
+      for (const [locale, catalogue] of Object.entries(readCatalogues(dir)))
+        for (const [key, message] of Object.entries(catalogue))
+          if (JSON.stringify(message).includes('SVC_EDITION')) settings.push(`${bundle} ${locale} ${key}`);
+    expect(settings).toEqual([]);
+  });
+
   it('no key is defined in two bundles', () => {
     const english = Object.fromEntries(Object.entries(BUNDLE_DIRS).map(([bundle, dir]) => [bundle, readCatalogues(dir).en ?? {}]));
     expect(keysInTwoBundles(english)).toEqual([]);

@@ -12,20 +12,42 @@ export function DataTable<T>(props: {
   class?: string;
   columns: readonly string[];
   rows: readonly T[];
+  /**
+   * On a phone each row stacks as a card (`.table-stack`), its cells labelled by `CellLabel`; the
+   * table's roles are written out, since a table laid out as blocks may lose them. The rows then
+   * carry `role="row"` and their cells `role="cell"`.
+   */
+  stack?: boolean;
   children: (row: T, index: () => number) => JSX.Element;
 }): JSX.Element {
+  const classes = () => ['table', props.stack ? 'table-stack' : '', props.class ?? ''].filter(Boolean).join(' ');
   return (
     <div class="table-scroll" role="region" aria-labelledby={props.labelledBy} aria-label={props.label} tabindex="0">
-      <table class={props.class ? `table ${props.class}` : 'table'}>
-        <thead>
-          <tr>
-            <For each={props.columns}>{(column) => <th scope="col">{column}</th>}</For>
+      <table class={classes()} role={props.stack ? 'table' : undefined}>
+        <thead role={props.stack ? 'rowgroup' : undefined}>
+          <tr role={props.stack ? 'row' : undefined}>
+            <For each={props.columns}>
+              {(column) => (
+                <th scope="col" role={props.stack ? 'columnheader' : undefined}>
+                  {column}
+                </th>
+              )}
+            </For>
           </tr>
         </thead>
-        <tbody>
+        <tbody role={props.stack ? 'rowgroup' : undefined}>
           <For each={props.rows}>{props.children}</For>
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A stacked table's cell label: shown on a phone only, where the header row is hidden; screen readers have the header. */
+export function CellLabel(props: { children: JSX.Element }): JSX.Element {
+  return (
+    <span class="cell-label" aria-hidden="true">
+      {props.children}
+    </span>
   );
 }

@@ -1,7 +1,7 @@
 import { createResource, Match, Switch, type JSX } from 'solid-js';
 import { edition, loadPaymentStatus } from '../edition';
 import { errorMessage } from '../../ui/errors';
-import { t, tx } from '../../i18n/i18n';
+import { t } from '../../i18n/i18n';
 
 /**
  * A page of the extended edition: its content once the server says it runs that edition, a plain
@@ -20,7 +20,7 @@ export function ExtendedOnly(props: { what: string; children: JSX.Element }): JS
       <Match when={edition() === 'extended'}>{props.children}</Match>
       <Match when={edition() === 'free'}>
         <p class="notice" role="status">
-          {tx('admin.common.extendedOnly', { what: props.what, code: (chunks) => <code>{chunks}</code> })}
+          {t('admin.common.extendedOnly', { what: props.what })}
         </p>
       </Match>
       <Match when={status.state === 'errored'}>

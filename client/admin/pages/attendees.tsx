@@ -343,7 +343,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
         // a short list gets a short box (header, rows, border), not an empty screen under it
         style={{ height: total() ? `min(70vh, 40rem, ${(total()! + 1) * ROW_HEIGHT + 2}px)` : undefined }}
       >
-        <table class="table vtable-table" aria-rowcount={(total() ?? 0) + 1}>
+        <table class="table vtable-table" classList={{ 'vtable-table-answers': questions().length > 0 }} aria-rowcount={(total() ?? 0) + 1}>
           <thead>
             <tr aria-rowindex="1">
               <For each={columns()}>

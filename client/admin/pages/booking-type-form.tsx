@@ -1,4 +1,4 @@
-import { createMemo, createResource, createSignal, For, Show, type JSX } from 'solid-js';
+import { createMemo, createResource, createSignal, For, Index, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
@@ -18,7 +18,7 @@ import { MEETING_PATTERN_MAX, MEETING_PLACEHOLDERS } from '../../../shared/booki
 import { parseUtcString } from '../../../shared/time';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
-import { intlLocale, t } from '../../i18n/i18n';
+import { intlLocale, t, tx } from '../../i18n/i18n';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
 
 /** How many upcoming slots the preview lists. */
@@ -77,7 +77,8 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   const [hosts, setHosts] = createSignal<number[]>(existing?.hosts ?? []);
   const [assignment, setAssignment] = createSignal<AssignmentMode>((existing?.assignment || 'round_robin') as AssignmentMode);
   const [week, setWeek] = createSignal<WeekModel>(weekFromWindows(existing?.weeklyWindows));
-  const [daysOff, setDaysOff] = createSignal((existing?.daysOff ?? []).join('\n'));
+  // one date input per day off; an empty one (just added, or cleared) is left out when saving
+  const [daysOff, setDaysOff] = createSignal<string[]>(existing?.daysOff ?? []);
   const [notice, setNotice] = createSignal(String(existing?.minNoticeMinutes ?? 0));
   const [advance, setAdvance] = createSignal(String(existing?.maxAdvanceDays ?? 60));
   const [bufferBefore, setBufferBefore] = createSignal(String(existing?.bufferBeforeMinutes ?? 0));
@@ -99,7 +100,17 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   // Shared resources are an extended-edition feature: only asked for (and shown) there.
   const [resources] = createResource(() => edition() === 'extended', listResources);
   const hostChoices = createMemo(() => (ready(users) ?? []).filter((u) => u.role !== 'staff'));
-  const daysOffParsed = createMemo(() => parseDayList(daysOff()));
+  const daysOffParsed = createMemo(() => parseDayList(daysOff().join('\n')));
+  const setDayOff = (index: number, day: string) => setDaysOff(daysOff().map((d, i) => (i === index ? day : d)));
+  const addDayOff = () => {
+    setDaysOff([...daysOff(), '']);
+    document.getElementById(`bt-dayoff-${daysOff().length - 1}`)?.focus();
+  };
+  const removeDayOff = (index: number) => {
+    setDaysOff(daysOff().filter((_, i) => i !== index));
+    // the focus goes to the add button, which stays where the list ends
+    document.getElementById('bt-dayoff-add')?.focus();
+  };
 
   const whole = (value: string, name: string, min = 0): number => {
     if (!/^\d+$/.test(value.trim()) || Number(value) < min)
@@ -218,18 +229,34 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
           />
         </div>
         <WeeklyEditor value={week()} onChange={setWeek} timezone={timezone()} />
-        <div class="field">
-          <label for="bt-daysoff">{t('admin.bookingTypeForm.daysOff')}</label>
-          <textarea id="bt-daysoff" rows="3" aria-describedby="bt-daysoff-hint" onInput={(e) => setDaysOff(e.currentTarget.value)}>
-            {daysOff()}
-          </textarea>
+        <fieldset class="field" aria-describedby="bt-daysoff-hint">
+          <legend>{t('admin.bookingTypeForm.daysOff')}</legend>
           <p id="bt-daysoff-hint" class="field-hint">
             {t('admin.bookingTypeForm.daysOffHint')}
           </p>
-          <Show when={daysOffParsed().invalid.length > 0}>
-            <p class="form-error">{t('admin.bookingTypeForm.notDates', { dates: daysOffParsed().invalid.join(', ') })}</p>
+          <Show when={daysOff().length > 0} fallback={<p class="muted">{t('admin.bookingTypeForm.noDaysOff')}</p>}>
+            <ul class="window-list days-off-list">
+              <Index each={daysOff()}>
+                {(day, i) => (
+                  <li class="window-item">
+                    <label class="visually-hidden" for={`bt-dayoff-${i}`}>
+                      {t('admin.bookingTypeForm.dayOffLabel', { number: i + 1 })}
+                    </label>
+                    <input id={`bt-dayoff-${i}`} class="input-date" type="date" value={day()} onInput={(e) => setDayOff(i, e.currentTarget.value)} />
+                    <button type="button" class="button button-small button-quiet" onClick={() => removeDayOff(i)}>
+                      {tx('admin.bookingTypeForm.removeDayOff', { number: i + 1, hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
+                    </button>
+                  </li>
+                )}
+              </Index>
+            </ul>
           </Show>
-        </div>
+          <div class="button-row">
+            <button id="bt-dayoff-add" type="button" class="button button-small" onClick={addDayOff}>
+              {t('admin.bookingTypeForm.addDayOff')}
+            </button>
+          </div>
+        </fieldset>
         <div class="field-row">
           <TextField id="bt-notice" label={t('admin.bookingTypeForm.notice')} type="number" min="0" value={notice()} onInput={setNotice} />
           <TextField

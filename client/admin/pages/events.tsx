@@ -1,7 +1,7 @@
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { AdminFrame } from '../components/admin-frame';
 import { AsyncView } from '../components/async-view';
-import { DataTable } from '../components/data-table';
+import { CellLabel, DataTable } from '../components/data-table';
 import { listEventsListing } from '../data';
 import { formatTimeOfDay } from '../components/offline-panel';
 import { canEdit, type AdminUser } from '../session';
@@ -57,6 +57,7 @@ function EventList(props: { user: AdminUser }): JSX.Element {
           <DataTable
             labelledBy="events-heading"
             class="events-table"
+            stack
             columns={[
               t('admin.events.col.event'),
               t('admin.events.col.starts'),
@@ -67,8 +68,8 @@ function EventList(props: { user: AdminUser }): JSX.Element {
             rows={list()}
           >
             {(event) => (
-              <tr>
-                <td>
+              <tr role="row">
+                <td role="cell" class="cell-title">
                   <A href={`/admin/events/${event.id}`} id={`event-title-${event.id}`}>
                     {event.title}
                   </A>
@@ -76,20 +77,23 @@ function EventList(props: { user: AdminUser }): JSX.Element {
                     <div class="muted">{event.venue}</div>
                   </Show>
                 </td>
-                <td>
+                <td role="cell" class="cell-starts">
+                  <CellLabel>{t('admin.events.col.starts')}</CellLabel>
                   <time datetime={isoDateTime(event.startsUtc)}>{formatUtcDateTime(event.startsUtc)}</time>
                 </td>
-                <td>
+                <td role="cell" class="cell-status">
+                  <CellLabel>{t('admin.events.col.status')}</CellLabel>
                   <span class={`state state-${event.status}`}>{event.status === 'published' ? t('admin.events.published') : t('admin.events.draft')}</span>
                 </td>
-                <td>
+                <td role="cell" class="cell-capacity">
+                  <CellLabel>{t('admin.events.col.capacity')}</CellLabel>
                   {t('admin.events.capacity', {
                     capacity: event.capacity == null ? 'unlimited' : 'limited',
                     count: event.capacity,
                     waitlist: event.waitlist ? 'yes' : 'no',
                   })}
                 </td>
-                <td class="cell-actions">
+                <td role="cell" class="cell-actions">
                   {/* buttons in size (44 px), links in kind; the event's title tells which row they act on */}
                   <A href={`/admin/events/${event.id}/attendees`} class="button button-small button-quiet" aria-describedby={`event-title-${event.id}`}>
                     {t('admin.events.attendees')}

@@ -29,6 +29,7 @@ import {
   type UserDto,
 } from '../data';
 import { loadPaymentStatus } from '../edition';
+import { EmailText } from '../components/email-text';
 import { adminErrorMessage } from '../errors';
 import { viewerTimeZone } from '../forms';
 import type { AdminUser } from '../session';
@@ -207,7 +208,7 @@ function PaymentsFacts(props: { status: PaymentStatusDto }): JSX.Element {
             <dt>{t('admin.settings.payments.edition')}</dt>
             <dd>{t('admin.settings.payments.free')}</dd>
           </dl>
-          <p class="field-hint">{tx('admin.settings.payments.freeHint', { code: (chunks) => <code>{chunks}</code> })}</p>
+          <p class="field-hint">{t('admin.settings.payments.freeHint')}</p>
         </>
       }
     >
@@ -332,7 +333,9 @@ function Users(props: { me: AdminUser }): JSX.Element {
             {(u) => (
               <tr data-user-id={u.id}>
                 <td>{u.displayName || <span class="muted">—</span>}</td>
-                <td class="cell-email">{u.email}</td>
+                <td class="cell-email">
+                  <EmailText email={u.email} />
+                </td>
                 <td>
                   <label class="visually-hidden" for={`role-${u.id}`}>
                     {t('admin.settings.users.roleOf', { name: who(u) })}
