@@ -14,8 +14,11 @@ export const MAX_REMINDER_MINUTES = 30 * 24 * 60;
 /** A new event's reminder lead unless one is given: 24 hours. */
 export const DEFAULT_REMINDER_MINUTES = 24 * 60;
 
+/** The longest title an event may have (a copy's " (copy)" is kept inside it). */
+export const EVENT_TITLE_MAX = 190;
+
 const eventFields = {
-  title: z.string().trim().min(1).max(190),
+  title: z.string().trim().min(1).max(EVENT_TITLE_MAX),
   description: z.string().max(20_000),
   startsUtc: ZUtcDateTime,
   endsUtc: ZUtcDateTime.nullable(),

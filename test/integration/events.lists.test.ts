@@ -175,6 +175,14 @@ describe('POST /events/{id}/duplicate', () => {
     expect(await reminderJobs(created.id)).toEqual([{ state: 'queued' }]);
   });
 
+  it('a copy of a title at the longest allowed keeps within it, cut between characters, and can be saved again', async () => {
+    const title = `${'a'.repeat(182)}🎉🎉🎉🎉`; // 190 UTF-16 units, an emoji across the cut
+    const source = await createEvent(admin.api, { title });
+    const copy = (await admin.api.post(`/events/${source.id}/duplicate`)).body;
+    expect(copy.title).toBe(`${'a'.repeat(182)} (copy)`);
+    expect((await admin.api.patch(`/events/${copy.id}`, { title: copy.title })).status).toBe(200);
+  });
+
   it('an unknown event is 404; staff are 403 and nobody signed in 401, and nothing is copied', async () => {
     const unknown = await admin.api.post('/events/999999/duplicate');
     expect(unknown.status).toBe(404);

@@ -1,6 +1,13 @@
 import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
-import type { CreateEventInput, EventDto, EventListQuery, EventSignupState, UpdateEventInput } from '../../../shared/events';
+import {
+  EVENT_TITLE_MAX,
+  type CreateEventInput,
+  type EventDto,
+  type EventListQuery,
+  type EventSignupState,
+  type UpdateEventInput,
+} from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
 import { matchLocale } from '../../../shared/i18n/locales';
 import type { Principal } from '../../auth/principal';
@@ -94,6 +101,15 @@ function settingsOf(e: EventRow): NewEventRow {
   return settings;
 }
 
+/** "<title> (copy)", the title cut (never inside a character) so the copy stays within the longest title allowed. */
+function copyTitle(title: string): string {
+  const suffix = ' (copy)';
+  if (title.length + suffix.length <= EVENT_TITLE_MAX) return `${title}${suffix}`;
+  const cut = title.slice(0, EVENT_TITLE_MAX - suffix.length);
+  // a lone high surrogate would be half an emoji
+  return `${(/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd()}${suffix}`;
+}
+
 export function eventsService(ctx: AppContext) {
   const { db } = ctx;
   const extended = ctx.env.SVC_EDITION === 'extended';
@@ -142,7 +158,7 @@ export function eventsService(ctx: AppContext) {
       const row = await db.transaction(async (tx) => {
         const source = await eventsRepository(tx).findById(id);
         if (!source) return null;
-        const copy = await insertEvent(tx, { ...settingsOf(source), title: `${source.title} (copy)`, status: 'draft' });
+        const copy = await insertEvent(tx, { ...settingsOf(source), title: copyTitle(source.title), status: 'draft' });
         const tickets = ticketsRepository(tx);
         for (const category of await tickets.listOfEvent(id)) {
           const { id: _id, soldCount: _sold, createdUtc: _created, updatedUtc: _updated, ...settings } = category;
