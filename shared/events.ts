@@ -14,8 +14,11 @@ export const MAX_REMINDER_MINUTES = 30 * 24 * 60;
 /** A new event's reminder lead unless one is given: 24 hours. */
 export const DEFAULT_REMINDER_MINUTES = 24 * 60;
 
+/** The longest title an event may have (a copy's " (copy)" is kept inside it). */
+export const EVENT_TITLE_MAX = 190;
+
 const eventFields = {
-  title: z.string().trim().min(1).max(190),
+  title: z.string().trim().min(1).max(EVENT_TITLE_MAX),
   description: z.string().max(20_000),
   startsUtc: ZUtcDateTime,
   endsUtc: ZUtcDateTime.nullable(),
@@ -96,6 +99,8 @@ export const ZEventDto = z.object({
   reminderMinutes: z.number().int().nullable(),
   /** Seats still free (capacity − seats going or held by unpaid orders, never below 0); null = unlimited. */
   placesLeft: z.number().int().min(0).nullable(),
+  /** Administrators only: seats going or held by unpaid orders (the list's "23 / 40"). */
+  seatsTaken: z.number().int().min(0).optional(),
   signupState: ZEventSignupState,
   /** Extended edition: the sign-up questions (public: the visitor's form renders and checks them, offline too). */
   fields: z.array(ZCustomFieldDefinition).optional(),
@@ -116,9 +121,21 @@ export const ZEventListQuery = z.object({
   perPage: z.coerce.number().int().min(1).max(500).default(50),
   /** Administrators only; the public always sees published events. */
   status: ZEventStatus.optional(),
+  /**
+   * `upcoming`: not over yet (its end, or its start when it has none, is now or later), soonest
+   * first; `past`: over, the most recent first. Absent: every event by start time.
+   */
+  when: z.enum(['upcoming', 'past']).optional(),
+  /** Words the title contains, in any case (at most 200 characters). */
+  q: z.string().trim().max(200).optional(),
 });
 export type EventListQuery = z.infer<typeof ZEventListQuery>;
 
 /** `GET /events/{id}/form`: extra fields HTML and the signed render time (posted back as svc_ts). */
 export const ZSignupForm = z.object({ html: z.string(), formToken: z.string() });
 export type SignupForm = z.infer<typeof ZSignupForm>;
+
+/** Over: its end (or, without one, its start) has passed. Fixed-width UTC strings compare as times. */
+export function eventIsOver(e: Pick<EventDto, 'startsUtc' | 'endsUtc'>, nowUtc: string): boolean {
+  return (e.endsUtc ?? e.startsUtc) < nowUtc;
+}

@@ -138,6 +138,8 @@ function cachedEventDto(e: SyncEvent): EventDto {
 }
 export const createEvent = (input: Inputs['events']['create']) => call(rpc().events.create.mutate(input));
 export const updateEvent = (id: number, patch: UpdateEventInput) => call(rpc().events.update.mutate({ id, patch }));
+/** A draft copy of the event (settings, sign-up questions, ticket categories; no attendees). */
+export const duplicateEvent = (id: number) => call(rpc().events.duplicate.mutate({ id }));
 
 // ---- ticket categories and vouchers (docs/api.md#tickets) -------------------------------
 

@@ -12,6 +12,7 @@ import { createHost } from '../helpers/booking';
 import { createEvent, seedAttendees } from '../helpers/checkin';
 import { useE2e } from '../helpers/e2e';
 import { loginAs } from '../helpers/http';
+import { signUp } from '../helpers/registration';
 
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
 
@@ -37,6 +38,47 @@ describe('admin app', () => {
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const stored = await e2e.admin.api.get(`/events/${id}`);
     expect(stored.body).toMatchObject({ title: 'Summer party', capacity: 120, status: 'published', waitlist: true });
+  });
+
+  test('the events list: search by title as you type, Upcoming / Past / Drafts, seats per row, and Duplicate opening the draft copy', async () => {
+    const evening = (await e2e.admin.api.post('/events', { title: 'Tango evening', startsUtc: '2030-09-01 19:00:00', capacity: 40, status: 'published' })).body;
+    await e2e.admin.api.post(`/events/${evening.id}/ticket-categories`, { name: 'Dancer' });
+    expect((await signUp(e2e.server, evening.id, { quantity: 3 })).status).toBe(201);
+    await e2e.admin.api.post('/events', { title: 'Tango archive', startsUtc: '2020-09-01 19:00:00', status: 'published' });
+    await e2e.admin.api.post('/events', { title: 'Tango draft', startsUtc: '2030-10-01 19:00:00' });
+    await e2e.admin.api.post('/events', { title: 'Salsa social', startsUtc: '2030-09-02 19:00:00', status: 'published' });
+
+    const page = await e2e.openPage('/admin/events', { cookie: e2e.admin.cookie });
+    await page.getByRole('link', { name: 'Salsa social' }).waitFor();
+    const titles = () => page.locator('.events-table tbody tr a[id^="event-title-"]').allInnerTexts();
+
+    await page.getByLabel('Search by title').pressSequentially('TAN');
+    await expect.poll(titles).toEqual(['Tango archive', 'Tango evening', 'Tango draft']);
+    expect(await page.getByRole('row', { name: /Tango evening/ }).innerText()).toContain('3 / 40');
+
+    const show = page.getByLabel('Show');
+    await show.selectOption({ label: 'Past' });
+    await expect.poll(titles).toEqual(['Tango archive']);
+    await show.selectOption({ label: 'Upcoming' });
+    await expect.poll(titles).toEqual(['Tango evening', 'Tango draft']);
+    await show.selectOption({ label: 'Drafts' });
+    await expect.poll(titles).toEqual(['Tango draft']);
+    await page.getByLabel('Search by title').fill('waltz');
+    await page.getByText('No events match the search and filter.').waitFor();
+    await page.getByLabel('Search by title').fill('');
+    await show.selectOption({ label: 'All events' });
+    await expect.poll(async () => (await titles()).includes('Salsa social')).toBe(true);
+
+    await page
+      .getByRole('row', { name: /Tango evening/ })
+      .getByRole('button', { name: 'Duplicate' })
+      .click();
+    await page.waitForURL((url) => /^\/admin\/events\/\d+\/edit$/.test(url.pathname));
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Tango evening (copy)');
+    const copyId = Number(new URL(page.url()).pathname.split('/')[3]);
+    expect(copyId).not.toBe(evening.id);
+    expect((await e2e.admin.api.get(`/events/${copyId}`)).body).toMatchObject({ status: 'draft', capacity: 40, seatsTaken: 0 });
+    expect((await e2e.admin.api.get(`/events/${copyId}/ticket-categories`)).body.map((c: { name: string }) => c.name)).toEqual(['Dancer']);
   });
 
   test('the event form sets the reminder in hours before the start, or off', async () => {
@@ -349,6 +391,7 @@ describe('admin app', () => {
     await page.getByRole('link', { name: 'Staff event' }).waitFor();
     expect(await page.getByRole('link', { name: 'Someone else’s event' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'New event' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Duplicate' }).count()).toBe(0);
 
     await page.goto(new URL(`/admin/events/${mine.id}/attendees`, e2e.server.url).href);
     await page.getByText('2 attendees').waitFor();

@@ -145,6 +145,56 @@ describe('visitor screens at 390 px', () => {
     await checkScreen(page, 'visitor-390-404');
   });
 
+  test("events by month in the reader's language, a search, past events under their own heading; an event that is over says it has ended", async () => {
+    await createEvent(e2e.admin.api, { title: 'Lantern walk', startsUtc: '2099-06-10 18:00:00' });
+    await createEvent(e2e.admin.api, { title: 'Cider tasting', startsUtc: '2099-07-02 18:00:00' });
+    const over = await createEvent(e2e.admin.api, { title: 'Harbour fair', startsUtc: '2020-03-01 10:00:00', endsUtc: '2020-03-01 18:00:00' });
+
+    const page = await e2e.newPage({ viewport: PHONE_390 });
+    await go(page, '/events');
+    const june = page.getByRole('region', { name: 'June 2099' });
+    await june.getByRole('link', { name: /Lantern walk/ }).waitFor();
+    expect(await june.getByRole('heading', { level: 3 }).innerText()).toBe('June 2099');
+    await page
+      .getByRole('region', { name: 'July 2099' })
+      .getByRole('link', { name: /Cider tasting/ })
+      .waitFor();
+    const past = page.getByRole('region', { name: 'Past events' });
+    await past.getByRole('link', { name: /Harbour fair/ }).waitFor();
+    expect(
+      await page
+        .getByRole('region', { name: 'Upcoming events' })
+        .getByRole('link', { name: /Harbour fair/ })
+        .count(),
+    ).toBe(0);
+    await checkScreen(page, 'visitor-390-events-by-month');
+
+    await page.getByLabel('Search events').pressSequentially('lant');
+    await expect.poll(() => page.getByRole('link', { name: /Cider tasting/ }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: /Lantern walk/ }).count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Past events' }).count()).toBe(0);
+    await page.getByLabel('Search events').fill('harbour');
+    await page.getByText('No upcoming events match your search.').waitFor();
+    await past.getByRole('link', { name: /Harbour fair/ }).waitFor();
+
+    await go(page, `/events/${over.id}`);
+    await page.getByText('This event has ended.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Sign up' }).count()).toBe(0);
+    expect(await page.getByLabel('Email').count()).toBe(0);
+    await checkScreen(page, 'visitor-390-event-ended');
+
+    // German: the month headings are the reader's, through Intl
+    await go(page, '/events?lang=de');
+    await page
+      .getByRole('region', { name: 'Juni 2099' })
+      .getByRole('link', { name: /Lantern walk/ })
+      .waitFor();
+    await page
+      .getByRole('region', { name: 'Vergangene Veranstaltungen' })
+      .getByRole('link', { name: /Harbour fair/ })
+      .waitFor();
+  });
+
   test('"Could not refresh" goes once the connection is back and a refresh succeeds', async () => {
     await createEvent(e2e.admin.api, { title: 'Choir evening' });
     const page = await e2e.newPage({ viewport: PHONE_390 });

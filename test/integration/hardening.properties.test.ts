@@ -754,6 +754,7 @@ const PATH_ROWS: Record<string, Resolver> = {
   'auth.deleteUser': constant((fx) => fx.user()),
   'events.get': constant((fx) => fx.event()),
   'events.update': constant((fx) => fx.event()),
+  'events.duplicate': constant((fx) => fx.event()),
   'events.delete': constant((fx) => fx.event()),
   'attendees.form': constant((fx) => fx.event()),
   'attendees.signup': constant((fx) => fx.event()),

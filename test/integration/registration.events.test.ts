@@ -31,6 +31,7 @@ describe('events REST (docs/api.md#rest shapes)', () => {
       currency: 'USD',
       reminderMinutes: 1440,
       placesLeft: null,
+      seatsTaken: 0,
       signupState: 'open',
       createdUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       updatedUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),

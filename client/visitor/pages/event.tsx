@@ -272,6 +272,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
     const e = event.value();
     if (!e) return 'open';
     const now = Date.now();
+    if (now > utcMs(e.endsUtc ?? e.startsUtc)) return 'ended';
     if (e.signupOpensUtc && now < utcMs(e.signupOpensUtc)) return 'not-yet';
     if (now >= utcMs(e.signupClosesUtc ?? e.startsUtc)) return 'closed';
     return 'open';
@@ -535,291 +536,304 @@ export default function EventPage(props: RouteProps): JSX.Element {
                 <p style={{ 'white-space': 'pre-line' }}>{ev().description}</p>
               </Show>
 
-              <section class="v-stack" aria-labelledby="signup-heading">
-                <h2 id="signup-heading">{t('signup.heading')}</h2>
-
-                <Show when={state() === 'queued' || state() === 'sending'}>
-                  <div class="v-result waiting" role="status">
-                    <h3>{online() && !submission()?.queuedOffline ? t('signup.sending') : t('signup.savedOnPhone')}</h3>
-                    <Show when={!online() || submission()?.queuedOffline} fallback={<p>{t('signup.oneMoment')}</p>}>
-                      <p>{online() ? t('signup.sendingNow') : t('signup.sentWhenOnline')}</p>
-                    </Show>
+              {/* an event that is over says so instead of offering a sign-up (docs/api.md#rest, "Admin lists and figures") */}
+              <Show
+                when={windowState() !== 'ended'}
+                fallback={
+                  <div class="v-notice" role="status">
+                    <p>{t('event.ended')}</p>
+                    <p>
+                      <A href="/events">{t('signup.otherEvents')}</A>
+                    </p>
                   </div>
-                </Show>
+                }
+              >
+                <section class="v-stack" aria-labelledby="signup-heading">
+                  <h2 id="signup-heading">{t('signup.heading')}</h2>
 
-                <Show when={state() === 'done' && paymentUrl()}>
-                  {(url) => (
-                    <div
-                      ref={(el) => (resultEl = el)}
-                      tabindex="-1"
-                      class="v-result"
-                      classList={{ waiting: payment.state() === undefined || payment.state() === 'pending' }}
-                      role="status"
-                    >
-                      <h3>
-                        {payment.state() === 'paid'
-                          ? t('signup.going')
-                          : payment.state() === 'released' || payment.state() === 'refunded'
-                            ? t('signup.seatsReleased')
-                            : t('signup.paymentNeeded')}
-                      </h3>
-                      <Show when={payment.state() === undefined || payment.state() === 'pending'}>
-                        <p>{tx('signup.heldUntilPaid', { seats: seats(), email: email(), b: strong })}</p>
-                      </Show>
-                      <PaymentPending paymentUrl={url()} kind="order" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />
-                      <Show when={payment.state() === 'released' || payment.state() === 'refunded'}>
-                        <button type="button" class="button button-quiet" onClick={again}>
-                          {t('signup.again')}
-                        </button>
+                  <Show when={state() === 'queued' || state() === 'sending'}>
+                    <div class="v-result waiting" role="status">
+                      <h3>{online() && !submission()?.queuedOffline ? t('signup.sending') : t('signup.savedOnPhone')}</h3>
+                      <Show when={!online() || submission()?.queuedOffline} fallback={<p>{t('signup.oneMoment')}</p>}>
+                        <p>{online() ? t('signup.sendingNow') : t('signup.sentWhenOnline')}</p>
                       </Show>
                     </div>
-                  )}
-                </Show>
+                  </Show>
 
-                <Show when={state() === 'done' && !paymentUrl()}>
-                  <div ref={(el) => (resultEl = el)} tabindex="-1" class="v-result" classList={{ waitlist: result()?.status === 'waitlist' }} role="status">
-                    <Show
-                      when={result()?.status === 'waitlist'}
-                      fallback={
-                        <>
-                          <h3>{t('signup.going')}</h3>
-                          <p class="v-seats">{tx('signup.booked', { seats: seats(), email: email(), b: strong })}</p>
-                          <Show when={singleDue() > 0}>
-                            <p class="price-pay-at-door">{dueText(singleDue())}</p>
+                  <Show when={state() === 'done' && paymentUrl()}>
+                    {(url) => (
+                      <div
+                        ref={(el) => (resultEl = el)}
+                        tabindex="-1"
+                        class="v-result"
+                        classList={{ waiting: payment.state() === undefined || payment.state() === 'pending' }}
+                        role="status"
+                      >
+                        <h3>
+                          {payment.state() === 'paid'
+                            ? t('signup.going')
+                            : payment.state() === 'released' || payment.state() === 'refunded'
+                              ? t('signup.seatsReleased')
+                              : t('signup.paymentNeeded')}
+                        </h3>
+                        <Show when={payment.state() === undefined || payment.state() === 'pending'}>
+                          <p>{tx('signup.heldUntilPaid', { seats: seats(), email: email(), b: strong })}</p>
+                        </Show>
+                        <PaymentPending paymentUrl={url()} kind="order" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />
+                        <Show when={payment.state() === 'released' || payment.state() === 'refunded'}>
+                          <button type="button" class="button button-quiet" onClick={again}>
+                            {t('signup.again')}
+                          </button>
+                        </Show>
+                      </div>
+                    )}
+                  </Show>
+
+                  <Show when={state() === 'done' && !paymentUrl()}>
+                    <div ref={(el) => (resultEl = el)} tabindex="-1" class="v-result" classList={{ waitlist: result()?.status === 'waitlist' }} role="status">
+                      <Show
+                        when={result()?.status === 'waitlist'}
+                        fallback={
+                          <>
+                            <h3>{t('signup.going')}</h3>
+                            <p class="v-seats">{tx('signup.booked', { seats: seats(), email: email(), b: strong })}</p>
+                            <Show when={singleDue() > 0}>
+                              <p class="price-pay-at-door">{dueText(singleDue())}</p>
+                            </Show>
+                            <Show
+                              when={categorizedTickets().length > 1}
+                              fallback={
+                                <Show when={ticketCode()}>{(code) => <TicketQr code={code()} pdfHref={ticketPdfHref()} walletHref={ticketPassHref()} />}</Show>
+                              }
+                            >
+                              <ol class="ticket-list">
+                                <For each={categorizedTickets()}>
+                                  {(ticket, i) => (
+                                    <li>
+                                      <h4>{t('tickets.ticketOf', { n: i() + 1, name: ticket.name, people: ticket.people })}</h4>
+                                      <Show when={ticket.due > 0}>
+                                        <p class="price-pay-at-door">{dueText(ticket.due)}</p>
+                                      </Show>
+                                      <TicketQr code={ticket.code} pdfHref={ticket.pdfHref} walletHref={ticket.walletHref} />
+                                    </li>
+                                  )}
+                                </For>
+                              </ol>
+                            </Show>
+                            <p>{t('signup.showQr')}</p>
+                            <Show when={calendarUrl()}>
+                              {(href) => (
+                                <CalendarLinks
+                                  file={{ href: href(), filename: `event-${eventId}.ics`, label: t('signup.addToCalendar') }}
+                                  event={{
+                                    title: ev().title,
+                                    startUtc: ev().startsUtc,
+                                    endUtc: ev().endsUtc,
+                                    location: ev().venue,
+                                    // the cancel link is a secret the page never holds: the mail carries it
+                                    details: t('signup.calendarDetails'),
+                                  }}
+                                />
+                              )}
+                            </Show>
+                          </>
+                        }
+                      >
+                        <h3>{t('signup.waitlistHeading')}</h3>
+                        <p class="v-seats">{tx('signup.waitlistSeats', { seats: seats(), email: email(), b: strong })}</p>
+                        <p>{tx('signup.waitlistExplain', { email: email(), b: strong })}</p>
+                      </Show>
+                      <button type="button" class="button button-quiet" onClick={again}>
+                        {t('signup.someoneElse')}
+                      </button>
+                    </div>
+                  </Show>
+
+                  <Show when={showForm()}>
+                    <Show when={windowState() === 'closed'}>
+                      <div class="v-notice">
+                        <p>{t('signup.closedOn', { day: closedDay(ev()) })}</p>
+                        <p>
+                          <A href="/events">{t('signup.otherEvents')}</A>
+                        </p>
+                      </div>
+                    </Show>
+                    <Show when={windowState() === 'not-yet'}>
+                      <p class="v-notice">
+                        {t('signup.opensOn', { when: formatWhenHere({ startUtc: ev().signupOpensUtc!, zone: ev().timezone, viewerZone: tz }).text })}
+                      </p>
+                    </Show>
+                    <Show when={windowState() === 'open' && seatsState() === 'full'}>
+                      <div class="v-notice">
+                        <p>{t('signup.fullNoWaitlist')}</p>
+                        <p>
+                          <A href="/events">{t('signup.otherEvents')}</A>
+                        </p>
+                      </div>
+                    </Show>
+                    <Show when={windowState() === 'open' && seatsState() !== 'full'}>
+                      <Show when={seatsState() === 'full_waitlist'}>
+                        <p class="v-notice" id="signup-waitlist-note">
+                          {t('signup.waitlistNote')}
+                        </p>
+                      </Show>
+                      <Show when={form.value() === undefined && form.loading()}>
+                        <p class="status-text" role="status">
+                          {t('signup.formLoading')}
+                        </p>
+                      </Show>
+                      <Show when={form.value() === undefined && !form.loading() && form.error()}>
+                        <ErrorState message={form.error()!} onRetry={() => void form.refresh()} />
+                      </Show>
+                      <Show when={form.value()}>
+                        <form
+                          ref={(el) => {
+                            formEl = el;
+                            // `invalid` does not bubble: listen in the capture phase
+                            el.addEventListener('invalid', onInvalid, true);
+                            queueMicrotask(() => {
+                              applyValues(el, values);
+                              readQuantity();
+                            });
+                          }}
+                          class="v-form"
+                          onSubmit={onSubmit}
+                          onInput={(e) => {
+                            clearCoreError(e);
+                            remember();
+                            recheck();
+                          }}
+                          onChange={() => {
+                            remember();
+                            recheck();
+                          }}
+                          aria-describedby={submission()?.error || localError() ? 'signup-error' : undefined}
+                        >
+                          <div class="field">
+                            <label for="signup-name">{t('signup.name')}</label>
+                            <input
+                              id="signup-name"
+                              name="display_name"
+                              type="text"
+                              autocomplete="name"
+                              required
+                              maxlength={190}
+                              aria-invalid={coreErrors().display_name ? 'true' : undefined}
+                              aria-describedby={coreErrors().display_name ? 'signup-name-error' : undefined}
+                            />
+                            <CoreFieldError id="signup-name-error" message={coreErrors().display_name} />
+                          </div>
+                          <div class="field">
+                            <label for="signup-email">{t('signup.email')}</label>
+                            <input
+                              id="signup-email"
+                              name="email"
+                              type="email"
+                              inputmode="email"
+                              autocomplete="email"
+                              required
+                              maxlength={254}
+                              aria-invalid={coreErrors().email ? 'true' : undefined}
+                              aria-describedby={coreErrors().email ? 'signup-email-error' : undefined}
+                            />
+                            <CoreFieldError id="signup-email-error" message={coreErrors().email} />
+                          </div>
+                          {/* svc_rsvp_form_fields: after the email, before the quantity; the callback escapes it */}
+                          <Show when={injected().before}>
+                            <div class="v-extra" innerHTML={injected().before} />
                           </Show>
-                          <Show
-                            when={categorizedTickets().length > 1}
-                            fallback={
-                              <Show when={ticketCode()}>{(code) => <TicketQr code={code()} pdfHref={ticketPdfHref()} walletHref={ticketPassHref()} />}</Show>
-                            }
-                          >
-                            <ol class="ticket-list">
-                              <For each={categorizedTickets()}>
-                                {(ticket, i) => (
-                                  <li>
-                                    <h4>{t('tickets.ticketOf', { n: i() + 1, name: ticket.name, people: ticket.people })}</h4>
-                                    <Show when={ticket.due > 0}>
-                                      <p class="price-pay-at-door">{dueText(ticket.due)}</p>
-                                    </Show>
-                                    <TicketQr code={ticket.code} pdfHref={ticket.pdfHref} walletHref={ticket.walletHref} />
-                                  </li>
-                                )}
-                              </For>
-                            </ol>
+                          <For each={ownFields()}>{(field) => <CustomFieldInput field={field} error={fieldErrors()[field.key]} />}</For>
+                          <Show when={injected().after}>
+                            <div class="v-extra" innerHTML={injected().after} />
                           </Show>
-                          <p>{t('signup.showQr')}</p>
-                          <Show when={calendarUrl()}>
-                            {(href) => (
-                              <CalendarLinks
-                                file={{ href: href(), filename: `event-${eventId}.ics`, label: t('signup.addToCalendar') }}
-                                event={{
-                                  title: ev().title,
-                                  startUtc: ev().startsUtc,
-                                  endUtc: ev().endsUtc,
-                                  location: ev().venue,
-                                  // the cancel link is a secret the page never holds: the mail carries it
-                                  details: t('signup.calendarDetails'),
-                                }}
+                          <Show when={!sellsCategories()}>
+                            <div class="field">
+                              <label for="signup-quantity">{t('signup.seats')}</label>
+                              <input
+                                id="signup-quantity"
+                                name="quantity"
+                                type="number"
+                                inputmode="numeric"
+                                min="1"
+                                max={maxSeats(ev())}
+                                value="1"
+                                required
+                                aria-invalid={coreErrors().quantity ? 'true' : undefined}
+                                aria-describedby={[
+                                  'signup-quantity-hint',
+                                  overflowing() ? 'signup-quantity-waitlist' : '',
+                                  coreErrors().quantity ? 'signup-quantity-error' : '',
+                                ]
+                                  .filter(Boolean)
+                                  .join(' ')}
+                              />
+                              <p id="signup-quantity-hint" class="v-hint">
+                                {ev().placesLeft !== null && ev().placesLeft! > 0
+                                  ? t('signup.seatsHintPlaces', { max: maxSeats(ev()), places: ev().placesLeft })
+                                  : t('signup.seatsHint', { max: maxSeats(ev()) })}
+                              </p>
+                              <Show when={overflowing()}>
+                                <p id="signup-quantity-waitlist" class="v-notice v-seats-warning" role="status">
+                                  {t('signup.overflow', { places: ev().placesLeft, seats: quantityTyped() })}
+                                </p>
+                              </Show>
+                              <CoreFieldError id="signup-quantity-error" message={coreErrors().quantity} />
+                            </div>
+                          </Show>
+                          <Show when={sellsCategories() && shownOffer()}>
+                            {(o) => (
+                              <>
+                                <TicketPicker
+                                  categories={o().categories}
+                                  currency={o().currency}
+                                  maxPerSignup={ev().maxPerSignup}
+                                  waitlist={ev().waitlist}
+                                  appliedCode={o().voucher?.code ?? null}
+                                  codeError={codeError() ?? coreErrors().voucher}
+                                  applying={applyingCode()}
+                                  onApply={() => void applyCode()}
+                                  onRemoveCode={removeCode}
+                                />
+                              </>
+                            )}
+                          </Show>
+                          <Show when={priced() && shownOffer()}>
+                            {(o) => (
+                              <PriceSummary
+                                priced={priced()!}
+                                currency={o().currency}
+                                onlinePayment={o().onlinePayment}
+                                holdHours={o().holdHours}
+                                voucherCode={o().voucher?.code ?? null}
+                                categoryNames={categoryNames()}
+                                busy={submitting()}
                               />
                             )}
                           </Show>
-                        </>
-                      }
-                    >
-                      <h3>{t('signup.waitlistHeading')}</h3>
-                      <p class="v-seats">{tx('signup.waitlistSeats', { seats: seats(), email: email(), b: strong })}</p>
-                      <p>{tx('signup.waitlistExplain', { email: email(), b: strong })}</p>
-                    </Show>
-                    <button type="button" class="button button-quiet" onClick={again}>
-                      {t('signup.someoneElse')}
-                    </button>
-                  </div>
-                </Show>
-
-                <Show when={showForm()}>
-                  <Show when={windowState() === 'closed'}>
-                    <div class="v-notice">
-                      <p>{t('signup.closedOn', { day: closedDay(ev()) })}</p>
-                      <p>
-                        <A href="/events">{t('signup.otherEvents')}</A>
-                      </p>
-                    </div>
-                  </Show>
-                  <Show when={windowState() === 'not-yet'}>
-                    <p class="v-notice">
-                      {t('signup.opensOn', { when: formatWhenHere({ startUtc: ev().signupOpensUtc!, zone: ev().timezone, viewerZone: tz }).text })}
-                    </p>
-                  </Show>
-                  <Show when={windowState() === 'open' && seatsState() === 'full'}>
-                    <div class="v-notice">
-                      <p>{t('signup.fullNoWaitlist')}</p>
-                      <p>
-                        <A href="/events">{t('signup.otherEvents')}</A>
-                      </p>
-                    </div>
-                  </Show>
-                  <Show when={windowState() === 'open' && seatsState() !== 'full'}>
-                    <Show when={seatsState() === 'full_waitlist'}>
-                      <p class="v-notice" id="signup-waitlist-note">
-                        {t('signup.waitlistNote')}
-                      </p>
-                    </Show>
-                    <Show when={form.value() === undefined && form.loading()}>
-                      <p class="status-text" role="status">
-                        {t('signup.formLoading')}
-                      </p>
-                    </Show>
-                    <Show when={form.value() === undefined && !form.loading() && form.error()}>
-                      <ErrorState message={form.error()!} onRetry={() => void form.refresh()} />
-                    </Show>
-                    <Show when={form.value()}>
-                      <form
-                        ref={(el) => {
-                          formEl = el;
-                          // `invalid` does not bubble: listen in the capture phase
-                          el.addEventListener('invalid', onInvalid, true);
-                          queueMicrotask(() => {
-                            applyValues(el, values);
-                            readQuantity();
-                          });
-                        }}
-                        class="v-form"
-                        onSubmit={onSubmit}
-                        onInput={(e) => {
-                          clearCoreError(e);
-                          remember();
-                          recheck();
-                        }}
-                        onChange={() => {
-                          remember();
-                          recheck();
-                        }}
-                        aria-describedby={submission()?.error || localError() ? 'signup-error' : undefined}
-                      >
-                        <div class="field">
-                          <label for="signup-name">{t('signup.name')}</label>
-                          <input
-                            id="signup-name"
-                            name="display_name"
-                            type="text"
-                            autocomplete="name"
-                            required
-                            maxlength={190}
-                            aria-invalid={coreErrors().display_name ? 'true' : undefined}
-                            aria-describedby={coreErrors().display_name ? 'signup-name-error' : undefined}
-                          />
-                          <CoreFieldError id="signup-name-error" message={coreErrors().display_name} />
-                        </div>
-                        <div class="field">
-                          <label for="signup-email">{t('signup.email')}</label>
-                          <input
-                            id="signup-email"
-                            name="email"
-                            type="email"
-                            inputmode="email"
-                            autocomplete="email"
-                            required
-                            maxlength={254}
-                            aria-invalid={coreErrors().email ? 'true' : undefined}
-                            aria-describedby={coreErrors().email ? 'signup-email-error' : undefined}
-                          />
-                          <CoreFieldError id="signup-email-error" message={coreErrors().email} />
-                        </div>
-                        {/* svc_rsvp_form_fields: after the email, before the quantity; the callback escapes it */}
-                        <Show when={injected().before}>
-                          <div class="v-extra" innerHTML={injected().before} />
-                        </Show>
-                        <For each={ownFields()}>{(field) => <CustomFieldInput field={field} error={fieldErrors()[field.key]} />}</For>
-                        <Show when={injected().after}>
-                          <div class="v-extra" innerHTML={injected().after} />
-                        </Show>
-                        <Show when={!sellsCategories()}>
-                          <div class="field">
-                            <label for="signup-quantity">{t('signup.seats')}</label>
-                            <input
-                              id="signup-quantity"
-                              name="quantity"
-                              type="number"
-                              inputmode="numeric"
-                              min="1"
-                              max={maxSeats(ev())}
-                              value="1"
-                              required
-                              aria-invalid={coreErrors().quantity ? 'true' : undefined}
-                              aria-describedby={[
-                                'signup-quantity-hint',
-                                overflowing() ? 'signup-quantity-waitlist' : '',
-                                coreErrors().quantity ? 'signup-quantity-error' : '',
-                              ]
-                                .filter(Boolean)
-                                .join(' ')}
-                            />
-                            <p id="signup-quantity-hint" class="v-hint">
-                              {ev().placesLeft !== null && ev().placesLeft! > 0
-                                ? t('signup.seatsHintPlaces', { max: maxSeats(ev()), places: ev().placesLeft })
-                                : t('signup.seatsHint', { max: maxSeats(ev()) })}
-                            </p>
-                            <Show when={overflowing()}>
-                              <p id="signup-quantity-waitlist" class="v-notice v-seats-warning" role="status">
-                                {t('signup.overflow', { places: ev().placesLeft, seats: quantityTyped() })}
-                              </p>
-                            </Show>
-                            <CoreFieldError id="signup-quantity-error" message={coreErrors().quantity} />
+                          <div class="v-hp" aria-hidden="true">
+                            <label for="signup-hp">{t('signup.honeypot')}</label>
+                            <input id="signup-hp" name={HONEYPOT_FIELD} type="text" tabindex="-1" autocomplete="off" />
                           </div>
-                        </Show>
-                        <Show when={sellsCategories() && shownOffer()}>
-                          {(o) => (
-                            <>
-                              <TicketPicker
-                                categories={o().categories}
-                                currency={o().currency}
-                                maxPerSignup={ev().maxPerSignup}
-                                waitlist={ev().waitlist}
-                                appliedCode={o().voucher?.code ?? null}
-                                codeError={codeError() ?? coreErrors().voucher}
-                                applying={applyingCode()}
-                                onApply={() => void applyCode()}
-                                onRemoveCode={removeCode}
-                              />
-                            </>
-                          )}
-                        </Show>
-                        <Show when={priced() && shownOffer()}>
-                          {(o) => (
-                            <PriceSummary
-                              priced={priced()!}
-                              currency={o().currency}
-                              onlinePayment={o().onlinePayment}
-                              holdHours={o().holdHours}
-                              voucherCode={o().voucher?.code ?? null}
-                              categoryNames={categoryNames()}
-                              busy={submitting()}
-                            />
-                          )}
-                        </Show>
-                        <div class="v-hp" aria-hidden="true">
-                          <label for="signup-hp">{t('signup.honeypot')}</label>
-                          <input id="signup-hp" name={HONEYPOT_FIELD} type="text" tabindex="-1" autocomplete="off" />
-                        </div>
-                        <Show when={!online()}>
-                          <p class="v-hint">{t('signup.offlineHint')}</p>
-                        </Show>
-                        <Show when={!summaryHasButton()}>
-                          <button type="submit" class="button" aria-disabled={submitting()}>
-                            {submitLabel()}
-                          </button>
-                        </Show>
-                        <Show when={localError()}>
-                          {(message) => <SubmissionProblem id="signup-error" ref={(el) => (resultEl = el)} error={{ message: message() }} />}
-                        </Show>
-                        <Show when={!localError() && state() === 'failed' && submission()?.error}>
-                          {(error) => <SubmissionProblem id="signup-error" ref={(el) => (resultEl = el)} error={error()} fieldIds={CORE_FIELD_IDS} />}
-                        </Show>
-                      </form>
+                          <Show when={!online()}>
+                            <p class="v-hint">{t('signup.offlineHint')}</p>
+                          </Show>
+                          <Show when={!summaryHasButton()}>
+                            <button type="submit" class="button" aria-disabled={submitting()}>
+                              {submitLabel()}
+                            </button>
+                          </Show>
+                          <Show when={localError()}>
+                            {(message) => <SubmissionProblem id="signup-error" ref={(el) => (resultEl = el)} error={{ message: message() }} />}
+                          </Show>
+                          <Show when={!localError() && state() === 'failed' && submission()?.error}>
+                            {(error) => <SubmissionProblem id="signup-error" ref={(el) => (resultEl = el)} error={error()} fieldIds={CORE_FIELD_IDS} />}
+                          </Show>
+                        </form>
+                      </Show>
                     </Show>
                   </Show>
-                </Show>
-              </section>
+                </section>
+              </Show>
             </div>
           )}
         </Show>

@@ -1,5 +1,9 @@
-/** `/events`: published events and bookable appointment types, from the device's copy when offline. */
-import { createEffect, createSignal, For, onMount, Show, type JSX } from 'solid-js';
+/**
+ * `/events`: published events not over yet, by month, then the most recent past ones under
+ * their own heading, and the bookable appointment types; from the device's copy when offline.
+ * The search box narrows both event lists as the visitor types.
+ */
+import { createEffect, createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { isoDateTime } from '../../ui/format';
 import { A } from '../../router';
@@ -7,8 +11,9 @@ import { call, rpc } from '../../ui/trpc';
 import { ResourceStates } from '../components/states';
 import { createCachedResource } from '../cache';
 import { startOutboxRunner } from '../runner';
-import { detectTimeZone, formatPrice } from '../time';
-import type { EventDto } from '../../../shared/events';
+import { dayInZone, detectTimeZone, formatPrice, monthInWords } from '../time';
+import { eventIsOver, type EventDto } from '../../../shared/events';
+import { toUtcString, utcMs } from '../../../shared/time';
 import { t, tx } from '../../i18n/i18n';
 import { formatWhenHere } from '../when';
 import '../../styles/visitor.css';
@@ -32,12 +37,39 @@ function availability(event: EventDto): string | null {
   }
 }
 
+/** Past events shown: the most recent ones; older ones are for the organizer's records. */
+const PAST_SHOWN = 10;
+
+/** Whether the title holds the words typed (any case). */
+const matches = (event: EventDto, words: string) => words === '' || event.title.toLocaleLowerCase().includes(words);
+
+/** Events in runs of one month each (in the reader's zone), in list order. */
+function byMonth(list: EventDto[], tz: string): { month: string; events: EventDto[] }[] {
+  const groups: { month: string; events: EventDto[] }[] = [];
+  for (const event of list) {
+    const month = dayInZone(utcMs(event.startsUtc), tz).slice(0, 7);
+    const last = groups[groups.length - 1];
+    if (last?.month === month) last.events.push(event);
+    else groups.push({ month, events: [event] });
+  }
+  return groups;
+}
+
 export default function EventsPage(): JSX.Element {
   const tz = detectTimeZone();
   const events = createCachedResource(
     () => 'events',
-    async () => (await call(rpc().events.list.query({ perPage: 100 }))).items,
+    async () => (await call(rpc().events.list.query({ perPage: 100, when: 'upcoming' }))).items,
   );
+  const [search, setSearch] = createSignal('');
+  const words = () => search().trim().toLocaleLowerCase();
+  // a copy kept offline may hold events that have ended since: they are not upcoming any more
+  const upcoming = createMemo(() => {
+    const list = events.value();
+    if (!list) return undefined;
+    const nowUtc = toUtcString(Date.now());
+    return list.filter((e) => !eventIsOver(e, nowUtc) && matches(e, words()));
+  });
   const types = createCachedResource(
     () => 'booking-types',
     async () => (await call(rpc().booking.types.query({ perPage: 100 }))).items,
@@ -52,54 +84,38 @@ export default function EventsPage(): JSX.Element {
   createEffect(() => {
     if (!events.loading() && !proposals.loading()) setAboveSettled(true);
   });
+  // asked for once the page's first answers are in: it is below them, and nobody waits on it
+  const past = createCachedResource(
+    () => (aboveSettled() ? 'events-past' : null),
+    async () => (await call(rpc().events.list.query({ perPage: PAST_SHOWN, when: 'past' }))).items,
+  );
+  const pastShown = createMemo(() => (past.value() ?? []).filter((e) => matches(e, words())));
   onMount(startOutboxRunner);
 
   return (
     <Page title={t('events.title')}>
       <section class="v-stack" aria-labelledby="events-heading">
         <h2 id="events-heading">{t('events.upcoming')}</h2>
+        <div class="field">
+          <label for="events-search">{t('events.search')}</label>
+          <input id="events-search" type="search" autocomplete="off" value={search()} onInput={(e) => setSearch(e.currentTarget.value)} />
+        </div>
         <ResourceStates resource={events} what="list" loading={t('events.loading')} />
-        <Show when={events.value()?.length === 0}>
-          <p class="status-text">{t('events.none')}</p>
+        <Show when={upcoming()?.length === 0}>
+          <p class="status-text" role="status">
+            {words() === '' ? t('events.none') : t('events.noMatch')}
+          </p>
         </Show>
-        <Show when={(events.value()?.length ?? 0) > 0}>
-          <ul class="v-list">
-            <For each={events.value()}>
-              {(event) => (
-                <li>
-                  <A href={`/events/${event.id}`} class="v-item">
-                    <span class="v-item-title">{event.title}</span>
-                    <span class="v-item-meta">
-                      <time datetime={isoDateTime(event.startsUtc)}>
-                        {formatWhenHere({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, viewerZone: tz }).text}
-                      </time>
-                      {event.venue ? ` · ${event.venue}` : ''}
-                    </span>
-                    <span class="v-item-meta">
-                      {event.priceCents > 0 ? formatPrice(event.priceCents, event.currency) : t('price.free')}
-                      <Show when={availability(event)}>
-                        {(text) => (
-                          <>
-                            {' · '}
-                            <span
-                              class="v-availability"
-                              classList={{
-                                few: event.signupState === 'open' && event.placesLeft !== null && event.placesLeft <= FEW_PLACES,
-                                full: event.signupState !== 'open',
-                              }}
-                            >
-                              {text()}
-                            </span>
-                          </>
-                        )}
-                      </Show>
-                    </span>
-                  </A>
-                </li>
-              )}
-            </For>
-          </ul>
-        </Show>
+        <For each={byMonth(upcoming() ?? [], tz)}>
+          {(group) => (
+            <section class="v-stack" aria-labelledby={`events-month-${group.month}`}>
+              <h3 id={`events-month-${group.month}`} class="v-month">
+                {monthInWords(Number(group.month.slice(0, 4)), Number(group.month.slice(5, 7)))}
+              </h3>
+              <EventList events={group.events} tz={tz} />
+            </section>
+          )}
+        </For>
         <Show when={proposals.value()}>
           <p class="v-hint">{tx('events.propose', { link: (chunks) => <A href="/events/submit">{chunks}</A> })}</p>
         </Show>
@@ -133,6 +149,55 @@ export default function EventsPage(): JSX.Element {
           </Show>
         </section>
       </Show>
+
+      <Show when={aboveSettled() && pastShown().length > 0}>
+        <section class="v-stack section" aria-labelledby="past-heading">
+          <h2 id="past-heading">{t('events.past')}</h2>
+          <EventList events={pastShown()} tz={tz} past />
+        </section>
+      </Show>
     </Page>
+  );
+}
+
+/** Event cards; a past one says nothing about getting in (it is over). */
+function EventList(props: { events: EventDto[]; tz: string; past?: boolean }): JSX.Element {
+  return (
+    <ul class="v-list">
+      <For each={props.events}>
+        {(event) => (
+          <li>
+            <A href={`/events/${event.id}`} class="v-item">
+              <span class="v-item-title">{event.title}</span>
+              <span class="v-item-meta">
+                <time datetime={isoDateTime(event.startsUtc)}>
+                  {formatWhenHere({ startUtc: event.startsUtc, endUtc: event.endsUtc, zone: event.timezone, viewerZone: props.tz }).text}
+                </time>
+                {event.venue ? ` · ${event.venue}` : ''}
+              </span>
+              <span class="v-item-meta">
+                {event.priceCents > 0 ? formatPrice(event.priceCents, event.currency) : t('price.free')}
+                <Show when={!props.past && availability(event)}>
+                  {(text) => (
+                    <>
+                      {' · '}
+                      <span
+                        class="v-availability"
+                        classList={{
+                          few: event.signupState === 'open' && event.placesLeft !== null && event.placesLeft <= FEW_PLACES,
+                          full: event.signupState !== 'open',
+                        }}
+                      >
+                        {text()}
+                      </span>
+                    </>
+                  )}
+                </Show>
+              </span>
+            </A>
+          </li>
+        )}
+      </For>
+    </ul>
   );
 }

@@ -46,7 +46,8 @@ function orderOf({ sort, order }: AttendeeOrder): SQL[] {
   return sort === 'id' ? [by(attendees.id)] : [by(SORT_COLUMNS[sort]), by(attendees.id)];
 }
 
-function likePattern(text: string): string {
+/** An ILIKE pattern for "contains `text`", its `%`, `_` and `\` taken as typed (the events list's search too). */
+export function likePattern(text: string): string {
   return `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 }
 

@@ -34,6 +34,15 @@ export const eventsOperations = {
     rest: { method: 'post', path: '/events', tags: TAGS, status: 201, describe: 'The event' },
     handler: ({ input, ctx }) => eventsService(ctx).create(input),
   }),
+  duplicate: defineOperation({
+    summary: 'Copy an event as a draft titled "<title> (copy)": its settings, sign-up questions and ticket categories, no attendees',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZIdParams,
+    output: ZEventDto,
+    rest: { method: 'post', path: '/events/:id/duplicate', tags: TAGS, status: 201, describe: 'The new draft', errors: { 404: 'No such event' } },
+    handler: ({ input, ctx }) => eventsService(ctx).duplicate(input.id),
+  }),
   update: defineOperation({
     summary: 'Update an event',
     access: ADMIN_ONLY,

@@ -1,12 +1,33 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { events, type EventStatus } from './events.sql';
 import { attendees } from '../attendees/attendees.sql';
+import { likePattern } from '../attendees/attendees.repository';
 import { orders } from '../orders/payments.sql';
 
 export type EventRow = typeof events.$inferSelect;
 export type NewEventRow = typeof events.$inferInsert;
+
+/** What a list keeps: a status, upcoming or past at `nowUtc`, words in the title. */
+export interface EventListFilter {
+  status?: EventStatus;
+  when?: 'upcoming' | 'past';
+  q?: string;
+  nowUtc: string;
+}
+
+/** An event is over once its end, or its start when it has none, has passed. */
+const endOrStart = sql`coalesce(${events.endsUtc}, ${events.startsUtc})`;
+
+function listWhere(filter: EventListFilter): SQL | undefined {
+  return and(
+    filter.status ? eq(events.status, filter.status) : undefined,
+    filter.when === 'upcoming' ? gte(endOrStart, filter.nowUtc) : undefined,
+    filter.when === 'past' ? lt(endOrStart, filter.nowUtc) : undefined,
+    filter.q ? ilike(events.title, likePattern(filter.q)) : undefined,
+  );
+}
 
 /** Queries only; rules live in events.service.ts. */
 export function eventsRepository(db: Db) {
@@ -14,10 +35,18 @@ export function eventsRepository(db: Db) {
     findById: async (id: number) => (await db.select().from(events).where(eq(events.id, id)))[0] ?? null,
     /** The event row locked until the transaction ends: sign-ups on one event decide seats one at a time. */
     lockById: async (id: number) => (await db.select().from(events).where(eq(events.id, id)).for('update'))[0] ?? null,
-    list: async (filter: { status?: EventStatus }, limit: number, offset: number) => {
-      const where = filter.status ? eq(events.status, filter.status) : undefined;
+    /** By start time; past events the most recent first. */
+    list: async (filter: EventListFilter, limit: number, offset: number) => {
+      const where = listWhere(filter);
+      const order = filter.when === 'past' ? [desc(events.startsUtc), desc(events.id)] : [asc(events.startsUtc), asc(events.id)];
       const [rows, [count]] = await Promise.all([
-        db.select().from(events).where(where).orderBy(asc(events.startsUtc), asc(events.id)).limit(limit).offset(offset),
+        db
+          .select()
+          .from(events)
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset),
         db
           .select({ n: sql<number>`count(*)::int` })
           .from(events)

@@ -1,11 +1,20 @@
 import type { AppContext } from '../../context';
 import { AppError } from '../../../shared/errors';
-import type { CreateEventInput, EventDto, EventListQuery, EventSignupState, UpdateEventInput } from '../../../shared/events';
+import {
+  EVENT_TITLE_MAX,
+  type CreateEventInput,
+  type EventDto,
+  type EventListQuery,
+  type EventSignupState,
+  type UpdateEventInput,
+} from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
 import { matchLocale } from '../../../shared/i18n/locales';
 import type { Principal } from '../../auth/principal';
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
-import { eventsRepository, type EventRow } from './events.repository';
+import type { Db } from '../../db/client';
+import { eventsRepository, type EventRow, type NewEventRow } from './events.repository';
+import { ticketsRepository } from '../orders/tickets.repository';
 import { settingsService } from '../settings/settings.service';
 import { dropEventReminder, planEventReminder } from '../attendees/attendees.reminders';
 
@@ -53,6 +62,7 @@ export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: bo
     createdUtc: e.createdUtc,
     updatedUtc: e.updatedUtc,
   };
+  if (view.admin) dto.seatsTaken = live.seatsTaken;
   if (!view.extended) return dto;
   dto.fields = e.fields;
   if (!view.admin) return dto;
@@ -75,6 +85,31 @@ function assertCoherent(e: Pick<EventRow, 'startsUtc' | 'endsUtc' | 'signupOpens
   if (Object.keys(params).length > 0) throw new AppError('svc_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params });
 }
 
+/**
+ * Every new event row, made from the form or as a copy, is written here: the row, then its
+ * reminder planned in the same transaction (docs/api.md#event-reminders).
+ */
+async function insertEvent(tx: Db, row: NewEventRow): Promise<EventRow> {
+  const inserted = await eventsRepository(tx).insert(row);
+  await planEventReminder(tx, null, inserted);
+  return inserted;
+}
+
+/** What a copy of an event does not take over: its identity, its times of writing and a proposal's submitter. */
+function settingsOf(e: EventRow): NewEventRow {
+  const { id: _id, createdUtc: _created, updatedUtc: _updated, submissionStatus: _status, submitterName: _name, submitterEmail: _email, ...settings } = e;
+  return settings;
+}
+
+/** "<title> (copy)", the title cut (never inside a character) so the copy stays within the longest title allowed. */
+function copyTitle(title: string): string {
+  const suffix = ' (copy)';
+  if (title.length + suffix.length <= EVENT_TITLE_MAX) return `${title}${suffix}`;
+  const cut = title.slice(0, EVENT_TITLE_MAX - suffix.length);
+  // a lone high surrogate would be half an emoji
+  return `${(/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd()}${suffix}`;
+}
+
 export function eventsService(ctx: AppContext) {
   const { db } = ctx;
   const extended = ctx.env.SVC_EDITION === 'extended';
@@ -93,7 +128,8 @@ export function eventsService(ctx: AppContext) {
   return {
     async list(query: EventListQuery, principal: Principal | null): Promise<{ items: EventDto[]; total: number }> {
       const status = canSeeDrafts(principal) ? query.status : 'published';
-      const { rows, total } = await repo.list({ status }, query.perPage, (query.page - 1) * query.perPage);
+      const filter = { status, when: query.when, q: query.q || undefined, nowUtc: toUtcString(Date.now()) };
+      const { rows, total } = await repo.list(filter, query.perPage, (query.page - 1) * query.perPage);
       const admin = canSeeDrafts(principal);
       return { items: await toDtos(rows, admin), total };
     },
@@ -109,11 +145,28 @@ export function eventsService(ctx: AppContext) {
       assertCoherent(input);
       assertChatTarget(input.chatWebhookUrl);
       const { reminderMinutes, ...fields } = input;
+      const row = await db.transaction((tx) => insertEvent(tx, { ...fields, reminderMinutesBefore: reminderMinutes }));
+      return toDto(row, true);
+    },
+
+    /**
+     * A draft titled "<title> (copy)" with the event's settings, sign-up questions and ticket
+     * categories (in their order), made through the create's own path; no attendees, orders or
+     * vouchers (docs/api.md#rest, "Admin lists and figures").
+     */
+    async duplicate(id: number): Promise<EventDto> {
       const row = await db.transaction(async (tx) => {
-        const inserted = await eventsRepository(tx).insert({ ...fields, reminderMinutesBefore: reminderMinutes });
-        await planEventReminder(tx, null, inserted);
-        return inserted;
+        const source = await eventsRepository(tx).findById(id);
+        if (!source) return null;
+        const copy = await insertEvent(tx, { ...settingsOf(source), title: copyTitle(source.title), status: 'draft' });
+        const tickets = ticketsRepository(tx);
+        for (const category of await tickets.listOfEvent(id)) {
+          const { id: _id, soldCount: _sold, createdUtc: _created, updatedUtc: _updated, ...settings } = category;
+          await tickets.insert({ ...settings, eventId: copy.id });
+        }
+        return copy;
       });
+      if (!row) throw new AppError('svc_not_found', 'No such event.');
       return toDto(row, true);
     },
 
