@@ -169,6 +169,11 @@ export default function ManagePage(props: RouteProps): JSX.Element {
               <dd>{statusWords(b().status)}</dd>
             </dl>
 
+            {/* a request is not in anyone's calendar yet: its calendar links come once the host confirms it */}
+            <Show when={b().status === 'pending_approval'}>
+              <p class="muted">{t('manage.pendingApprovalNote')}</p>
+            </Show>
+
             <Show when={!b().canCancel && !b().canReschedule && b().status !== 'cancelled'}>
               <p class="muted">{t('manage.noChanges')}</p>
             </Show>
