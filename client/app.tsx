@@ -8,6 +8,7 @@ import { doorRoutes } from './routes/door';
 import { visitorRoutes } from './routes/visitor';
 import { t } from './i18n/i18n';
 import { LanguageMenu } from './i18n/language-menu';
+import { doorPaired } from './ui/door-paired';
 
 // Each page is its own chunk; the shell loads only the router and the current page.
 // Each area keeps its own route list so the door, visitor and admin pages grow apart.
@@ -22,6 +23,9 @@ export function isStaffPath(pathname: string): boolean {
   return STAFF_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
 }
 
+/** The door page on a paired door device: its header shows no navigation. */
+const isDoorDevice = () => doorPaired() && (location().pathname === '/door' || location().pathname.startsWith('/door/'));
+
 export function App(): JSX.Element {
   return (
     <>
@@ -33,14 +37,16 @@ export function App(): JSX.Element {
           <img src="/icons/icon-192.png" alt="" width="28" height="28" />
           {BRAND}
         </A>
-        {/* visitors see where they can go; the door and admin links are for staff pages only */}
-        <nav aria-label={t('common.mainNav')} class="site-nav">
-          <A href="/events">{t('common.events')}</A>
-          <Show when={isStaffPath(location().pathname)}>
-            <A href="/door">{t('common.door')}</A>
-            <A href="/admin">{t('common.admin')}</A>
-          </Show>
-        </nav>
+        {/* visitors see where they can go; the door and admin links are for staff pages only; a paired door device, at the door, needs none */}
+        <Show when={!isDoorDevice()}>
+          <nav aria-label={t('common.mainNav')} class="site-nav">
+            <A href="/events">{t('common.events')}</A>
+            <Show when={isStaffPath(location().pathname)}>
+              <A href="/door">{t('common.door')}</A>
+              <A href="/admin">{t('common.admin')}</A>
+            </Show>
+          </nav>
+        </Show>
         <NetworkStatus />
         {/* staff pages are translated in a later step; a menu there would switch nothing yet */}
         <Show when={!isStaffPath(location().pathname)}>

@@ -64,12 +64,18 @@ describe('door screens at 390 px', () => {
     expect(pushed.results[0]?.status).toBe('inserted');
     const created = await e2e.admin.api.post('/devices', { name: 'North door', eventIds: [event.id] });
     expect(created.status).toBe(201);
+    // it registers walk-ins too: their section is one the status bar must not hide
+    expect((await e2e.admin.api.patch(`/devices/${created.body.id}`, { walkIns: true })).status).toBe(200);
 
     const page = await e2e.newPage();
     await recordVerdicts(page);
     await page.goto(new URL(`/door#pair=${created.body.pairing.pairingCode}`, e2e.server.url).href);
     await page.locator('.door-counts', { hasText: '1 checked in / 3 going' }).waitFor();
     await page.getByText('All scans synced').waitFor();
+    // seats, as the admin dashboard counts them, and said so
+    expect(words(await page.locator('.door-counts').innerText())).toBe('Seats: 1 checked in / 3 going');
+    // a paired door device's header shows only what the door needs: no Events, Door or Admin links
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
 
     // ready: "Check in" on one line beside the code field
     expect(await lineCount(page, '.door-checkin-button')).toBe(1);
@@ -140,7 +146,22 @@ describe('door screens at 390 px', () => {
     await page.keyboard.press('Escape');
     await verdict(page).waitFor({ state: 'detached' });
     await page.getByText('1 not yet synced').waitFor();
+    // one compact status while offline, not a stack of banners: the sync failure is the offline bar's news
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await expect.poll(() => page.evaluate(() => document.querySelector('.door-status')!.getBoundingClientRect().height)).toBeLessThan(120);
+    expect(await page.locator('.door-sync-error').count()).toBe(0);
+    // a section scrolled to (Walk-ins) shows below the sticky status, not under it
+    const walkIns = page.getByRole('heading', { name: 'Walk-ins' });
+    await walkIns.evaluate((el) => el.closest('section')!.scrollIntoView({ block: 'start' }));
+    const walkInsTop = await walkIns.evaluate((el) => el.getBoundingClientRect().top);
+    expect(walkInsTop).toBeGreaterThanOrEqual(await page.locator('.door-status').evaluate((el) => el.getBoundingClientRect().bottom - 1));
+    expect(walkInsTop).toBeLessThan(PHONE_390.height);
+    expect(await walkIns.evaluate((el) => el.contains(document.elementFromPoint(40, el.getBoundingClientRect().top + 5)))).toBe(true);
     await checkScreen(page, 'door-390-offline');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await page.locator('.door-status').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(120);
+    await checkScreen(page, 'door-1280-offline');
+    await page.setViewportSize(PHONE_390);
 
     // back online: the server flags the scan; the badge counts it and opens the list
     await page.context().setOffline(false);
@@ -156,6 +177,23 @@ describe('door screens at 390 px', () => {
     expect(box.bottom).toBeLessThanOrEqual(PHONE_390.height);
     expect(words(await page.locator('.door-attention').innerText())).toMatch(/Dana Late was let in at .+ but (was cancelled before the scan|is cancelled)/);
     await checkScreen(page, 'door-390-needs-attention');
+
+    // "Forget this device" asks first, in a modal dialog; keeping it changes nothing
+    await page.getByText('All scans synced').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Forget this device' }).click();
+    const ask = page.getByRole('dialog', { name: 'Forget this device?' });
+    await ask.waitFor();
+    expect(await ask.innerText()).toContain('stops being a door until an administrator pairs it again');
+    await expect.poll(() => ask.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await checkScreen(page, 'door-390-forget-ask');
+    await ask.getByRole('button', { name: 'Keep it paired' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect(await page.getByText('This device: North door').count()).toBe(1);
+    // asked again and confirmed: the device is forgotten, back to pairing, and the header's links are back
+    await page.getByRole('button', { name: 'Forget this device' }).click();
+    await ask.getByRole('button', { name: 'Forget this device' }).click();
+    await page.getByRole('heading', { name: 'Pair this device' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual(['Events', 'Door', 'Admin']);
   });
 
   test('while the list is still downloading, a ticket not on the device yet is asked of the server online and is STILL LOADING offline, never UNKNOWN', async () => {

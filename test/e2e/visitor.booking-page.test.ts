@@ -12,7 +12,7 @@ import { parseUtcString } from '../../shared/time';
 import { bookingBody, createHost, createType, disableIpThrottle, futureStart, submitBooking, uniqueEmail } from '../helpers/booking';
 import { useE2e } from '../helpers/e2e';
 import { checkScreen, PHONE_390 } from '../helpers/screens';
-import { phoneProfile } from '../helpers/visitor-e2e';
+import { linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
 
 const VISITOR_TZ = 'America/New_York';
 const HOST_TZ = 'Europe/London';
@@ -68,6 +68,8 @@ describe('booking page', () => {
     const slot = page.locator(`[data-start="${start}"]`);
     expect((await slot.innerText()).trim()).toBe(clock(start, VISITOR_TZ));
     expect(await page.locator('main').innerText()).not.toMatch(/seats? left/);
+    // a type whose seat limit is 1 asks for no seat count
+    expect(await page.getByLabel('Seats').count()).toBe(0);
     // the summary: the host's zone with its city, then the visitor's clock
     const chosen = await page.locator('.v-chosen').innerText();
     const end = futureStart(2, 15, 30);
@@ -96,7 +98,7 @@ describe('booking page', () => {
     expect((await box(wide, '.v-book-summary')).x).toBeLessThan(wideCalendar.x);
   });
 
-  test('an approval type asks with "Request this time"; a type with seats shows the seats left', async () => {
+  test('an approval type asks with "Request this time" and offers no calendar links until the host confirms; a type with seats shows the seats left and a seat count', async () => {
     const approval = await typeWithHosts(1, { title: 'Studio visit', requiresApproval: true });
     const page = await e2e.openPage(`/book/${approval.id}`);
     await page.locator('.v-day.has-slots').first().waitFor();
@@ -104,12 +106,35 @@ describe('booking page', () => {
     expect(await page.getByRole('button', { name: /^Book/ }).count()).toBe(0);
     await checkScreen(page, 'visitor-book-approval-390');
 
+    // the request sent: it says the host confirms it, and offers nothing to put in a calendar yet
+    const email = uniqueEmail('request');
+    await pickSlot(page, futureStart(2, 11));
+    await page.getByLabel('Your name').fill('Rita Request');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Request this time' }).click();
+    await page.getByRole('heading', { name: 'Request sent' }).waitFor();
+    expect(await page.locator('#book-result').innerText()).toContain('You will get an email when it is confirmed or declined.');
+    const calendarLinks = (p: Page) => p.getByRole('link', { name: /Add to (calendar|Google Calendar|Outlook\.com)/ }).count();
+    expect(await calendarLinks(page)).toBe(0);
+    await checkScreen(page, 'visitor-book-requested-390');
+
+    // its manage page, on a phone and a laptop: waiting for the host, and no calendar links either
+    const manage = await linkFromOutbox(e2e.server, email, 'manage');
+    for (const viewport of [PHONE_390, { width: 1280, height: 800 }]) {
+      const managePage = await e2e.openPage(manage, { viewport });
+      await managePage.getByText('Waiting for the host’s approval').waitFor();
+      expect(await managePage.locator('main').innerText()).toContain('The host has not confirmed this booking yet. You will get an email when it is confirmed');
+      expect(await calendarLinks(managePage)).toBe(0);
+      await checkScreen(managePage, `visitor-manage-requested-${viewport.width}`);
+    }
+
     const group = await typeWithHosts(1, { title: 'Workshop', capacity: 6 });
     const start = futureStart(2, 12);
     const groupPage = await e2e.openPage(`/book/${group.id}`);
     await groupPage.locator('.v-day.has-slots').first().waitFor();
     await pickSlot(groupPage, start);
     expect(await groupPage.locator(`[data-start="${start}"] small`).innerText()).toBe('6 seats left');
+    expect(await groupPage.getByLabel('Seats').getAttribute('max')).toBe('6');
   });
 
   test('a time just taken is answered beside the times, focused; after a submit the result is scrolled to and focused', async () => {

@@ -8,8 +8,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
-import { useE2e } from '../helpers/e2e';
 import { attendeeRows, createEvent, signUp, uniqueEmail } from '../helpers/registration';
+import { LAPTOP, useE2e } from '../helpers/e2e';
 import { checkScreen, PHONE_390 } from '../helpers/screens';
 import { isTrpcMutation, linkFromOutbox, phoneProfile } from '../helpers/visitor-e2e';
 
@@ -193,6 +193,24 @@ describe('visitor screens at 390 px', () => {
       .getByRole('region', { name: 'Vergangene Veranstaltungen' })
       .getByRole('link', { name: /Harbour fair/ })
       .waitFor();
+  });
+
+  test('an unknown cancel or manage link says at once that the link is not valid, with a way on, at 390 and 1280 px', async () => {
+    for (const viewport of [PHONE_390, LAPTOP]) {
+      const page = await e2e.newPage({ viewport });
+      for (const [path, words, name] of [
+        ['/cancel/no-such-token-0000', 'This cancel link is not valid', 'cancel'],
+        ['/manage/no-such-token-0000', 'This link is not valid', 'manage'],
+      ] as const) {
+        await go(page, path);
+        // the server answers 404 at once: the page says so within a few seconds, not "Loading…" for ever
+        await page.getByText(words).waitFor({ timeout: 5_000 });
+        expect(await mainText(page)).not.toContain('Loading');
+        const way = page.getByRole('main').getByRole('link', { name: 'All events and appointments' });
+        expect(await way.getAttribute('href')).toBe('/events');
+        await checkScreen(page, `visitor-${viewport.width}-${name}-unknown-link`);
+      }
+    }
   });
 
   test('"Could not refresh" goes once the connection is back and a refresh succeeds', async () => {

@@ -25,14 +25,14 @@ export interface TestAttendee {
   codeHash: string;
 }
 
-export async function createAttendee(db: Db, eventId: number, opts: { status?: string; name?: string } = {}): Promise<TestAttendee> {
+export async function createAttendee(db: Db, eventId: number, opts: { status?: string; name?: string; quantity?: number } = {}): Promise<TestAttendee> {
   const ticketCode = randomToken(18);
   const n = ++seq;
   const row = await attendeesRepository(db).insert({
     eventId,
     email: `guest${n}@example.test`,
     displayName: opts.name ?? `Guest ${n}`,
-    quantity: 1,
+    quantity: opts.quantity ?? 1,
     status: opts.status ?? 'going',
     cancelToken: randomToken(48),
     ticketCode,

@@ -150,22 +150,24 @@ describe('push then pull', () => {
     expect((await lookupScan(door.db, { codeHash: a.codeHash }, event.id, 'Door A')).verdict).toBe('cancelled');
   });
 
-  it('after every sync the door counts checked in and going as the server does: a guest cancelled before her offline scan is not checked in', async () => {
+  it('after every sync the door counts seats checked in and going as the dashboard does: a guest cancelled before her offline scan is not checked in', async () => {
     const event = await createEvent(db());
-    const guests = await Promise.all(Array.from({ length: 3 }, () => createAttendee(db(), event.id)));
+    // the last guest booked 3 seats: she is 3 of the door's counts, as on the dashboard
+    const guests = await Promise.all([1, 1, 3].map((quantity) => createAttendee(db(), event.id, { quantity })));
     const door = await pairedDoor([event.id]);
     await door.engine.syncNow();
+    expect(await eventCounts(door.db, event.id)).toEqual({ going: 5, checkedIn: 0 });
     // cancelled on the server while the door, offline, still has her as going: it admits her
     expect((await admin.api.patch(`/attendees/${guests[0]!.id}`, { status: 'cancelled' })).status).toBe(200);
     for (const g of guests) expect((await scanAt(door, g, event.id, Date.now() + 1000)).verdict).toBe('ok');
-    expect(await eventCounts(door.db, event.id)).toEqual({ going: 3, checkedIn: 3 });
+    expect(await eventCounts(door.db, event.id)).toEqual({ going: 5, checkedIn: 5 });
 
     const server = async () => {
       const res = await admin.api.get<CheckinCounts>(`/checkins/counts?eventId=${event.id}`);
-      return { going: res.body.attendeesGoing, checkedIn: res.body.checkedIn };
+      return { going: res.body.seatsGoing, checkedIn: res.body.seatsCheckedIn };
     };
     await door.engine.syncNow();
-    expect(await server()).toEqual({ going: 2, checkedIn: 2 });
+    expect(await server()).toEqual({ going: 4, checkedIn: 4 });
     expect(await eventCounts(door.db, event.id)).toEqual(await server());
     expect((await conflictScans(door.db)).map((c) => c.conflict)).toEqual(['cancelled_before_scan']);
     // and again after the next sync, and after the list is built again from the database (chunks and overlay)

@@ -379,6 +379,20 @@ function NeedsAttention(props: { rejected: OutboxItem[]; conflicts: LocalCheckin
 function DoorSettings(): JSX.Element {
   const door = doorState();
   const [refused, setRefused] = createSignal(false);
+  let dialog: HTMLDialogElement | undefined;
+  // forgetting deletes the list and the pairing: asked first, in a modal dialog (focus moves in, Escape keeps the device)
+  const askForget = () => {
+    if (door.pending() > 0) {
+      setRefused(true);
+      return;
+    }
+    setRefused(false);
+    dialog?.showModal();
+  };
+  const forget = async () => {
+    dialog?.close();
+    if (door.pending() > 0 || !(await door.forget())) setRefused(true);
+  };
   return (
     <section class="door-section" aria-labelledby="settings-heading">
       <h2 id="settings-heading">{t('door.settings.heading')}</h2>
@@ -392,18 +406,23 @@ function DoorSettings(): JSX.Element {
         <button type="button" class="button button-quiet" onClick={() => void door.engine.reset()}>
           {t('door.settings.downloadAgain')}
         </button>
-        <button
-          type="button"
-          class="button button-quiet"
-          aria-disabled={door.pending() > 0}
-          onClick={async () => {
-            if (door.pending() > 0 || !(await door.forget())) setRefused(true);
-          }}
-        >
+        <button type="button" class="button button-quiet" aria-disabled={door.pending() > 0} aria-haspopup="dialog" onClick={askForget}>
           {t('door.settings.forget')}
         </button>
       </div>
       <FormError message={refused() ? t('door.settings.forgetRefused') : null} />
+      <dialog ref={dialog} class="door-dialog" aria-labelledby="forget-title" aria-describedby="forget-detail">
+        <h2 id="forget-title">{t('door.settings.forgetTitle')}</h2>
+        <p id="forget-detail">{t('door.settings.forgetDetail')}</p>
+        <div class="door-settings">
+          <button type="button" class="button door-danger" onClick={() => void forget()}>
+            {t('door.settings.forgetConfirm')}
+          </button>
+          <button type="button" class="button button-quiet" onClick={() => dialog?.close()}>
+            {t('door.settings.forgetKeep')}
+          </button>
+        </div>
+      </dialog>
     </section>
   );
 }

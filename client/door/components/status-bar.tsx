@@ -40,8 +40,10 @@ const bold = (chunks: JSX.Element[]) => <strong>{chunks}</strong>;
 
 /**
  * Honest state, always visible: offline as a full-width bar, last sync, unsynced scans, the
- * event's counts, a Needs-attention badge that opens that list, sync problems. Its height is
- * published as `--door-status-h`, so what sticks or scrolls below it is not hidden under it.
+ * event's counts, a Needs-attention badge that opens that list, sync problems (online only:
+ * offline, the bar says it). Compact, as it sticks: on a phone offline it stays under about
+ * 120 px, so the screen below is not hidden. Its height is published as `--door-status-h`, so
+ * what sticks or scrolls below it is not hidden under it.
  */
 export function StatusBar(props: { attention: number; onAttention: () => void }): JSX.Element {
   const door = doorState();
@@ -165,7 +167,8 @@ export function StatusBar(props: { attention: number; onAttention: () => void })
           </span>
         </li>
       </ul>
-      <Show when={door.status().phase === 'error' && door.status().lastError}>
+      {/* offline, a failed sync is the offline bar's news already (scans kept, sent when back): one banner, not two */}
+      <Show when={online() && door.status().phase === 'error' && door.status().lastError}>
         {(message) => (
           <div class="notice notice-error door-sync-error" role="alert">
             <p>{t('door.status.syncProblem', { message: syncProblem(door.status().lastErrorCode, message()) })}</p>

@@ -17,6 +17,9 @@ import type { AttendeeTuple } from '../../../shared/checkin';
 import { countsAsCheckedIn, statusAdmits } from '../../../shared/checkin-rules';
 import { searchTerms, type DoorDb } from './door-db';
 
+/** An attendee's seats (the tuple's quantity): what the door counts, as the admin dashboard does. */
+const seatsOf = (t: AttendeeTuple): number => t[5] ?? 1;
+
 /** Overlay rows (attendees changed since the download) past which they are folded back into chunks. */
 export const OVERLAY_COMPACT_AT = 5000;
 /** Tuples per chunk written by a compaction (a download writes one chunk per page). */
@@ -84,7 +87,10 @@ export class AttendeeIndex {
     return id === undefined ? undefined : this.rows.get(id);
   }
 
-  /** Attendees of the event whose status admits, and those of them checked in (the server's rule, `countsAsCheckedIn`). */
+  /**
+   * Seats of the event whose status admits, and those of them checked in (the server's rule,
+   * `countsAsCheckedIn`): seats, as the admin dashboard counts them; `total` is attendees.
+   */
   counts(eventId: number): { going: number; checkedIn: number; total: number } {
     let going = 0;
     let checkedIn = 0;
@@ -92,13 +98,13 @@ export class AttendeeIndex {
     for (const t of this.rows.values()) {
       if (t[1] !== eventId) continue;
       total++;
-      if (statusAdmits(t[4])) going++;
-      if (countsAsCheckedIn({ status: t[4], checkinCount: t[7] })) checkedIn++;
+      if (statusAdmits(t[4])) going += seatsOf(t);
+      if (countsAsCheckedIn({ status: t[4], checkinCount: t[7] })) checkedIn += seatsOf(t);
     }
     return { going, checkedIn, total };
   }
 
-  /** `counts` per ticket category (null: attendees without one). */
+  /** `counts`' seats per ticket category (null: attendees without one). */
   countsByCategory(eventId: number): Map<number | null, { going: number; checkedIn: number }> {
     const byCategory = new Map<number | null, { going: number; checkedIn: number }>();
     for (const t of this.rows.values()) {
@@ -106,8 +112,8 @@ export class AttendeeIndex {
       const categoryId = t[11] ?? null;
       let c = byCategory.get(categoryId);
       if (!c) byCategory.set(categoryId, (c = { going: 0, checkedIn: 0 }));
-      if (statusAdmits(t[4])) c.going++;
-      if (countsAsCheckedIn({ status: t[4], checkinCount: t[7] })) c.checkedIn++;
+      if (statusAdmits(t[4])) c.going += seatsOf(t);
+      if (countsAsCheckedIn({ status: t[4], checkinCount: t[7] })) c.checkedIn += seatsOf(t);
     }
     return byCategory;
   }

@@ -283,9 +283,9 @@ export async function searchAttendees(db: DoorDb, eventId: number, query: string
 }
 
 export interface EventCounts {
-  /** Attendee rows whose status admits. */
+  /** Seats of the attendees whose status admits (seats, as the admin dashboard counts them). */
   going: number;
-  /** Of those, attendees with at least one standing check-in, this device's unsynced scans included (the server's rule). */
+  /** Of those, the seats of attendees with at least one standing check-in, this device's unsynced scans included (the server's rule). */
   checkedIn: number;
 }
 
@@ -305,15 +305,17 @@ export async function cachedEventCounts(db: DoorDb, eventId: number): Promise<Ev
     const { going, checkedIn } = (indexNow(db) ?? (await attendeeIndex(db))).counts(eventId);
     return { going, checkedIn };
   }
+  // seats, as the admin dashboard counts them: an attendee with 3 seats is 3
+  const seats = (rows: AttendeeRecord[]) => rows.reduce((n, a) => n + (a.quantity ?? 1), 0);
   const [going, checkedIn] = await Promise.all([
-    db.attendees.where('[eventId+going]').equals([eventId, 1]).count(),
-    db.attendees.where('[eventId+checkedIn]').equals([eventId, 1]).count(),
+    db.attendees.where('[eventId+going]').equals([eventId, 1]).toArray().then(seats),
+    db.attendees.where('[eventId+checkedIn]').equals([eventId, 1]).toArray().then(seats),
   ]);
   return { going, checkedIn };
 }
 
 /**
- * How many attendees this device's not-yet-reflected scans and undos add to (or take from)
+ * How many seats this device's not-yet-reflected scans and undos add to (or take from)
  * the cached "checked in" count. Reads only those few rows, so it is cheap after every scan.
  */
 export async function localCheckedInAdjustment(db: DoorDb, eventId: number): Promise<number> {
@@ -351,12 +353,12 @@ export async function localCheckedInByCategory(db: DoorDb, eventId: number): Pro
     if (!a) continue;
     const count = a.checkinCount + delta.get(a.id)!;
     const change = Number(countsAsCheckedIn({ status: a.status, checkinCount: count })) - Number(countsAsCheckedIn(a));
-    adjust.set(a.categoryId, (adjust.get(a.categoryId) ?? 0) + change);
+    adjust.set(a.categoryId, (adjust.get(a.categoryId) ?? 0) + change * (a.quantity ?? 1));
   }
   return adjust;
 }
 
-/** Going and checked-in attendees of one ticket category (null: without one) on the door. */
+/** Going and checked-in seats of one ticket category (null: without one) on the door. */
 export interface CategoryCounts extends EventCounts {
   categoryId: number | null;
 }
@@ -364,10 +366,10 @@ export interface CategoryCounts extends EventCounts {
 /** The event's counts per ticket category as the cached list has them (re-run only when the list changes). */
 export async function cachedCategoryCounts(db: DoorDb, eventId: number): Promise<CategoryCounts[]> {
   const counts = new Map<number | null, EventCounts>();
-  const add = (categoryId: number | null, going: boolean, checkedIn: boolean) => {
+  const add = (categoryId: number | null, seats: number, going: boolean, checkedIn: boolean) => {
     const c = counts.get(categoryId) ?? { going: 0, checkedIn: 0 };
-    c.going += Number(going);
-    c.checkedIn += Number(checkedIn);
+    c.going += going ? seats : 0;
+    c.checkedIn += checkedIn ? seats : 0;
     counts.set(categoryId, c);
   };
   if (isChunked(db)) {
@@ -377,7 +379,7 @@ export async function cachedCategoryCounts(db: DoorDb, eventId: number): Promise
     await db.attendees
       .where('eventId')
       .equals(eventId)
-      .each((a) => add(a.categoryId ?? null, a.going === 1, a.checkedIn === 1));
+      .each((a) => add(a.categoryId ?? null, a.quantity ?? 1, a.going === 1, a.checkedIn === 1));
   }
   return [...counts].map(([categoryId, c]) => ({ categoryId, ...c }));
 }

@@ -1,5 +1,5 @@
 import '../door-i18n';
-import { Match, onCleanup, onMount, Switch, type JSX } from 'solid-js';
+import { createEffect, Match, onCleanup, onMount, Switch, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { DoorScreen } from '../components/door-screen';
 import { PairForm } from '../components/pair-form';
@@ -8,6 +8,7 @@ import { requestPersistentStorage } from '../../offline/persistent-storage';
 import { doorState } from '../state';
 import '../../styles/door.css';
 import { t } from '../../i18n/i18n';
+import { setDoorPaired } from '../../ui/door-paired';
 
 /** `/door` (docs/api.md#overview): pairing, event choice, scanner. Dark by default (night events, battery). */
 export default function DoorPage(): JSX.Element {
@@ -15,6 +16,12 @@ export default function DoorPage(): JSX.Element {
   // the pairing QR opens /door#pair=CODE: the code stays in the fragment, never in a server log
   const linkCode = pairingCodeFrom(window.location.href);
   if (linkCode) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+
+  // the shell's header shows no navigation on a paired door (client/ui/door-paired.ts)
+  createEffect(() => {
+    const device = door.device();
+    if (device !== undefined) setDoorPaired(device !== null);
+  });
 
   onMount(() => {
     const root = document.documentElement;

@@ -453,7 +453,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
                         {(url) => <PaymentPending paymentUrl={url()} kind="booking" checkout={payment.checkout()} answeredAt={submission()?.finishedAt} />}
                       </Show>
                       <div class="v-actions">
-                        <Show when={icsUrl() && (b().status !== 'pending_payment' || payment.state() === 'paid')}>
+                        {/* only a booking that stands goes in a calendar: a request waits for the host, a booking for its payment */}
+                        <Show when={icsUrl() && outcome(b()) === 'booked'}>
                           <CalendarLinks
                             file={{ href: icsUrl()!, filename: 'booking.ics', label: tr('book.addToCalendar') }}
                             event={{

@@ -24,9 +24,11 @@ export default function CancelPage(props: RouteProps): JSX.Element {
   const token = props.params.token ?? '';
   const tz = detectTimeZone();
   const [preview, { refetch }] = createResource(() => call(rpc().attendees.cancelPreview.query({ token })));
+  // the answer, never the error: a failed resource's `latest` throws, which left an unknown link on "Loading…"
+  const shown = () => (preview.state === 'ready' || preview.state === 'refreshing' ? preview.latest : undefined);
   // the end time comes with the event; without it (unpublished since) the start is shown alone
   const [event] = createResource(
-    () => preview.latest?.eventId,
+    () => shown()?.eventId,
     (id) => call(rpc().events.get.query({ id })).catch(() => null),
   );
   const [busy, setBusy] = createSignal(false);
@@ -59,9 +61,12 @@ export default function CancelPage(props: RouteProps): JSX.Element {
       <Show when={preview.error}>
         <Show when={notFound()} fallback={<ErrorState message={errorMessage(preview.error)} onRetry={() => void refetch()} />}>
           <ErrorState message={t('cancel.notFound')} />
+          <p>
+            <A href="/events">{t('book.allEvents')}</A>
+          </p>
         </Show>
       </Show>
-      <Show when={!preview.loading && !preview.error && preview()}>
+      <Show when={!preview.loading && shown()}>
         {(p) => (
           <div class="v-stack">
             <dl class="v-facts">

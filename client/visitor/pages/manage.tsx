@@ -40,12 +40,14 @@ function statusWords(status: string): string {
 export default function ManagePage(props: RouteProps): JSX.Element {
   const token = props.params.token ?? '';
   const [booking, { mutate, refetch }] = createResource(() => call(rpc().booking.byToken.query({ token })));
+  // the answer, never the error: a failed resource's `latest` throws, which left an unknown link on "Loading…"
+  const shown = () => (booking.state === 'ready' || booking.state === 'refreshing' ? booking.latest : undefined);
   const saved = localStorage.getItem(TZ_STORAGE_KEY);
   const [tz, setTz] = createSignal<string | null>(saved && isValidTimeZone(saved) ? saved : null);
-  const zone = () => tz() ?? booking()?.customerTz ?? 'UTC';
+  const zone = () => tz() ?? shown()?.customerTz ?? 'UTC';
   // the type gives the host's zone and its seats; a type no longer published leaves the visitor's zone alone
   const [bookingType] = createResource(
-    () => booking.latest?.bookingTypeId,
+    () => shown()?.bookingTypeId,
     (id) => call(rpc().booking.type.query({ id })).catch(() => null),
   );
   const when = (startUtc: string, endUtc: string | null) =>
@@ -64,7 +66,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
     setError(null);
     try {
       await call(rpc().booking.cancelByToken.mutate({ token }));
-      const current = booking();
+      const current = shown();
       if (current) mutate({ ...current, status: 'cancelled', canCancel: false, canReschedule: false });
       setMode('view');
       setMessage(t('manage.cancelled'));
@@ -104,7 +106,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
 
   return (
     <Page title={t('manage.title')}>
-      <Show when={booking.loading && !booking.latest}>
+      <Show when={booking.loading && !shown()}>
         <p class="status-text" role="status">
           {t('manage.loading')}
         </p>
@@ -112,9 +114,12 @@ export default function ManagePage(props: RouteProps): JSX.Element {
       <Show when={booking.error}>
         <Show when={notFound()} fallback={<ErrorState message={errorMessage(booking.error)} onRetry={() => void refetch()} />}>
           <ErrorState message={t('manage.notFound')} />
+          <p>
+            <A href="/events">{t('book.allEvents')}</A>
+          </p>
         </Show>
       </Show>
-      <Show when={!booking.error && booking.latest}>
+      <Show when={!booking.error && shown()}>
         {(b) => (
           <div class="v-stack">
             <Show when={message()}>
@@ -163,6 +168,11 @@ export default function ManagePage(props: RouteProps): JSX.Element {
               <dt>{t('cancel.status')}</dt>
               <dd>{statusWords(b().status)}</dd>
             </dl>
+
+            {/* a request is not in anyone's calendar yet: its calendar links come once the host confirms it */}
+            <Show when={b().status === 'pending_approval'}>
+              <p class="muted">{t('manage.pendingApprovalNote')}</p>
+            </Show>
 
             <Show when={!b().canCancel && !b().canReschedule && b().status !== 'cancelled'}>
               <p class="muted">{t('manage.noChanges')}</p>
