@@ -15,7 +15,7 @@ export const MAX_EMAIL_LENGTH = 254;
 /** Hard ceiling for one sign-up; the event's maxPerSignup is usually lower. */
 export const MAX_QUANTITY = 1000;
 
-const ZEmailAddress = z
+export const ZEmailAddress = z
   .string()
   .trim()
   .max(MAX_EMAIL_LENGTH)

@@ -14,6 +14,7 @@ import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
 import { registerConfirmationMail } from './attendees/attendees.mail';
 import { registerEventReminderJobs } from './attendees/attendees.reminders';
+import { registerBulkJobs } from './attendees/attendees.bulk';
 import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmitted } from './orders/tickets.service';
 import { ANNOUNCE_ATTENDEE_CHANGED_JOB, announceAttendeeChange, type AttendeeChange } from './attendees/attendees.service';
 import { bookingOperations } from './booking/booking.operations';
@@ -102,6 +103,7 @@ export const modules: SvcModule[] = [
       // Admin changes and visitor cancels whose request died after its commit, or whose listener threw.
       runner.register(ANNOUNCE_ATTENDEE_CHANGED_JOB, (payload) => announceAttendeeChange(ctx.hooks, payload as unknown as AttendeeChange));
       registerEventReminderJobs(runner, ctx);
+      registerBulkJobs(runner, ctx);
     },
   },
   { name: 'booking', registerJobs: registerBookingJobs, registerListeners: registerBookingListeners },

@@ -148,6 +148,56 @@ async function ticketPartOf(ctx: AppContext, attendee: AttendeeRecord, locale: L
   return { categoryName, lines: priced ? await priceLinesOf(ctx, price, { locale, onlinePayment: false }) : [] };
 }
 
+/** Rows whose `svc_rsvp_submitted` runs now without the ticket mail (an admin add with notify: false). */
+const unmailed = new Set<number>();
+
+/**
+ * Runs `fire` (the rows' `svc_rsvp_submitted`) with their confirmation mail left out: the action
+ * still reaches every listener, the free edition's mail listener only stays quiet. Whoever fires
+ * the announcement (the writer, or a runner after a crash) wraps it, so notify: false holds either way.
+ */
+export async function withoutTicketMail<T>(attendeeIds: number[], fire: () => Promise<T>): Promise<T> {
+  for (const id of attendeeIds) unmailed.add(id);
+  try {
+    return await fire();
+  } finally {
+    for (const id of attendeeIds) unmailed.delete(id);
+  }
+}
+
+/** The ticket (or waitlist) mail again, for a resend: the confirmation as it is built, in the row's stored language. */
+export async function ticketMailOf(ctx: AppContext, attendee: AttendeeRecord, event: EventRow) {
+  const locale = await recipientLanguage(ctx.db, attendee.language, event.language);
+  return buildConfirmationMail(ctx, event, attendee, locale, await ticketPartOf(ctx, attendee, locale));
+}
+
+/**
+ * An administrator's message to one attendee: their words as subject and body, framed (greeting,
+ * what it is about, the link to their sign-up) in the attendee's stored language.
+ */
+export async function attendeeMessageMail(ctx: AppContext, attendee: AttendeeRecord, event: EventRow, message: { subject: string; body: string }) {
+  const locale = await recipientLanguage(ctx.db, attendee.language, event.language);
+  const tr = translator(locale);
+  const url = `${ctx.env.publicUrl}/cancel/${attendee.cancelToken}`;
+  const lines = [
+    attendee.displayName ? tr('mail.hello', { name: attendee.displayName }) : tr('mail.helloNoName'),
+    '',
+    message.body,
+    '',
+    '--',
+    tr('mail.message.about', { title: event.title, when: formatStart(event, locale) }),
+    tr('mail.message.footer', { title: event.title, url }),
+  ];
+  return {
+    to: attendee.email,
+    subject: message.subject,
+    text: lines.join('\n'),
+    topic: `attendee:${attendee.id}`,
+    linkOrigin: ctx.env.publicUrl,
+    language: locale,
+  };
+}
+
 /**
  * Reads the attendee by id, not from the payload: on paid paths the payload's cancel_token
  * may belong to another row (contract). The mail is queued; the job sends it.
@@ -156,6 +206,8 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
   hooks.addAction(
     'svc_rsvp_submitted',
     async (attendeeId: number) => {
+      // an attendee an administrator added with notify: false (attendees.bulk.ts)
+      if (unmailed.has(attendeeId)) return;
       const found = await attendeesRepository(ctx.db).findWithEvent(attendeeId);
       if (!found) return;
       const { attendee, event } = found;

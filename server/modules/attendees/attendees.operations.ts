@@ -19,6 +19,8 @@ import { defineOperation, ZIdParams, ZListOf } from '../../api/operation';
 import { NONCE_HEADER } from '../../api/route';
 import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
 import { attendeesService } from './attendees.service';
+import { attendeesBulkService } from './attendees.bulk';
+import { ZAddAttendeeInput, ZBulkInput, ZBulkStarted, ZEventMessageInput, ZEventMessageResult, ZJobProgress } from '../../../shared/attendees-bulk';
 import { signupService } from './signup.service';
 import { TICKET_PDF_TYPE, ticketPdfBySignedToken, ticketPdfByToken } from './ticket-pdf.service';
 import { ticketPassBySignedToken, ticketPassByToken } from './ticket-pass.service';
@@ -178,6 +180,58 @@ export const attendeesOperations = {
       errors: { 404: 'Unknown key, or svc_wallet_unavailable', 409: 'svc_ticket_waitlist or svc_ticket_cancelled: no ticket to show' },
     },
     handler: async ({ input, ctx }) => passDownload(await ticketPassBySignedToken(ctx, input.ticketPdfToken), 'ticket.pkpass'),
+  }),
+  add: defineOperation({
+    summary: 'Add an attendee by hand (a comp ticket): email, displayName, quantity, status going|waitlist, notify (mail the ticket; default true)',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZIdParams.extend({ attendee: ZAddAttendeeInput }),
+    output: ZAttendeeDto,
+    rest: {
+      method: 'post',
+      path: '/events/:id/attendees',
+      tags: ATTENDEES,
+      status: 201,
+      bodyKey: 'attendee',
+      describe: 'The attendee added; svc_rsvp_submitted fired',
+      errors: { 404: 'No such event', 409: 'svc_event_full: going without the seats (the seats left in data)' },
+    },
+    handler: ({ input, ctx }) => attendeesBulkService(ctx).add(input.id, input.attendee),
+  }),
+  message: defineOperation({
+    summary: 'Write to an event’s going attendees, its waitlist or all: one mail per person through the outbox; dryRun answers the count and a preview',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZIdParams.extend({ message: ZEventMessageInput }),
+    output: ZEventMessageResult,
+    rest: {
+      method: 'post',
+      path: '/events/:id/messages',
+      tags: ATTENDEES,
+      status: 202,
+      bodyKey: 'message',
+      describe: 'The count, the preview and the job (null on a dry run)',
+      errors: { 404: 'No such event' },
+    },
+    handler: ({ input, principal, ctx }) => attendeesBulkService(ctx).message(input.id, input.message, principal),
+  }),
+  bulk: defineOperation({
+    summary: 'Act on a selection of an event’s attendees (ids, or query: the list’s search and status) as a job: cancel, going, resend, checkin, message',
+    access: ADMIN_ONLY,
+    kind: 'mutation',
+    input: ZBulkInput,
+    output: ZBulkStarted,
+    rest: { method: 'post', path: '/attendees/bulk', tags: ATTENDEES, status: 202, describe: 'The job and how many rows it handles' },
+    handler: ({ input, principal, ctx }) => attendeesBulkService(ctx).start(input, principal),
+  }),
+  job: defineOperation({
+    summary: 'A bulk job’s progress: state, total, done, failed, skipped',
+    access: ADMIN_ONLY,
+    kind: 'query',
+    input: ZIdParams,
+    output: ZJobProgress,
+    rest: { method: 'get', path: '/jobs/:id', tags: ATTENDEES, headers: NO_STORE, describe: 'Progress', errors: { 404: 'No such bulk job' } },
+    handler: ({ input, ctx }) => attendeesBulkService(ctx).progress(input.id),
   }),
   export: defineOperation({
     summary: 'Export an event’s attendees as CSV, XLSX or JSON (streamed, same serialization as the list)',

@@ -343,6 +343,32 @@ export function attendeesRepository(db: Db) {
       ]);
       return { rows, total: count!.n };
     },
+    /**
+     * Ids of the rows the list's filter selects (the list's own search and status), in id order,
+     * at most `limit`; `among` narrows them to ids the caller chose (a bulk action's selection),
+     * `statuses` to those statuses, `withEmail` to rows with an address.
+     */
+    idsMatching: async (
+      filter: AttendeeFilter,
+      limit: number,
+      opts: { among?: number[]; statuses?: string[]; withEmail?: boolean } = {},
+    ): Promise<number[]> => {
+      const { among, statuses, withEmail } = opts;
+      const rows = await db
+        .select({ id: attendees.id })
+        .from(attendees)
+        .where(
+          and(
+            whereOf(filter),
+            among ? inArray(attendees.id, among) : undefined,
+            statuses ? inArray(attendees.status, statuses) : undefined,
+            withEmail ? sql`${attendees.email} <> ''` : undefined,
+          ),
+        )
+        .orderBy(asc(attendees.id))
+        .limit(limit);
+      return rows.map((r) => r.id);
+    },
     /** One keyset page of an event's attendees after `afterId` (exports: constant memory at any size). */
     pageOfEvent: (eventId: number, afterId: number, limit: number) =>
       db

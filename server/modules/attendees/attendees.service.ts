@@ -41,6 +41,48 @@ export function announceChangeNow(ctx: Pick<AppContext, 'db' | 'hooks' | 'logger
   return announce(ctx.db, ctx.logger, jobId, () => announceAttendeeChange(ctx.hooks, c));
 }
 
+/** What an admin PATCH writes and announces, decided from the row as it is. */
+export interface AttendeeUpdatePlan {
+  patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>;
+  change: Extract<AttendeeChange, { change: 'updated' }>;
+}
+
+/**
+ * Contract: diff of display_name/email/quantity (changed columns only), then
+ * svc_attendee_updated (even with an empty diff), then svc_attendee_status_changed
+ * when a status was sent (old '' when the row had none).
+ */
+export function planAttendeeUpdate(before: AttendeeRecord, input: UpdateAttendeeInput): AttendeeUpdatePlan {
+  const changes: AttendeeChanges = {};
+  const patch: AttendeeUpdatePlan['patch'] = {};
+  if (input.displayName !== undefined && input.displayName !== before.displayName) {
+    changes.display_name = { from: before.displayName, to: input.displayName };
+    patch.displayName = input.displayName;
+  }
+  if (input.email !== undefined && input.email !== before.email) {
+    changes.email = { from: before.email, to: input.email };
+    patch.email = input.email;
+  }
+  if (input.quantity !== undefined && input.quantity !== before.quantity) {
+    changes.quantity = { from: before.quantity, to: input.quantity };
+    patch.quantity = input.quantity;
+  }
+  if (input.status !== undefined && input.status !== before.status) patch.status = input.status;
+  return { patch, change: { change: 'updated', attendeeId: before.id, changes, status: input.status, oldStatus: before.status ?? '' } };
+}
+
+/**
+ * The PATCH's write in the caller's transaction: the row, its reminder withdrawn when it no
+ * longer goes, and its actions held (`announceChangeNow` fires them after commit). Null: no row.
+ * A bulk action (attendees.bulk.ts) calls it per row, under the event's lock when seats count.
+ */
+export async function writeAttendeeUpdate(tx: Db, id: number, plan: AttendeeUpdatePlan): Promise<{ row: AttendeeRecord; held: number } | null> {
+  const row = await attendeesRepository(tx).update(id, plan.patch);
+  // an attendee no longer going gets no reminder still waiting in the outbox
+  if (row && plan.patch.status !== undefined && plan.patch.status !== 'going' && plan.patch.status !== '') await withdrawAttendeeReminder(tx, id);
+  return row && { row, held: await holdAttendeeChange(tx, plan.change) };
+}
+
 export function attendeesService(ctx: AppContext) {
   const { db, hooks } = ctx;
   const repo = attendeesRepository(db);
@@ -71,49 +113,24 @@ export function attendeesService(ctx: AppContext) {
       return serializeAttendee(ctx, row);
     },
 
-    /**
-     * Contract: diff of display_name/email/quantity (changed columns only), then
-     * svc_attendee_updated (even with an empty diff), then svc_attendee_status_changed
-     * when a status was sent (old '' when the row had none). A failed write fires nothing.
-     */
+    /** The contract's PATCH (planAttendeeUpdate); a failed write fires nothing. */
     async update(id: number, input: UpdateAttendeeInput): Promise<AttendeeDto> {
       const before = await existing(id);
-      const changes: AttendeeChanges = {};
-      const patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>> = {};
-      if (input.displayName !== undefined && input.displayName !== before.displayName) {
-        changes.display_name = { from: before.displayName, to: input.displayName };
-        patch.displayName = input.displayName;
-      }
-      if (input.email !== undefined && input.email !== before.email) {
-        changes.email = { from: before.email, to: input.email };
-        patch.email = input.email;
-      }
-      if (input.quantity !== undefined && input.quantity !== before.quantity) {
-        changes.quantity = { from: before.quantity, to: input.quantity };
-        patch.quantity = input.quantity;
-      }
-      if (input.status !== undefined && input.status !== before.status) patch.status = input.status;
-
-      const change: AttendeeChange = { change: 'updated', attendeeId: id, changes, status: input.status, oldStatus: before.status ?? '' };
-      if (Object.keys(patch).length === 0) {
+      const plan = planAttendeeUpdate(before, input);
+      if (Object.keys(plan.patch).length === 0) {
         // Nothing written, nothing a crash could lose: the actions fire as the contract says.
-        await announceAttendeeChange(hooks, change);
+        await announceAttendeeChange(hooks, plan.change);
         return serializeAttendee(ctx, before);
       }
       let written: { row: AttendeeRecord; held: number } | null;
       try {
-        written = await db.transaction(async (tx) => {
-          const row = await attendeesRepository(tx).update(id, patch);
-          // an attendee no longer going gets no reminder still waiting in the outbox
-          if (row && patch.status !== undefined && patch.status !== 'going' && patch.status !== '') await withdrawAttendeeReminder(tx, id);
-          return row && { row, held: await holdAttendeeChange(tx, change) };
-        });
+        written = await db.transaction((tx) => writeAttendeeUpdate(tx, id, plan));
       } catch (err) {
         ctx.logger.error({ err, attendeeId: id }, 'attendee update failed');
         throw new AppError('svc_internal', 'The attendee could not be saved.', undefined, { cause: err });
       }
       if (!written) throw new AppError('svc_not_found', 'No such attendee.');
-      await announceChangeNow(ctx, written.held, change);
+      await announceChangeNow(ctx, written.held, plan.change);
       return serializeAttendee(ctx, written.row);
     },
 
