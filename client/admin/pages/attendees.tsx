@@ -3,6 +3,7 @@ import { ActionNoticeView, type ActionNotice } from '../components/action-notice
 import { AttendeeEditPanel } from '../components/attendee-edit-panel';
 import { AttendeeTimeline } from '../components/attendee-timeline';
 import { AdminFrame } from '../components/admin-frame';
+import { AddAttendeeDialog, BulkBar, MessageDialog } from '../components/attendees-bulk';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { RowMenu, type RowMenuItem } from '../components/row-menu';
@@ -108,6 +109,31 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   const [history, setHistory] = createSignal<AdminAttendee | null>(null);
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const confirm = createConfirm();
+  // the bulk selection: rows ticked by hand, or every row the search matches
+  const [selected, setSelected] = createSignal<ReadonlySet<number>>(new Set());
+  const [allMatching, setAllMatching] = createSignal(false);
+  const [adding, setAdding] = createSignal(false);
+  const [messaging, setMessaging] = createSignal(false);
+  const clearSelection = () =>
+    batch(() => {
+      setSelected(new Set<number>());
+      setAllMatching(false);
+    });
+  const toggleRow = (id: number, on: boolean) => {
+    const next = new Set(selected());
+    if (on) next.add(id);
+    else next.delete(id);
+    batch(() => {
+      setSelected(next);
+      setAllMatching(false);
+    });
+  };
+  const loadedIds = () => {
+    version();
+    return [...pages.values()].flatMap((p) => p.rows.map((r) => r.id));
+  };
+  const bulkQuery = () => ({ search: search() || undefined, status: status() || undefined });
+  const selectionCount = () => (allMatching() ? (total() ?? 0) : selected().size);
 
   let debounce: ReturnType<typeof setTimeout> | undefined;
   const onSearch = (value: string) => {
@@ -178,6 +204,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
   }
 
   createEffect(on(query, () => reset(), { defer: false }));
+  createEffect(on(query, () => clearSelection(), { defer: true }));
   // back online, or the offline store changed (a sync, an edit queued, sent or reconciled): reload in place
   createEffect(on(online, () => reset(true), { defer: true }));
   onCleanup(onOfflineChange(() => reset(true)));
@@ -268,7 +295,7 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
 
   const questions = (): CustomFieldDefinition[] => ready(event)?.fields ?? [];
   const columns = createMemo(() => (questions().length > 0 ? [...COLUMNS, ANSWERS_COLUMN] : COLUMNS));
-  const colCount = () => columns().length + (editable ? 1 : 0);
+  const colCount = () => columns().length + (editable ? 2 : 0);
 
   return (
     <>
@@ -293,6 +320,16 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
             <For each={ATTENDEE_STATUSES}>{(s) => <option value={s}>{attendeeStatusLabel(s)}</option>}</For>
           </select>
         </div>
+        <Show when={editable && source() === 'server'}>
+          <div class="toolbar-exports">
+            <button type="button" class="button" onClick={() => setAdding(true)}>
+              {t('admin.bulk.add.button')}
+            </button>
+            <button type="button" class="button button-quiet" onClick={() => setMessaging(true)}>
+              {t('admin.bulk.message.button')}
+            </button>
+          </div>
+        </Show>
         <div class="toolbar-exports" role="group" aria-label={t('admin.attendees.exportLabel')}>
           <a class="button button-quiet" href={attendeeExportUrl(props.eventId, 'csv')} download="">
             {t('admin.attendees.exportCsv')}
@@ -321,6 +358,20 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
         {asOf() && source() === 'server' ? ` ${t('admin.attendees.asOf', { at: formatTimeOfDay(asOf()!) })}` : ''}
       </p>
       <ActionNoticeView notice={notice()} />
+      <Show when={editable}>
+        <BulkBar
+          eventId={props.eventId}
+          selectedIds={[...selected()]}
+          allMatching={allMatching()}
+          matchTotal={total() ?? 0}
+          query={bulkQuery()}
+          onSelectAll={() => setAllMatching(true)}
+          onClear={clearSelection}
+          onMessage={() => setMessaging(true)}
+          ask={confirm.ask}
+          onChanged={() => reset(true)}
+        />
+      </Show>
       <Show when={loadError()}>
         <div class="notice notice-error" role="alert">
           <p>{t('admin.attendees.loadFailed', { reason: loadError() })}</p>
@@ -346,6 +397,16 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
         <table class="table vtable-table" classList={{ 'vtable-table-answers': questions().length > 0 }} aria-rowcount={(total() ?? 0) + 1}>
           <thead>
             <tr aria-rowindex="1">
+              <Show when={editable}>
+                <th scope="col" class="col-select">
+                  <input
+                    type="checkbox"
+                    aria-label={t('admin.bulk.selectPage')}
+                    checked={allMatching() || (loadedIds().length > 0 && loadedIds().every((id) => selected().has(id)))}
+                    onChange={(e) => (e.currentTarget.checked ? setSelected(new Set(loadedIds())) : clearSelection())}
+                  />
+                </th>
+              </Show>
               <For each={columns()}>
                 {(col) => (
                   <th scope="col" class={col.class} aria-sort={col.key && sort() === col.key ? (order() === 'asc' ? 'ascending' : 'descending') : undefined}>
@@ -397,6 +458,8 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
                         onEdit={() => setEditing(current().row)}
                         onHistory={() => setHistory(current().row)}
                         onDelete={() => askDelete(current().row)}
+                        selected={allMatching() || selected().has(current().row.id)}
+                        onSelect={(on) => toggleRow(current().row.id, on)}
                       />
                     )}
                   </Show>
@@ -412,6 +475,24 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
       <Show when={editing()}>{(row) => <AttendeeEditPanel row={row()} onSave={(patch) => save(row(), patch)} onClose={() => setEditing(null)} />}</Show>
       <Show when={history()}>
         {(a) => <AttendeeTimeline attendeeId={a().id} name={a().displayName} timezone={ready(event)?.timezone ?? 'UTC'} onClose={() => setHistory(null)} />}
+      </Show>
+      <Show when={adding()}>
+        <AddAttendeeDialog
+          eventId={props.eventId}
+          onAdded={(name) => {
+            setNotice({ ok: true, text: t('admin.bulk.added', { name }) });
+            reset(true);
+          }}
+          onClose={() => setAdding(false)}
+        />
+      </Show>
+      <Show when={messaging()}>
+        <MessageDialog
+          eventId={props.eventId}
+          selection={selectionCount() > 0 ? { count: selectionCount(), value: allMatching() ? { query: bulkQuery() } : { ids: [...selected()] } } : null}
+          onSent={(count) => setNotice({ ok: true, text: t('admin.bulk.sent', { count }) })}
+          onClose={() => setMessaging(false)}
+        />
       </Show>
       {confirm.view()}
     </>
@@ -431,6 +512,8 @@ function AttendeeRow(props: {
   onEdit: () => void;
   onHistory: () => void;
   onDelete: () => void;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
 }): JSX.Element {
   // the extended edition's own fields (extra keys of the row) win; the stats operation fills them in the free edition
   const ownCount = () => (typeof props.row.checkinCount === 'number' ? props.row.checkinCount : undefined);
@@ -445,6 +528,16 @@ function AttendeeRow(props: {
       .join('\n');
   return (
     <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
+      <Show when={props.editable}>
+        <td class="col-select">
+          <input
+            type="checkbox"
+            aria-label={t('admin.bulk.selectRow', { name: props.row.displayName })}
+            checked={props.selected}
+            onChange={(e) => props.onSelect(e.currentTarget.checked)}
+          />
+        </td>
+      </Show>
       <td class="col-name">
         <WholeText text={props.row.displayName} />
         <Show when={props.row.pending?.length}>
