@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { createHost } from '../helpers/booking';
-import { createEvent, seedAttendees } from '../helpers/checkin';
+import { createAttendee, createEvent, seedAttendees } from '../helpers/checkin';
 import { useE2e } from '../helpers/e2e';
 import { loginAs } from '../helpers/http';
 import { signUp } from '../helpers/registration';
@@ -38,6 +38,54 @@ describe('admin app', () => {
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const stored = await e2e.admin.api.get(`/events/${id}`);
     expect(stored.body).toMatchObject({ title: 'Summer party', capacity: 120, status: 'published', waitlist: true });
+  });
+
+  test('attendees in bulk: add a comp ticket, select the waitlist, move it to going within capacity, message them and count the mails', async () => {
+    const event = (
+      await e2e.admin.api.post('/events', { title: 'Bulk night', startsUtc: '2030-08-01 19:00:00', capacity: 50, waitlist: true, status: 'published' })
+    ).body;
+    for (let i = 0; i < 50; i++) await createAttendee(e2e.db(), event.id, { status: 'waitlist', name: `Waiting ${String(i).padStart(2, '0')}` });
+    const page = await e2e.openPage(`/admin/events/${event.id}/attendees`, { cookie: e2e.admin.cookie });
+    await page.getByText('50 attendees').waitFor();
+
+    await page.getByRole('button', { name: 'Add attendee' }).click();
+    const add = page.locator('dialog[aria-labelledby="add-attendee-title"]');
+    await add.getByLabel('Display name').fill('Comp Guest');
+    await add.getByLabel('Email', { exact: true }).fill('comp-guest@example.test');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Comp Guest was added.').waitFor();
+    await page.getByText('51 attendees').waitFor();
+
+    await page.getByLabel('Status').selectOption('waitlist');
+    await page.getByText('50 attendees').waitFor();
+    await page.getByLabel('Select Waiting 00').check();
+    await page.getByText('1 selected').waitFor();
+    await page.getByRole('button', { name: 'Select all 50 attendees that match' }).click();
+    await page.getByText('50 selected').waitFor();
+    await page.getByLabel('Action', { exact: true }).selectOption({ label: 'Move to going' });
+    await page.getByRole('button', { name: 'Apply to 50 attendees' }).click();
+    await page.getByRole('heading', { name: 'Move to going: 50 attendees?' }).waitFor();
+    await page.locator('dialog').getByRole('button', { name: 'Move to going' }).click();
+    await page.getByText('0 of 50 done…').waitFor();
+    await e2e.server.server.ctx.jobs.runDue();
+    // the comp ticket holds one of the 50 seats: 49 move, one stays on the waitlist
+    await page.getByText('Move to going: 49 done, 1 not possible, 0 unchanged').waitFor();
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
+    // the list reloads: one left on the waitlist
+    await expect.poll(() => page.locator('p.status-text[role="status"]').innerText()).toMatch(/^1 attendee\b/);
+
+    await page.getByRole('button', { name: 'Message attendees' }).click();
+    const message = page.locator('dialog[aria-labelledby="message-title"]');
+    await message.getByLabel('To', { exact: true }).selectOption({ label: 'Everyone going' });
+    await message.getByLabel('Subject').fill('Doors open at seven');
+    await message.getByLabel('Message', { exact: true }).fill('Please bring your ticket.');
+    await page.getByRole('button', { name: 'Preview and count' }).click();
+    await page.getByText('50 people get this mail').waitFor();
+    await page.getByRole('button', { name: 'Send to 50 people' }).click();
+    await page.getByText('50 mails are queued in the outbox.').waitFor();
+    await e2e.server.server.ctx.jobs.runDue();
+    const [mails] = await queryRows<{ n: number }>(e2e.db(), sql`select count(*)::int as n from svc_outbox where subject = 'Doors open at seven'`);
+    expect(mails!.n).toBe(50);
   });
 
   test('the events list: search by title as you type, Upcoming / Past / Drafts, seats per row, and Duplicate opening the draft copy', async () => {
