@@ -399,12 +399,14 @@ function AttendeesView(props: { eventId: number; user: AdminUser }): JSX.Element
             <tr aria-rowindex="1">
               <Show when={editable}>
                 <th scope="col" class="col-select">
-                  <input
-                    type="checkbox"
-                    aria-label={t('admin.bulk.selectPage')}
-                    checked={allMatching() || (loadedIds().length > 0 && loadedIds().every((id) => selected().has(id)))}
-                    onChange={(e) => (e.currentTarget.checked ? setSelected(new Set(loadedIds())) : clearSelection())}
-                  />
+                  <label class="tick">
+                    <input
+                      type="checkbox"
+                      aria-label={t('admin.bulk.selectPage')}
+                      checked={allMatching() || (loadedIds().length > 0 && loadedIds().every((id) => selected().has(id)))}
+                      onChange={(e) => (e.currentTarget.checked ? setSelected(new Set(loadedIds())) : clearSelection())}
+                    />
+                  </label>
                 </th>
               </Show>
               <For each={columns()}>
@@ -530,12 +532,15 @@ function AttendeeRow(props: {
     <tr class="vrow" aria-rowindex={props.index + 2} data-attendee-id={props.row.id}>
       <Show when={props.editable}>
         <td class="col-select">
-          <input
-            type="checkbox"
-            aria-label={t('admin.bulk.selectRow', { name: props.row.displayName })}
-            checked={props.selected}
-            onChange={(e) => props.onSelect(e.currentTarget.checked)}
-          />
+          {/* the label is the tick's 44 px tap target */}
+          <label class="tick">
+            <input
+              type="checkbox"
+              aria-label={t('admin.bulk.selectRow', { name: props.row.displayName })}
+              checked={props.selected}
+              onChange={(e) => props.onSelect(e.currentTarget.checked)}
+            />
+          </label>
         </td>
       </Show>
       <td class="col-name">
