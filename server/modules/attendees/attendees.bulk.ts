@@ -272,7 +272,10 @@ async function runBulk(ctx: AppContext, payload: Record<string, unknown>, job: J
   const save = () =>
     ctx.db
       .update(jobs)
-      .set({ payload: sql`${jobs.payload} || ${JSON.stringify({ next: p.next, done: p.done, failed: p.failed, skipped: p.skipped, changed: p.changed ?? [] })}::jsonb` as never })
+      .set({
+        payload:
+          sql`${jobs.payload} || ${JSON.stringify({ next: p.next, done: p.done, failed: p.failed, skipped: p.skipped, changed: p.changed ?? [] })}::jsonb` as never,
+      })
       .where(eq(jobs.id, job.jobId));
   while (p.next < p.ids.length) {
     const id = p.ids[p.next]!;
