@@ -6,8 +6,8 @@
  * it, and the promotions are counted against every seat committed before them, so the event is
  * never filled beyond its capacity.
  *
- * For an event in `auto` mode, the waitlisted parties are taken oldest first (sign-up time, then
- * id); a party moves up whole, only when its quantity fits the seats left (and its ticket
+ * For an event in `auto` mode, the waitlisted parties are taken oldest first (by id: rows are
+ * numbered as they are written under the event lock, so this is the order they joined); a party moves up whole, only when its quantity fits the seats left (and its ticket
  * category's quota); one that does not fit is skipped, not waited for, so the smaller parties
  * behind it move up (as pretix's waiting list assigns the next entry that is available). Each
  * promoted row becomes `going`; its ticket mail is queued in the same transaction, in the
@@ -86,7 +86,7 @@ export async function promoteWaitlist(ctx: AppContext, tx: Db, event: EventRow, 
         except.length > 0 ? notInArray(attendees.id, [...except]) : undefined,
       ),
     )
-    .orderBy(asc(attendees.createdUtc), asc(attendees.id));
+    .orderBy(asc(attendees.id));
   if (waiting.length === 0) return NO_PROMOTION;
   const categoryFree = new Map<number, number>();
   if (waiting.some((w) => w.ticketCategoryId !== null)) {
