@@ -295,6 +295,22 @@ export function ordersService(ctx: AppContext) {
       return true;
     },
 
+    /**
+     * Orders whose seats this transaction gave back (the hold sweeper's): their events locked in
+     * ascending id order and each event's waitlist moved up (docs/decisions/045-waitlist-promotion.md);
+     * answers what to run after the commit.
+     */
+    async promoteAfterRelease(tx: Db, released: OrderRow[]): Promise<() => Promise<void>> {
+      const ids = [...new Set(released.flatMap((o) => [o.eventId, ...o.lines.map((l) => l.eventId)]))].sort((a, b) => a - b);
+      const locked: EventRow[] = [];
+      for (const id of ids) {
+        const event = await lockEvent(tx, id);
+        if (event) locked.push(event);
+      }
+      const promoted = await promoteEach(tx, locked);
+      return () => announcePromotedEach(promoted);
+    },
+
     issueTickets,
     announceTickets,
     announceCancelled,
