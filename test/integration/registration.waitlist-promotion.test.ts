@@ -123,6 +123,19 @@ describe('waitlist promotion, auto', () => {
     ]);
   });
 
+  it('an administrator lowering a waitlisted party’s quantity so it fits moves it up in the same save', async () => {
+    const event = await createEvent(admin.api, { capacity: 2, waitlistPromotion: 'auto' });
+    const going = await party(event.id, 1);
+    const waiting = await party(event.id, 3);
+    expect(waiting.status).toBe('waitlist');
+    const calls = await recordingActions(async () => expect((await admin.api.patch(`/attendees/${waiting.id}`, { quantity: 1 })).status).toBe(200));
+    expect(calls).toEqual([
+      ['svc_attendee_updated', waiting.id, { quantity: { from: 3, to: 1 } }],
+      ['svc_attendee_status_changed', waiting.id, 'going', 'waitlist'],
+    ]);
+    expect(await statusOf(event.id)).toEqual({ [going.id]: 'going', [waiting.id]: 'going' });
+  });
+
   it('a promotion never fills an event beyond its capacity: with no seat freed, nobody moves', async () => {
     const event = await createEvent(admin.api, { capacity: 2, waitlistPromotion: 'auto' });
     const going = await party(event.id, 2);

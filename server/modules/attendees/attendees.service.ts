@@ -86,7 +86,8 @@ export function attendeesService(ctx: AppContext) {
           if (!row) return null;
           const held = await holdAttendeeChange(tx, change);
           // a row the administrator just put on the waitlist is not moved straight back
-          const promoted = event && row.eventId === event.id ? await promoteWaitlist(ctx, tx, event, [row.id]) : NO_PROMOTION;
+          const except = patch.status === 'waitlist' ? [row.id] : [];
+          const promoted = event && row.eventId === event.id ? await promoteWaitlist(ctx, tx, event, except) : NO_PROMOTION;
           return { row, held, promoted };
         });
       } catch (err) {
