@@ -125,6 +125,7 @@ function cachedEventDto(e: SyncEvent): EventDto {
     signupOpensUtc: null,
     signupClosesUtc: null,
     waitlist: false,
+    waitlistPromotion: 'manual',
     status: e.status === 'published' ? 'published' : 'draft',
     priceCents: 0,
     currency: '',

@@ -97,6 +97,20 @@ describe('admin app', () => {
     await expect.poll(async () => (await e2e.admin.api.get(`/events/${event.id}`)).body.reminderMinutes).toBeNull();
   });
 
+  test('the event form lets the waitlist move up by itself, offered only while the event has a waitlist', async () => {
+    const event = (await e2e.admin.api.post('/events', { title: 'Waitlist night', startsUtc: '2030-08-01 19:00:00', capacity: 10 })).body;
+    expect(event.waitlistPromotion).toBe('manual');
+    const page = await e2e.openPage(`/admin/events/${event.id}/edit`, { cookie: e2e.admin.cookie });
+    const promotion = page.getByLabel('When a seat frees up');
+    await expect.poll(() => promotion.inputValue()).toBe('manual');
+    await promotion.selectOption({ label: 'Give it to the waitlist and email them' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get(`/events/${event.id}`)).body.waitlistPromotion).toBe('auto');
+
+    await page.getByLabel('Waitlist when full').uncheck();
+    await expect.poll(() => promotion.count()).toBe(0);
+  });
+
   test('a booking type with weekly windows shows its next slots in the visitor preview', async () => {
     await createHost(e2e.admin.api, 'Dana');
     const page = await e2e.openPage('/admin/booking-types/new', { cookie: e2e.admin.cookie });

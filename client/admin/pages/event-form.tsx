@@ -18,7 +18,7 @@ import {
   type CustomFieldType,
 } from '../../../shared/custom-fields';
 import { ZCustomFieldDefinition } from '../../../shared/custom-fields-schema';
-import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES } from '../../../shared/events';
+import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES, type WaitlistPromotion } from '../../../shared/events';
 import { ApiError } from '../../ui/errors';
 import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { errorMessage } from '../../ui/errors';
@@ -26,6 +26,22 @@ import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
 import { intlLocale, t } from '../../i18n/i18n';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
+
+/** What happens to a freed seat (docs/decisions/045-waitlist-promotion.md); labels read when drawn, in the reader's language. */
+const WAITLIST_PROMOTION_OPTIONS: ReadonlyArray<{ value: WaitlistPromotion; label: string }> = [
+  {
+    value: 'manual',
+    get label() {
+      return t('admin.eventForm.waitlistPromotion.manual');
+    },
+  },
+  {
+    value: 'auto',
+    get label() {
+      return t('admin.eventForm.waitlistPromotion.auto');
+    },
+  },
+];
 
 /** `/admin/events/new` and `/admin/events/:id/edit`. */
 export default function AdminEventFormPage(props: RouteProps): JSX.Element {
@@ -85,6 +101,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   const [opens, setOpens] = createSignal(utcToLocalInput(e?.signupOpensUtc));
   const [closes, setCloses] = createSignal(utcToLocalInput(e?.signupClosesUtc));
   const [waitlist, setWaitlist] = createSignal(e?.waitlist ?? true);
+  const [promotion, setPromotion] = createSignal<WaitlistPromotion>(e?.waitlistPromotion ?? 'manual');
   // a new event reminds a day before, as the server's default does (docs/api.md#event-reminders)
   const storedReminder = e ? e.reminderMinutes : DEFAULT_REMINDER_MINUTES;
   const [reminderOn, setReminderOn] = createSignal(storedReminder !== null);
@@ -128,6 +145,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
       signupOpensUtc: localInputToUtc(opens()),
       signupClosesUtc: localInputToUtc(closes()),
       waitlist: waitlist(),
+      waitlistPromotion: promotion(),
       status: status(),
       priceCents,
       reminderMinutes,
@@ -209,6 +227,16 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
         />
       </div>
       <CheckboxField id="event-waitlist" label={t('admin.eventForm.field.waitlist')} checked={waitlist()} onChange={setWaitlist} />
+      <Show when={waitlist()}>
+        <SelectField
+          id="event-waitlist-promotion"
+          label={t('admin.eventForm.field.waitlistPromotion')}
+          value={promotion()}
+          options={WAITLIST_PROMOTION_OPTIONS}
+          onChange={setPromotion}
+          hint={t('admin.eventForm.field.waitlistPromotionHint')}
+        />
+      </Show>
       <div class="field-row">
         <TextField id="event-opens" label={t('admin.eventForm.field.opens')} type="datetime-local" value={opens()} onInput={setOpens} />
         <TextField id="event-closes" label={t('admin.eventForm.field.closes')} type="datetime-local" value={closes()} onInput={setCloses} />
