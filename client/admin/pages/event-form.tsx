@@ -20,7 +20,7 @@ import {
 import { ZCustomFieldDefinition } from '../../../shared/custom-fields-schema';
 import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES, type WaitlistPromotion } from '../../../shared/events';
 import { ApiError } from '../../ui/errors';
-import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
+import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS, translatedOptions } from '../forms';
 import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
@@ -28,21 +28,10 @@ import { intlLocale, t } from '../../i18n/i18n';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
 
 /** What happens to a freed seat (docs/decisions/045-waitlist-promotion.md); labels read when drawn, in the reader's language. */
-const WAITLIST_PROMOTION_OPTIONS: ReadonlyArray<{ value: WaitlistPromotion; label: string }> = [
-  {
-    value: 'manual',
-    get label() {
-      return t('admin.eventForm.waitlistPromotion.manual');
-    },
-  },
-  {
-    value: 'auto',
-    get label() {
-      return t('admin.eventForm.waitlistPromotion.auto');
-    },
-  },
-];
-
+const WAITLIST_PROMOTION_OPTIONS = translatedOptions<WaitlistPromotion>([
+  ['manual', 'admin.eventForm.waitlistPromotion.manual'],
+  ['auto', 'admin.eventForm.waitlistPromotion.auto'],
+]);
 /** `/admin/events/new` and `/admin/events/:id/edit`. */
 export default function AdminEventFormPage(props: RouteProps): JSX.Element {
   const id = () => (props.params.id ? Number(props.params.id) : null);
