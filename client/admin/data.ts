@@ -391,6 +391,8 @@ export const createAdminBooking = (input: AdminCreateBookingInput) => call(rpc()
 
 // ---- settings, people, tokens, outbox ---------------------------------------------------
 
+/** The first-run checklist (administrators): each step done when its data exists. */
+export const getSetup = () => call(rpc().setup.get.query());
 export const getSettings = () => call(rpc().settings.get.query());
 export const updateSettings = (patch: SettingsPatch) => call(rpc().settings.update.mutate(patch));
 

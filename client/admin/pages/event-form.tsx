@@ -6,7 +6,7 @@ import { EventLanguageField } from '../components/language-field';
 import { TicketEditors } from '../components/ticket-editors';
 import type { Locale } from '../../../shared/i18n/locales';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
-import { createEvent, getEvent, updateEvent, type EventDto } from '../data';
+import { createEvent, getEvent, getSettings, updateEvent, type EventDto } from '../data';
 import { edition, loadPaymentStatus } from '../edition';
 import { adminErrorMessage } from '../errors';
 import {
@@ -83,6 +83,20 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   const [starts, setStarts] = createSignal(utcToLocalInput(e?.startsUtc));
   const [ends, setEnds] = createSignal(utcToLocalInput(e?.endsUtc));
   const [timezone, setTimezone] = createSignal(e?.timezone ?? viewerTimeZone());
+  // a new event starts in the organization's zone once Settings chose one (docs/decisions/048-first-run.md)
+  let zoneTouched = false;
+  const chooseZone = (zone: string) => {
+    zoneTouched = true;
+    setTimezone(zone);
+  };
+  if (!e) {
+    getSettings().then(
+      (s) => {
+        if (s.defaultTimeZoneChosen && !zoneTouched) setTimezone(s.defaultTimeZone);
+      },
+      () => undefined, // offline or refused: the browser's zone stays proposed
+    );
+  }
   const [language, setLanguage] = createSignal<Locale | ''>(e?.language ?? '');
   const [venue, setVenue] = createSignal(e?.venue ?? '');
   const [capacity, setCapacity] = createSignal(e?.capacity == null ? '' : String(e.capacity));
@@ -190,7 +204,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
           id="event-timezone"
           label={t('admin.eventForm.field.timezone')}
           value={timezone()}
-          onChange={setTimezone}
+          onChange={chooseZone}
           hint={t('admin.eventForm.field.timezoneHint')}
         />
       </div>

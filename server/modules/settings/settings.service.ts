@@ -13,6 +13,7 @@ import {
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { SETTING_KEYS, settingsRepository, type StoredSettings } from './settings.repository';
 import { asDefaultLanguage, rememberDefaultLanguage } from './default-language';
+import { isValidTimeZone } from '../../../shared/time';
 
 /**
  * Site settings (Settings > General): currency, location labels, payment hold window; in the
@@ -52,6 +53,7 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
       paymentHoldHours: hold,
       defaultLanguage: asDefaultLanguage(s.defaultLanguage),
       ...sellerOf(s),
+      ...regionalOf(s),
     };
     if (extended) {
       const chat = (await stored()).chatWebhookUrl;
@@ -79,6 +81,7 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
     for (const field of ['sellerName', 'sellerAddress', 'sellerTaxId'] as const) {
       if (patch[field] !== undefined) await settingsRepository.write(db, SETTING_KEYS[field], patch[field]);
     }
+    if (patch.defaultTimeZone !== undefined) await settingsRepository.write(db, SETTING_KEYS.defaultTimeZone, patch.defaultTimeZone);
     if (patch.defaultLanguage !== undefined) {
       // null puts English back, the language every page falls back to
       const language = patch.defaultLanguage ?? DEFAULT_LOCALE;
@@ -115,6 +118,18 @@ function sellerOf(s: StoredSettings): Seller {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   return { sellerName: text(s.sellerName), sellerAddress: text(s.sellerAddress), sellerTaxId: text(s.sellerTaxId) };
 }
+
+/**
+ * The organization's zone and whether the currency and the zone were ever saved: a key is written
+ * only by a save, so its presence is the administrator's choice (docs/decisions/048-first-run.md).
+ */
+export function regionalOf(s: StoredSettings): { defaultTimeZone: string; currencyChosen: boolean; defaultTimeZoneChosen: boolean } {
+  const zone = typeof s.defaultTimeZone === 'string' && isValidTimeZone(s.defaultTimeZone) ? s.defaultTimeZone : null;
+  return { defaultTimeZone: zone ?? DEFAULT_TIME_ZONE, currencyChosen: typeof s.currency === 'string', defaultTimeZoneChosen: zone !== null };
+}
+
+/** The organization's zone until an administrator chooses one. */
+export const DEFAULT_TIME_ZONE = 'UTC';
 
 function isRecord(value: unknown): value is Record<string, string> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
