@@ -77,3 +77,13 @@ describe('the currency and the default time zone in Settings', () => {
     expect((await admin.api.get('/settings')).body).toMatchObject({ defaultTimeZone: 'America/Sao_Paulo', currency: 'BRL' });
   });
 });
+
+describe('an install that already sells', () => {
+  const second = useTestServer({ env: { SVC_JOBS: 'off' } });
+
+  it('counts its currency as chosen once anything carries a price, so the form proposes no other currency (a save would relabel the prices)', async () => {
+    expect((await second.admin.api.get('/settings')).body).toMatchObject({ currency: 'USD', currencyChosen: false });
+    expect((await createEvent(second.admin.api, { priceCents: 1800 })).id).toEqual(expect.any(Number));
+    expect((await second.admin.api.get('/settings')).body).toMatchObject({ currency: 'USD', currencyChosen: true });
+  });
+});

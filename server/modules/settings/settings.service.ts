@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client';
 import { AppError } from '../../../shared/errors';
 import { DEFAULT_LOCALE } from '../../../shared/i18n/locales';
 import type { SettingsDto, SettingsPatch } from '../../../shared/booking';
@@ -45,15 +47,31 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
     return applyContractFilter(hooks, 'svc_booking_payment_hold_hours', saved);
   }
 
+  /**
+   * Whether anything already carries a price or took money: its amounts are in the current
+   * currency, so that currency counts as chosen and the form never proposes another one, which a
+   * save would relabel without converting (docs/decisions/048-first-run.md).
+   */
+  async function currencyInUse(): Promise<boolean> {
+    const [row] = await queryRows<{ used: boolean }>(
+      db,
+      sql`select (exists (select 1 from svc_events where price_cents > 0)
+               or exists (select 1 from svc_ticket_categories where price_cents > 0)
+               or exists (select 1 from svc_booking_types where price_cents > 0)
+               or exists (select 1 from svc_payments)) as used`,
+    );
+    return Boolean(row?.used);
+  }
+
   async function get(): Promise<SettingsDto> {
-    const [c, labels, hold, s] = await Promise.all([currency(), locationLabels(), paymentHoldHours(), stored()]);
+    const [c, labels, hold, s, inUse] = await Promise.all([currency(), locationLabels(), paymentHoldHours(), stored(), currencyInUse()]);
     const dto: SettingsDto = {
       currency: c,
       locationLabels: labels,
       paymentHoldHours: hold,
       defaultLanguage: asDefaultLanguage(s.defaultLanguage),
       ...sellerOf(s),
-      ...regionalOf(s),
+      ...regionalOf(s, inUse),
     };
     if (extended) {
       const chat = (await stored()).chatWebhookUrl;
@@ -121,11 +139,12 @@ function sellerOf(s: StoredSettings): Seller {
 
 /**
  * The organization's zone and whether the currency and the zone were ever saved: a key is written
- * only by a save, so its presence is the administrator's choice (docs/decisions/048-first-run.md).
+ * only by a save, so its presence is the administrator's choice; a currency that prices are
+ * already in counts as chosen too (docs/decisions/048-first-run.md).
  */
-export function regionalOf(s: StoredSettings): { defaultTimeZone: string; currencyChosen: boolean; defaultTimeZoneChosen: boolean } {
+export function regionalOf(s: StoredSettings, currencyInUse = false): { defaultTimeZone: string; currencyChosen: boolean; defaultTimeZoneChosen: boolean } {
   const zone = typeof s.defaultTimeZone === 'string' && isValidTimeZone(s.defaultTimeZone) ? s.defaultTimeZone : null;
-  return { defaultTimeZone: zone ?? DEFAULT_TIME_ZONE, currencyChosen: typeof s.currency === 'string', defaultTimeZoneChosen: zone !== null };
+  return { defaultTimeZone: zone ?? DEFAULT_TIME_ZONE, currencyChosen: typeof s.currency === 'string' || currencyInUse, defaultTimeZoneChosen: zone !== null };
 }
 
 /** The organization's zone until an administrator chooses one. */
