@@ -9,6 +9,14 @@ export const ZWebhookTarget = z.union([z.literal(''), z.url({ protocol: /^https?
 
 export const ZEventStatus = z.enum(['draft', 'published']);
 
+/**
+ * How the waitlist moves up when a seat frees (docs/decisions/045-waitlist-promotion.md): `auto`
+ * gives it to the oldest waitlisted party that fits and mails them, `manual` leaves it to an
+ * administrator.
+ */
+export const ZWaitlistPromotion = z.enum(['manual', 'auto']);
+export type WaitlistPromotion = z.infer<typeof ZWaitlistPromotion>;
+
 /** The longest reminder lead: 30 days. */
 export const MAX_REMINDER_MINUTES = 30 * 24 * 60;
 /** A new event's reminder lead unless one is given: 24 hours. */
@@ -32,6 +40,7 @@ const eventFields = {
   signupOpensUtc: ZUtcDateTime.nullable(),
   signupClosesUtc: ZUtcDateTime.nullable(),
   waitlist: z.boolean(),
+  waitlistPromotion: ZWaitlistPromotion,
   status: ZEventStatus,
   priceCents: z.number().int().min(0).max(100_000_000),
   /** Extended edition: the event's own sign-up questions, keys unique (docs/api.md#custom-fields). */
@@ -57,6 +66,7 @@ export const ZCreateEventInput = z.object({
   signupOpensUtc: eventFields.signupOpensUtc.default(null),
   signupClosesUtc: eventFields.signupClosesUtc.default(null),
   waitlist: eventFields.waitlist.default(true),
+  waitlistPromotion: eventFields.waitlistPromotion.default('manual'),
   status: eventFields.status.default('draft'),
   priceCents: eventFields.priceCents.default(0),
   fields: eventFields.fields.default([]),
@@ -91,6 +101,7 @@ export const ZEventDto = z.object({
   signupOpensUtc: z.string().nullable(),
   signupClosesUtc: z.string().nullable(),
   waitlist: z.boolean(),
+  waitlistPromotion: ZWaitlistPromotion,
   status: ZEventStatus,
   priceCents: z.number().int(),
   /** The currency `priceCents` is in (Settings, through `svc_currency`). */

@@ -125,6 +125,7 @@ function cachedEventDto(e: SyncEvent): EventDto {
     signupOpensUtc: null,
     signupClosesUtc: null,
     waitlist: false,
+    waitlistPromotion: 'manual',
     status: e.status === 'published' ? 'published' : 'draft',
     priceCents: 0,
     currency: '',
@@ -390,6 +391,8 @@ export const createAdminBooking = (input: AdminCreateBookingInput) => call(rpc()
 
 // ---- settings, people, tokens, outbox ---------------------------------------------------
 
+/** The first-run checklist (administrators): each step done when its data exists. */
+export const getSetup = () => call(rpc().setup.get.query());
 export const getSettings = () => call(rpc().settings.get.query());
 export const updateSettings = (patch: SettingsPatch) => call(rpc().settings.update.mutate(patch));
 

@@ -5,7 +5,7 @@
  */
 import { zoneOffsetAt } from '../../shared/booking/tz';
 import { parseUtcString, toUtcString } from '../../shared/time';
-import { t } from '../i18n/i18n';
+import { t, type MessageKey } from '../i18n/i18n';
 
 /** 1250 → "12.50". */
 export function centsToText(cents: number): string {
@@ -108,19 +108,21 @@ export function viewerTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/**
+ * Options of a select whose labels come from the catalogue: each label is a getter, read when
+ * drawn, so it is in the reader's language and follows a language switch.
+ */
+export function translatedOptions<V extends string>(entries: ReadonlyArray<readonly [value: V, key: MessageKey]>): ReadonlyArray<{ value: V; label: string }> {
+  return entries.map(([value, key]) => ({
+    value,
+    get label() {
+      return t(key);
+    },
+  }));
+}
+
 /** The status choice of events and booking types: drafts stay hidden from visitors. */
-export const PUBLISH_STATUS_OPTIONS = [
-  {
-    value: 'draft',
-    // a getter: the label is read when drawn, in the reader's language
-    get label() {
-      return t('admin.common.publish.draft');
-    },
-  },
-  {
-    value: 'published',
-    get label() {
-      return t('admin.common.publish.published');
-    },
-  },
-];
+export const PUBLISH_STATUS_OPTIONS = translatedOptions([
+  ['draft', 'admin.common.publish.draft'],
+  ['published', 'admin.common.publish.published'],
+]);

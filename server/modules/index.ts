@@ -41,6 +41,7 @@ import { hoursOperations } from './hosts/hours.operations';
 import { profilesOperations } from './hosts/profiles.operations';
 import { calendarsOperations } from './hosts/calendars.operations';
 import { overviewOperations } from './overview/overview.operations';
+import { setupOperations } from './setup/setup.operations';
 import { registerCalendarJobs } from './hosts/calendars.jobs';
 import { registerCalendarWriteBackJobs, registerCalendarWriteBackListeners } from './hosts/calendar-writeback';
 
@@ -72,6 +73,7 @@ export const domainOperations = {
   hostSpace: profilesOperations,
   calendars: calendarsOperations,
   overview: overviewOperations,
+  setup: setupOperations,
 } satisfies Record<string, OperationRecord>;
 
 /** One domain's jobs and built-in listeners. */

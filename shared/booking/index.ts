@@ -210,6 +210,8 @@ export const ZSettingsPatch = z.object({
   sellerAddress: z.string().trim().max(SELLER_ADDRESS_MAX).optional(),
   /** VAT or other tax identification number, as the tax office writes it. */
   sellerTaxId: z.string().trim().max(SELLER_TAX_ID_MAX).optional(),
+  /** The organization's time zone (IANA), proposed for new events (docs/decisions/048-first-run.md). */
+  defaultTimeZone: ZTimeZone.optional(),
 });
 export type SettingsPatch = z.infer<typeof ZSettingsPatch>;
 
@@ -318,6 +320,11 @@ export const ZSettingsDto = z.object({
   sellerName: z.string(),
   sellerAddress: z.string(),
   sellerTaxId: z.string(),
+  /** The organization's time zone; UTC until an administrator chooses one. */
+  defaultTimeZone: z.string(),
+  /** Whether an administrator saved the currency / the zone: until then Settings propose the browser's (docs/decisions/048-first-run.md). */
+  currencyChosen: z.boolean(),
+  defaultTimeZoneChosen: z.boolean(),
 });
 export type SettingsDto = z.infer<typeof ZSettingsDto>;
 

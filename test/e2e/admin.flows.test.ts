@@ -17,6 +17,56 @@ import { signUp } from '../helpers/registration';
 const e2e = useE2e({ env: { SVC_JOBS: 'off' }, login: true });
 
 describe('admin app', () => {
+  // first in the file: the server is still fresh (an administrator and nothing else)
+  test("first run: the overview lists every step open, Settings propose the browser's zone and its region's currency with the searchable picker, and saving ticks those steps", async () => {
+    const german = { locale: 'de-DE', timezoneId: 'Europe/Berlin' };
+    const page = await e2e.openPage('/admin', { cookie: e2e.admin.cookie, context: german });
+    await page.getByRole('heading', { name: 'Erste Schritte' }).waitFor();
+    const states = () => page.locator('.setup-step .setup-state').allInnerTexts();
+    await expect.poll(states).toEqual(Array(6).fill('Offen'));
+
+    await page.getByRole('link', { name: 'Währung und Zeitzone wählen' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/settings');
+    const zone = page.getByRole('combobox', { name: 'Standard-Zeitzone' });
+    await expect.poll(() => zone.inputValue()).toContain('Berlin');
+    expect(await page.getByLabel('Währung').inputValue()).toBe('EUR');
+    await page.locator('#set-proposed').waitFor();
+    // nothing is stored until the administrator saves
+    expect((await e2e.admin.api.get('/settings')).body).toMatchObject({ currency: 'USD', currencyChosen: false, defaultTimeZone: 'UTC' });
+
+    // the zone is found by typing, not typed as an IANA name
+    await zone.click();
+    await zone.fill('Lisbo');
+    await page.getByRole('option', { name: /Lisbon/ }).waitFor();
+    await zone.press('Enter');
+    await expect.poll(() => zone.inputValue()).toContain('Lisbon');
+    await page.getByLabel('Name des Verkäufers').fill('Hall & Co');
+    await page.getByRole('button', { name: 'Einstellungen speichern' }).click();
+    await expect
+      .poll(async () => (await e2e.admin.api.get('/settings')).body)
+      .toMatchObject({ currency: 'EUR', currencyChosen: true, defaultTimeZone: 'Europe/Lisbon', defaultTimeZoneChosen: true, sellerName: 'Hall & Co' });
+    await page.locator('#set-proposed').waitFor({ state: 'detached' });
+
+    await page.goto(new URL('/admin', e2e.server.url).href);
+    await page.getByRole('heading', { name: 'Erste Schritte' }).waitFor();
+    await expect.poll(states).toEqual(['Erledigt', 'Erledigt', 'Offen', 'Offen', 'Offen', 'Offen']);
+    await page.getByText('2 von 6 Schritten erledigt').waitFor();
+
+    // hidden by choice, it stays hidden in this browser
+    await page.getByRole('button', { name: 'Liste ausblenden' }).click();
+    await page.getByRole('heading', { name: 'Erste Schritte' }).waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByText('Angemeldet als', { exact: false }).first().waitFor();
+    expect(await page.locator('#setup-heading').count()).toBe(0);
+
+    // a new event now starts in the organization's zone
+    await page.goto(new URL('/admin/events/new', e2e.server.url).href);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Zeitzone der Veranstaltung' }).inputValue()).toContain('Lisbon');
+
+    // the currency saved for the test file's other tests is put back
+    expect((await e2e.admin.api.patch('/settings', { currency: 'USD' })).status).toBe(200);
+  });
+
   test('sign in, create an event from the form and land on its live dashboard', async () => {
     const page = await e2e.openPage('/admin/events/new');
     await page.waitForURL((url) => url.pathname === '/login');
@@ -143,6 +193,20 @@ describe('admin app', () => {
     await expect.poll(() => hours.count()).toBe(0);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(async () => (await e2e.admin.api.get(`/events/${event.id}`)).body.reminderMinutes).toBeNull();
+  });
+
+  test('the event form lets the waitlist move up by itself, offered only while the event has a waitlist', async () => {
+    const event = (await e2e.admin.api.post('/events', { title: 'Waitlist night', startsUtc: '2030-08-01 19:00:00', capacity: 10 })).body;
+    expect(event.waitlistPromotion).toBe('manual');
+    const page = await e2e.openPage(`/admin/events/${event.id}/edit`, { cookie: e2e.admin.cookie });
+    const promotion = page.getByLabel('When a seat frees up');
+    await expect.poll(() => promotion.inputValue()).toBe('manual');
+    await promotion.selectOption({ label: 'Give it to the waitlist and email them' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get(`/events/${event.id}`)).body.waitlistPromotion).toBe('auto');
+
+    await page.getByLabel('Waitlist when full').uncheck();
+    await expect.poll(() => promotion.count()).toBe(0);
   });
 
   test('a booking type with weekly windows shows its next slots in the visitor preview', async () => {

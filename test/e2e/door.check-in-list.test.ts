@@ -55,8 +55,8 @@ describe('a VIP-only door', () => {
     const page = e2e.track(context.pages()[0] ?? (await context.newPage()));
     await page.goto(new URL(`/door#pair=${created.body.pairing.pairingCode}`, e2e.server.url).href);
     await page.getByText('This device: VIP entrance').waitFor();
-    // the list and the names came with the first sync: counts per ticket type
-    await page.locator('.door-category-counts', { hasText: 'VIP: 0 / 1' }).waitFor();
+    // the list and the names came with the first sync: seats per ticket type (Vera's party is 2)
+    await page.locator('.door-category-counts', { hasText: 'VIP: 0 / 2' }).waitFor();
     await page.locator('.door-category-counts', { hasText: 'General admission: 0 / 1' }).waitFor();
     await page.getByText('All scans synced').waitFor();
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
@@ -72,7 +72,7 @@ describe('a VIP-only door', () => {
     expect(refused).toContain('This door admits VIP.');
     expect(await seriousViolations(page)).toEqual([]);
     await dismiss(page);
-    await page.locator('.door-category-counts', { hasText: 'VIP: 1 / 1' }).waitFor();
+    await page.locator('.door-category-counts', { hasText: 'VIP: 2 / 2' }).waitFor();
     await page.locator('.door-category-counts', { hasText: 'General admission: 0 / 1' }).waitFor();
     // the refusal is queued like every scan
     await page.getByText('2 not yet synced').waitFor();

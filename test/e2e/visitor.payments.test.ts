@@ -194,6 +194,20 @@ describe('visitor payments (extended edition, local provider)', () => {
     expect(new URL(page.url()).pathname).toBe(payPath);
     await showsTickets('after a reload');
 
+    // the tickets' request fails once: the page says so with a retry, never "Loading…" for ever
+    let failOnce = true;
+    await page.route(/\/trpc\/[^?]*payments\.paidTickets/, async (route) => {
+      if (!failOnce) return route.continue();
+      failOnce = false;
+      await route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"down"}' });
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    expect(await page.getByText('Loading your tickets…').count()).toBe(0);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await showsTickets('after a failed answer and a retry');
+    await page.unroute(/\/trpc\/[^?]*payments\.paidTickets/);
+
     await jobsDone();
     const mails = mailsTo(email);
     expect(mails).toHaveLength(1);

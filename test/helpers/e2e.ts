@@ -31,6 +31,8 @@ export interface PageOptions {
   cookie?: string;
   /** This page's viewport instead of the file's. */
   viewport?: ViewportSize;
+  /** This page's context options over the file's (a locale, a time zone). */
+  context?: BrowserContextOptions;
 }
 
 /** The server, `db()` and `hooks()` of `useTestServer`; `admin` only with `login: true`. */
@@ -76,9 +78,9 @@ export function useE2e(opts: E2eOptions = {}): E2e {
     get pageErrors() {
       return pageErrors;
     },
-    async newPage({ cookie, viewport } = {}) {
+    async newPage({ cookie, viewport, context: own } = {}) {
       browser ??= launchBrowser();
-      const context = await (await browser).newContext({ viewport: LAPTOP, ...opts.context, ...(viewport ? { viewport } : {}) });
+      const context = await (await browser).newContext({ viewport: LAPTOP, ...opts.context, ...own, ...(viewport ? { viewport } : {}) });
       contexts.push(context);
       if (cookie) {
         const [name, value] = cookie.split(/=(.*)/s) as [string, string];

@@ -109,6 +109,9 @@ describe('settings (GET/PATCH /settings)', () => {
       sellerName: '',
       sellerAddress: '',
       sellerTaxId: '',
+      defaultTimeZone: 'UTC',
+      currencyChosen: false,
+      defaultTimeZoneChosen: false,
     });
     expect((await anon().get('/settings')).status).toBe(401);
   });

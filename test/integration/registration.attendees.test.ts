@@ -212,7 +212,7 @@ describe('visitor cancel', () => {
     expect((await apiClient(srv.url).get(`/attendees/cancel/${wrong}`)).status).toBe(404);
   });
 
-  it('no automatic promotion: a waitlisted attendee stays on the waitlist when a seat frees up', async () => {
+  it('no automatic promotion in manual mode (the default): a waitlisted attendee stays on the waitlist when a seat frees up', async () => {
     const event = await createEvent(admin.api, { capacity: 1 });
     const first = await signUp(srv, event.id);
     const second = await signUp(srv, event.id);

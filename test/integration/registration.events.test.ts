@@ -26,6 +26,7 @@ describe('events REST (docs/api.md#rest shapes)', () => {
       signupOpensUtc: null,
       signupClosesUtc: null,
       waitlist: true,
+      waitlistPromotion: 'manual',
       status: 'draft',
       priceCents: 0,
       currency: 'USD',

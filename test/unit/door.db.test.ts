@@ -131,11 +131,11 @@ describe('scans and the outbox', () => {
     expect(await db.checkins.get(row.clientId)).toMatchObject({ state: 'acked', checkinId: 41 });
     // before the pull: the cache says 0, the local scan still counts
     expect((await lookupScan(db, { codeHash: hash(1) }, EVENT.id, 'Door A')).verdict).toBe('again');
-    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 4, checkedIn: 4 });
 
     await applyPullPage(db, DEVICE, pull([tuple(1, { count: 1, last: '2030-06-01 18:10:00' })]), Date.now());
     expect((await db.checkins.get(row.clientId))!.state).toBe('reflected');
-    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 4, checkedIn: 4 });
   });
 
   it('a pull that says two doors admitted this attendee flags this door’s own acknowledged scan of them (Needs attention)', async () => {
@@ -233,24 +233,24 @@ describe('download, reset, search, counts', () => {
     expect((await searchAttendees(db, EVENT.id, 'zoe alv')).map((a) => a.id)).toEqual([10]);
   });
 
-  it('counts going and checked in from the cache and this device’s unsynced scans', async () => {
-    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 1 });
+  it('counts seats going and checked in (two per guest here) from the cache and this device’s unsynced scans', async () => {
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 4, checkedIn: 2 });
     await scan(hash(1));
     await scan(hash(5));
-    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 4, checkedIn: 4 });
   });
 
   it('counts as checked in only attendees whose status admits, as the server does: a forced scan of a cancelled guest is not counted', async () => {
     // the pull after a sync: her offline scan is stored (conflict cancelled_before_scan), her row cancelled
     await applyPullPage(db, DEVICE, pull([tuple(1, { status: 'cancelled', count: 1, last: '2030-06-01 18:10:00' })]), Date.now());
-    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 1, checkedIn: 1 });
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
     // an unsynced scan of a going guest who is cancelled by the pull that carries it: counted, then not
     const { row } = await scan(hash(6));
     expect(row.verdict).toBe('unknown');
     await applyPullPage(db, DEVICE, pull([tuple(7)]), Date.now());
     await scan(hash(7));
-    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 4, checkedIn: 4 });
     await applyPullPage(db, DEVICE, pull([tuple(7, { status: 'cancelled' })]), Date.now());
-    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 1, checkedIn: 1 });
+    expect(await eventCounts(db, EVENT.id)).toEqual({ going: 2, checkedIn: 2 });
   });
 });

@@ -6,7 +6,7 @@ import { EventLanguageField } from '../components/language-field';
 import { TicketEditors } from '../components/ticket-editors';
 import type { Locale } from '../../../shared/i18n/locales';
 import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
-import { createEvent, getEvent, updateEvent, type EventDto } from '../data';
+import { createEvent, getEvent, getSettings, updateEvent, type EventDto } from '../data';
 import { edition, loadPaymentStatus } from '../edition';
 import { adminErrorMessage } from '../errors';
 import {
@@ -18,15 +18,20 @@ import {
   type CustomFieldType,
 } from '../../../shared/custom-fields';
 import { ZCustomFieldDefinition } from '../../../shared/custom-fields-schema';
-import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES } from '../../../shared/events';
+import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES, type WaitlistPromotion } from '../../../shared/events';
 import { ApiError } from '../../ui/errors';
-import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
+import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS, translatedOptions } from '../forms';
 import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
 import { intlLocale, t } from '../../i18n/i18n';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
 
+/** What happens to a freed seat (docs/decisions/045-waitlist-promotion.md); labels read when drawn, in the reader's language. */
+const WAITLIST_PROMOTION_OPTIONS = translatedOptions<WaitlistPromotion>([
+  ['manual', 'admin.eventForm.waitlistPromotion.manual'],
+  ['auto', 'admin.eventForm.waitlistPromotion.auto'],
+]);
 /** `/admin/events/new` and `/admin/events/:id/edit`. */
 export default function AdminEventFormPage(props: RouteProps): JSX.Element {
   const id = () => (props.params.id ? Number(props.params.id) : null);
@@ -78,6 +83,20 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   const [starts, setStarts] = createSignal(utcToLocalInput(e?.startsUtc));
   const [ends, setEnds] = createSignal(utcToLocalInput(e?.endsUtc));
   const [timezone, setTimezone] = createSignal(e?.timezone ?? viewerTimeZone());
+  // a new event starts in the organization's zone once Settings chose one (docs/decisions/048-first-run.md)
+  let zoneTouched = false;
+  const chooseZone = (zone: string) => {
+    zoneTouched = true;
+    setTimezone(zone);
+  };
+  if (!e) {
+    getSettings().then(
+      (s) => {
+        if (s.defaultTimeZoneChosen && !zoneTouched) setTimezone(s.defaultTimeZone);
+      },
+      () => undefined, // offline or refused: the browser's zone stays proposed
+    );
+  }
   const [language, setLanguage] = createSignal<Locale | ''>(e?.language ?? '');
   const [venue, setVenue] = createSignal(e?.venue ?? '');
   const [capacity, setCapacity] = createSignal(e?.capacity == null ? '' : String(e.capacity));
@@ -85,6 +104,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   const [opens, setOpens] = createSignal(utcToLocalInput(e?.signupOpensUtc));
   const [closes, setCloses] = createSignal(utcToLocalInput(e?.signupClosesUtc));
   const [waitlist, setWaitlist] = createSignal(e?.waitlist ?? true);
+  const [promotion, setPromotion] = createSignal<WaitlistPromotion>(e?.waitlistPromotion ?? 'manual');
   // a new event reminds a day before, as the server's default does (docs/api.md#event-reminders)
   const storedReminder = e ? e.reminderMinutes : DEFAULT_REMINDER_MINUTES;
   const [reminderOn, setReminderOn] = createSignal(storedReminder !== null);
@@ -128,6 +148,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
       signupOpensUtc: localInputToUtc(opens()),
       signupClosesUtc: localInputToUtc(closes()),
       waitlist: waitlist(),
+      waitlistPromotion: promotion(),
       status: status(),
       priceCents,
       reminderMinutes,
@@ -183,7 +204,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
           id="event-timezone"
           label={t('admin.eventForm.field.timezone')}
           value={timezone()}
-          onChange={setTimezone}
+          onChange={chooseZone}
           hint={t('admin.eventForm.field.timezoneHint')}
         />
       </div>
@@ -209,6 +230,16 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
         />
       </div>
       <CheckboxField id="event-waitlist" label={t('admin.eventForm.field.waitlist')} checked={waitlist()} onChange={setWaitlist} />
+      <Show when={waitlist()}>
+        <SelectField
+          id="event-waitlist-promotion"
+          label={t('admin.eventForm.field.waitlistPromotion')}
+          value={promotion()}
+          options={WAITLIST_PROMOTION_OPTIONS}
+          onChange={setPromotion}
+          hint={t('admin.eventForm.field.waitlistPromotionHint')}
+        />
+      </Show>
       <div class="field-row">
         <TextField id="event-opens" label={t('admin.eventForm.field.opens')} type="datetime-local" value={opens()} onInput={setOpens} />
         <TextField id="event-closes" label={t('admin.eventForm.field.closes')} type="datetime-local" value={closes()} onInput={setCloses} />

@@ -1,6 +1,7 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
 import { AdminFrame } from '../components/admin-frame';
+import { SetupChecklist } from '../components/setup-checklist';
 import { AsyncView, ready } from '../components/async-view';
 import { utcMs } from '../../../shared/time';
 import { formatWhen } from '../../../shared/time-format';
@@ -20,6 +21,9 @@ export default function AdminOverviewPage(): JSX.Element {
       {(user) => (
         <>
           <Account user={user} />
+          <Show when={user.role === 'administrator'}>
+            <SetupChecklist />
+          </Show>
           <OverviewFigures user={user} />
         </>
       )}

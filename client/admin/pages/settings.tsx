@@ -32,6 +32,8 @@ import { loadPaymentStatus } from '../edition';
 import { EmailText } from '../components/email-text';
 import { adminErrorMessage } from '../errors';
 import { viewerTimeZone } from '../forms';
+import { browserRegional } from '../regional';
+import { TimeZonePicker } from '../../ui/time-zone-picker';
 import type { AdminUser } from '../session';
 import { accessState, eventsSummary } from '../users';
 import { formatUtcDateTime } from '../../ui/format';
@@ -72,7 +74,14 @@ function SiteSettings(): JSX.Element {
 }
 
 function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
-  const [currency, setCurrency] = createSignal(props.initial.currency);
+  // never chosen: the browser's currency and zone are proposed, and stored only by a save
+  const browser = browserRegional();
+  const [proposed, setProposed] = createSignal({
+    currency: props.initial.currencyChosen ? null : browser.currency,
+    timeZone: props.initial.defaultTimeZoneChosen ? null : browser.timeZone,
+  });
+  const [currency, setCurrency] = createSignal(proposed().currency ?? props.initial.currency);
+  const [timeZone, setTimeZone] = createSignal(proposed().timeZone ?? props.initial.defaultTimeZone);
   const [hold, setHold] = createSignal(String(props.initial.paymentHoldHours));
   const [labels, setLabels] = createSignal<Record<string, string>>({ ...props.initial.locationLabels });
   const [defaultLanguage, setDefaultLanguage] = createSignal(props.initial.defaultLanguage);
@@ -88,6 +97,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
     try {
       const saved = await updateSettings({
         currency: currency().trim(),
+        defaultTimeZone: timeZone(),
         paymentHoldHours: Number(hold()),
         locationLabels: labels(),
         defaultLanguage: defaultLanguage(),
@@ -100,6 +110,8 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
       setSellerAddress(saved.sellerAddress);
       setSellerTaxId(saved.sellerTaxId);
       setCurrency(saved.currency);
+      setTimeZone(saved.defaultTimeZone);
+      setProposed({ currency: null, timeZone: null });
       setHold(String(saved.paymentHoldHours));
       setLabels({ ...saved.locationLabels });
       setState('saved');
@@ -111,6 +123,11 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
 
   return (
     <form class="form form-wide" onSubmit={submitWith(save)}>
+      <Show when={proposed().currency || proposed().timeZone}>
+        <p class="notice" id="set-proposed">
+          {t('admin.settings.proposed')}
+        </p>
+      </Show>
       <div class="field-row">
         <TextField
           id="set-currency"
@@ -131,6 +148,14 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
           hint={t('admin.settings.holdHint')}
         />
       </div>
+      <TimeZonePicker
+        id="set-time-zone"
+        label={t('admin.settings.timeZone')}
+        value={timeZone()}
+        onChange={setTimeZone}
+        hint={t('admin.settings.timeZoneHint')}
+        describedBy={proposed().timeZone ? 'set-proposed' : undefined}
+      />
       <DefaultLanguageField value={defaultLanguage()} onChange={setDefaultLanguage} />
       <fieldset class="field">
         <legend>{t('admin.settings.locationLabels')}</legend>

@@ -20,12 +20,14 @@ export function PaidTickets(props: { paymentId: string }): JSX.Element {
     () => props.paymentId,
     (id): Promise<PaidTicketsDto> => call(rpc().payments.paidTickets.query({ id })),
   );
-  const going = () => (paid()?.tickets ?? []).filter((ticket) => ticket.status === 'going' && ticket.ticketCode);
+  // the answer, never the error: reading a failed resource throws, which would leave the page on "Loading…"
+  const shown = () => (paid.state === 'ready' || paid.state === 'refreshing' ? paid.latest : undefined);
+  const going = () => (shown()?.tickets ?? []).filter((ticket) => ticket.status === 'going' && ticket.ticketCode);
 
   /** "Add to calendar": an .ics built on the phone, with the mailed event.ics's UID (one entry whichever copy is kept). */
   const calendarUrl = createMemo<string | undefined>((previous) => {
     if (previous) URL.revokeObjectURL(previous);
-    const ev = paid()?.event;
+    const ev = shown()?.event;
     const uid = going()[0]?.calendarUid;
     if (!ev || !uid) return undefined;
     // the mailed event.ics's UID: one calendar entry whichever copy is kept
@@ -39,7 +41,7 @@ export function PaidTickets(props: { paymentId: string }): JSX.Element {
   return (
     <section class="v-stack paid-tickets" aria-labelledby="paid-tickets-heading">
       <h2 id="paid-tickets-heading">{t('pay.tickets.heading')}</h2>
-      <Show when={paid.loading && !paid.latest}>
+      <Show when={paid.loading && !shown()}>
         <p class="status-text" role="status">
           {t('pay.tickets.loading')}
         </p>
@@ -47,7 +49,7 @@ export function PaidTickets(props: { paymentId: string }): JSX.Element {
       <Show when={paid.error}>
         <ErrorState message={errorMessage(paid.error)} onRetry={() => void refetch()} />
       </Show>
-      <Show when={paid.latest}>
+      <Show when={shown()}>
         {(list) => (
           <>
             <ol class="ticket-list">

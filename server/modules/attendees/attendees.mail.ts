@@ -140,7 +140,7 @@ export async function buildConfirmationMail(
  * A category row's name and price for its mail. Nothing was charged online for a row without an
  * order, so a priced one says what to pay at the door.
  */
-async function ticketPartOf(ctx: AppContext, attendee: AttendeeRecord, locale: Locale): Promise<TicketMailPrice | null> {
+export async function ticketPartOf(ctx: AppContext, attendee: AttendeeRecord, locale: Locale): Promise<TicketMailPrice | null> {
   const price = await ticketRowPriceOf(ctx.db, attendee);
   if (!price) return null;
   const categoryName = price.categoryNames.get(attendee.ticketCategoryId!)!;
@@ -197,6 +197,8 @@ export async function attendeeMessageMail(ctx: AppContext, attendee: AttendeeRec
     language: locale,
   };
 }
+/** The once key of the ticket mail a row moved off the waitlist gets (by an administrator or a promotion): one mail ever. */
+export const promotedTicketOnceKey = (attendeeId: number) => `attendee-promoted:${attendeeId}`;
 
 /**
  * Reads the attendee by id, not from the payload: on paid paths the payload's cancel_token
@@ -234,7 +236,7 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
       if (attendee.status !== 'going' || attendee.email === '') return;
       const locale = await recipientLanguage(ctx.db, attendee.language, event.language);
       const message = await buildConfirmationMail(ctx, event, attendee, locale, await ticketPartOf(ctx, attendee, locale));
-      await queueMail(ctx.db, message, { onceKey: `attendee-promoted:${attendee.id}` });
+      await queueMail(ctx.db, message, { onceKey: promotedTicketOnceKey(attendee.id) });
     },
     PRIORITY_PROMOTED_TICKET_EMAIL,
     3,

@@ -4,42 +4,16 @@ import type { AttendeeDto, AttendeeExportQuery, AttendeeListQuery, UpdateAttende
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import type { AttendeeChanges, Hooks } from '../../hooks';
-import { announce, holdAnnouncement } from '../../jobs/announcements';
+import type { AttendeeChanges } from '../../hooks';
 import { eventsRepository } from '../events/events.repository';
 import { exportAttendeesStream } from './attendees.export';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { withdrawAttendeeReminder } from './attendees.reminders';
 import { serializeAttendee, serializeAttendees } from './attendees.serialize';
+import { announceChangeNow, announceAttendeeChange, holdAttendeeChange, type AttendeeChange } from './attendees.announce';
+import { announcePromotedNow, lockEvent, NO_PROMOTION, promoteWaitlist, type HeldPromotion } from './waitlist.service';
 
-/**
- * The held job behind an attendee's actions after an admin PATCH or a visitor cancel
- * (server/jobs/announcements.ts): a waitlisted attendee moved to going is mailed the ticket by a
- * listener, so the job is queued in the transaction that writes the change, and no crash or
- * failed mail insert loses it.
- */
-export const ANNOUNCE_ATTENDEE_CHANGED_JOB = 'announce.attendee_changed';
-
-/** What changed, as the held job's payload: enough to fire the contract's actions again. */
-export type AttendeeChange =
-  { change: 'updated'; attendeeId: number; changes: AttendeeChanges; status?: string; oldStatus: string } | { change: 'cancelled'; attendeeId: number };
-
-/** The contract's actions after a change, in its order; run by the writer after commit, or by a runner. */
-export async function announceAttendeeChange(hooks: Hooks, c: AttendeeChange): Promise<void> {
-  if (c.change === 'cancelled') return hooks.doAction('svc_rsvp_cancelled', c.attendeeId);
-  await hooks.doAction('svc_attendee_updated', c.attendeeId, c.changes);
-  if (c.status !== undefined) await hooks.doAction('svc_attendee_status_changed', c.attendeeId, c.status, c.oldStatus);
-}
-
-/** In the writing transaction: holds the change's actions (`announceChangeNow` fires them after commit). */
-export function holdAttendeeChange(tx: Db, c: AttendeeChange): Promise<number> {
-  return holdAnnouncement(tx, ANNOUNCE_ATTENDEE_CHANGED_JOB, c);
-}
-
-/** After commit, in the writer: the change's actions, and its held job dropped (or left to the runners if a listener threw). */
-export function announceChangeNow(ctx: Pick<AppContext, 'db' | 'hooks' | 'logger'>, jobId: number, c: AttendeeChange): Promise<void> {
-  return announce(ctx.db, ctx.logger, jobId, () => announceAttendeeChange(ctx.hooks, c));
-}
+export { ANNOUNCE_ATTENDEE_CHANGED_JOB, announceAttendeeChange, announceChangeNow, holdAttendeeChange, type AttendeeChange } from './attendees.announce';
 
 /** What an admin PATCH writes and announces, decided from the row as it is. */
 export interface AttendeeUpdatePlan {
@@ -122,15 +96,27 @@ export function attendeesService(ctx: AppContext) {
         await announceAttendeeChange(hooks, plan.change);
         return serializeAttendee(ctx, before);
       }
-      let written: { row: AttendeeRecord; held: number } | null;
+      // a status or quantity change may free seats: the event row is locked first, as the sign-up
+      // locks it, and the waitlist moves up in the same transaction (docs/decisions/045-waitlist-promotion.md)
+      const seatsMayChange = plan.patch.status !== undefined || plan.patch.quantity !== undefined;
+      let written: { row: AttendeeRecord; held: number; promoted: HeldPromotion } | null;
       try {
-        written = await db.transaction((tx) => writeAttendeeUpdate(tx, id, plan));
+        written = await db.transaction(async (tx) => {
+          const event = seatsMayChange ? await lockEvent(tx, before.eventId) : null;
+          const wrote = await writeAttendeeUpdate(tx, id, plan);
+          if (!wrote) return null;
+          // a row the administrator just put on the waitlist is not moved straight back
+          const except = plan.patch.status === 'waitlist' ? [wrote.row.id] : [];
+          const promoted = event && wrote.row.eventId === event.id ? await promoteWaitlist(ctx, tx, event, except) : NO_PROMOTION;
+          return { ...wrote, promoted };
+        });
       } catch (err) {
         ctx.logger.error({ err, attendeeId: id }, 'attendee update failed');
         throw new AppError('svc_internal', 'The attendee could not be saved.', undefined, { cause: err });
       }
       if (!written) throw new AppError('svc_not_found', 'No such attendee.');
       await announceChangeNow(ctx, written.held, plan.change);
+      await announcePromotedNow(ctx, written.promoted);
       return serializeAttendee(ctx, written.row);
     },
 
@@ -147,9 +133,24 @@ export function attendeesService(ctx: AppContext) {
       return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, query.format, definitions) };
     },
 
-    /** Permanent delete; svc_attendee_deleted fires once the row is gone. */
+    /**
+     * Permanent delete; svc_attendee_deleted fires once the row is gone, at the end. The seats it
+     * held go to the waitlist in the same transaction (docs/decisions/045-waitlist-promotion.md);
+     * their status changes fire before the delete's action, and one whose listener fails is left
+     * to the job runners (its announcement is held) so the delete still ends with its action.
+     */
     async delete(id: number): Promise<void> {
-      if (!(await repo.delete(id))) throw new AppError('svc_not_found', 'No such attendee.');
+      const found = await repo.findById(id);
+      if (!found) throw new AppError('svc_not_found', 'No such attendee.');
+      const deleted = await db.transaction(async (tx) => {
+        const event = await lockEvent(tx, found.eventId);
+        if (!(await attendeesRepository(tx).delete(id))) return null;
+        return { promoted: event ? await promoteWaitlist(ctx, tx, event) : NO_PROMOTION };
+      });
+      if (!deleted) throw new AppError('svc_not_found', 'No such attendee.');
+      await announcePromotedNow(ctx, deleted.promoted).catch((err: unknown) =>
+        ctx.logger.error({ err, attendeeId: id }, 'a waitlist promotion listener failed; the job runners fire it again'),
+      );
       await hooks.doAction('svc_attendee_deleted', id);
     },
   };

@@ -18,7 +18,8 @@ import { assertNonce, PUBLIC_FORM_NONCE_ACTION, readSigned, signValue } from '..
 import { countRateLimits, enforceRateLimit, secondsLeftInWindow, type RateLimit } from '../../security/throttle';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord, type RedemptionInStatement } from './attendees.repository';
-import { announceChangeNow, holdAttendeeChange } from './attendees.service';
+import { announceChangeNow, holdAttendeeChange } from './attendees.announce';
+import { announcePromotedNow, lockEvent, NO_PROMOTION, promoteWaitlist } from './waitlist.service';
 import { ticketPdfTokenOf } from './ticket-pdf.service';
 import { walletAvailable } from '../../wallet/pass';
 import { withdrawAttendeeReminder } from './attendees.reminders';
@@ -535,23 +536,29 @@ export function signupService(ctx: AppContext) {
     },
 
     /**
-     * Visitor cancel: the seat is released and `svc_rsvp_cancelled` fires once. Waitlisted
-     * attendees are not promoted automatically (the contract has no action for it): an
-     * administrator moves them with PATCH, which fires svc_attendee_status_changed.
+     * Visitor cancel: the seat is released and `svc_rsvp_cancelled` fires once. The event row is
+     * locked first, as the sign-up locks it: in an event whose waitlist moves up by itself the
+     * freed seats go to the oldest waitlisted parties that fit, in this transaction, each
+     * mailed and announced with `svc_attendee_status_changed` after `svc_rsvp_cancelled`
+     * (docs/decisions/045-waitlist-promotion.md). Otherwise an administrator moves them with PATCH.
      */
     async cancel(token: string): Promise<CancelResult> {
       const found = await findByToken(token);
       const cancelled = await db.transaction(async (tx) => {
+        const event = await lockEvent(tx, found.eventId);
         const repo = attendeesRepository(tx);
         const row = await repo.lockById(found.id);
         if (!row || !safeEqual(row.cancelToken, token)) throw new AppError('svc_not_found');
         if (row.status === 'cancelled') throw new AppError('svc_already_cancelled');
         const updated = await repo.update(row.id, { status: 'cancelled' });
-        if (updated) await withdrawAttendeeReminder(tx, updated.id);
-        return updated && { id: updated.id, held: await holdAttendeeChange(tx, { change: 'cancelled', attendeeId: updated.id }) };
+        if (!updated) return null;
+        await withdrawAttendeeReminder(tx, updated.id);
+        const held = await holdAttendeeChange(tx, { change: 'cancelled', attendeeId: updated.id });
+        return { id: updated.id, held, promoted: event ? await promoteWaitlist(ctx, tx, event) : NO_PROMOTION };
       });
       if (!cancelled) throw new AppError('svc_not_found');
       await announceChangeNow(ctx, cancelled.held, { change: 'cancelled', attendeeId: cancelled.id });
+      await announcePromotedNow(ctx, cancelled.promoted);
       return { id: cancelled.id, status: 'cancelled' };
     },
   };

@@ -17,6 +17,7 @@ import { eventsRepository, type EventRow, type NewEventRow } from './events.repo
 import { ticketsRepository } from '../orders/tickets.repository';
 import { settingsService } from '../settings/settings.service';
 import { dropEventReminder, planEventReminder } from '../attendees/attendees.reminders';
+import { announcePromotedNow, promoteWaitlist } from '../attendees/waitlist.service';
 
 /** What the public decides on besides the event itself: seats taken, the price's currency, the time of the answer. */
 export interface EventLiveFacts {
@@ -53,6 +54,7 @@ export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: bo
     signupOpensUtc: e.signupOpensUtc,
     signupClosesUtc: e.signupClosesUtc,
     waitlist: e.waitlist,
+    waitlistPromotion: e.waitlistPromotion,
     status: e.status,
     priceCents: e.priceCents,
     currency: live.currency,
@@ -176,17 +178,21 @@ export function eventsService(ctx: AppContext) {
       assertCoherent({ ...current, ...input });
       assertChatTarget(input.chatWebhookUrl);
       const { reminderMinutes, ...fields } = input;
-      const row = await db.transaction(async (tx) => {
+      const saved = await db.transaction(async (tx) => {
         const events = eventsRepository(tx);
         // locked: two saves of one event plan its reminder in the order they commit
         const before = await events.lockById(id);
         if (!before) return null;
         const updated = await events.update(id, reminderMinutes === undefined ? fields : { ...fields, reminderMinutesBefore: reminderMinutes });
-        if (updated) await planEventReminder(tx, before, updated);
-        return updated;
+        if (!updated) return null;
+        await planEventReminder(tx, before, updated);
+        // a raised capacity (or the waitlist set to move up by itself) gives free seats to the
+        // waitlist under the same lock (docs/decisions/045-waitlist-promotion.md)
+        return { row: updated, promoted: await promoteWaitlist(ctx, tx, updated) };
       });
-      if (!row) throw new AppError('svc_not_found', 'No such event.');
-      return toDto(row, true);
+      if (!saved) throw new AppError('svc_not_found', 'No such event.');
+      await announcePromotedNow(ctx, saved.promoted);
+      return toDto(saved.row, true);
     },
 
     /** Refused while attendees exist: deleting them is an explicit admin act that fires svc_attendee_deleted. */

@@ -7,6 +7,9 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 /** A publicly proposed event (docs/api.md#event-submission): a draft awaiting review, or refused. */
 export const SUBMISSION_STATUSES = ['submitted', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+/** How the waitlist moves up when a seat frees (docs/decisions/045-waitlist-promotion.md). */
+export const WAITLIST_PROMOTIONS = ['manual', 'auto'] as const;
+export type WaitlistPromotion = (typeof WAITLIST_PROMOTIONS)[number];
 
 /** Events people sign up for (docs/api.md#rest "Event"). */
 export const events = pgTable(
@@ -27,6 +30,8 @@ export const events = pgTable(
     signupOpensUtc: utcTimestamp('signup_opens_utc'),
     signupClosesUtc: utcTimestamp('signup_closes_utc'),
     waitlist: boolean('waitlist').notNull().default(true),
+    /** `auto`: a freed seat goes to the oldest waitlisted party that fits, in the freeing transaction; `manual`: only an administrator moves people up. */
+    waitlistPromotion: text('waitlist_promotion').$type<WaitlistPromotion>().notNull().default('manual'),
     status: text('status').$type<EventStatus>().notNull().default('draft'),
     priceCents: integer('price_cents').notNull().default(0),
     /** Going attendees are mailed a reminder this many minutes before the start; null = no reminder (docs/api.md#event-reminders). */

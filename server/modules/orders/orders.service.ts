@@ -22,6 +22,7 @@ import { orderPriceOf, priceLinesOf } from './ticket-price.service';
 import { recipientLanguage } from '../../mail/language';
 import { paymentsRepository as repo, type OrderRow, type PaymentRow } from './payments.repository';
 import { issueCreditNote, issueReceipt, orderDocumentsOf, receiptDue } from './receipts.service';
+import { announcePromotedNow, lockEvent, promoteWaitlist, type HeldPromotion } from '../attendees/waitlist.service';
 
 /** The held jobs behind a paid order's actions and a refunded (or reversed) one's (server/jobs/announcements.ts). */
 export const ANNOUNCE_ORDER_PAID_JOB = 'announce.order_paid';
@@ -61,6 +62,32 @@ export function toOrderDto(order: OrderRow & { eventTitle: string }, payment: Pa
 
 export function ordersService(ctx: AppContext) {
   const { hooks } = ctx;
+
+  /**
+   * The order's event rows locked in ascending id order, as sign-ups and `issueTickets` lock them,
+   * before any of its rows change: the seats it frees are then given to the waitlist in the same
+   * transaction (docs/decisions/045-waitlist-promotion.md).
+   */
+  async function lockEventsOf(tx: Db, order: OrderRow): Promise<EventRow[]> {
+    const ids = [...new Set([order.eventId, ...order.lines.map((l) => l.eventId)])].sort((a, b) => a - b);
+    const locked: EventRow[] = [];
+    for (const id of ids) {
+      const event = await lockEvent(tx, id);
+      if (event) locked.push(event);
+    }
+    return locked;
+  }
+
+  /** Each locked event's waitlist moved up (in `auto` mode) once the order's seats are free. */
+  async function promoteEach(tx: Db, locked: EventRow[]): Promise<HeldPromotion[]> {
+    const held: HeldPromotion[] = [];
+    for (const event of locked) held.push(await promoteWaitlist(ctx, tx, event));
+    return held;
+  }
+
+  async function announcePromotedEach(held: HeldPromotion[]): Promise<void> {
+    for (const h of held) await announcePromotedNow(ctx, h);
+  }
 
   /**
    * Inserts one `going` row per ticket of every line and queues one email with all of them, in
@@ -209,19 +236,30 @@ export function ordersService(ctx: AppContext) {
         return { outcome: order.status === 'paid' ? 'already' : 'released', after: nothing };
       }
       if (order.status === 'pending_payment') {
+        // the event rows first, as the sign-up locks them: the freed seats go to the waitlist (docs/decisions/045-waitlist-promotion.md)
+        const locked = await lockEventsOf(tx, order);
         await repo.setOrderStatus(tx, orderId, verdict === 'refund' ? 'refunded' : 'expired');
         // the seats go back, and so do the code's uses
         await releaseVoucher(tx, { orderId });
-        return { outcome: verdict === 'refund' ? 'refunded' : 'expired', after: nothing };
+        const promoted = await promoteEach(tx, locked);
+        return { outcome: verdict === 'refund' ? 'refunded' : 'expired', after: () => announcePromotedEach(promoted) };
       }
       if (verdict === 'release') return { outcome: 'unchanged', after: nothing };
       if (order.status === 'paid') {
+        const locked = await lockEventsOf(tx, order);
         await repo.setOrderStatus(tx, orderId, 'refunded');
         await releaseVoucher(tx, { orderId });
         const attendeeIds = await repo.cancelTickets(tx, orderId);
         await issueCreditNote(ctx, tx, order);
         const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds });
-        return { outcome: 'refunded', after: () => announce(ctx.db, ctx.logger, job, () => announceRefunded(orderId, attendeeIds)) };
+        const promoted = await promoteEach(tx, locked);
+        return {
+          outcome: 'refunded',
+          after: async () => {
+            await announce(ctx.db, ctx.logger, job, () => announceRefunded(orderId, attendeeIds));
+            await announcePromotedEach(promoted);
+          },
+        };
       }
       // An order whose hold ran out (or the visitor gave up) and whose late money went back.
       if (order.status === 'expired') await repo.setOrderStatus(tx, orderId, 'refunded');
@@ -241,6 +279,7 @@ export function ordersService(ctx: AppContext) {
       const reversed = await ctx.db.transaction(async (tx) => {
         const order = await repo.findOrder(tx, orderId, { forUpdate: true });
         if (order?.status !== 'paid') return null;
+        const locked = await lockEventsOf(tx, order);
         await repo.setOrderStatus(tx, orderId, status);
         await releaseVoucher(tx, { orderId });
         const attendeeIds = await repo.cancelTickets(tx, orderId);
@@ -248,11 +287,28 @@ export function ordersService(ctx: AppContext) {
         // a refunded order that had a receipt gets its credit note (docs/decisions/037-receipts.md)
         if (status === 'refunded') await issueCreditNote(ctx, tx, order);
         const job = await holdAnnouncement(tx, ANNOUNCE_ORDER_REFUNDED_JOB, { orderId, attendeeIds, refunded: status === 'refunded' });
-        return { attendeeIds, job };
+        return { attendeeIds, job, promoted: await promoteEach(tx, locked) };
       });
       if (!reversed) return false;
       await announce(ctx.db, ctx.logger, reversed.job, () => announceRefunded(orderId, reversed.attendeeIds, status === 'refunded'));
+      await announcePromotedEach(reversed.promoted);
       return true;
+    },
+
+    /**
+     * Orders whose seats this transaction gave back (the hold sweeper's): their events locked in
+     * ascending id order and each event's waitlist moved up (docs/decisions/045-waitlist-promotion.md);
+     * answers what to run after the commit.
+     */
+    async promoteAfterRelease(tx: Db, released: OrderRow[]): Promise<() => Promise<void>> {
+      const ids = [...new Set(released.flatMap((o) => [o.eventId, ...o.lines.map((l) => l.eventId)]))].sort((a, b) => a - b);
+      const locked: EventRow[] = [];
+      for (const id of ids) {
+        const event = await lockEvent(tx, id);
+        if (event) locked.push(event);
+      }
+      const promoted = await promoteEach(tx, locked);
+      return () => announcePromotedEach(promoted);
     },
 
     issueTickets,

@@ -383,9 +383,13 @@ export function paymentsService(ctx: AppContext) {
         for (const orderId of ids) await releaseVoucher(tx, { orderId });
         await repo.closeOpenPayments(tx, { orderIds: ids }, 'expired');
         await repo.expireOrphanedBookingPayments(tx);
-        return ids;
+        // the seats they held go to the waitlist (docs/decisions/045-waitlist-promotion.md)
+        const released = (await Promise.all(ids.map((id) => repo.findOrder(tx, id)))).filter((o) => o !== null);
+        const after = released.length > 0 ? await ordersService(ctx).promoteAfterRelease(tx, released) : async () => {};
+        return { ids, after };
       });
-      return expired;
+      await expired.after();
+      return expired.ids;
     },
 
     async status(): Promise<PaymentStatusDto> {

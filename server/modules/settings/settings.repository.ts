@@ -15,6 +15,7 @@ export const SETTING_KEYS = {
   sellerName: 'seller_name',
   sellerAddress: 'seller_address',
   sellerTaxId: 'seller_tax_id',
+  defaultTimeZone: 'default_time_zone',
 } as const;
 
 /** The team chat's default address (extended edition), read by the chat listener and jobs too. */
@@ -29,6 +30,7 @@ export interface StoredSettings {
   sellerName?: unknown;
   sellerAddress?: unknown;
   sellerTaxId?: unknown;
+  defaultTimeZone?: unknown;
 }
 
 export const settingsRepository = {
@@ -47,6 +49,7 @@ export const settingsRepository = {
       sellerName: byKey.get(SETTING_KEYS.sellerName),
       sellerAddress: byKey.get(SETTING_KEYS.sellerAddress),
       sellerTaxId: byKey.get(SETTING_KEYS.sellerTaxId),
+      defaultTimeZone: byKey.get(SETTING_KEYS.defaultTimeZone),
     };
   },
 

@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client';
 import { AppError } from '../../../shared/errors';
 import { DEFAULT_LOCALE } from '../../../shared/i18n/locales';
 import type { SettingsDto, SettingsPatch } from '../../../shared/booking';
@@ -13,6 +15,7 @@ import {
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { SETTING_KEYS, settingsRepository, type StoredSettings } from './settings.repository';
 import { asDefaultLanguage, rememberDefaultLanguage } from './default-language';
+import { isValidTimeZone } from '../../../shared/time';
 
 /**
  * Site settings (Settings > General): currency, location labels, payment hold window; in the
@@ -44,14 +47,31 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
     return applyContractFilter(hooks, 'svc_booking_payment_hold_hours', saved);
   }
 
+  /**
+   * Whether anything already carries a price or took money: its amounts are in the current
+   * currency, so that currency counts as chosen and the form never proposes another one, which a
+   * save would relabel without converting (docs/decisions/048-first-run.md).
+   */
+  async function currencyInUse(): Promise<boolean> {
+    const [row] = await queryRows<{ used: boolean }>(
+      db,
+      sql`select (exists (select 1 from svc_events where price_cents > 0)
+               or exists (select 1 from svc_ticket_categories where price_cents > 0)
+               or exists (select 1 from svc_booking_types where price_cents > 0)
+               or exists (select 1 from svc_payments)) as used`,
+    );
+    return Boolean(row?.used);
+  }
+
   async function get(): Promise<SettingsDto> {
-    const [c, labels, hold, s] = await Promise.all([currency(), locationLabels(), paymentHoldHours(), stored()]);
+    const [c, labels, hold, s, inUse] = await Promise.all([currency(), locationLabels(), paymentHoldHours(), stored(), currencyInUse()]);
     const dto: SettingsDto = {
       currency: c,
       locationLabels: labels,
       paymentHoldHours: hold,
       defaultLanguage: asDefaultLanguage(s.defaultLanguage),
       ...sellerOf(s),
+      ...regionalOf(s, inUse),
     };
     if (extended) {
       const chat = (await stored()).chatWebhookUrl;
@@ -79,6 +99,7 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
     for (const field of ['sellerName', 'sellerAddress', 'sellerTaxId'] as const) {
       if (patch[field] !== undefined) await settingsRepository.write(db, SETTING_KEYS[field], patch[field]);
     }
+    if (patch.defaultTimeZone !== undefined) await settingsRepository.write(db, SETTING_KEYS.defaultTimeZone, patch.defaultTimeZone);
     if (patch.defaultLanguage !== undefined) {
       // null puts English back, the language every page falls back to
       const language = patch.defaultLanguage ?? DEFAULT_LOCALE;
@@ -115,6 +136,19 @@ function sellerOf(s: StoredSettings): Seller {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   return { sellerName: text(s.sellerName), sellerAddress: text(s.sellerAddress), sellerTaxId: text(s.sellerTaxId) };
 }
+
+/**
+ * The organization's zone and whether the currency and the zone were ever saved: a key is written
+ * only by a save, so its presence is the administrator's choice; a currency that prices are
+ * already in counts as chosen too (docs/decisions/048-first-run.md).
+ */
+export function regionalOf(s: StoredSettings, currencyInUse = false): { defaultTimeZone: string; currencyChosen: boolean; defaultTimeZoneChosen: boolean } {
+  const zone = typeof s.defaultTimeZone === 'string' && isValidTimeZone(s.defaultTimeZone) ? s.defaultTimeZone : null;
+  return { defaultTimeZone: zone ?? DEFAULT_TIME_ZONE, currencyChosen: typeof s.currency === 'string' || currencyInUse, defaultTimeZoneChosen: zone !== null };
+}
+
+/** The organization's zone until an administrator chooses one. */
+export const DEFAULT_TIME_ZONE = 'UTC';
 
 function isRecord(value: unknown): value is Record<string, string> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,0 +1,1 @@
+ALTER TABLE "svc_events" ADD COLUMN "waitlist_promotion" text DEFAULT 'manual' NOT NULL;
