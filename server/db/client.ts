@@ -144,6 +144,25 @@ export async function transactionWithFinalWrite<D, W>(
   return { decision, written: pending === null ? null : await (pending as Promise<W>) };
 }
 
+/**
+ * A query built once per database handle: `build` answers drizzle's `.prepare()` of a query whose
+ * varying values are `sql.placeholder`s, and later calls reuse it, so the hot reads of a rush do
+ * not rebuild their SQL text on every request (drizzle's query building was the largest part of
+ * a sign-up's CPU). A transaction's handle gets its own copy, dropped with it.
+ * docs/decisions/022-prepared-statements.md.
+ */
+export function builtOnce<Q>(build: (db: Db) => Q): (db: Db) => Q {
+  const built = new WeakMap<Db, Q>();
+  return (db) => {
+    let query = built.get(db);
+    if (query === undefined) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
+
 /** Rows of a raw `db.execute()`, whichever driver answered (PGlite: {rows}, postgres.js: an array). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown;

@@ -153,12 +153,16 @@ export function escapeText(value: string): string {
  * with one space (which counts towards its 75). Splits only between code points, so a
  * multi-byte UTF-8 character is never cut.
  */
+/** The UTF-8 length of one code point. */
+const utf8Octets = (codePoint: number) => (codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4);
+
 export function foldLine(line: string): string {
+  if (Buffer.byteLength(line) <= MAX_LINE_OCTETS) return line;
   const chunks: string[] = [];
   let chunk = '';
   let chunkOctets = 0;
   for (const character of line) {
-    const octets = utf8.encode(character).length;
+    const octets = utf8Octets(character.codePointAt(0)!);
     if (chunkOctets + octets > MAX_LINE_OCTETS) {
       chunks.push(chunk);
       chunk = ' ';

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AttendeeSortKey } from '../../../shared/attendees';
-import { queryRows, type Db } from '../../db/client';
+import { builtOnce, queryRows, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { heldAnnouncementValues } from '../../jobs/announcements';
 import { jobs } from '../../jobs/jobs.sql';
@@ -55,6 +55,31 @@ export function likePattern(text: string): string {
 const seatsOf = (eventId: SQLWrapper | number) => sql`(
   (select coalesce(sum(${attendees.quantity}), 0) from ${attendees} where ${attendees.eventId} = ${eventId} and ${attendees.status} in ('going', ''))
   + (select coalesce(sum(${orders.quantity}), 0) from ${orders} where ${orders.eventId} = ${eventId} and ${orders.status} = 'pending_payment'))::int`;
+
+/** The sign-up's first read (every request of a rush): an event, the seats it holds when that can refuse, and its categories. */
+const eventWithSeatsQuery = builtOnce((db) =>
+  db
+    .select({
+      event: events,
+      seats: sql<number | null>`case when ${events.capacity} is not null and not ${events.waitlist} then ${seatsOf(events.id)} end`,
+      category: joinedCategoryWithSold,
+    })
+    .from(events)
+    .leftJoin(ticketCategories, eq(ticketCategories.eventId, events.id))
+    .where(eq(events.id, sql.placeholder('eventId')))
+    .orderBy(asc(ticketCategories.position), asc(ticketCategories.id))
+    .prepare('svc_event_with_seats'),
+);
+
+/** An attendee with its event (the confirmation mail's read after every sign-up). */
+const attendeeWithEventQuery = builtOnce((db) =>
+  db
+    .select({ attendee: attendees, event: events })
+    .from(attendees)
+    .innerJoin(events, eq(events.id, attendees.eventId))
+    .where(eq(attendees.id, sql.placeholder('id')))
+    .prepare('svc_attendee_with_event'),
+);
 
 const ATTENDEE_COLUMNS = Object.values(getTableColumns(attendees));
 
@@ -151,16 +176,7 @@ export function attendeesRepository(db: Db) {
      * and no waitlist) and its ticket categories in display order, each with its quota's count.
      */
     eventWithSeats: async (eventId: number): Promise<{ event: EventRow; seatsTaken: number | null; categories: TicketCategoryWithSold[] } | null> => {
-      const rows = await db
-        .select({
-          event: events,
-          seats: sql<number | null>`case when ${events.capacity} is not null and not ${events.waitlist} then ${seatsOf(events.id)} end`,
-          category: joinedCategoryWithSold,
-        })
-        .from(events)
-        .leftJoin(ticketCategories, eq(ticketCategories.eventId, events.id))
-        .where(eq(events.id, eventId))
-        .orderBy(asc(ticketCategories.position), asc(ticketCategories.id));
+      const rows = await eventWithSeatsQuery(db).execute({ eventId });
       const first = rows[0];
       if (!first) return null;
       const categories = rows.flatMap((r) => (r.category ? [{ ...r.category, soldCount: Number(r.category.soldCount) }] : []));
@@ -312,10 +328,7 @@ export function attendeesRepository(db: Db) {
         .onConflictDoNothing();
     },
     /** An attendee with its event, in one read (the confirmation mail's listener). */
-    findWithEvent: async (id: number): Promise<{ attendee: AttendeeRecord; event: EventRow } | null> =>
-      (
-        await db.select({ attendee: attendees, event: events }).from(attendees).innerJoin(events, eq(events.id, attendees.eventId)).where(eq(attendees.id, id))
-      )[0] ?? null,
+    findWithEvent: async (id: number): Promise<{ attendee: AttendeeRecord; event: EventRow } | null> => (await attendeeWithEventQuery(db).execute({ id }))[0] ?? null,
     insert: async (row: NewAttendeeRecord) => (await db.insert(attendees).values(row).returning())[0]!,
     update: async (id: number, patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>) =>
       (

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { builtOnce, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { events, type EventStatus } from './events.sql';
 import { attendees } from '../attendees/attendees.sql';
@@ -30,9 +30,12 @@ function listWhere(filter: EventListFilter): SQL | undefined {
 }
 
 /** Queries only; rules live in events.service.ts. */
+/** One event by id (read on most requests about an event). */
+const eventByIdQuery = builtOnce((db) => db.select().from(events).where(eq(events.id, sql.placeholder('id'))).prepare('svc_event_by_id'));
+
 export function eventsRepository(db: Db) {
   return {
-    findById: async (id: number) => (await db.select().from(events).where(eq(events.id, id)))[0] ?? null,
+    findById: async (id: number) => (await eventByIdQuery(db).execute({ id }))[0] ?? null,
     /** The event row locked until the transaction ends: sign-ups on one event decide seats one at a time. */
     lockById: async (id: number) => (await db.select().from(events).where(eq(events.id, id)).for('update'))[0] ?? null,
     /** By start time; past events the most recent first. */
