@@ -64,7 +64,6 @@ export function isOwnCalendarUid(ctx: { secret: string; env: { publicUrl: string
 /** RFC 5545 §3.1: content lines are folded at 75 octets, excluding the line break. */
 const MAX_LINE_OCTETS = 75;
 const CRLF = '\r\n';
-const utf8 = new TextEncoder();
 
 /** One calendar entry of a subscribed feed (`buildIcsFeed`): no iTIP method, no participants. */
 export interface IcsFeedEvent extends IcsEntry {
