@@ -11,6 +11,7 @@ import { addMonths, dayInWords, dayInZone, monthGrid, monthInWords, slotClock, w
 import { utcMs } from '../../../shared/time';
 import { t, tx } from '../../i18n/i18n';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
+import { createLater } from '../../ui/later';
 import { AgeNote, ErrorState } from './states';
 
 export interface SlotPickerHandle {
@@ -109,6 +110,8 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
   );
 
   const daySlots = () => (day() ? (byDay().get(day()!) ?? []) : []);
+  // the day's times are drawn in the task after the month (docs/decisions/019-fast-first-paint.md)
+  const timesDrawn = createLater(() => resource.value() !== undefined);
   const atFirstMonth = () => month().year * 12 + month().month <= thisMonth().year * 12 + thisMonth().month;
   // functions, so a language switch renames them
   const weekdays = () => weekdayNames('short');
@@ -238,7 +241,7 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
             </p>
           </Show>
 
-          <Show when={day() && daySlots().length > 0}>
+          <Show when={timesDrawn() && day() && daySlots().length > 0}>
             <section aria-labelledby={`${props.idPrefix}-day`}>
               <h3 id={`${props.idPrefix}-day`}>{t('slots.freeOn', { day: dayInWords(day()!) })}</h3>
               <ul class="v-slots">

@@ -318,6 +318,8 @@ export default function BookPage(props: RouteProps): JSX.Element {
   const showPicker = () => state() === undefined || state() === 'failed';
   // the slot grid is drawn in the task after the type's text (docs/decisions/019-fast-first-paint.md)
   const pickerDrawn = createLater(type.value);
+  // and the details form in the task after the grid
+  const formDrawn = createLater(pickerDrawn);
   const maxSeats = () => Math.max(1, type.value()?.capacity ?? 1);
   /** What the chosen seats cost, for the button (the visitor sees the price before acting). */
   const total = () => {
@@ -494,81 +496,83 @@ export default function BookPage(props: RouteProps): JSX.Element {
                     />
                   </section>
 
-                  <section class="v-stack" aria-labelledby="details-heading">
-                    <h2 id="details-heading">{tr('book.details')}</h2>
-                    <form class="v-form" onSubmit={onSubmit} aria-describedby={localError() || submission()?.error ? 'book-error' : undefined}>
-                      <div class="v-chosen" aria-live="polite">
-                        <Show when={slot()} fallback={<p class="v-hint">{tr('book.noTime')}</p>}>
-                          {(chosen) => <p>{tx('book.chosen', { when: () => <WhenLines when={when(chosen().start_utc, chosen().end_utc)} /> })}</p>}
-                        </Show>
-                      </div>
-                      <div class="field">
-                        <label for="book-name">{tr('book.name')}</label>
-                        <input
-                          id="book-name"
-                          aria-invalid={refused().customerName ? 'true' : undefined}
-                          name="customerName"
-                          type="text"
-                          autocomplete="name"
-                          required
-                          maxlength={190}
-                          value={name()}
-                          onInput={(e) => setName(e.currentTarget.value)}
-                        />
-                      </div>
-                      <div class="field">
-                        <label for="book-email">{tr('book.email')}</label>
-                        <input
-                          id="book-email"
-                          aria-invalid={refused().customerEmail ? 'true' : undefined}
-                          name="customerEmail"
-                          type="email"
-                          inputmode="email"
-                          autocomplete="email"
-                          required
-                          maxlength={254}
-                          value={email()}
-                          onInput={(e) => setEmail(e.currentTarget.value)}
-                        />
-                      </div>
-                      <Show when={maxSeats() > 1}>
+                  <Show when={formDrawn()}>
+                    <section class="v-stack" aria-labelledby="details-heading">
+                      <h2 id="details-heading">{tr('book.details')}</h2>
+                      <form class="v-form" onSubmit={onSubmit} aria-describedby={localError() || submission()?.error ? 'book-error' : undefined}>
+                        <div class="v-chosen" aria-live="polite">
+                          <Show when={slot()} fallback={<p class="v-hint">{tr('book.noTime')}</p>}>
+                            {(chosen) => <p>{tx('book.chosen', { when: () => <WhenLines when={when(chosen().start_utc, chosen().end_utc)} /> })}</p>}
+                          </Show>
+                        </div>
                         <div class="field">
-                          <label for="book-quantity">{tr('book.seats')}</label>
+                          <label for="book-name">{tr('book.name')}</label>
                           <input
-                            id="book-quantity"
-                            aria-invalid={refused().quantity ? 'true' : undefined}
-                            name="quantity"
-                            type="number"
-                            inputmode="numeric"
-                            min="1"
-                            max={maxSeats()}
-                            value={quantity()}
-                            onInput={(e) => {
-                              const n = Number(e.currentTarget.value);
-                              if (Number.isInteger(n) && n >= 1 && n <= maxSeats()) setQuantity(n);
-                            }}
+                            id="book-name"
+                            aria-invalid={refused().customerName ? 'true' : undefined}
+                            name="customerName"
+                            type="text"
+                            autocomplete="name"
+                            required
+                            maxlength={190}
+                            value={name()}
+                            onInput={(e) => setName(e.currentTarget.value)}
                           />
                         </div>
-                      </Show>
-                      <Show when={t().priceCents > 0}>
-                        {/* an approval type is always paid on site; otherwise the edition decides, which this page cannot see */}
-                        <p class="v-hint">{t().requiresApproval ? tr('book.paidOnSite') : tr('book.paidLater')}</p>
-                      </Show>
-                      <Show when={t().requiresApproval}>
-                        <p class="v-hint">{tr('book.requestHint')}</p>
-                      </Show>
-                      <Show when={!online()}>
-                        <p class="v-hint">{tr('book.offlineHint')}</p>
-                      </Show>
-                      <button type="submit" class="button" aria-disabled={submitting()}>
-                        {buttonLabel()}
-                      </button>
-                      <Show when={localError()}>{(message) => <SubmissionProblem id="book-error" error={{ message: message() }} />}</Show>
-                      <Show when={!localError() && state() === 'failed' && !isSlotTaken(submission()?.error?.code) && submission()?.error}>
-                        {(error) => <SubmissionProblem id="book-error" error={error()} fieldIds={BOOK_FIELD_IDS} />}
-                      </Show>
-                    </form>
-                  </section>
+                        <div class="field">
+                          <label for="book-email">{tr('book.email')}</label>
+                          <input
+                            id="book-email"
+                            aria-invalid={refused().customerEmail ? 'true' : undefined}
+                            name="customerEmail"
+                            type="email"
+                            inputmode="email"
+                            autocomplete="email"
+                            required
+                            maxlength={254}
+                            value={email()}
+                            onInput={(e) => setEmail(e.currentTarget.value)}
+                          />
+                        </div>
+                        <Show when={maxSeats() > 1}>
+                          <div class="field">
+                            <label for="book-quantity">{tr('book.seats')}</label>
+                            <input
+                              id="book-quantity"
+                              aria-invalid={refused().quantity ? 'true' : undefined}
+                              name="quantity"
+                              type="number"
+                              inputmode="numeric"
+                              min="1"
+                              max={maxSeats()}
+                              value={quantity()}
+                              onInput={(e) => {
+                                const n = Number(e.currentTarget.value);
+                                if (Number.isInteger(n) && n >= 1 && n <= maxSeats()) setQuantity(n);
+                              }}
+                            />
+                          </div>
+                        </Show>
+                        <Show when={t().priceCents > 0}>
+                          {/* an approval type is always paid on site; otherwise the edition decides, which this page cannot see */}
+                          <p class="v-hint">{t().requiresApproval ? tr('book.paidOnSite') : tr('book.paidLater')}</p>
+                        </Show>
+                        <Show when={t().requiresApproval}>
+                          <p class="v-hint">{tr('book.requestHint')}</p>
+                        </Show>
+                        <Show when={!online()}>
+                          <p class="v-hint">{tr('book.offlineHint')}</p>
+                        </Show>
+                        <button type="submit" class="button" aria-disabled={submitting()}>
+                          {buttonLabel()}
+                        </button>
+                        <Show when={localError()}>{(message) => <SubmissionProblem id="book-error" error={{ message: message() }} />}</Show>
+                        <Show when={!localError() && state() === 'failed' && !isSlotTaken(submission()?.error?.code) && submission()?.error}>
+                          {(error) => <SubmissionProblem id="book-error" error={error()} fieldIds={BOOK_FIELD_IDS} />}
+                        </Show>
+                      </form>
+                    </section>
+                  </Show>
                 </Show>
               </div>
             </div>
