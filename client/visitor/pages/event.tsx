@@ -746,7 +746,8 @@ export default function EventPage(props: RouteProps): JSX.Element {
                           <Show when={injected().after}>
                             <div class="v-extra" innerHTML={injected().after} />
                           </Show>
-                          <Show when={!sellsCategories()}>
+                          {/* a limit of one seat per sign-up leaves nothing to choose: no seat count is asked (one is sent) */}
+                          <Show when={!sellsCategories() && ev().maxPerSignup > 1}>
                             <div class="field">
                               <label for="signup-quantity">{t('signup.seats')}</label>
                               <input
