@@ -24,6 +24,17 @@ interface EventFigures {
   revenueCents: number;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** `Y-m-d` in `tz` (en-CA's form); one formatter per zone, kept: building one costs far more than using it. */
+function dayFormatOf(tz: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(tz);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(tz, format);
+  }
+  return format;
+}
+
 export function overviewService(ctx: AppContext) {
   const { db } = ctx;
 
@@ -84,7 +95,7 @@ export function overviewService(ctx: AppContext) {
 
   /** The last SIGNUP_DAYS calendar days of `tz`, oldest first. */
   function lastDays(tz: string, nowMs: number): string[] {
-    const format = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+    const format = dayFormatOf(tz);
     const days: string[] = [];
     for (let i = SIGNUP_DAYS - 1; i >= 0; i -= 1) {
       const day = format.format(nowMs - i * 86_400_000);
