@@ -15,14 +15,14 @@ import {
   MAX_BULK_ROWS,
   type AddAttendeeInput,
   type AttendeeMessage,
+  type AttendeeSelection,
   type BulkAction,
   type BulkInput,
-  type AttendeeSelection,
   type BulkStarted,
-  type SelectionExportInput,
   type EventMessageInput,
   type EventMessageResult,
   type JobProgress,
+  type SelectionExportInput,
 } from '../../../shared/attendees-bulk';
 import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
@@ -117,21 +117,21 @@ export function attendeesBulkService(ctx: AppContext) {
    * The rows a selection names, fixed when it is asked for: its ids, each checked to be the
    * event's, or every row the list's own search and status filters match; at most MAX_BULK_ROWS.
    */
-  async function selectedIds(selection: AttendeeSelection, known?: EventRow): Promise<number[]> {
-    if (!known) await eventOrBadParam(ctx, selection.eventId, 'eventId');
+  async function resolveSelection(selection: AttendeeSelection): Promise<{ event: EventRow; ids: number[] }> {
+    const event = await eventOrBadParam(ctx, selection.eventId, 'eventId');
     const repo = attendeesRepository(db);
     if (selection.ids) {
       const wanted = [...new Set(selection.ids)];
-      const ids = await repo.idsMatching({ eventId: selection.eventId }, MAX_BULK_ROWS, { among: wanted });
+      const ids = await repo.idsMatching({ eventId: event.id }, MAX_BULK_ROWS, { among: wanted });
       if (ids.length !== wanted.length)
         throw new AppError('svc_invalid_param', 'Invalid parameter(s): ids', { params: { ids: 'some ids are not attendees of this event' } });
-      return ids;
+      return { event, ids };
     }
     const query = selection.query!;
-    const ids = await repo.idsMatching({ eventId: selection.eventId, status: query.status, search: query.search || undefined }, MAX_BULK_ROWS + 1);
+    const ids = await repo.idsMatching({ eventId: event.id, status: query.status, search: query.search || undefined }, MAX_BULK_ROWS + 1);
     if (ids.length > MAX_BULK_ROWS)
       throw new AppError('svc_invalid_param', 'Invalid parameter(s): query', { params: { query: `selects more than ${MAX_BULK_ROWS} attendees` } });
-    return ids;
+    return { event, ids };
   }
 
   return {
@@ -167,15 +167,14 @@ export function attendeesBulkService(ctx: AppContext) {
 
     /** Fixes the selection and queues the job. */
     async start(input: BulkInput, principal: Principal): Promise<BulkStarted> {
-      const ids = await selectedIds(input);
+      const { ids } = await resolveSelection(input);
       return { jobId: await queueBulk(input.eventId, input.action, ids, principal, input.message), count: ids.length };
     },
 
     /** The selection a bulk action would take, as a CSV, XLSX or JSON file of exactly those rows. */
     async exportSelection(input: SelectionExportInput, principal: Principal): Promise<{ eventId: number; stream: ReadableStream<Uint8Array> }> {
       assertEventAccess(principal, input.eventId);
-      const event = await eventOrBadParam(ctx, input.eventId, 'eventId');
-      const ids = await selectedIds(input, event);
+      const { event, ids } = await resolveSelection(input);
       return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, input.format, exportedFieldsOf(ctx, event), ids) };
     },
 
