@@ -39,19 +39,36 @@ export const ZBulkQuery = z.object({
   status: ZAttendeeStatus.optional(),
 });
 
-export const ZBulkInput = z
-  .object({
-    eventId: ZPositiveId,
-    ids: z.array(ZPositiveId).min(1).max(MAX_BULK_ROWS).optional(),
-    query: ZBulkQuery.optional(),
-    action: z.enum(BULK_ACTIONS),
-    message: ZAttendeeMessage.optional(),
-  })
-  .superRefine((v, issue) => {
-    if ((v.ids === undefined) === (v.query === undefined)) issue.addIssue({ code: 'custom', path: ['ids'], message: 'send ids or query (one of them)' });
-    if (v.action === 'message' && v.message === undefined) issue.addIssue({ code: 'custom', path: ['message'], message: 'required for action message' });
-  });
+/**
+ * Which rows a bulk action or an export takes: the ids ticked on the list, or every row the list's
+ * filters match ("select all that match"), never both.
+ */
+export const ZAttendeeSelection = z.object({
+  eventId: ZPositiveId,
+  ids: z.array(ZPositiveId).min(1).max(MAX_BULK_ROWS).optional(),
+  query: ZBulkQuery.optional(),
+});
+export type AttendeeSelection = z.infer<typeof ZAttendeeSelection>;
+
+function checkSelection<T extends AttendeeSelection>(v: T, issue: z.RefinementCtx<T>): void {
+  if ((v.ids === undefined) === (v.query === undefined)) issue.addIssue({ code: 'custom', path: ['ids'], message: 'send ids or query (one of them)' });
+}
+
+export const ZBulkInput = ZAttendeeSelection.extend({
+  action: z.enum(BULK_ACTIONS),
+  message: ZAttendeeMessage.optional(),
+}).superRefine((v, issue) => {
+  checkSelection(v, issue);
+  if (v.action === 'message' && v.message === undefined) issue.addIssue({ code: 'custom', path: ['message'], message: 'required for action message' });
+});
 export type BulkInput = z.infer<typeof ZBulkInput>;
+
+export const EXPORT_FORMATS = ['csv', 'json', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** POST /attendees/export: the selection a bulk action takes, as a file. */
+export const ZSelectionExportInput = ZAttendeeSelection.extend({ format: z.enum(EXPORT_FORMATS).default('csv') }).superRefine(checkSelection);
+export type SelectionExportInput = z.infer<typeof ZSelectionExportInput>;
 
 export const ZBulkStarted = z.object({ jobId: z.number().int(), count: z.number().int() });
 export type BulkStarted = z.infer<typeof ZBulkStarted>;

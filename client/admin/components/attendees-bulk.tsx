@@ -3,9 +3,10 @@
  * of a selection (its count, "select all that match", an action confirmed with its count, the
  * job's progress and Undo for a minute), and "Message attendees" with its count and preview first.
  */
-import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createSignal, For, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import type { BulkAction, JobProgress } from '../../../shared/attendees-bulk';
-import { addAttendee, jobProgress, messageEvent, POLL_MS, startBulk, UNDO_MS, type BulkSelection } from '../attendees-bulk';
+import type { ExportFormat } from '../../../shared/attendees-bulk';
+import { addAttendee, downloadSelection, jobProgress, messageEvent, POLL_MS, startBulk, UNDO_MS, type BulkSelection } from '../attendees-bulk';
 import { FormError } from '../../ui/form-error';
 import { errorMessage } from '../../ui/errors';
 import { submitWith } from '../../ui/forms';
@@ -24,6 +25,13 @@ const actionLabel = (a: BulkAction): string =>
     checkin: t('admin.bulk.action.checkin'),
     message: t('admin.bulk.action.message'),
   })[a];
+
+/** The selection's downloads, labelled as the whole event's are. */
+const EXPORTS = [
+  ['csv', 'admin.attendees.exportCsv'],
+  ['xlsx', 'admin.attendees.exportExcel'],
+  ['json', 'admin.attendees.exportJson'],
+] as const satisfies ReadonlyArray<readonly [ExportFormat, string]>;
 
 /** Polls a job until it is over; answers its last progress. */
 async function followJob(id: number, onProgress: (p: JobProgress) => void, alive: () => boolean): Promise<JobProgress> {
@@ -99,6 +107,15 @@ export function BulkBar(props: {
     }
   };
 
+  const download = async (format: ExportFormat) => {
+    setError(null);
+    try {
+      await downloadSelection(props.eventId, selection(), format);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
   const running = () => {
     const p = progress();
     return p !== null && (p.state === 'queued' || p.state === 'running');
@@ -126,6 +143,15 @@ export function BulkBar(props: {
         <button type="button" class="button button-quiet" onClick={() => props.onMessage()}>
           {t('admin.bulk.action.message')}
         </button>
+        <div class="toolbar-exports" role="group" aria-label={t('admin.bulk.exportLabel', { count: count() })}>
+          <For each={EXPORTS}>
+            {([format, label]) => (
+              <button type="button" class="button button-quiet" onClick={() => void download(format)}>
+                {t(label)}
+              </button>
+            )}
+          </For>
+        </div>
         <button type="button" class="button button-quiet" onClick={() => props.onClear()}>
           {t('admin.bulk.clear')}
         </button>

@@ -15,14 +15,16 @@ import {
   MAX_BULK_ROWS,
   type AddAttendeeInput,
   type AttendeeMessage,
+  type AttendeeSelection,
   type BulkAction,
   type BulkInput,
   type BulkStarted,
   type EventMessageInput,
   type EventMessageResult,
   type JobProgress,
+  type SelectionExportInput,
 } from '../../../shared/attendees-bulk';
-import type { Principal } from '../../auth/principal';
+import { assertEventAccess, type Principal } from '../../auth/principal';
 import type { AppContext } from '../../context';
 import { announce, holdAnnouncement } from '../../jobs/announcements';
 import { enqueueJob, type JobContext, type JobRunner } from '../../jobs/queue';
@@ -33,6 +35,7 @@ import { eventsRepository, type EventRow } from '../events/events.repository';
 import { checkinRepository } from '../checkin/checkin.repository';
 import { checkinService } from '../checkin/checkin.service';
 import { newTicketSecrets, seatsTakenLocked, submittedPayload } from '../orders/tickets.service';
+import { exportAttendeesStream, exportedFieldsOf } from './attendees.export';
 import { attendeeMessageMail, ticketMailOf, withoutTicketMail } from './attendees.mail';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { announceChangeNow, attendeesService, planAttendeeUpdate, writeAttendeeUpdate } from './attendees.service';
@@ -110,6 +113,27 @@ export function attendeesBulkService(ctx: AppContext) {
     return jobId!;
   }
 
+  /**
+   * The rows a selection names, fixed when it is asked for: its ids, each checked to be the
+   * event's, or every row the list's own search and status filters match; at most MAX_BULK_ROWS.
+   */
+  async function resolveSelection(selection: AttendeeSelection): Promise<{ event: EventRow; ids: number[] }> {
+    const event = await eventOrBadParam(ctx, selection.eventId, 'eventId');
+    const repo = attendeesRepository(db);
+    if (selection.ids) {
+      const wanted = [...new Set(selection.ids)];
+      const ids = await repo.idsMatching({ eventId: event.id }, MAX_BULK_ROWS, { among: wanted });
+      if (ids.length !== wanted.length)
+        throw new AppError('svc_invalid_param', 'Invalid parameter(s): ids', { params: { ids: 'some ids are not attendees of this event' } });
+      return { event, ids };
+    }
+    const query = selection.query!;
+    const ids = await repo.idsMatching({ eventId: event.id, status: query.status, search: query.search || undefined }, MAX_BULK_ROWS + 1);
+    if (ids.length > MAX_BULK_ROWS)
+      throw new AppError('svc_invalid_param', 'Invalid parameter(s): query', { params: { query: `selects more than ${MAX_BULK_ROWS} attendees` } });
+    return { event, ids };
+  }
+
   return {
     /**
      * A comp ticket (or a waitlist place) added by an administrator. Never beyond capacity: going
@@ -141,23 +165,17 @@ export function attendeesBulkService(ctx: AppContext) {
       return serializeAttendee(ctx, written.row);
     },
 
-    /** Fixes the selection (ids of the event, or every row its search matches) and queues the job. */
+    /** Fixes the selection and queues the job. */
     async start(input: BulkInput, principal: Principal): Promise<BulkStarted> {
-      await eventOrBadParam(ctx, input.eventId, 'eventId');
-      const repo = attendeesRepository(db);
-      let ids: number[];
-      if (input.ids) {
-        const wanted = [...new Set(input.ids)];
-        ids = await repo.idsMatching({ eventId: input.eventId }, MAX_BULK_ROWS, { among: wanted });
-        if (ids.length !== wanted.length)
-          throw new AppError('svc_invalid_param', 'Invalid parameter(s): ids', { params: { ids: 'some ids are not attendees of this event' } });
-      } else {
-        const query = input.query!;
-        ids = await repo.idsMatching({ eventId: input.eventId, status: query.status, search: query.search || undefined }, MAX_BULK_ROWS + 1);
-        if (ids.length > MAX_BULK_ROWS)
-          throw new AppError('svc_invalid_param', 'Invalid parameter(s): query', { params: { query: `selects more than ${MAX_BULK_ROWS} attendees` } });
-      }
+      const { ids } = await resolveSelection(input);
       return { jobId: await queueBulk(input.eventId, input.action, ids, principal, input.message), count: ids.length };
+    },
+
+    /** The selection a bulk action would take, as a CSV, XLSX or JSON file of exactly those rows. */
+    async exportSelection(input: SelectionExportInput, principal: Principal): Promise<{ eventId: number; stream: ReadableStream<Uint8Array> }> {
+      assertEventAccess(principal, input.eventId);
+      const { event, ids } = await resolveSelection(input);
+      return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, input.format, exportedFieldsOf(ctx, event), ids) };
     },
 
     /** A bulk job's progress; any other job is not found (its payload is never shown). */

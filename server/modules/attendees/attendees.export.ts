@@ -4,10 +4,13 @@ import ExcelJS from 'exceljs';
 import type { Hooks } from '../../hooks';
 import type { Db } from '../../db/client';
 import type { Logger } from 'pino';
+import type { AppContext } from '../../context';
+import type { EventRow } from '../events/events.repository';
 import type { CustomFieldDefinition } from '../../../shared/custom-fields';
 import { xmlSafeText } from '../../../shared/validation';
 import { isUtcString, utcMs } from '../../../shared/time';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
+import type { ExportFormat } from '../../../shared/attendees-bulk';
 import type { TicketCategoryRef } from '../../../shared/tickets';
 import { ticketsRepository } from '../orders/tickets.repository';
 import { vouchersRepository } from '../orders/vouchers.repository';
@@ -31,6 +34,14 @@ export function csvCell(value: unknown): string {
 
 export function csvLine(cells: unknown[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/**
+ * The event's custom fields an export gives a column each (docs/api.md#custom-fields): the
+ * extended edition's definitions only.
+ */
+export function exportedFieldsOf(ctx: Pick<AppContext, 'env'>, event: Pick<EventRow, 'fields'>): readonly CustomFieldDefinition[] {
+  return ctx.env.SVC_EDITION === 'extended' ? event.fields : [];
 }
 
 /** One export column: its header and how a serialized row gives its cell. */
@@ -136,6 +147,7 @@ function exportXlsxStream(
   deps: { db: Db; hooks: Hooks; logger: Logger },
   eventId: number,
   definitions: readonly CustomFieldDefinition[],
+  ids: readonly number[] | undefined,
 ): ReadableStream<Uint8Array> {
   const repo = attendeesRepository(deps.db);
   const out = new PassThrough({ highWaterMark: XLSX_BUFFER_LIMIT });
@@ -148,7 +160,7 @@ function exportXlsxStream(
     let columns: Column[] | null = null;
     const withCategory = await ticketsRepository(deps.db).eventHasCategories(eventId);
     for (;;) {
-      const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE);
+      const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE, ids);
       const items = await exportItems(deps, rows, withCategory);
       if (columns === null) {
         columns = columnsOf(items, definitions, withCategory);
@@ -180,15 +192,17 @@ function exportXlsxStream(
 
 /**
  * `definitions`: the event's custom fields in force (none in the free edition), one labelled
- * column each in CSV and XLSX; the JSON export keeps the answers in `customFields`.
+ * column each in CSV and XLSX; the JSON export keeps the answers in `customFields`. `ids`: only
+ * these rows of the event (a selection, docs/api.md#attendees-in-bulk); every row without.
  */
 export function exportAttendeesStream(
   deps: { db: Db; hooks: Hooks; logger: Logger },
   eventId: number,
-  format: 'csv' | 'json' | 'xlsx',
+  format: ExportFormat,
   definitions: readonly CustomFieldDefinition[] = [],
+  ids?: readonly number[],
 ): ReadableStream<Uint8Array> {
-  if (format === 'xlsx') return exportXlsxStream(deps, eventId, definitions);
+  if (format === 'xlsx') return exportXlsxStream(deps, eventId, definitions, ids);
   const repo = attendeesRepository(deps.db);
   const encoder = new TextEncoder();
   let afterId = 0;
@@ -199,7 +213,7 @@ export function exportAttendeesStream(
   const withCategory = () => (categorized ??= ticketsRepository(deps.db).eventHasCategories(eventId));
 
   async function nextPage(): Promise<Record<string, unknown>[] | null> {
-    const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE);
+    const rows: AttendeeRecord[] = await repo.pageOfEvent(eventId, afterId, EXPORT_PAGE_SIZE, ids);
     if (rows.length === 0) return null;
     afterId = rows[rows.length - 1]!.id;
     return exportItems(deps, rows, await withCategory());

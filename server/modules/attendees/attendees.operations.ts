@@ -20,7 +20,15 @@ import { NONCE_HEADER } from '../../api/route';
 import { ADMIN_ONLY, ADMIN_OR_STAFF } from '../../auth/principal';
 import { attendeesService } from './attendees.service';
 import { attendeesBulkService } from './attendees.bulk';
-import { ZAddAttendeeInput, ZBulkInput, ZBulkStarted, ZEventMessageInput, ZEventMessageResult, ZJobProgress } from '../../../shared/attendees-bulk';
+import {
+  ZAddAttendeeInput,
+  ZBulkInput,
+  ZBulkStarted,
+  ZEventMessageInput,
+  ZEventMessageResult,
+  ZJobProgress,
+  ZSelectionExportInput,
+} from '../../../shared/attendees-bulk';
 import { signupService } from './signup.service';
 import { TICKET_PDF_TYPE, ticketPdfBySignedToken, ticketPdfByToken } from './ticket-pdf.service';
 import { ticketPassBySignedToken, ticketPassByToken } from './ticket-pass.service';
@@ -32,6 +40,18 @@ const pdfDownload = (pdf: Uint8Array) => fileDownload(pdf, TICKET_PDF_TYPE, 'tic
 const SIGN_UP = ['sign-up'];
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8', xlsx: XLSX_TYPE } as const;
+
+/** An export as a download, never cached. */
+function exportResponse(stream: ReadableStream<Uint8Array>, name: string, format: keyof typeof EXPORT_TYPES): Response {
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      'content-type': EXPORT_TYPES[format],
+      'content-disposition': `attachment; filename="${name}.${format}"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
 const ATTENDEES = ['attendees'];
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -250,14 +270,27 @@ export const attendeesOperations = {
     },
     async handler({ input, principal, ctx }) {
       const { eventId, stream } = await attendeesService(ctx).export(input, principal);
-      return new Response(stream, {
-        status: 200,
-        headers: {
-          'content-type': EXPORT_TYPES[input.format],
-          'content-disposition': `attachment; filename="attendees-event-${eventId}.${input.format}"`,
-          'cache-control': 'no-store',
-        },
-      });
+      return exportResponse(stream, `attendees-event-${eventId}`, input.format);
+    },
+  }),
+  exportSelection: defineOperation({
+    summary: 'Export a selection (the ids, or every row a search matches, as a bulk action takes them) as CSV, XLSX or JSON',
+    access: ADMIN_OR_STAFF,
+    kind: 'query',
+    input: ZSelectionExportInput,
+    // A download the admin app fetches and saves; a selection of ids does not fit a link.
+    trpc: false,
+    rest: {
+      method: 'post',
+      path: '/attendees/export',
+      tags: ATTENDEES,
+      status: 200,
+      produces: ['text/csv', 'application/json', XLSX_TYPE],
+      describe: 'Exactly the selected rows, in the same columns as the whole event’s export',
+    },
+    async handler({ input, principal, ctx }) {
+      const { eventId, stream } = await attendeesBulkService(ctx).exportSelection(input, principal);
+      return exportResponse(stream, `attendees-event-${eventId}-selection`, input.format);
     },
   }),
   list: defineOperation({

@@ -382,12 +382,12 @@ export function attendeesRepository(db: Db) {
         .limit(limit);
       return rows.map((r) => r.id);
     },
-    /** One keyset page of an event's attendees after `afterId` (exports: constant memory at any size). */
-    pageOfEvent: (eventId: number, afterId: number, limit: number) =>
+    /** One keyset page of an event's attendees after `afterId`, of `among` only when given (exports: constant memory at any size). */
+    pageOfEvent: (eventId: number, afterId: number, limit: number, among?: readonly number[]) =>
       db
         .select()
         .from(attendees)
-        .where(and(eq(attendees.eventId, eventId), gt(attendees.id, afterId)))
+        .where(and(eq(attendees.eventId, eventId), gt(attendees.id, afterId), among ? inArray(attendees.id, [...among]) : undefined))
         .orderBy(asc(attendees.id))
         .limit(limit),
   };

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import type { AttendeeChanges } from '../../hooks';
 import { eventsRepository } from '../events/events.repository';
-import { exportAttendeesStream } from './attendees.export';
+import { exportAttendeesStream, exportedFieldsOf } from './attendees.export';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { withdrawAttendeeReminder } from './attendees.reminders';
 import { serializeAttendee, serializeAttendees } from './attendees.serialize';
@@ -128,9 +128,7 @@ export function attendeesService(ctx: AppContext) {
       assertEventAccess(principal, query.eventId);
       const event = await eventsRepository(db).findById(query.eventId);
       if (!event) throw new AppError('svc_invalid_param', 'Invalid parameter(s): eventId', { params: { eventId: 'no such event' } });
-      // the custom fields' columns (docs/api.md#custom-fields): the extended edition's definitions only
-      const definitions = ctx.env.SVC_EDITION === 'extended' ? event.fields : [];
-      return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, query.format, definitions) };
+      return { eventId: event.id, stream: exportAttendeesStream(ctx, event.id, query.format, exportedFieldsOf(ctx, event)) };
     },
 
     /**
