@@ -3,6 +3,7 @@ import { App, routes } from './app';
 import { startI18n, warmIntl } from './i18n/i18n';
 import { preloadRoute } from './router';
 import { registerServiceWorker } from './pwa';
+import { embedded, startEmbed } from './ui/embed';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -19,8 +20,14 @@ void Promise.all([startI18n(), preloadRoute(routes, window.location.pathname).ca
     warmIntl();
     return nextTask();
   })
-  .then(() => render(() => <App />, root));
+  .then(() => {
+    render(() => <App />, root);
+    startEmbed();
+  });
 // after the page has loaded: the worker's install downloads the whole app for offline use,
-// which must not compete with this page's own requests (docs/decisions/019-fast-first-paint.md)
-if (document.readyState === 'complete') void registerServiceWorker();
-else window.addEventListener('load', () => void registerServiceWorker(), { once: true });
+// which must not compete with this page's own requests (docs/decisions/019-fast-first-paint.md);
+// an embed on another site gets none: its storage is partitioned by that site and the page is one visit
+if (!embedded) {
+  if (document.readyState === 'complete') void registerServiceWorker();
+  else window.addEventListener('load', () => void registerServiceWorker(), { once: true });
+}
