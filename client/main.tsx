@@ -1,9 +1,10 @@
+// first: an embed's storage stand-ins must be in place before any module reads storage
+import { embedded, provideEmbedDatabase, startEmbed } from './ui/embed';
 import { render } from 'solid-js/web';
 import { App, routes } from './app';
 import { startI18n, warmIntl } from './i18n/i18n';
 import { preloadRoute } from './router';
 import { registerServiceWorker } from './pwa';
-import { embedded, startEmbed } from './ui/embed';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -14,7 +15,7 @@ if (!root) throw new Error('#root is missing from index.html');
 // What Intl needs for the reader's language loads in a task of its own, then the first render in
 // the next, so neither blocks input for long (docs/decisions/019-fast-first-paint.md).
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-void Promise.all([startI18n(), preloadRoute(routes, window.location.pathname).catch(() => undefined)])
+void Promise.all([startI18n(), preloadRoute(routes, window.location.pathname).catch(() => undefined), provideEmbedDatabase()])
   .then(nextTask)
   .then(() => {
     warmIntl();

@@ -10,6 +10,71 @@ const initial = new URLSearchParams(window.location.search);
 /** Whether this document was opened as an embed; kept for its whole life (client-side navigation keeps the parameters too). */
 export const embedded = initial.get(EMBED_PARAM) === '1';
 
+/**
+ * A browser that blocks third-party storage (Chromium's default with third-party cookies blocked)
+ * throws on reading localStorage in a frame on another site, and refuses IndexedDB. The embed then
+ * keeps drafts, copies and its outbox in memory for the frame's life (docs/decisions/052-embeds.md).
+ * Runs when this module is evaluated: main.tsx imports it before any module that reads storage.
+ */
+class MemoryStorage implements Storage {
+  readonly #items = new Map<string, string>();
+  get length(): number {
+    return this.#items.size;
+  }
+  clear(): void {
+    this.#items.clear();
+  }
+  getItem(key: string): string | null {
+    return this.#items.get(String(key)) ?? null;
+  }
+  key(index: number): string | null {
+    return [...this.#items.keys()][index] ?? null;
+  }
+  removeItem(key: string): void {
+    this.#items.delete(String(key));
+  }
+  setItem(key: string, value: string): void {
+    this.#items.set(String(key), String(value));
+  }
+}
+
+if (embedded) {
+  for (const name of ['localStorage', 'sessionStorage'] as const) {
+    try {
+      void window[name];
+    } catch {
+      Object.defineProperty(window, name, { value: new MemoryStorage(), configurable: true });
+    }
+  }
+}
+
+/** Whether IndexedDB opens here (a probe database, deleted again). */
+function indexedDbOpens(): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      const request = indexedDB.open('svc-embed-probe');
+      request.onsuccess = () => {
+        request.result.close();
+        indexedDB.deleteDatabase('svc-embed-probe');
+        resolve(true);
+      };
+      request.onerror = () => resolve(false);
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+/** In an embed whose IndexedDB the browser refuses, an in-memory one stands in (loaded only then). */
+export async function provideEmbedDatabase(): Promise<void> {
+  if (!embedded || (await indexedDbOpens())) return;
+  const [{ default: Dexie }, memory] = await Promise.all([import('dexie'), import('fake-indexeddb')]);
+  Object.defineProperty(window, 'indexedDB', { value: memory.indexedDB, configurable: true });
+  Object.defineProperty(window, 'IDBKeyRange', { value: memory.IDBKeyRange, configurable: true });
+  Dexie.dependencies.indexedDB = memory.indexedDB;
+  Dexie.dependencies.IDBKeyRange = memory.IDBKeyRange;
+}
+
 /** The embed's parameters, carried onto every page the visitor moves to inside the frame. */
 export function keepEmbedParams(url: URL): void {
   if (!embedded) return;
