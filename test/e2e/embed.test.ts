@@ -173,4 +173,28 @@ describe('embeds on another origin', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect(await open.evaluate((button) => (button.getRootNode() as ShadowRoot).activeElement === button)).toBe(true);
   });
+
+  test('Settings → Embeds: an administrator allows a website, a wrong address is refused in plain words, and the code to paste names /embed.js', async () => {
+    await allowOrigins([]);
+    const page = await e2e.openPage('/admin/settings', { cookie: e2e.admin.cookie, viewport: { width: 1280, height: 900 } });
+    const origins = page.getByLabel('Websites that may show your pages');
+    await origins.waitFor();
+    await origins.fill('shop.example/widget');
+    await page.getByRole('button', { name: 'Save websites' }).click();
+    await page
+      .locator('.save-failed')
+      .filter({ hasText: /origin/ })
+      .waitFor();
+    expect((await e2e.admin.api.get('/settings/embeds')).body.origins).toEqual([]);
+
+    await origins.fill(`${hostOrigin}/\nhttps://Shop.Example`);
+    await page.getByRole('button', { name: 'Save websites' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get('/settings/embeds')).body.origins).toEqual([hostOrigin, 'https://shop.example']);
+    await expect.poll(() => origins.inputValue()).toBe(`${hostOrigin}\nhttps://shop.example`);
+    const snippet = await page.getByLabel('Code for your website').inputValue();
+    expect(snippet).toContain(`<script src="${e2e.server.url}/embed.js" async></script>`);
+    expect(snippet).toContain('<svc-booking type="7" popup></svc-booking>');
+    await page.locator('#embeds-heading').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/embed-settings.png' });
+  });
 });
