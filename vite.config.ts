@@ -252,7 +252,8 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,png,ico,svg,wasm}'],
         navigateFallback: '/index.html',
         // API paths are never answered with the app shell
-        navigateFallbackDenylist: [/^\/trpc(\/|$)/, /^\/svc(\/|$)/],
+        // … nor an embedded page, whose framing policy only the server's answer carries (docs/decisions/052-embeds.md)
+        navigateFallbackDenylist: [/^\/trpc(\/|$)/, /^\/svc(\/|$)/, /[?&]embed=1(&|$)/],
         // no runtimeCaching: API answers are never cached by the service worker (data lives in Dexie)
         additionalManifestEntries: localizedManifestEntries(),
         cleanupOutdatedCaches: true,

@@ -9,6 +9,7 @@ import { visitorRoutes } from './routes/visitor';
 import { t } from './i18n/i18n';
 import { LanguageMenu } from './i18n/language-menu';
 import { doorPaired } from './ui/door-paired';
+import { embedded } from './ui/embed';
 
 // Each page is its own chunk; the shell loads only the router and the current page.
 // Each area keeps its own route list so the door, visitor and admin pages grow apart.
@@ -27,6 +28,16 @@ export function isStaffPath(pathname: string): boolean {
 const isDoorDevice = () => doorPaired() && (location().pathname === '/door' || location().pathname.startsWith('/door/'));
 
 export function App(): JSX.Element {
+  // an embed on another site shows the page alone: that site has its own header (docs/decisions/052-embeds.md)
+  if (embedded) {
+    return (
+      <main id="main" tabindex="-1" class="embedded-main">
+        <Suspense fallback={<p class="status-text">{t('common.loading')}</p>}>
+          <Router routes={routes} fallback={NotFoundPage} />
+        </Suspense>
+      </main>
+    );
+  }
   return (
     <>
       <a class="skip-link" href="#main">

@@ -6,6 +6,7 @@
 import { createMemo, createSignal, splitProps, type Component, type JSX } from 'solid-js';
 import { matchRoute as matchPath } from '../shared/route-match';
 import { Dynamic } from 'solid-js/web';
+import { keepEmbedParams } from './ui/embed';
 
 export type Params = Record<string, string>;
 
@@ -62,6 +63,7 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
     window.location.assign(url.href);
     return;
   }
+  keepEmbedParams(url);
   const target = url.pathname + url.search + url.hash;
   if (options.replace) window.history.replaceState(null, '', target);
   else window.history.pushState(null, '', target);

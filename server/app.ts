@@ -9,6 +9,9 @@ import { AppError } from '../shared/errors';
 import type { AppContext } from './context';
 import { redactPath } from './logger';
 import { isSecure, setSecurityHeaders } from './http';
+import { isEmbeddablePage } from '../shared/embeds';
+import { allowedEmbedOrigins } from './modules/embeds/embeds.service';
+import { EMBED_SCRIPT_PATH, embedScriptHandler } from './embed/embed-script';
 import { allRoutes } from './modules';
 import { buildOpenApi } from './api/openapi';
 import { runRoute } from './api/route';
@@ -73,6 +76,16 @@ function routeLabel(c: Context): string {
   return template === '*' || template === '/*' ? 'static' : template;
 }
 
+/** The origins that may frame this answer: only an embeddable page's, in its embedded form (docs/decisions/052-embeds.md). */
+async function frameAncestorsOf(c: Context, ctx: AppContext): Promise<string[] | null> {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
+  if (!c.res.headers.get('content-type')?.startsWith('text/html')) return null;
+  const url = new URL(c.req.url);
+  if (!isEmbeddablePage(url.pathname, url.searchParams)) return null;
+  // without the saved list (database away) only the operator's origins may frame the page
+  return allowedEmbedOrigins(ctx).catch(() => ctx.env.embedOrigins);
+}
+
 export function createApp(ctx: AppContext, opts: { staticDir?: string; version?: string; restMiddleware?: MiddlewareHandler[] } = {}): Hono {
   const app = new Hono();
   const log = ctx.logger;
@@ -82,7 +95,7 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     const requestId = randomUUID();
     c.header('x-request-id', requestId);
     await next();
-    setSecurityHeaders(c, ctx);
+    setSecurityHeaders(c, ctx, await frameAncestorsOf(c, ctx));
     observeRequest(ctx, c.req.method, routeLabel(c), c.res.status, (performance.now() - started) / 1000);
     const url = new URL(c.req.url);
     log.info(
@@ -146,6 +159,8 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
     // c.newResponse keeps them (a procedure's Set-Cookie: auth.login, auth.logout; x-request-id).
     return c.newResponse(res.body, res);
   });
+
+  app.get(EMBED_SCRIPT_PATH, embedScriptHandler());
 
   const pageLanguage = pageLanguageHints(ctx);
   const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage }) : null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { EMBED_ORIGINS_MAX, normalizeOrigin } from '../shared/embeds';
 
 /** Every environment variable svc reads, parsed once at boot (README lists them). */
 const ZEnv = z.object({
@@ -58,12 +59,14 @@ const ZEnv = z.object({
   SVC_WALLET_SIGNER_KEY: z.string().min(1).optional(),
   SVC_WALLET_SIGNER_KEY_PASSPHRASE: z.string().optional(),
   SVC_WALLET_WWDR: z.string().min(1).optional(),
+  /** Comma-separated origins allowed to frame the embeddable pages (docs/decisions/052-embeds.md), beside Settings → Embeds. */
+  SVC_EMBED_ORIGINS: z.string().default(''),
 });
 
 /** The variables an Apple Wallet setup needs, all or none (the passphrase only for an encrypted key). */
 const WALLET_VARIABLES = ['SVC_WALLET_PASS_TYPE_ID', 'SVC_WALLET_TEAM_ID', 'SVC_WALLET_SIGNER_CERT', 'SVC_WALLET_SIGNER_KEY', 'SVC_WALLET_WWDR'] as const;
 
-export type Env = z.infer<typeof ZEnv> & { dataDir: string; publicUrl: string; plugins: string[] };
+export type Env = z.infer<typeof ZEnv> & { dataDir: string; publicUrl: string; plugins: string[]; embedOrigins: string[] };
 
 export class EnvError extends Error {
   override name = 'EnvError';
@@ -94,12 +97,27 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   return {
     ...env,
+    embedOrigins: parseEmbedOrigins(env.SVC_EMBED_ORIGINS),
     dataDir: path.resolve(env.SVC_DATA_DIR),
     publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     plugins: env.SVC_PLUGINS.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
   };
+}
+
+/** SVC_EMBED_ORIGINS as origins (`https://example.org,http://localhost:8080`); one that is not an origin stops start-up. */
+function parseEmbedOrigins(value: string): string[] {
+  const origins = new Set<string>();
+  for (const part of value.split(',').map((s) => s.trim())) {
+    if (!part) continue;
+    const origin = normalizeOrigin(part);
+    if (origin === null)
+      throw new EnvError(`Invalid environment:\n  SVC_EMBED_ORIGINS: "${part}" is not an origin like https://example.org or http://localhost:8080`);
+    origins.add(origin);
+  }
+  if (origins.size > EMBED_ORIGINS_MAX) throw new EnvError(`Invalid environment:\n  SVC_EMBED_ORIGINS: at most ${EMBED_ORIGINS_MAX} origins`);
+  return [...origins];
 }
 
 /** Whether a wallet variable holds the PEM text itself rather than a path to it. */

@@ -94,15 +94,26 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
+ * The policy of an embeddable page in its embedded form (docs/decisions/052-embeds.md): framed by
+ * the allowed origins only, or by nobody when none is allowed.
+ */
+export function embeddablePagePolicy(allowedOrigins: readonly string[]): string {
+  return CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", `frame-ancestors ${allowedOrigins.length > 0 ? allowedOrigins.join(' ') : "'none'"}`);
+}
+
+/**
  * Security headers on every answer. Referrer-Policy `no-referrer`: cancel and manage links carry
  * their token in the path, and a referrer would hand it to any site they link to. The camera is
  * allowed to our own pages only (the door scanner). HSTS only when the request came over TLS.
+ * `frameAncestors` is given for an embeddable page only (the origins that may frame it, maybe
+ * none); every other answer refuses framing, by CSP and by X-Frame-Options for older browsers.
  */
-export function setSecurityHeaders(c: Context, ctx: AppContext): void {
-  c.header('content-security-policy', CONTENT_SECURITY_POLICY);
+export function setSecurityHeaders(c: Context, ctx: AppContext, frameAncestors: readonly string[] | null = null): void {
+  c.header('content-security-policy', frameAncestors ? embeddablePagePolicy(frameAncestors) : CONTENT_SECURITY_POLICY);
   c.header('referrer-policy', 'no-referrer');
   c.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()');
-  c.header('x-frame-options', 'DENY');
+  // X-Frame-Options has no list of origins: an embeddable page that some origin may frame goes without it
+  if (!frameAncestors || frameAncestors.length === 0) c.header('x-frame-options', 'DENY');
   c.header('x-content-type-options', 'nosniff');
   c.header('cross-origin-opener-policy', 'same-origin');
   if (isSecure(c, ctx)) c.header('strict-transport-security', 'max-age=31536000; includeSubDomains');

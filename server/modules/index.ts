@@ -19,6 +19,7 @@ import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmitted } from './orders/tickets
 import { ANNOUNCE_ATTENDEE_CHANGED_JOB, announceAttendeeChange, type AttendeeChange } from './attendees/attendees.service';
 import { bookingOperations } from './booking/booking.operations';
 import { settingsOperations } from './settings/settings.operations';
+import { embedsOperations } from './embeds/embeds.operations';
 import { registerBookingJobs, registerBookingListeners } from './booking/booking.notifications';
 import { checkinOperations } from './checkin/checkin.operations';
 import { devicesOperations } from './devices/devices.operations';
@@ -60,6 +61,7 @@ export const domainOperations = {
   booking: bookingOperations,
   checkin: checkinOperations,
   settings: settingsOperations,
+  embeds: embedsOperations,
   devices: devicesOperations,
   sync: syncOperations,
   payments: paymentsOperations,

@@ -1,6 +1,7 @@
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { TeamChatSettings } from '../components/chat-webhook-field';
+import { EmbedSettings } from '../components/embed-settings';
 import { AdminFrame } from '../components/admin-frame';
 import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
@@ -53,6 +54,7 @@ export default function AdminSettingsPage(): JSX.Element {
           <SiteSettings />
           <PaymentsSettings />
           <TeamChatSettings />
+          <EmbedSettings />
           <Users me={me} />
           <Tokens />
         </>

@@ -16,6 +16,7 @@ export const SETTING_KEYS = {
   sellerAddress: 'seller_address',
   sellerTaxId: 'seller_tax_id',
   defaultTimeZone: 'default_time_zone',
+  embedOrigins: 'embed_origins',
 } as const;
 
 /** The team chat's default address (extended edition), read by the chat listener and jobs too. */
