@@ -133,6 +133,7 @@ function cachedEventDto(e: SyncEvent): EventDto {
     reminderMinutes: null,
     placesLeft: null,
     signupState: 'open',
+    image: null,
     createdUtc: '',
     updatedUtc: '',
   };
