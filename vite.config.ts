@@ -253,8 +253,21 @@ export default defineConfig({
         navigateFallback: '/index.html',
         // API paths are never answered with the app shell
         // … nor an embedded page, whose framing policy only the server's answer carries (docs/decisions/052-embeds.md)
-        navigateFallbackDenylist: [/^\/trpc(\/|$)/, /^\/svc(\/|$)/, /[?&]embed=1(&|$)/],
-        // no runtimeCaching: API answers are never cached by the service worker (data lives in Dexie)
+        navigateFallbackDenylist: [/^\/trpc(\/|$)/, /^\/svc(\/|$)/, /^\/media\//, /[?&]embed=1(&|$)/],
+        // API answers are never cached by the service worker (data lives in Dexie). Cover images
+        // are: their /media/ addresses change with their content, so a visited page keeps its
+        // pictures offline (docs/decisions/049-cover-images.md); bounded so the cache stays small.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/media/'),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'svc-media',
+              expiration: { maxEntries: 120, maxAgeSeconds: 60 * 60 * 24 * 60 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
         additionalManifestEntries: localizedManifestEntries(),
         cleanupOutdatedCaches: true,
         // take control on first install; an update still waits for applyUpdate() (prompt)

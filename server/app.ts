@@ -2,6 +2,8 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { bodyLimit } from 'hono/body-limit';
 import { HOST_PHOTO_MAX_BYTES } from '../shared/hosts';
+import { IMAGE_MAX_BYTES } from '../shared/images';
+import { mediaHandler } from './modules/images/media';
 import { compress } from 'hono/compress';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { randomUUID } from 'node:crypto';
@@ -27,6 +29,8 @@ import { databaseErrorCode, databaseUnavailable, isDatabaseUnavailable } from '.
 const MAX_BODY_BYTES = 1024 * 1024;
 /** PUT /hosts/{userId}/photo (docs/api.md#host-space). */
 const HOST_PHOTO_PATH = /\/hosts\/\d+\/photo$/;
+/** PUT /events/{id}/image, /booking-types/{id}/image, /settings/organization/logo (docs/api.md#images). */
+const IMAGE_PATH = /\/(events\/\d+\/image|booking-types\/\d+\/image|settings\/organization\/logo)$/;
 
 /** Seconds a refused caller should wait, for Retry-After: a throttle's or an absent database's. */
 function retryAfterOf(err: AppError | null): number | null {
@@ -130,7 +134,13 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   const limitJson = limitBody(MAX_BODY_BYTES);
   // a host's photo is an image, not JSON: its own limit (the service answers a clear error above 5 MB)
   const limitPhoto = limitBody(HOST_PHOTO_MAX_BYTES + MAX_BODY_BYTES);
-  rest.use('*', (c, next) => (c.req.method === 'PUT' && HOST_PHOTO_PATH.test(c.req.path) ? limitPhoto(c, next) : limitJson(c, next)));
+  // a cover image or logo: its own limit (the service answers a clear error above 8 MB)
+  const limitImage = limitBody(IMAGE_MAX_BYTES + MAX_BODY_BYTES);
+  rest.use('*', (c, next) => {
+    if (c.req.method !== 'PUT') return limitJson(c, next);
+    if (HOST_PHOTO_PATH.test(c.req.path)) return limitPhoto(c, next);
+    return IMAGE_PATH.test(c.req.path) ? limitImage(c, next) : limitJson(c, next);
+  });
   for (const middleware of opts.restMiddleware ?? []) rest.use('*', middleware);
   rest.get('/openapi.json', (c) => c.json(buildOpenApi(routes, { version: opts.version ?? '0.0.0', serverUrl: ctx.env.publicUrl })));
   for (const route of routes) rest.on(route.method.toUpperCase(), route.path, (c) => runRoute(route, c, ctx));
@@ -161,6 +171,8 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   });
 
   app.get(EMBED_SCRIPT_PATH, embedScriptHandler());
+  // stored image variants, same origin (the content policy keeps img-src 'self')
+  app.get('/media/:file', mediaHandler(ctx));
 
   const pageLanguage = pageLanguageHints(ctx);
   const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage }) : null;

@@ -1,5 +1,6 @@
 /** Event schemas shared by the server (REST + tRPC) and the PWA (docs/api.md#rest "Event"). */
 import { z } from 'zod';
+import { ZImageDto } from './images';
 
 import { ZLanguage, ZTimeZone as ZTimeZoneName, ZUtcDateTime } from './schemas';
 import { ZCustomFieldDefinition } from './custom-fields-schema';
@@ -113,6 +114,8 @@ export const ZEventDto = z.object({
   /** Administrators only: seats going or held by unpaid orders (the list's "23 / 40"). */
   seatsTaken: z.number().int().min(0).optional(),
   signupState: ZEventSignupState,
+  /** The cover image (docs/api.md#images); null = none. */
+  image: ZImageDto.nullable(),
   /** Extended edition: the sign-up questions (public: the visitor's form renders and checks them, offline too). */
   fields: z.array(ZCustomFieldDefinition).optional(),
   /** Extended edition, administrators only. */

@@ -40,6 +40,7 @@ import type { OrderDetailDto, OrderDto, OrderStatus, PaymentStatusDto } from '..
 import type { CreateTicketCategoryInput, TicketCategoryDto, UpdateTicketCategoryInput } from '../../shared/tickets';
 import type { ApiTokenDto, UserDto } from '../../shared/users';
 import type { HostProfileDto, HostProfilePatch } from '../../shared/hosts';
+import type { ImageDto } from '../../shared/images';
 import type { VoucherDto, VoucherInput, VoucherPatch } from '../../shared/vouchers';
 import { forgetKept, keptFor, rememberKept, rememberUser } from './offline-flag';
 import type { CachedAttendee, QueuedEdit } from './offline-db';
@@ -133,6 +134,7 @@ function cachedEventDto(e: SyncEvent): EventDto {
     reminderMinutes: null,
     placesLeft: null,
     signupState: 'open',
+    image: null,
     createdUtc: '',
     updatedUtc: '',
   };
@@ -473,3 +475,29 @@ export async function uploadHostPhoto(userId: number, file: Blob): Promise<HostP
   if (!res.ok) throw new ApiError(body?.code ?? 'svc_internal', body?.message ?? res.statusText, res.status, body?.data);
   return body!;
 }
+
+// ---- cover images (docs/api.md#images) ---------------------------------------------------
+
+export type CoverOwner = 'event' | 'bookingType';
+const coverPath = (owner: CoverOwner, id: number) => (owner === 'event' ? `/svc/v1/events/${id}/image` : `/svc/v1/booking-types/${id}/image`);
+
+/** The cover goes as the file's own bytes (REST only: tRPC carries JSON); the server judges it by its bytes. */
+export async function uploadCoverImage(owner: CoverOwner, id: number, file: Blob): Promise<ImageDto> {
+  let res: Response;
+  try {
+    res = await fetch(coverPath(owner, id), {
+      method: 'PUT',
+      credentials: 'same-origin',
+      headers: { 'content-type': file.type || 'application/octet-stream' },
+      body: file,
+    });
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+  const body = (await res.json().catch(() => null)) as (ImageDto & { code?: string; message?: string; data?: ApiErrorData }) | null;
+  if (!res.ok) throw new ApiError(body?.code ?? 'svc_internal', body?.message ?? res.statusText, res.status, body?.data);
+  return body!;
+}
+
+export const removeCoverImage = (owner: CoverOwner, id: number) =>
+  call(owner === 'event' ? rpc().images.removeEventImage.mutate({ id }) : rpc().images.removeBookingTypeImage.mutate({ id }));

@@ -20,3 +20,4 @@ export * from '../modules/hosts/feeds.sql';
 export * from '../modules/hosts/hours.sql';
 export * from '../modules/hosts/profiles.sql';
 export * from '../modules/hosts/calendars.sql';
+export * from '../modules/images/images.sql';

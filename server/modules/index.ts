@@ -43,6 +43,7 @@ import { profilesOperations } from './hosts/profiles.operations';
 import { calendarsOperations } from './hosts/calendars.operations';
 import { overviewOperations } from './overview/overview.operations';
 import { setupOperations } from './setup/setup.operations';
+import { imagesOperations } from './images/images.operations';
 import { registerCalendarJobs } from './hosts/calendars.jobs';
 import { registerCalendarWriteBackJobs, registerCalendarWriteBackListeners } from './hosts/calendar-writeback';
 
@@ -56,6 +57,7 @@ export const domainOperations = {
   // before events: /events/submissions must match ahead of /events/:id
   submissions: submissionsOperations,
   events: eventsOperations,
+  images: imagesOperations,
   tickets: ticketsOperations,
   attendees: attendeesOperations,
   booking: bookingOperations,

@@ -7,6 +7,7 @@
  * the pure logic server and PWA both run, kept free of zod for the hot path.
  */
 import { z } from '../validation';
+import { ZImageDto } from '../images';
 import { ZLanguage, ZQueryId, ZTimeZone, ZUtcDateTime, ZUtcDay } from '../schemas';
 import { CLOCK_RE } from '../time';
 import { ZResourceIds } from '../resources';
@@ -221,6 +222,8 @@ export const ZBookingTypeDto = ZBookingTypeFields.extend({
   slotIntervalMinutes: z.number().int(),
   /** The stored meta value; '' behaves as round_robin. */
   assignment: fields.assignment,
+  /** The cover image (docs/api.md#images); null = none. */
+  image: ZImageDto.nullable(),
   createdUtc: z.string(),
   updatedUtc: z.string(),
 });

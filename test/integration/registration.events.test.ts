@@ -34,6 +34,7 @@ describe('events REST (docs/api.md#rest shapes)', () => {
       placesLeft: null,
       seatsTaken: 0,
       signupState: 'open',
+      image: null,
       createdUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       updatedUtc: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });

@@ -1,4 +1,5 @@
 import { createMemo, createResource, createSignal, For, Index, Show, type JSX } from 'solid-js';
+import { CoverImagePicker } from '../components/cover-image-picker';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
@@ -55,6 +56,8 @@ export default function AdminBookingTypeFormPage(props: RouteProps): JSX.Element
             }
           >
             <BookingTypeEditor type={type() ?? null} />
+            {/* beside the form, not in it: the image is saved on its own */}
+            <Show when={type()}>{(bt) => <CoverImagePicker owner="bookingType" id={bt().id} image={bt().image} />}</Show>
           </Show>
         );
       }}

@@ -1,3 +1,4 @@
+import { CoverImagePicker } from '../components/cover-image-picker';
 import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { createStore, produce } from 'solid-js/store';
 import { AdminFrame } from '../components/admin-frame';
@@ -70,6 +71,8 @@ function EventLoader(props: { id: number | null }): JSX.Element {
       }
     >
       <EventForm event={event() ?? null} onSaved={setSaved} />
+      {/* beside the form, not in it: the image is saved on its own */}
+      <Show when={event()}>{(ev) => <CoverImagePicker owner="event" id={ev().id} image={ev().image} />}</Show>
       {/* below the event's form, not in it: each editor is a form of its own; they read the time zone as last saved */}
       <Show when={props.id ? (saved() ?? event()) : null}>{(ev) => <TicketEditors event={ev()} />}</Show>
     </Show>

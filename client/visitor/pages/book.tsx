@@ -7,6 +7,7 @@
  * and the page shows the outcome once it has been sent. After a submit the result or the error
  * is scrolled into view and focused. Confirmation: what happens next and "add to calendar".
  */
+import { CoverImage } from '../components/cover-image';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { NetworkError } from '../../ui/errors';
 import { fieldProblems } from '../../ui/forms';
@@ -364,6 +365,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                 </Show>
               </ul>
               <div class="v-book-aside">
+                <CoverImage image={t().image} alt={t().title} sizes="(min-width: 48rem) 24rem, 100vw" />
                 <Show when={t().description}>
                   <p class="v-book-about">{t().description}</p>
                 </Show>

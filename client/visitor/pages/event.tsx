@@ -5,6 +5,7 @@
  * The event's own questions (extended edition) are rendered from the event and checked here
  * with the server's rules before anything is queued (docs/api.md#custom-fields).
  */
+import { CoverImage } from '../components/cover-image';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { isoDateTime } from '../../ui/format';
@@ -508,6 +509,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         <Show when={event.value()}>
           {(ev) => (
             <div class="v-stack">
+              <CoverImage image={ev().image} alt={ev().title} sizes="(min-width: 48rem) 48rem, 100vw" />
               <dl class="v-facts">
                 <dt>{t('event.when')}</dt>
                 <dd>

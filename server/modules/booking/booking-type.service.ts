@@ -10,6 +10,7 @@ import { settingsService } from '../settings/settings.service';
 import { bookingRepository, type BookingTypeInsert, type BookingTypeRow } from './booking.repository';
 import { profilesRepository } from '../hosts/profiles.repository';
 import { hostPhotoPath } from '../../../shared/hosts';
+import { imageDto } from '../../../shared/images';
 import type { PublicHostDto } from '../../../shared/booking';
 
 export type { BookingTypeDto, PublicBookingTypeDto } from '../../../shared/booking';
@@ -41,6 +42,7 @@ export function toBookingTypeDto(row: BookingTypeRow, resourceIds: number[]): Bo
     hoursSource: row.hoursSource,
     meetingLinkPattern: row.meetingLinkPattern,
     resourceIds,
+    image: imageDto(row.coverImage),
     createdUtc: row.createdUtc,
     updatedUtc: row.updatedUtc,
   };

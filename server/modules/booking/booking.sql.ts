@@ -2,6 +2,7 @@ import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIn
 import { nowUtc, utcTimestamp } from '../../db/columns';
 import type { BookingStatus, WeeklyWindows } from '../../../shared/booking';
 import type { HoursSource } from '../../../shared/booking/slots';
+import type { StoredImage } from '../../../shared/images';
 import type { AssignmentMode, LocationMode } from '../../hooks/types';
 
 /**
@@ -28,6 +29,8 @@ export const bookingTypes = pgTable(
     maxAdvanceDays: integer('max_advance_days').notNull().default(60),
     bufferBeforeMinutes: integer('buffer_before_minutes').notNull().default(0),
     bufferAfterMinutes: integer('buffer_after_minutes').notNull().default(0),
+    /** The cover image (docs/api.md#images); its variants are in svc_image_variants; null = none. */
+    coverImage: jsonb('cover_image').$type<StoredImage>(),
     capacity: integer('capacity').notNull().default(1),
     priceCents: integer('price_cents').notNull().default(0),
     requiresApproval: boolean('requires_approval').notNull().default(false),

@@ -9,6 +9,7 @@ import {
   type UpdateEventInput,
 } from '../../../shared/events';
 import { toUtcString } from '../../../shared/time';
+import { imageDto } from '../../../shared/images';
 import { matchLocale } from '../../../shared/i18n/locales';
 import type { Principal } from '../../auth/principal';
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
@@ -61,6 +62,7 @@ export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: bo
     reminderMinutes: e.reminderMinutesBefore,
     placesLeft,
     signupState: signupStateOf(e, placesLeft, live.nowUtc),
+    image: imageDto(e.coverImage),
     createdUtc: e.createdUtc,
     updatedUtc: e.updatedUtc,
   };

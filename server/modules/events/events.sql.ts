@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import type { CustomFieldDefinition } from '../../../shared/custom-fields';
+import type { StoredImage } from '../../../shared/images';
 import { nowUtc, utcTimestamp } from '../../db/columns';
 
 export const EVENT_STATUSES = ['draft', 'published'] as const;
@@ -38,6 +39,8 @@ export const events = pgTable(
     reminderMinutesBefore: integer('reminder_minutes_before').default(1440),
     /** Extended edition: the event's own sign-up questions (docs/api.md#custom-fields). */
     fields: jsonb('fields').$type<CustomFieldDefinition[]>().notNull().default([]),
+    /** The cover image (docs/api.md#images); its variants are in svc_image_variants; null = none. */
+    coverImage: jsonb('cover_image').$type<StoredImage>(),
     /** Extended edition: Slack-compatible incoming webhook for arrivals; '' uses the settings default. */
     chatWebhookUrl: text('chat_webhook_url').notNull().default(''),
     /** Extended edition: set on a publicly submitted event (null: made by staff). */

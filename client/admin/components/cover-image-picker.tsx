@@ -1,0 +1,88 @@
+/**
+ * The cover image of an event or booking type (docs/api.md#images): a preview, a file picker
+ * that uploads at once, and Remove. Beside the form, not in it: the image is saved on its own.
+ */
+import { createSignal, Show, type JSX } from 'solid-js';
+import { ActionNoticeView, type ActionNotice } from './action-notice';
+import { removeCoverImage, uploadCoverImage, type CoverOwner } from '../data';
+import { adminErrorMessage } from '../errors';
+import { IMAGE_TYPES, type ImageDto } from '../../../shared/images';
+import { t } from '../../i18n/i18n';
+
+export function CoverImagePicker(props: { owner: CoverOwner; id: number; image: ImageDto | null }): JSX.Element {
+  const [image, setImage] = createSignal<ImageDto | null>(props.image);
+  const [notice, setNotice] = createSignal<ActionNotice | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  let fileInput: HTMLInputElement | undefined;
+  const inputId = `cover-${props.owner}-${props.id}`;
+
+  const upload = async (file: File | undefined) => {
+    if (!file || busy()) return;
+    setNotice(null);
+    setBusy(true);
+    try {
+      setImage(await uploadCoverImage(props.owner, props.id, file));
+      setNotice({ ok: true, text: t('admin.cover.saved') });
+    } catch (err) {
+      setNotice({ ok: false, text: adminErrorMessage(err) });
+    } finally {
+      setBusy(false);
+      if (fileInput) fileInput.value = '';
+    }
+  };
+
+  const remove = async () => {
+    if (busy()) return;
+    setBusy(true);
+    try {
+      await removeCoverImage(props.owner, props.id);
+      setImage(null);
+      setNotice({ ok: true, text: t('admin.cover.removed') });
+    } catch (err) {
+      setNotice({ ok: false, text: adminErrorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="panel" aria-labelledby={`${inputId}-heading`}>
+      <h2 id={`${inputId}-heading`}>{t('admin.cover.heading')}</h2>
+      <Show when={image()} fallback={<p class="muted">{t('admin.cover.none')}</p>}>
+        {(img) => (
+          <img
+            class="cover-preview"
+            src={img().url}
+            srcset={img().srcset}
+            sizes="20rem"
+            width={img().width}
+            height={img().height}
+            alt={t('admin.cover.previewAlt')}
+            decoding="async"
+          />
+        )}
+      </Show>
+      <div class="field">
+        <label for={inputId}>{t('admin.cover.choose')}</label>
+        <input
+          id={inputId}
+          ref={fileInput}
+          type="file"
+          accept={IMAGE_TYPES.join(',')}
+          aria-describedby={`${inputId}-hint`}
+          aria-busy={busy()}
+          onChange={(e) => void upload(e.currentTarget.files?.[0])}
+        />
+        <p id={`${inputId}-hint`} class="field-hint">
+          {t('admin.cover.hint')}
+        </p>
+      </div>
+      <Show when={image()}>
+        <button type="button" class="button button-quiet button-danger-text" onClick={() => void remove()}>
+          {t('admin.cover.remove')}
+        </button>
+      </Show>
+      <ActionNoticeView notice={notice()} />
+    </section>
+  );
+}
