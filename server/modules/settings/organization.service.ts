@@ -16,7 +16,9 @@ import { SETTING_KEYS, settingsRepository, type StoredSettings } from './setting
 
 export const ORGANIZATION_TTL_MS = 30_000;
 
-const cached = new WeakMap<Db, { organization: Organization; readAtMs: number }>();
+const cached = new WeakMap<Db, { organization: Organization; readAtMs: number; generation: number }>();
+// a save counts up: a request's database handle may not be the one the shells read through
+let generation = 0;
 
 /** The identity as stored; anything not a string (never saved, hand-edited) reads as not set. */
 export function organizationOf(s: StoredSettings): Organization {
@@ -35,15 +37,16 @@ export function organizationOf(s: StoredSettings): Organization {
 /** The organization's identity, from memory when read in the last ORGANIZATION_TTL_MS. */
 export async function readOrganization(db: Db, nowMs = Date.now()): Promise<Organization> {
   const known = cached.get(db);
-  if (known && nowMs - known.readAtMs < ORGANIZATION_TTL_MS) return known.organization;
+  if (known && known.generation === generation && nowMs - known.readAtMs < ORGANIZATION_TTL_MS) return known.organization;
+  const readGeneration = generation;
   const organization = organizationOf(await settingsRepository.read(db));
-  cached.set(db, { organization, readAtMs: nowMs });
+  cached.set(db, { organization, readAtMs: nowMs, generation: readGeneration });
   return organization;
 }
 
 /** After a save (here or through PATCH /settings' sellerName): this process answers with it from the next request. */
-export function forgetOrganization(db: Db): void {
-  cached.delete(db);
+export function forgetOrganization(): void {
+  generation += 1;
 }
 
 export function organizationService(ctx: Pick<AppContext, 'db'>) {
@@ -67,13 +70,13 @@ export function organizationService(ctx: Pick<AppContext, 'db'>) {
     }
     await db.transaction(async (tx) => {
       await settingsRepository.write(tx, SETTING_KEYS.sellerName, input.name);
-      await settingsRepository.write(tx, SETTING_KEYS.accentColor, input.accentColor);
+      await settingsRepository.write(tx, SETTING_KEYS.accentColor, input.accentColor ?? ''); // '' = the theme's accent
       await settingsRepository.write(tx, SETTING_KEYS.contactEmail, input.contactEmail);
       await settingsRepository.write(tx, SETTING_KEYS.privacyUrl, input.privacyUrl);
       await settingsRepository.write(tx, SETTING_KEYS.imprintUrl, input.imprintUrl);
       await settingsRepository.write(tx, SETTING_KEYS.mailSenderName, input.mailSenderName);
     });
-    forgetOrganization(db);
+    forgetOrganization();
     return get();
   }
 

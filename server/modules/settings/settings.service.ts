@@ -101,7 +101,7 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
       if (patch[field] !== undefined) await settingsRepository.write(db, SETTING_KEYS[field], patch[field]);
     }
     // the seller's name is the organization's (docs/decisions/050-organization-identity.md)
-    if (patch.sellerName !== undefined) forgetOrganization(db);
+    if (patch.sellerName !== undefined) forgetOrganization();
     if (patch.defaultTimeZone !== undefined) await settingsRepository.write(db, SETTING_KEYS.defaultTimeZone, patch.defaultTimeZone);
     if (patch.defaultLanguage !== undefined) {
       // null puts English back, the language every page falls back to
