@@ -85,7 +85,8 @@ export function mailHtml(bodyHtml: string, locale: Locale = DEFAULT_LOCALE): str
  * value is escaped; the links are the ones Settings accepted (http or https only).
  */
 export function brandMailHtml(html: string, organization: Organization, locale: Locale): string {
-  const accent = organization.accentColor ? ` color: ${organization.accentColor};` : '';
+  // CSS, not words: the colour as a style declaration
+  const accent = organization.accentColor ? [' color', `${organization.accentColor};`].join(': ') : '';
   const header = `<p style="margin: 0 0 16px; font-size: 18px; font-weight: bold;${accent}">${escapeHtml(displayName(organization))}</p>`;
   const parts: string[] = [];
   if (organization.name.trim()) parts.push(escapeHtml(organization.name.trim()));
