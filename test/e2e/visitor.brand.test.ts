@@ -3,7 +3,7 @@
  * an administrator names the organization and picks its colour in Settings (a too-light colour is
  * refused there, in words, before and after saving); the events list and an event page are then
  * headed by that name, their buttons and links take the colour, and the footer links to contact,
- * privacy and imprint, at 390 px with nothing wider than the screen and no axe violation.
+ * privacy and imprint, at 390 px (the door's pairing screen is headed by the name too) with nothing wider than the screen and no axe violation.
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -80,5 +80,11 @@ describe("the organization's name and colour on public pages", () => {
     }
     // the event page's sign-up button wears the colour
     expect(await page.getByRole('button', { name: /Sign up/ }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(ACCENT_RGB);
+
+    // the door's pairing screen is headed by the name too (in the door's own dark theme, no public footer)
+    await go(page, '/door');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.locator('header .brand').innerText()).toBe('Hafen Kultur');
+    expect(await page.getByRole('navigation', { name: 'Organization' }).count()).toBe(0);
   });
 });
