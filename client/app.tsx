@@ -10,13 +10,13 @@ import { t } from './i18n/i18n';
 import { LanguageMenu } from './i18n/language-menu';
 import { doorPaired } from './ui/door-paired';
 import { embedded } from './ui/embed';
+import { OrganizationFooter, OrganizationMark } from './ui/organization-mark';
+import { organization } from './ui/organization';
+import { displayName } from '../shared/organization';
 
 // Each page is its own chunk; the shell loads only the router and the current page.
 // Each area keeps its own route list so the door, visitor and admin pages grow apart.
 export const routes: RouteDefinition[] = [...visitorRoutes, ...doorRoutes, ...adminRoutes];
-
-/** The product's name, the same in every language. */
-const BRAND = 'svc';
 
 /** Staff areas (door, admin, sign-in, invites) get the staff header; every other page is a visitor's. */
 const STAFF_PREFIXES = ['/door', '/admin', '/login', '/invite/'];
@@ -44,9 +44,8 @@ export function App(): JSX.Element {
         {t('common.skipToContent')}
       </a>
       <header class="site-header">
-        <A href="/" class="brand" aria-label={t('common.startPage')}>
-          <img src="/icons/icon-192.png" alt="" width="28" height="28" />
-          {BRAND}
+        <A href="/" class="brand" aria-label={t('common.startPage', { name: displayName(organization()) })}>
+          <OrganizationMark name={displayName(organization())} />
         </A>
         {/* visitors see where they can go; the door and admin links are for staff pages only; a paired door device, at the door, needs none */}
         <Show when={!isDoorDevice()}>
@@ -70,6 +69,9 @@ export function App(): JSX.Element {
           <Router routes={routes} fallback={NotFoundPage} />
         </Suspense>
       </main>
+      <Show when={!isStaffPath(location().pathname)}>
+        <OrganizationFooter organization={organization()} />
+      </Show>
     </>
   );
 }

@@ -21,6 +21,7 @@ import { localizedBody } from './api/error-language';
 import { staticHandler } from './static';
 import { pageLanguageHints } from './i18n/page-language';
 import { MANIFEST_PATH, manifestHandler } from './manifest';
+import { shellOrganization } from './organization-shell';
 import { appRouter } from './api/router';
 import { createTrpcContext } from './api/procedure';
 import { observeRequest } from './metrics';
@@ -175,8 +176,9 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
   app.get('/media/:file', mediaHandler(ctx));
 
   const pageLanguage = pageLanguageHints(ctx);
-  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage }) : null;
-  const serveManifest = opts.staticDir ? manifestHandler(opts.staticDir, pageLanguage) : null;
+  const organization = shellOrganization(ctx);
+  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage, organization }) : null;
+  const serveManifest = opts.staticDir ? manifestHandler(opts.staticDir, pageLanguage, organization) : null;
   app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;
     if (serveManifest && path === MANIFEST_PATH) {

@@ -14,16 +14,19 @@ import { LANG_PARAM, localeDirection, negotiateLocale, type Locale } from '../sh
 import { namesSpokenLocale, requestLanguage } from './i18n/request-language';
 import type { PageLanguageHints } from './i18n/page-language';
 import { translate } from './i18n/translate';
+import type { Organization } from '../shared/organization';
 
 export const MANIFEST_PATH = '/manifest.webmanifest';
 const MANIFEST_FILE = 'manifest.webmanifest';
 
 /** The manifest's members in `locale`: the build's, with the words and the language replaced. */
-export function localizeManifest(base: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+export function localizeManifest(base: Record<string, unknown>, locale: Locale, organizationName = ''): Record<string, unknown> {
+  // an installed app carries the organization's name where it has one (docs/decisions/050-organization-identity.md)
+  const name = organizationName.trim();
   return {
     ...base,
-    name: translate(locale, 'manifest.name'),
-    short_name: translate(locale, 'manifest.shortName'),
+    name: name || translate(locale, 'manifest.name'),
+    short_name: name || translate(locale, 'manifest.shortName'),
     description: translate(locale, 'manifest.description'),
     lang: locale,
     dir: localeDirection(locale),
@@ -55,17 +58,17 @@ interface LocalizedManifest {
 /** Per build folder and locale, re-made when the build's manifest changes (a deploy in place). */
 const made = new Map<string, { mtimeMs: number; manifest: LocalizedManifest }>();
 
-async function localizedManifest(file: string, locale: Locale): Promise<LocalizedManifest | null> {
+async function localizedManifest(file: string, locale: Locale, organizationName: string): Promise<LocalizedManifest | null> {
   const mtimeMs = await stat(file).then(
     (s) => (s.isFile() ? s.mtimeMs : -1),
     () => -1,
   );
   if (mtimeMs < 0) return null;
-  const key = `${file}|${locale}`;
+  const key = `${file}|${locale}|${organizationName}`;
   const known = made.get(key);
   if (known?.mtimeMs === mtimeMs) return known.manifest;
   const base = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  const body = JSON.stringify(localizeManifest(base, locale));
+  const body = JSON.stringify(localizeManifest(base, locale, organizationName));
   const manifest = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
   made.set(key, { mtimeMs, manifest });
   return manifest;
@@ -76,7 +79,11 @@ async function localizedManifest(file: string, locale: Locale): Promise<Localize
  * before). Revalidated like the shell (an update's icons are seen at once) but cheap to keep: an
  * ETag per language answers a repeat with 304. Vary names what the language was chosen from.
  */
-export function manifestHandler(root: string, pageLanguage?: (urlPath: string) => Promise<PageLanguageHints>) {
+export function manifestHandler(
+  root: string,
+  pageLanguage?: (urlPath: string) => Promise<PageLanguageHints>,
+  organization?: (c: Context) => Promise<Pick<Organization, 'name'>>,
+) {
   const file = path.join(path.resolve(root), MANIFEST_FILE);
   return async (c: Context): Promise<Response | null> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
@@ -84,7 +91,7 @@ export function manifestHandler(root: string, pageLanguage?: (urlPath: string) =
     // as the shell: the organization's default only when the reader names nothing svc speaks
     const hints = namesSpokenLocale(reader) || !pageLanguage ? {} : await pageLanguage(MANIFEST_PATH);
     const locale = negotiateLocale({ ...reader, orgDefault: hints.orgDefault });
-    const manifest = await localizedManifest(file, locale);
+    const manifest = await localizedManifest(file, locale, organization ? (await organization(c)).name : '');
     if (!manifest) return null;
     const headers: Record<string, string> = {
       'content-type': 'application/manifest+json; charset=utf-8',

@@ -5,6 +5,8 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { matchRoute } from '../shared/route-match';
 import { localizeShellHead } from './manifest';
+import { brandShell, isStaffShellPath } from './organization-shell';
+import type { Organization } from '../shared/organization';
 import { namesSpokenLocale, requestLanguage } from './i18n/request-language';
 import {
   LANG_COOKIE,
@@ -37,6 +39,8 @@ export interface StaticOptions {
   isSecure?: (c: Context) => boolean;
   /** The page's own fallbacks (its event's language, the organization's default), read only when the reader names nothing we speak. */
   pageLanguage?: (urlPath: string) => Promise<Pick<LocaleInputs, 'eventLocale' | 'orgDefault'>>;
+  /** The organization's identity written into every shell (server/organization-shell.ts). */
+  organization?: (c: Context) => Promise<Organization>;
 }
 
 /**
@@ -92,7 +96,11 @@ async function serveShell(c: Context, root: string, file: string, urlPath: strin
   // the shell is cached by the locale it ends in, so a new organization default needs no invalidation here
   const locale = negotiateLocale({ ...reader, ...fallbacks });
   const encoding = acceptedEncoding(c.req.header('accept-encoding'));
-  const [body, preload] = await Promise.all([localizedShell(file, locale, encoding), routePreloadLink(root, urlPath, locale)]);
+  const organization = options.organization ? await options.organization(c) : null;
+  const [body, preload] = await Promise.all([
+    localizedShell(file, locale, encoding, organization, isStaffShellPath(urlPath)),
+    routePreloadLink(root, urlPath, locale),
+  ]);
   const headers: Record<string, string> = {
     'content-type': TYPES['.html']!,
     'cache-control': 'no-cache',
@@ -114,15 +122,28 @@ async function serveShell(c: Context, root: string, file: string, urlPath: strin
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** The shell per file version, locale and encoding: made once (8 locales × 3 encodings of a 2 KB file), not per request. */
+/**
+ * The shell per file version, locale, encoding, area and identity: made once (8 locales × 3
+ * encodings × 2 areas of a 2 KB file), not per request. A new identity starts the cache afresh.
+ */
 const shells = new Map<string, { mtimeMs: number; body: Buffer }>();
+let shellsIdentity = '';
 
-async function localizedShell(file: string, locale: Locale, encoding: Encoding | null): Promise<Buffer> {
+async function localizedShell(file: string, locale: Locale, encoding: Encoding | null, organization: Organization | null, staffPage: boolean): Promise<Buffer> {
   const mtimeMs = (await stat(file)).mtimeMs;
-  const key = `${file}|${locale}|${encoding ?? 'identity'}`;
+  const identity = JSON.stringify(organization);
+  if (identity !== shellsIdentity) {
+    shells.clear();
+    shellsIdentity = identity;
+  }
+  const key = `${file}|${locale}|${encoding ?? 'identity'}|${staffPage ? 'staff' : 'public'}`;
   const known = shells.get(key);
   if (known?.mtimeMs === mtimeMs) return known.body;
-  const html = localizeShellHead((await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`), locale);
+  const localized = localizeShellHead(
+    (await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`),
+    locale,
+  );
+  const html = organization ? brandShell(localized, organization, staffPage) : localized;
   const plain = Buffer.from(html);
   const body =
     encoding === 'br'

@@ -10,6 +10,7 @@
  * the last sync), and attendee edits are queued and reconciled (`saveAttendee`). The offline
  * modules (Dexie, the sync engine) are loaded only once an event is kept offline.
  */
+import type { OrganizationInput } from '../../shared/organization-schemas';
 import type { inferRouterInputs } from '@trpc/server';
 import { ApiError, NetworkError, type ApiErrorData } from '../ui/errors';
 import { call, rpc, type AppRouter } from '../ui/trpc';
@@ -397,6 +398,8 @@ export const createAdminBooking = (input: AdminCreateBookingInput) => call(rpc()
 export const getSetup = () => call(rpc().setup.get.query());
 export const getSettings = () => call(rpc().settings.get.query());
 export const updateSettings = (patch: SettingsPatch) => call(rpc().settings.update.mutate(patch));
+export const getOrganization = () => call(rpc().settings.organization.query());
+export const putOrganization = (input: OrganizationInput) => call(rpc().settings.putOrganization.mutate(input));
 
 export const listUsers = (): Promise<UserDto[]> => allPages((page) => rpc().auth.users.query(page));
 export const createUser = (input: Inputs['auth']['createUser']) => call(rpc().auth.createUser.mutate(input));

@@ -6,6 +6,16 @@
  */
 import { escapeHtml } from '../../shared/html';
 import { DEFAULT_LOCALE, localeDirection, type Locale } from '../../shared/i18n/locales';
+import { displayName, type Organization } from '../../shared/organization';
+import { translate } from '../i18n/translate';
+
+/**
+ * Where the organization's header and footer go: filled when the mail is sent, so a mail says
+ * the identity of the day it leaves, and a row queued before a rename is not stale
+ * (docs/decisions/050-organization-identity.md).
+ */
+export const MAIL_HEADER_SLOT = '<!--svc:organization-header-->';
+export const MAIL_FOOTER_SLOT = '<!--svc:organization-footer-->';
 
 /** A link in the text: http(s) up to whitespace; trailing punctuation stays text. */
 const URL_RUN = /https?:\/\/[^\s<>"]+/g;
@@ -61,10 +71,41 @@ export function mailHtml(bodyHtml: string, locale: Locale = DEFAULT_LOCALE): str
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
     '<body style="font-family: -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.5; color: #1a1a1a;">',
     '<div style="max-width: 560px; margin: 0 auto; padding: 16px;">',
+    MAIL_HEADER_SLOT,
     bodyHtml,
+    MAIL_FOOTER_SLOT,
     '</div>',
     '</body></html>',
   ].join('\n');
+}
+
+/**
+ * A stored mail's HTML with the organization's header (its name, "svc" where it has none, in its
+ * accent) and footer (contact address, privacy and imprint links, in the mail's language). Every
+ * value is escaped; the links are the ones Settings accepted (http or https only).
+ */
+export function brandMailHtml(html: string, organization: Organization, locale: Locale): string {
+  // CSS, not words: the colour as a style declaration
+  const accent = organization.accentColor ? [' color', `${organization.accentColor};`].join(': ') : '';
+  const header = `<p style="margin: 0 0 16px; font-size: 18px; font-weight: bold;${accent}">${escapeHtml(displayName(organization))}</p>`;
+  const parts: string[] = [];
+  if (organization.name.trim()) parts.push(escapeHtml(organization.name.trim()));
+  if (organization.contactEmail) {
+    const email = escapeHtml(organization.contactEmail);
+    parts.push(escapeHtml(translate(locale, 'mail.footer.contact', { email: '\u0000' })).replace('\u0000', `<a href="mailto:${email}">${email}</a>`));
+  }
+  if (isWebUrl(organization.privacyUrl))
+    parts.push(`<a href="${escapeHtml(organization.privacyUrl)}">${escapeHtml(translate(locale, 'mail.footer.privacy'))}</a>`);
+  if (isWebUrl(organization.imprintUrl))
+    parts.push(`<a href="${escapeHtml(organization.imprintUrl)}">${escapeHtml(translate(locale, 'mail.footer.imprint'))}</a>`);
+  const footer = parts.length
+    ? `<hr style="margin: 24px 0 8px; border: 0; border-top: 1px solid #d3d9e1;">\n<p style="font-size: 13px; color: #4b5563;">${parts.join(' · ')}</p>`
+    : '';
+  return html.replace(MAIL_HEADER_SLOT, header).replace(MAIL_FOOTER_SLOT, footer);
+}
+
+function isWebUrl(url: string): boolean {
+  return /^https?:\/\//i.test(url) && originOf(url) !== null;
 }
 
 function namedLinkHtml(link: MailLink): string {

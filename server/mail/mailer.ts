@@ -8,8 +8,10 @@ import { enqueueJob, type JobRunner } from '../jobs/queue';
 import { jobs } from '../jobs/jobs.sql';
 import type { OutboxItem } from '../../shared/mail';
 import { toUtcString } from '../../shared/time';
+import type { Organization } from '../../shared/organization';
 import { DEFAULT_LOCALE, matchLocale, type Locale } from '../../shared/i18n/locales';
-import { mailHtml, textToHtml, type MailLink } from './layout';
+import { brandMailHtml, mailHtml, textToHtml, type MailLink } from './layout';
+import { readOrganization } from '../modules/settings/organization.service';
 import { outbox, type AttachmentRender, type OutboxState, type StoredAttachment } from './outbox.sql';
 
 /** A file attached as it is when the mail is queued. */
@@ -62,6 +64,15 @@ export const MAIL_SEND_JOB = 'mail.send';
 /** The bare address of SVC_MAIL_FROM (`svc <no-reply@svc.local>` → `no-reply@svc.local`). */
 export function senderAddress(mailFrom: string): string {
   return (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+}
+
+/**
+ * Every mail's From: SVC_MAIL_FROM's address under the organization's sender name, else its
+ * name, else SVC_MAIL_FROM as configured (docs/decisions/050-organization-identity.md).
+ */
+export function senderOf(mailFrom: string, organization: Pick<Organization, 'name' | 'mailSenderName'>): string | { name: string; address: string } {
+  const name = organization.mailSenderName.trim() || organization.name.trim();
+  return name ? { name, address: senderAddress(mailFrom) } : mailFrom;
 }
 
 export interface QueueMailOptions {
@@ -249,14 +260,16 @@ export function registerMailJobs(
     // A message already delivered (a retried job) or withdrawn is not sent again.
     if (row?.state !== 'queued') return;
     const attachments = await attachmentsToSend(row.attachments, opts.renderers ?? {});
+    // older rows have no language: they were written in English
+    const language = matchLocale(row.language) ?? DEFAULT_LOCALE;
+    const organization = await readOrganization(db);
     const info = await transport.sendMail({
-      from: opts.from,
+      from: senderOf(opts.from, organization),
       to: row.toAddress,
       subject: row.subject,
       text: row.text,
-      html: row.html ?? undefined,
-      // older rows have no language: they were written in English
-      headers: { 'Content-Language': matchLocale(row.language) ?? DEFAULT_LOCALE },
+      html: row.html === null ? undefined : brandMailHtml(row.html, organization, language),
+      headers: { 'Content-Language': language },
       attachments,
     });
     let state: OutboxState = 'sent';

@@ -40,7 +40,10 @@ describe('admin app', () => {
     await page.getByRole('option', { name: /Lisbon/ }).waitFor();
     await zone.press('Enter');
     await expect.poll(() => zone.inputValue()).toContain('Lisbon');
-    await page.getByLabel('Name des Verkäufers').fill('Hall & Co');
+    // the organization's name is the seller's (docs/decisions/050-organization-identity.md)
+    await page.getByLabel('Name der Organisation').fill('Hall & Co');
+    await page.getByRole('button', { name: 'Organisation speichern' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get('/settings/organization')).body.name).toBe('Hall & Co');
     await page.getByRole('button', { name: 'Einstellungen speichern' }).click();
     await expect
       .poll(async () => (await e2e.admin.api.get('/settings')).body)
@@ -447,18 +450,21 @@ describe('admin app', () => {
     const page = await e2e.openPage('/admin/settings', { cookie: e2e.admin.cookie });
     await page.getByLabel('Currency').fill('eur');
     await page.getByLabel('Payment hold (hours)').fill('6');
-    await page.getByLabel('Seller name').fill('Hall & Co Ltd');
+    await page.getByLabel('Organization name').fill('Hall & Co Ltd');
+    await page.getByRole('button', { name: 'Save organization' }).click();
+    await expect.poll(async () => (await e2e.admin.api.get('/settings/organization')).body.name).toBe('Hall & Co Ltd');
     await page.getByLabel('Address').fill('1 Market Street\nLondon N1 1AA');
     await page.getByLabel('Tax ID').fill('GB123456789');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('✓ Saved').first().waitFor();
-    expect((await e2e.admin.api.get('/settings')).body).toMatchObject({
-      currency: 'EUR',
-      paymentHoldHours: 6,
-      sellerName: 'Hall & Co Ltd',
-      sellerAddress: '1 Market Street\nLondon N1 1AA',
-      sellerTaxId: 'GB123456789',
-    });
+    await expect
+      .poll(async () => (await e2e.admin.api.get('/settings')).body)
+      .toMatchObject({
+        currency: 'EUR',
+        paymentHoldHours: 6,
+        sellerName: 'Hall & Co Ltd',
+        sellerAddress: '1 Market Street\nLondon N1 1AA',
+        sellerTaxId: 'GB123456789',
+      });
 
     await page.locator('#nu-email').fill('kim@example.test');
     await page.locator('#nu-name').fill('Kim');

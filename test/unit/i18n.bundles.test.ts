@@ -10,7 +10,7 @@ describe('useBundle', () => {
     const starting = i18n.useLocale('en');
     const admin = i18n.useBundle('admin');
     await Promise.all([starting, admin]);
-    expect(i18n.t('common.startPage')).toBe('svc, start page');
+    expect(i18n.t('common.startPage', { name: 'svc' })).toBe('svc, start page');
     expect(i18n.t('admin.language.defaultLabel')).not.toBe('admin.language.defaultLabel');
   });
 

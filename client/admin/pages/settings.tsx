@@ -2,6 +2,7 @@ import { createResource, createSignal, For, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { TeamChatSettings } from '../components/chat-webhook-field';
 import { EmbedSettings } from '../components/embed-settings';
+import { OrganizationSettings } from '../components/organization-settings';
 import { AdminFrame } from '../components/admin-frame';
 import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
@@ -9,7 +10,7 @@ import { EventPicker } from '../components/event-picker';
 import { DefaultLanguageField } from '../components/language-field';
 import { createConfirm } from '../components/confirm';
 import { SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
-import { SELLER_NAME_MAX, SELLER_TAX_ID_MAX } from '../../../shared/booking';
+import { SELLER_TAX_ID_MAX } from '../../../shared/booking';
 import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../constants';
 import {
   createToken,
@@ -51,6 +52,7 @@ export default function AdminSettingsPage(): JSX.Element {
     <AdminFrame title={t('admin.frame.nav.settings')} area="settings">
       {(me) => (
         <>
+          <OrganizationSettings />
           <SiteSettings />
           <PaymentsSettings />
           <TeamChatSettings />
@@ -87,7 +89,6 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
   const [hold, setHold] = createSignal(String(props.initial.paymentHoldHours));
   const [labels, setLabels] = createSignal<Record<string, string>>({ ...props.initial.locationLabels });
   const [defaultLanguage, setDefaultLanguage] = createSignal(props.initial.defaultLanguage);
-  const [sellerName, setSellerName] = createSignal(props.initial.sellerName);
   const [sellerAddress, setSellerAddress] = createSignal(props.initial.sellerAddress);
   const [sellerTaxId, setSellerTaxId] = createSignal(props.initial.sellerTaxId);
   const [state, setState] = createSignal<SaveState>('idle');
@@ -103,12 +104,10 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
         paymentHoldHours: Number(hold()),
         locationLabels: labels(),
         defaultLanguage: defaultLanguage(),
-        sellerName: sellerName(),
         sellerAddress: sellerAddress(),
         sellerTaxId: sellerTaxId(),
       });
       setDefaultLanguage(saved.defaultLanguage);
-      setSellerName(saved.sellerName);
       setSellerAddress(saved.sellerAddress);
       setSellerTaxId(saved.sellerTaxId);
       setCurrency(saved.currency);
@@ -176,14 +175,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
       <fieldset class="field">
         <legend>{t('admin.settings.seller.legend')}</legend>
         <p class="field-hint">{t('admin.settings.seller.hint')}</p>
-        <TextField
-          id="set-seller-name"
-          label={t('admin.settings.seller.name')}
-          value={sellerName()}
-          onInput={setSellerName}
-          maxLength={SELLER_NAME_MAX}
-          autocomplete="organization"
-        />
+        <p class="field-hint">{t('admin.settings.seller.nameIsOrganization')}</p>
         <TextArea id="set-seller-address" label={t('admin.settings.seller.address')} value={sellerAddress()} onInput={setSellerAddress} rows={3} />
         <TextField
           id="set-seller-tax-id"

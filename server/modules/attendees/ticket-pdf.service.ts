@@ -17,12 +17,13 @@ import { eventsRepository, type EventRow } from '../events/events.repository';
 import { ticketsRepository } from '../orders/tickets.repository';
 import { settingsService } from '../settings/settings.service';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
+import { PRODUCT_NAME } from '../../../shared/organization';
 
 export const TICKET_PDF_TYPE = 'application/pdf';
 /** The mail attachment's kind, rendered by `ticketPdfRenderers` when the mail is sent. */
 export const TICKET_PDF_RENDER = 'attendee.ticket_pdf';
-/** The organization's name on a ticket when Settings name no seller. */
-export const DEFAULT_ORGANIZATION_NAME = 'svc';
+/** The name on a ticket, pass and receipt where the organization has none (its name is the seller's: docs/decisions/050-organization-identity.md). */
+export const DEFAULT_ORGANIZATION_NAME = PRODUCT_NAME;
 
 /** What a PDF ticket needs of the server: its database, hooks (the settings' filters), public URL and secret. */
 export type TicketPdfContext = Pick<AppContext, 'db' | 'hooks' | 'env' | 'secret'>;

@@ -17,7 +17,15 @@ export const SETTING_KEYS = {
   sellerTaxId: 'seller_tax_id',
   defaultTimeZone: 'default_time_zone',
   embedOrigins: 'embed_origins',
+  // the organization's identity (docs/decisions/050-organization-identity.md); its name is sellerName
+  accentColor: 'organization_accent_color',
+  contactEmail: 'organization_contact_email',
+  privacyUrl: 'organization_privacy_url',
+  imprintUrl: 'organization_imprint_url',
+  mailSenderName: 'organization_mail_sender_name',
 } as const;
+
+export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
 
 /** The team chat's default address (extended edition), read by the chat listener and jobs too. */
 export const CHAT_SETTING_KEY = SETTING_KEYS.chatWebhookUrl;
@@ -32,6 +40,11 @@ export interface StoredSettings {
   sellerAddress?: unknown;
   sellerTaxId?: unknown;
   defaultTimeZone?: unknown;
+  accentColor?: unknown;
+  contactEmail?: unknown;
+  privacyUrl?: unknown;
+  imprintUrl?: unknown;
+  mailSenderName?: unknown;
 }
 
 export const settingsRepository = {
@@ -41,26 +54,16 @@ export const settingsRepository = {
       .from(settings)
       .where(inArray(settings.key, Object.values(SETTING_KEYS)));
     const byKey = new Map(rows.map((r) => [r.key, r.value]));
-    return {
-      currency: byKey.get(SETTING_KEYS.currency),
-      locationLabels: byKey.get(SETTING_KEYS.locationLabels),
-      paymentHoldHours: byKey.get(SETTING_KEYS.paymentHoldHours),
-      chatWebhookUrl: byKey.get(SETTING_KEYS.chatWebhookUrl),
-      defaultLanguage: byKey.get(SETTING_KEYS.defaultLanguage),
-      sellerName: byKey.get(SETTING_KEYS.sellerName),
-      sellerAddress: byKey.get(SETTING_KEYS.sellerAddress),
-      sellerTaxId: byKey.get(SETTING_KEYS.sellerTaxId),
-      defaultTimeZone: byKey.get(SETTING_KEYS.defaultTimeZone),
-    };
+    return Object.fromEntries(Object.entries(SETTING_KEYS).map(([field, key]) => [field, byKey.get(key)])) as StoredSettings;
   },
 
   /** One key's stored value (undefined when never saved). */
-  async readOne(db: Db, key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS]): Promise<unknown> {
+  async readOne(db: Db, key: SettingKey): Promise<unknown> {
     const rows = await db.select().from(settings).where(eq(settings.key, key));
     return rows[0]?.value;
   },
 
-  async write(db: Db, key: (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS], value: unknown): Promise<void> {
+  async write(db: Db, key: SettingKey, value: unknown): Promise<void> {
     await db
       .insert(settings)
       .values({ key, value })

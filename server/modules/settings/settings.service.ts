@@ -15,6 +15,7 @@ import {
 import { assertTargetAllowed, outboundPolicy } from '../../security/outbound';
 import { SETTING_KEYS, settingsRepository, type StoredSettings } from './settings.repository';
 import { asDefaultLanguage, rememberDefaultLanguage } from './default-language';
+import { forgetOrganization } from './organization.service';
 import { isValidTimeZone } from '../../../shared/time';
 
 /**
@@ -99,6 +100,8 @@ export function settingsService(ctx: Pick<AppContext, 'db' | 'hooks'> & Partial<
     for (const field of ['sellerName', 'sellerAddress', 'sellerTaxId'] as const) {
       if (patch[field] !== undefined) await settingsRepository.write(db, SETTING_KEYS[field], patch[field]);
     }
+    // the seller's name is the organization's (docs/decisions/050-organization-identity.md)
+    if (patch.sellerName !== undefined) forgetOrganization();
     if (patch.defaultTimeZone !== undefined) await settingsRepository.write(db, SETTING_KEYS.defaultTimeZone, patch.defaultTimeZone);
     if (patch.defaultLanguage !== undefined) {
       // null puts English back, the language every page falls back to
