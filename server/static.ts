@@ -5,6 +5,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { matchRoute } from '../shared/route-match';
 import { localizeShellHead } from './manifest';
+import { escapeHtml, type PageHead } from './share/page-meta';
 import { namesSpokenLocale, requestLanguage } from './i18n/request-language';
 import {
   LANG_COOKIE,
@@ -37,6 +38,8 @@ export interface StaticOptions {
   isSecure?: (c: Context) => boolean;
   /** The page's own fallbacks (its event's language, the organization's default), read only when the reader names nothing we speak. */
   pageLanguage?: (urlPath: string) => Promise<Pick<LocaleInputs, 'eventLocale' | 'orgDefault'>>;
+  /** The page's own title, description and preview tags (server/share/page-meta.ts); null keeps the generic head. */
+  pageHead?: (urlPath: string, locale: Locale) => Promise<PageHead | null>;
 }
 
 /**
@@ -92,7 +95,10 @@ async function serveShell(c: Context, root: string, file: string, urlPath: strin
   // the shell is cached by the locale it ends in, so a new organization default needs no invalidation here
   const locale = negotiateLocale({ ...reader, ...fallbacks });
   const encoding = acceptedEncoding(c.req.header('accept-encoding'));
-  const [body, preload] = await Promise.all([localizedShell(file, locale, encoding), routePreloadLink(root, urlPath, locale)]);
+  const [head, preload] = await Promise.all([options.pageHead?.(urlPath, locale) ?? null, routePreloadLink(root, urlPath, locale)]);
+  // a page with a preview of its own is made per request (one string replace and a fast compression);
+  // every other page is the cached shell (docs/decisions/051-link-previews-and-directions.md)
+  const body = head ? await shellWithHead(file, locale, encoding, head) : await localizedShell(file, locale, encoding);
   const headers: Record<string, string> = {
     'content-type': TYPES['.html']!,
     'cache-control': 'no-cache',
@@ -117,13 +123,40 @@ const gzipAsync = promisify(gzip);
 /** The shell per file version, locale and encoding: made once (8 locales × 3 encodings of a 2 KB file), not per request. */
 const shells = new Map<string, { mtimeMs: number; body: Buffer }>();
 
+/** The shell's text in a locale, per file version. */
+const shellTexts = new Map<string, { mtimeMs: number; html: string }>();
+
+async function localizedHtml(file: string, locale: Locale): Promise<string> {
+  const mtimeMs = (await stat(file)).mtimeMs;
+  const key = `${file}|${locale}`;
+  const known = shellTexts.get(key);
+  if (known?.mtimeMs === mtimeMs) return known.html;
+  const html = localizeShellHead((await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`), locale);
+  shellTexts.set(key, { mtimeMs, html });
+  return html;
+}
+
+/**
+ * The shell with a page's own head: its title and description in place of the generic ones, its
+ * preview tags before `</head>`. Compressed at a fast level: this copy is made per request.
+ */
+async function shellWithHead(file: string, locale: Locale, encoding: Encoding | null, head: PageHead): Promise<Buffer> {
+  const html = (await localizedHtml(file, locale))
+    .replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(head.title)}</title>`)
+    .replace(/(<meta name="description" content=")[^"]*(")/, (_all, start: string, end: string) => `${start}${escapeHtml(head.description)}${end}`)
+    .replace(/<\/head>/i, () => `  ${head.tags}\n  </head>`);
+  const plain = Buffer.from(html);
+  if (encoding === 'br') return brotli(plain, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
+  if (encoding === 'gzip') return gzipAsync(plain, { level: 6 });
+  return plain;
+}
+
 async function localizedShell(file: string, locale: Locale, encoding: Encoding | null): Promise<Buffer> {
   const mtimeMs = (await stat(file)).mtimeMs;
   const key = `${file}|${locale}|${encoding ?? 'identity'}`;
   const known = shells.get(key);
   if (known?.mtimeMs === mtimeMs) return known.body;
-  const html = localizeShellHead((await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`), locale);
-  const plain = Buffer.from(html);
+  const plain = Buffer.from(await localizedHtml(file, locale));
   const body =
     encoding === 'br'
       ? await brotli(plain, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } })

@@ -1,4 +1,5 @@
 /** The free edition's confirmation email: `svc_rsvp_submitted` at priority 10 (contract). */
+import { venueMailLines } from '../events/venue-lines';
 import { formatWhen } from '../../../shared/time-format';
 import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
@@ -98,7 +99,7 @@ export async function buildConfirmationMail(
     waitlisted ? tr('mail.signup.leadWaitlisted', { title }) : tr('mail.signup.leadRegistered', { title }),
     '',
     tr('mail.when', { when: formatStart(event, locale) }),
-    ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
+    ...venueMailLines(tr, event),
     tr('mail.seats', { count: attendee.quantity }),
     ...(ticket ? [tr('mail.ticketType', { name: ticket.categoryName })] : []),
     // what a waitlisted row would pay is not due: nothing is priced until it holds a seat

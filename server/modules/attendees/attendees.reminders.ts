@@ -5,6 +5,7 @@
  * reminder for this start yet, in batches, each batch one transaction that queues the mails and
  * records them (svc_attendee_reminders): a kill mid-run loses no batch and repeats none.
  */
+import { venueMailLines } from '../events/venue-lines';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
@@ -78,11 +79,6 @@ export async function withdrawAttendeeReminder(db: Db, attendeeId: number): Prom
   await cancelQueuedMail(db, attendeeReminderTopic(attendeeId));
 }
 
-/** An OpenStreetMap search for the venue: svc stores no coordinates, and the venue is what the event page shows. */
-export function directionsUrl(venue: string): string {
-  return `https://www.openstreetmap.org/search?query=${encodeURIComponent(venue)}`;
-}
-
 /** The reminder: the event, its time in the event's zone, the venue and directions, the ticket (code and QR) and the cancel link. */
 export function buildReminderMail(publicUrl: string, event: EventRow, attendee: AttendeeRecord, locale: Locale): MailMessage {
   const tr = translator(locale);
@@ -94,7 +90,7 @@ export function buildReminderMail(publicUrl: string, event: EventRow, attendee: 
     tr('mail.reminder.lead', { title }),
     '',
     tr('mail.when', { when: formatStart(event, locale) }),
-    ...(event.venue ? [tr('mail.where', { where: event.venue }), tr('mail.reminder.directions', { url: directionsUrl(event.venue) })] : []),
+    ...venueMailLines(tr, event),
     tr('mail.seats', { count: attendee.quantity }),
     '',
     tr('mail.signup.ticketCode', { code: attendee.ticketCode }),

@@ -1,4 +1,5 @@
 /** One email for a paid order, with every ticket's QR code and its own cancel link (docs/api.md#payments). */
+import { venueMailLines } from '../events/venue-lines';
 import { formatWhen } from '../../../shared/time-format';
 import type { MailMessage } from '../../mail/mailer';
 import type { AttendeeRecord } from '../attendees/attendees.repository';
@@ -91,7 +92,7 @@ export async function buildOrderMail(
         ? tr('mail.order.ticketOf', { n, count, title: event.title })
         : tr('mail.order.ticketOfCategory', { n, count, title: event.title, category }),
       tr('mail.when', { when: formatStart(event, locale) }),
-      ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
+      ...venueMailLines(tr, event),
       tr('mail.order.ticketCode', { code: ticket.ticketCode, file: ticketAttachmentName(n) }),
       tr('mail.order.cancel', { url: cancelUrl }),
       ...(calendar?.lines ?? []),
