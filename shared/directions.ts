@@ -6,9 +6,10 @@
  */
 export interface VenuePlace {
   venue: string;
-  venueAddress: string;
-  venueLat: number | null;
-  venueLon: number | null;
+  /** Optional: a copy of an event saved on a phone before these fields existed has none. */
+  venueAddress?: string;
+  venueLat?: number | null;
+  venueLon?: number | null;
 }
 
 export interface Directions {
@@ -26,7 +27,7 @@ const coordinate = (n: number) => String(Number(n.toFixed(6)));
 
 /** The links for a venue, or null when it names no place at all. */
 export function directionsFor(place: VenuePlace): Directions | null {
-  if (place.venueLat !== null && place.venueLon !== null) {
+  if (typeof place.venueLat === 'number' && typeof place.venueLon === 'number') {
     const lat = coordinate(place.venueLat);
     const lon = coordinate(place.venueLon);
     return {
@@ -34,7 +35,7 @@ export function directionsFor(place: VenuePlace): Directions | null {
       geo: `geo:${lat},${lon}`,
     };
   }
-  const query = (place.venueAddress || place.venue).trim();
+  const query = (place.venueAddress || place.venue || '').trim();
   if (!query) return null;
   return {
     osm: `https://www.openstreetmap.org/search?query=${encodeURIComponent(query)}`,
