@@ -5,7 +5,7 @@
  * reminder for this start yet, in batches, each batch one transaction that queues the mails and
  * records them (svc_attendee_reminders): a kill mid-run loses no batch and repeats none.
  */
-import { venueMailLines } from '../events/venue-lines';
+import { venueMail } from '../events/venue-lines';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
@@ -84,13 +84,14 @@ export function buildReminderMail(publicUrl: string, event: EventRow, attendee: 
   const tr = translator(locale);
   const title = event.title;
   const cancelUrl = `${publicUrl}/cancel/${attendee.cancelToken}`;
+  const place = venueMail(tr, event);
   const lines = [
     tr('mail.hello', { name: attendee.displayName }),
     '',
     tr('mail.reminder.lead', { title }),
     '',
     tr('mail.when', { when: formatStart(event, locale) }),
-    ...venueMailLines(tr, event),
+    ...place.lines,
     tr('mail.seats', { count: attendee.quantity }),
     '',
     tr('mail.signup.ticketCode', { code: attendee.ticketCode }),
@@ -105,6 +106,7 @@ export function buildReminderMail(publicUrl: string, event: EventRow, attendee: 
     attachments: [{ filename: TICKET_ATTACHMENT, contentType: 'image/png', content: ticketQrPng(attendee.ticketCode) }],
     topic: attendeeReminderTopic(attendee.id),
     linkOrigin: publicUrl,
+    links: place.links,
     language: locale,
   };
 }
