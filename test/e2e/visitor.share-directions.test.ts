@@ -84,4 +84,20 @@ describe('directions and sharing', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('untouched');
     expect(await page.getByRole('status').filter({ hasText: 'Link copied' }).count()).toBe(0);
   });
+
+  test('the admin event form takes an address and coordinates, refuses half a point, and stores them (a decimal comma read as a point)', async () => {
+    const page = await e2e.openPage('/admin/events/new', { cookie: e2e.admin.cookie });
+    await page.getByLabel('Title').fill('Pinned by hand');
+    await page.getByLabel('Starts').fill('2031-05-01T19:00');
+    await page.getByLabel('Address').fill('Bennelong Point, Sydney');
+    await page.getByLabel('Latitude').fill('-33,8568');
+    await page.getByRole('button', { name: 'Create event' }).click();
+    await page.getByText('Give the latitude (−90 to 90) and the longitude (−180 to 180) as decimal numbers, both or neither.').waitFor();
+    await page.getByLabel('Longitude').fill('151.2153');
+    await page.getByRole('button', { name: 'Create event' }).click();
+    await page.waitForURL((url) => /^\/admin\/events\/\d+$/.test(url.pathname));
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const stored = await e2e.admin.api.get(`/events/${id}`);
+    expect(stored.body).toMatchObject({ venueAddress: 'Bennelong Point, Sydney', venueLat: -33.8568, venueLon: 151.2153 });
+  });
 });
