@@ -19,6 +19,7 @@ import { buildOpenApi } from './api/openapi';
 import { runRoute } from './api/route';
 import { localizedBody } from './api/error-language';
 import { staticHandler } from './static';
+import { pageHead } from './share/page-meta';
 import { pageLanguageHints } from './i18n/page-language';
 import { MANIFEST_PATH, manifestHandler } from './manifest';
 import { shellOrganization } from './organization-shell';
@@ -177,7 +178,9 @@ export function createApp(ctx: AppContext, opts: { staticDir?: string; version?:
 
   const pageLanguage = pageLanguageHints(ctx);
   const organization = shellOrganization(ctx);
-  const serveStatic = opts.staticDir ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage, organization }) : null;
+  const serveStatic = opts.staticDir
+    ? staticHandler(opts.staticDir, { isSecure: (c) => isSecure(c, ctx), pageLanguage, organization, pageHead: pageHead(ctx) })
+    : null;
   const serveManifest = opts.staticDir ? manifestHandler(opts.staticDir, pageLanguage, organization) : null;
   app.notFound(async (c) => {
     const path = new URL(c.req.url).pathname;

@@ -7,6 +7,7 @@ import { matchRoute } from '../shared/route-match';
 import { localizeShellHead } from './manifest';
 import { brandShell, isStaffShellPath } from './organization-shell';
 import type { Organization } from '../shared/organization';
+import { escapeHtml, type PageHead } from './share/page-meta';
 import { namesSpokenLocale, requestLanguage } from './i18n/request-language';
 import {
   LANG_COOKIE,
@@ -41,6 +42,8 @@ export interface StaticOptions {
   pageLanguage?: (urlPath: string) => Promise<Pick<LocaleInputs, 'eventLocale' | 'orgDefault'>>;
   /** The organization's identity written into every shell (server/organization-shell.ts). */
   organization?: (c: Context) => Promise<Organization>;
+  /** The page's own title, description and preview tags (server/share/page-meta.ts); null keeps the generic head. */
+  pageHead?: (urlPath: string, locale: Locale) => Promise<PageHead | null>;
 }
 
 /**
@@ -97,10 +100,11 @@ async function serveShell(c: Context, root: string, file: string, urlPath: strin
   const locale = negotiateLocale({ ...reader, ...fallbacks });
   const encoding = acceptedEncoding(c.req.header('accept-encoding'));
   const organization = options.organization ? await options.organization(c) : null;
-  const [body, preload] = await Promise.all([
-    localizedShell(file, locale, encoding, organization, isStaffShellPath(urlPath)),
-    routePreloadLink(root, urlPath, locale),
-  ]);
+  const staffPage = isStaffShellPath(urlPath);
+  const [head, preload] = await Promise.all([staffPage ? null : (options.pageHead?.(urlPath, locale) ?? null), routePreloadLink(root, urlPath, locale)]);
+  // a page with a preview of its own is made per request (one string replace and a fast compression);
+  // every other page is the cached shell (docs/decisions/051-link-previews-and-directions.md)
+  const body = head ? await shellWithHead(file, locale, encoding, head, organization) : await localizedShell(file, locale, encoding, organization, staffPage);
   const headers: Record<string, string> = {
     'content-type': TYPES['.html']!,
     'cache-control': 'no-cache',
@@ -129,6 +133,35 @@ const gzipAsync = promisify(gzip);
 const shells = new Map<string, { mtimeMs: number; body: Buffer }>();
 let shellsIdentity = '';
 
+/** The shell's text in a locale, per file version. */
+const shellTexts = new Map<string, { mtimeMs: number; html: string }>();
+
+async function localizedHtml(file: string, locale: Locale): Promise<string> {
+  const mtimeMs = (await stat(file)).mtimeMs;
+  const key = `${file}|${locale}`;
+  const known = shellTexts.get(key);
+  if (known?.mtimeMs === mtimeMs) return known.html;
+  const html = localizeShellHead((await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`), locale);
+  shellTexts.set(key, { mtimeMs, html });
+  return html;
+}
+
+/**
+ * The shell with a page's own head: its title and description in place of the generic ones, its
+ * preview tags before `</head>`. Compressed at a fast level: this copy is made per request.
+ */
+async function shellWithHead(file: string, locale: Locale, encoding: Encoding | null, head: PageHead, organization: Organization | null): Promise<Buffer> {
+  const localized = await localizedHtml(file, locale);
+  const html = (organization ? brandShell(localized, organization, false) : localized)
+    .replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(head.title)}</title>`)
+    .replace(/(<meta name="description" content=")[^"]*(")/, (_all, start: string, end: string) => `${start}${escapeHtml(head.description)}${end}`)
+    .replace(/<\/head>/i, () => `  ${head.tags}\n  </head>`);
+  const plain = Buffer.from(html);
+  if (encoding === 'br') return brotli(plain, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
+  if (encoding === 'gzip') return gzipAsync(plain, { level: 6 });
+  return plain;
+}
+
 async function localizedShell(file: string, locale: Locale, encoding: Encoding | null, organization: Organization | null, staffPage: boolean): Promise<Buffer> {
   const mtimeMs = (await stat(file)).mtimeMs;
   const identity = JSON.stringify(organization);
@@ -139,10 +172,7 @@ async function localizedShell(file: string, locale: Locale, encoding: Encoding |
   const key = `${file}|${locale}|${encoding ?? 'identity'}|${staffPage ? 'staff' : 'public'}`;
   const known = shells.get(key);
   if (known?.mtimeMs === mtimeMs) return known.body;
-  const localized = localizeShellHead(
-    (await readFile(file, 'utf8')).replace(/<html\b[^>]*>/i, `<html lang="${locale}" dir="${localeDirection(locale)}">`),
-    locale,
-  );
+  const localized = await localizedHtml(file, locale);
   const html = organization ? brandShell(localized, organization, staffPage) : localized;
   const plain = Buffer.from(html);
   const body =

@@ -35,6 +35,12 @@ const eventFields = {
   /** The language its pages and mails fall back to after the visitor's own; null = the organization's default. */
   language: ZLanguage.nullable(),
   venue: z.string().trim().max(190),
+  /** The venue's street address ('' = none): directions and the page's structured data (docs/decisions/051-link-previews-and-directions.md). */
+  venueAddress: z.string().trim().max(300),
+  /** The venue's latitude in degrees (WGS 84); with `venueLon`, both or neither. */
+  venueLat: z.number().min(-90).max(90).nullable(),
+  /** The venue's longitude in degrees (WGS 84); with `venueLat`, both or neither. */
+  venueLon: z.number().min(-180).max(180).nullable(),
   /** Seats; null = unlimited. */
   capacity: z.number().int().min(1).max(1_000_000).nullable(),
   maxPerSignup: z.number().int().min(1).max(1000),
@@ -62,6 +68,9 @@ export const ZCreateEventInput = z.object({
   timezone: eventFields.timezone.default('UTC'),
   language: eventFields.language.default(null),
   venue: eventFields.venue.default(''),
+  venueAddress: eventFields.venueAddress.default(''),
+  venueLat: eventFields.venueLat.default(null),
+  venueLon: eventFields.venueLon.default(null),
   capacity: eventFields.capacity.default(null),
   maxPerSignup: eventFields.maxPerSignup.default(10),
   signupOpensUtc: eventFields.signupOpensUtc.default(null),
@@ -97,6 +106,11 @@ export const ZEventDto = z.object({
   /** The event's language (docs/decisions/027-languages.md); null = the organization's default. */
   language: ZLanguage.nullable(),
   venue: z.string(),
+  /** The venue's street address ('' = none). */
+  venueAddress: z.string(),
+  /** The venue's coordinates (WGS 84 degrees), both or neither. */
+  venueLat: z.number().nullable(),
+  venueLon: z.number().nullable(),
   capacity: z.number().int().nullable(),
   maxPerSignup: z.number().int(),
   signupOpensUtc: z.string().nullable(),

@@ -296,8 +296,8 @@ describe('the reminder speaks the attendee’s language', () => {
       mimeParts(mail.raw)
         .find((p) => p.type === 'text/plain')!
         .text.replace(/\r\n/g, '\n');
-    // the reminder, not the ticket mail: the one with directions
-    const reminder = (to: string) => smtp.received.find((m) => m.to.includes(to) && plainOf(m).includes('openstreetmap'))!;
+    // the reminder, not the ticket mail (both give directions): the one without the calendar file
+    const reminder = (to: string) => smtp.received.find((m) => m.to.includes(to) && plainOf(m).includes('openstreetmap') && !plainOf(m).includes('event.ics'))!;
     const de = reminder(german);
     expect(header(de, 'Content-Language')).toBe('de');
     const text = plainOf(de);
@@ -311,6 +311,8 @@ describe('the reminder speaks the attendee’s language', () => {
     expect(text).not.toMatch(/Hello|Reminder|Directions/);
     const html = mimeParts(de.raw).find((p) => p.type === 'text/html')!.text;
     expect(html).toContain('<html lang="de" dir="ltr">');
+    // the directions line is a named link in the HTML part (its target is always OpenStreetMap)
+    expect(html).toContain('<a href="https://www.openstreetmap.org/search?query=Rathaus">Wegbeschreibung</a>');
     expect(header(reminder(english!), 'Content-Language')).toBe('en');
     expect((await remindersOf(event.id)).map((m) => [m.to, m.subject, m.language])).toEqual([
       [german, 'Erinnerung: Frühlingstreffen', 'de'],

@@ -102,6 +102,9 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   }
   const [language, setLanguage] = createSignal<Locale | ''>(e?.language ?? '');
   const [venue, setVenue] = createSignal(e?.venue ?? '');
+  const [venueAddress, setVenueAddress] = createSignal(e?.venueAddress ?? '');
+  const [venueLat, setVenueLat] = createSignal(e?.venueLat == null ? '' : String(e.venueLat));
+  const [venueLon, setVenueLon] = createSignal(e?.venueLon == null ? '' : String(e.venueLon));
   const [capacity, setCapacity] = createSignal(e?.capacity == null ? '' : String(e.capacity));
   const [maxPerSignup, setMaxPerSignup] = createSignal(String(e?.maxPerSignup ?? 10));
   const [opens, setOpens] = createSignal(utcToLocalInput(e?.signupOpensUtc));
@@ -134,6 +137,8 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
     if (reminderMinutes !== null && !(reminderMinutes >= 1 && reminderMinutes <= MAX_REMINDER_MINUTES)) {
       throw new Error(t('admin.eventForm.error.reminder', { max: MAX_REMINDER_MINUTES / 60 }));
     }
+    const point = coordinates(venueLat(), venueLon());
+    if (point === undefined) throw new Error(t('admin.eventForm.error.coordinates'));
     const fields = extended() ? questions.definitions() : undefined;
     if (fields === null) throw new Error(t('admin.eventForm.error.questions'));
     // the extended edition's keys, sent only where its sections are shown (the free edition keeps what is stored)
@@ -146,6 +151,9 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
       timezone: timezone(),
       language: language() || null,
       venue: venue(),
+      venueAddress: venueAddress().trim(),
+      venueLat: point?.lat ?? null,
+      venueLon: point?.lon ?? null,
       capacity: cap === '' ? null : Number(cap),
       maxPerSignup: Number(maxPerSignup()) || 1,
       signupOpensUtc: localInputToUtc(opens()),
@@ -213,6 +221,18 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
       </div>
       <EventLanguageField value={language()} onChange={setLanguage} />
       <TextField id="event-venue" label={t('admin.eventForm.field.venue')} value={venue()} onInput={setVenue} />
+      <TextField id="event-venue-address" label={t('admin.eventForm.field.venueAddress')} value={venueAddress()} onInput={setVenueAddress} maxLength={300} />
+      <div class="field-row">
+        <TextField
+          id="event-venue-lat"
+          label={t('admin.eventForm.field.venueLat')}
+          inputMode="decimal"
+          value={venueLat()}
+          onInput={setVenueLat}
+          hint={t('admin.eventForm.field.coordinatesHint', { example: '48.8584' })}
+        />
+        <TextField id="event-venue-lon" label={t('admin.eventForm.field.venueLon')} inputMode="decimal" value={venueLon()} onInput={setVenueLon} />
+      </div>
       <div class="field-row">
         <TextField
           id="event-capacity"
@@ -599,4 +619,20 @@ function QuestionsEditor(props: { editor: QuestionsEditor }): JSX.Element {
       </p>
     </fieldset>
   );
+}
+
+/**
+ * The venue's point from the form's two boxes: null when both are empty, undefined when one is
+ * missing, not a number or out of range (docs/decisions/051-link-previews-and-directions.md).
+ * A decimal comma is read as a point.
+ */
+function coordinates(latText: string, lonText: string): { lat: number; lon: number } | null | undefined {
+  const lat = latText.trim().replace(',', '.');
+  const lon = lonText.trim().replace(',', '.');
+  if (lat === '' && lon === '') return null;
+  const number = (text: string, limit: number) =>
+    /^[-−]?\d+(\.\d+)?$/.test(text) && Math.abs(Number(text.replace('−', '-'))) <= limit ? Number(text.replace('−', '-')) : null;
+  const la = number(lat, 90);
+  const lo = number(lon, 180);
+  return la === null || lo === null ? undefined : { lat: la, lon: lo };
 }

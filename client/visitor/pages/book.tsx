@@ -27,6 +27,7 @@ import { createPaymentCheckout, PaymentPending } from '../components/payment-pen
 import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
 import { WhenLines } from '../components/when-lines';
 import { CalendarLinks } from '../components/calendar-links';
+import { ShareButton } from '../components/share-button';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
 import { buildIcs } from '../ics';
 import { prefetchNonce, storedNonce } from '../nonce';
@@ -369,6 +370,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                 <Show when={t().description}>
                   <p class="v-book-about">{t().description}</p>
                 </Show>
+                <ShareButton title={t().title} path={`/book/${t().id}`} />
                 <Show when={(t().hostProfiles ?? []).length > 0}>
                   <section class="v-book-hosts" aria-labelledby="hosts-heading">
                     <h2 id="hosts-heading">{tr('book.hostsHeading', { count: t().hostProfiles.length })}</h2>

@@ -31,6 +31,8 @@ import { PriceSummary, priceSummaryHasButton } from '../components/price-summary
 import { readTicketQuantities, TicketPicker, VOUCHER_FIELD } from '../components/ticket-picker';
 import { TicketQr } from '../components/ticket-qr';
 import { CalendarLinks } from '../components/calendar-links';
+import { DirectionsLinks } from '../components/directions-links';
+import { ShareButton } from '../components/share-button';
 import { signedTicketPassUrl, signedTicketPdfUrl } from '../links';
 import { eventIcsUrl } from '../ics';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
@@ -517,9 +519,17 @@ export default function EventPage(props: RouteProps): JSX.Element {
                     <WhenLines when={formatWhenHere({ startUtc: ev().startsUtc, endUtc: ev().endsUtc, zone: ev().timezone, viewerZone: tz })} />
                   </time>
                 </dd>
-                <Show when={ev().venue}>
+                <Show when={ev().venue || ev().venueAddress || typeof ev().venueLat === 'number'}>
                   <dt>{t('event.where')}</dt>
-                  <dd>{ev().venue}</dd>
+                  <dd>
+                    <Show when={ev().venue}>
+                      <span class="v-line">{ev().venue}</span>
+                    </Show>
+                    <Show when={ev().venueAddress}>
+                      <span class="v-line">{ev().venueAddress}</span>
+                    </Show>
+                    <DirectionsLinks place={ev()} />
+                  </dd>
                 </Show>
                 <dt>{t('event.price')}</dt>
                 <dd>{priceFact(ev())}</dd>
@@ -537,6 +547,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
               <Show when={ev().description}>
                 <p style={{ 'white-space': 'pre-line' }}>{ev().description}</p>
               </Show>
+              <ShareButton title={ev().title} path={`/events/${ev().id}`} />
 
               {/* an event that is over says so instead of offering a sign-up (docs/api.md#rest, "Admin lists and figures") */}
               <Show

@@ -1,4 +1,5 @@
 /** The free edition's confirmation email: `svc_rsvp_submitted` at priority 10 (contract). */
+import { venueMail } from '../events/venue-lines';
 import { formatWhen } from '../../../shared/time-format';
 import type { AppContext } from '../../context';
 import type { Hooks } from '../../hooks';
@@ -92,13 +93,14 @@ export async function buildConfirmationMail(
         ...calendar.lines,
       ]
     : [tr('mail.signup.noTicket'), tr('mail.signup.willEmail')];
+  const place = venueMail(tr, event);
   const lines = [
     tr('mail.hello', { name: attendee.displayName }),
     '',
     waitlisted ? tr('mail.signup.leadWaitlisted', { title }) : tr('mail.signup.leadRegistered', { title }),
     '',
     tr('mail.when', { when: formatStart(event, locale) }),
-    ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
+    ...place.lines,
     tr('mail.seats', { count: attendee.quantity }),
     ...(ticket ? [tr('mail.ticketType', { name: ticket.categoryName })] : []),
     // what a waitlisted row would pay is not due: nothing is priced until it holds a seat
@@ -131,7 +133,7 @@ export async function buildConfirmationMail(
     attachments,
     topic: `attendee:${attendee.id}`,
     linkOrigin: publicUrl,
-    links: calendar?.links,
+    links: [...place.links, ...(calendar?.links ?? [])],
     language: locale,
   };
 }

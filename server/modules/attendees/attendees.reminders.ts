@@ -5,6 +5,7 @@
  * reminder for this start yet, in batches, each batch one transaction that queues the mails and
  * records them (svc_attendee_reminders): a kill mid-run loses no batch and repeats none.
  */
+import { venueMail } from '../events/venue-lines';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { cancelQueuedJobs, enqueueJob, type JobRunner } from '../../jobs/queue';
@@ -78,23 +79,19 @@ export async function withdrawAttendeeReminder(db: Db, attendeeId: number): Prom
   await cancelQueuedMail(db, attendeeReminderTopic(attendeeId));
 }
 
-/** An OpenStreetMap search for the venue: svc stores no coordinates, and the venue is what the event page shows. */
-export function directionsUrl(venue: string): string {
-  return `https://www.openstreetmap.org/search?query=${encodeURIComponent(venue)}`;
-}
-
 /** The reminder: the event, its time in the event's zone, the venue and directions, the ticket (code and QR) and the cancel link. */
 export function buildReminderMail(publicUrl: string, event: EventRow, attendee: AttendeeRecord, locale: Locale): MailMessage {
   const tr = translator(locale);
   const title = event.title;
   const cancelUrl = `${publicUrl}/cancel/${attendee.cancelToken}`;
+  const place = venueMail(tr, event);
   const lines = [
     tr('mail.hello', { name: attendee.displayName }),
     '',
     tr('mail.reminder.lead', { title }),
     '',
     tr('mail.when', { when: formatStart(event, locale) }),
-    ...(event.venue ? [tr('mail.where', { where: event.venue }), tr('mail.reminder.directions', { url: directionsUrl(event.venue) })] : []),
+    ...place.lines,
     tr('mail.seats', { count: attendee.quantity }),
     '',
     tr('mail.signup.ticketCode', { code: attendee.ticketCode }),
@@ -109,6 +106,7 @@ export function buildReminderMail(publicUrl: string, event: EventRow, attendee: 
     attachments: [{ filename: TICKET_ATTACHMENT, contentType: 'image/png', content: ticketQrPng(attendee.ticketCode) }],
     topic: attendeeReminderTopic(attendee.id),
     linkOrigin: publicUrl,
+    links: place.links,
     language: locale,
   };
 }

@@ -50,6 +50,9 @@ export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: bo
     timezone: e.timezone,
     language: matchLocale(e.language),
     venue: e.venue,
+    venueAddress: e.venueAddress,
+    venueLat: e.venueLat,
+    venueLon: e.venueLon,
     capacity: e.capacity,
     maxPerSignup: e.maxPerSignup,
     signupOpensUtc: e.signupOpensUtc,
@@ -80,8 +83,11 @@ export function toEventDto(e: EventRow, live: EventLiveFacts, view: { admin?: bo
 const canSeeDrafts = (principal: Principal | null) => principal?.role === 'administrator';
 
 /** Times are fixed-width UTC strings, so string order is time order. */
-function assertCoherent(e: Pick<EventRow, 'startsUtc' | 'endsUtc' | 'signupOpensUtc' | 'signupClosesUtc'>): void {
+function assertCoherent(e: Pick<EventRow, 'startsUtc' | 'endsUtc' | 'signupOpensUtc' | 'signupClosesUtc' | 'venueLat' | 'venueLon'>): void {
   const params: Record<string, string> = {};
+  // a point needs both halves (docs/decisions/051-link-previews-and-directions.md)
+  if (e.venueLat === null && e.venueLon !== null) params.venueLat = 'must be given with venueLon';
+  if (e.venueLon === null && e.venueLat !== null) params.venueLon = 'must be given with venueLat';
   if (e.endsUtc !== null && e.endsUtc < e.startsUtc) params.endsUtc = 'must not be before startsUtc';
   if (e.signupOpensUtc !== null && e.signupClosesUtc !== null && e.signupClosesUtc < e.signupOpensUtc) {
     params.signupClosesUtc = 'must not be before signupOpensUtc';

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import type { CustomFieldDefinition } from '../../../shared/custom-fields';
 import type { StoredImage } from '../../../shared/images';
 import { nowUtc, utcTimestamp } from '../../db/columns';
@@ -25,6 +25,11 @@ export const events = pgTable(
     /** The event's language: the fallback for its visitors after their own choice and browser; null = the organization's default. */
     language: text('language'),
     venue: text('venue').notNull().default(''),
+    /** The venue's street address, for directions and search engines ('' = none): docs/decisions/051-link-previews-and-directions.md. */
+    venueAddress: text('venue_address').notNull().default(''),
+    /** The venue's WGS 84 coordinates: both or neither (the service checks ranges and the pair). */
+    venueLat: doublePrecision('venue_lat'),
+    venueLon: doublePrecision('venue_lon'),
     /** Seats; NULL = unlimited. */
     capacity: integer('capacity'),
     maxPerSignup: integer('max_per_signup').notNull().default(10),

@@ -1,4 +1,5 @@
 /** One email for a paid order, with every ticket's QR code and its own cancel link (docs/api.md#payments). */
+import { venueMail } from '../events/venue-lines';
 import { formatWhen } from '../../../shared/time-format';
 import type { MailMessage } from '../../mail/mailer';
 import type { AttendeeRecord } from '../attendees/attendees.repository';
@@ -86,12 +87,14 @@ export async function buildOrderMail(
           })
         : null;
     if (calendar) links.push(...calendar.links);
+    const place = venueMail(tr, event);
+    links.push(...place.links);
     text.push(
       category === undefined
         ? tr('mail.order.ticketOf', { n, count, title: event.title })
         : tr('mail.order.ticketOfCategory', { n, count, title: event.title, category }),
       tr('mail.when', { when: formatStart(event, locale) }),
-      ...(event.venue ? [tr('mail.where', { where: event.venue })] : []),
+      ...place.lines,
       tr('mail.order.ticketCode', { code: ticket.ticketCode, file: ticketAttachmentName(n) }),
       tr('mail.order.cancel', { url: cancelUrl }),
       ...(calendar?.lines ?? []),

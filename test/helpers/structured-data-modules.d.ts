@@ -1,0 +1,13 @@
+/** The two test-only packages ship no types: the little of them test/helpers/structured-data.ts uses. */
+declare module '@adobe/structured-data-validator' {
+  export default class Validator {
+    constructor(schemaOrgJson?: unknown);
+    validate(extracted: unknown): Promise<unknown[]>;
+  }
+}
+declare module '@marbec/web-auto-extractor' {
+  export default class WebAutoExtractor {
+    constructor(options?: { addLocation?: boolean; embedSource?: string[] });
+    parse(html: string): unknown;
+  }
+}
