@@ -19,6 +19,9 @@ import { bookingTypes } from '../modules/booking/booking.sql';
 import { toEventDto, type EventLiveFacts } from '../modules/events/events.service';
 import type { EventRow } from '../modules/events/events.repository';
 import { settingsService } from '../modules/settings/settings.service';
+import { readOrganization } from '../modules/settings/organization.service';
+import { displayName } from '../../shared/organization';
+import { mediaPath, type StoredImage } from '../../shared/images';
 
 /** What the shell gets for one page: its `<title>` text and the tags that go before `</head>`. */
 export interface PageHead {
@@ -27,18 +30,16 @@ export interface PageHead {
   tags: string;
 }
 
-/** The name the previews give the site (the organization's own name replaces it where set). */
-export const SITE_NAME = 'svc';
-
 /** The app icon every preview shows until a page has a picture of its own: an existing same-origin PNG. */
 const APP_ICON_PATH = '/icons/icon-512.png';
 
 /**
- * The absolute URL of the picture a page's preview shows (og:image, twitter:image, JSON-LD image).
- * Today the app's icon for every page; a cover image, where the page has one, is to be preferred here.
+ * The absolute URL of the picture a page's preview shows (og:image, twitter:image, JSON-LD image):
+ * the page's cover as JPEG (every platform reads it; WebP not everywhere), else the app's icon.
  */
-export function previewImageUrl(publicUrl: string, _page: { kind: 'event' | 'booking'; id: number }): string {
-  return `${publicUrl}${APP_ICON_PATH}`;
+export function previewImageUrl(publicUrl: string, cover: StoredImage | null | undefined): string {
+  if (!cover || cover.widths.length === 0) return `${publicUrl}${APP_ICON_PATH}`;
+  return `${publicUrl}${mediaPath(cover.hash, cover.widths[cover.widths.length - 1]!, 'jpg')}`;
 }
 
 /** The longest description a preview carries: the platforms cut around here anyway. */
@@ -120,7 +121,16 @@ const AVAILABILITY: Record<EventSignupState, string> = {
 };
 
 /** The meta tags both kinds of page carry. */
-function previewTags(p: { title: string; description: string; url: string; image: string; type: string; locale: Locale }): string {
+function previewTags(p: {
+  title: string;
+  description: string;
+  url: string;
+  image: string;
+  large: boolean;
+  type: string;
+  locale: Locale;
+  siteName: string;
+}): string {
   const tag = (attr: 'property' | 'name', key: string, content: string) => `<meta ${attr}="${key}" content="${escapeHtml(content)}" />`;
   return [
     `<link rel="canonical" href="${escapeHtml(p.url)}" />`,
@@ -130,8 +140,8 @@ function previewTags(p: { title: string; description: string; url: string; image
     tag('property', 'og:url', p.url),
     tag('property', 'og:image', p.image),
     tag('property', 'og:locale', OG_LOCALES[p.locale]),
-    tag('property', 'og:site_name', SITE_NAME),
-    tag('name', 'twitter:card', 'summary'),
+    tag('property', 'og:site_name', p.siteName),
+    tag('name', 'twitter:card', p.large ? 'summary_large_image' : 'summary'),
     tag('name', 'twitter:title', p.title),
     tag('name', 'twitter:description', p.description),
     tag('name', 'twitter:image', p.image),
@@ -139,7 +149,11 @@ function previewTags(p: { title: string; description: string; url: string; image
 }
 
 /** The schema.org Event for a published event (Google's required and recommended properties). */
-export function eventJsonLd(row: EventRow, live: EventLiveFacts, page: { url: string; image: string; description: string; publicUrl: string }) {
+export function eventJsonLd(
+  row: EventRow,
+  live: EventLiveFacts,
+  page: { url: string; image: string; description: string; publicUrl: string; siteName: string },
+) {
   const dto = toEventDto(row, live);
   const directions = directionsFor(row);
   const hasPlace = Boolean(row.venue || row.venueAddress || row.venueLat !== null);
@@ -164,7 +178,7 @@ export function eventJsonLd(row: EventRow, live: EventLiveFacts, page: { url: st
     eventStatus: 'https://schema.org/EventScheduled',
     eventAttendanceMode: hasPlace ? 'https://schema.org/OfflineEventAttendanceMode' : 'https://schema.org/OnlineEventAttendanceMode',
     location,
-    organizer: { '@type': 'Organization', name: SITE_NAME, url: page.publicUrl },
+    organizer: { '@type': 'Organization', name: page.siteName, url: page.publicUrl },
     offers: {
       '@type': 'Offer',
       url: page.url,
@@ -196,7 +210,7 @@ export function pageHead(ctx: Pick<AppContext, 'db' | 'hooks' | 'env' | 'logger'
   };
 
   async function eventHead(id: number, locale: Locale): Promise<PageHead | null> {
-    const [found, currency] = await Promise.all([
+    const [found, currency, organization] = await Promise.all([
       ctx.db
         .select({
           row: events,
@@ -209,33 +223,48 @@ export function pageHead(ctx: Pick<AppContext, 'db' | 'hooks' | 'env' | 'logger'
         .from(events)
         .where(and(eq(events.id, id), eq(events.status, 'published'))),
       settingsService(ctx).currency(),
+      readOrganization(ctx.db),
     ]);
     const hit = found[0];
     if (!hit) return null;
     const { row, seatsTaken } = hit;
     const url = `${publicUrl}/events/${row.id}`;
-    const image = previewImageUrl(publicUrl, { kind: 'event', id: row.id });
+    const image = previewImageUrl(publicUrl, row.coverImage);
+    const siteName = displayName(organization);
     const when = formatWhen({ startUtc: row.startsUtc, endUtc: row.endsUtc, zone: row.timezone, locale }).place;
     const description = shortDescription(row.description, [when, row.venue].filter(Boolean).join(' · '));
     const live = { seatsTaken, currency, nowUtc: toUtcString(Date.now()) };
-    const jsonLd = eventJsonLd(row, live, { url, image, description, publicUrl });
+    const jsonLd = eventJsonLd(row, live, { url, image, description, publicUrl, siteName });
     const tags = [
-      previewTags({ title: row.title, description, url, image, type: 'website', locale }),
+      previewTags({ title: row.title, description, url, image, large: row.coverImage !== null, type: 'website', locale, siteName }),
       `<script type="application/ld+json">${scriptSafeJson(jsonLd)}</script>`,
     ];
     return { title: row.title, description, tags: tags.join('\n    ') };
   }
 
   async function bookingHead(id: number, locale: Locale): Promise<PageHead | null> {
-    const [row] = await ctx.db
-      .select({ id: bookingTypes.id, title: bookingTypes.title, description: bookingTypes.description })
-      .from(bookingTypes)
-      .where(and(eq(bookingTypes.id, id), eq(bookingTypes.status, 'published')));
+    const [[row], organization] = await Promise.all([
+      ctx.db
+        .select({ id: bookingTypes.id, title: bookingTypes.title, description: bookingTypes.description, coverImage: bookingTypes.coverImage })
+        .from(bookingTypes)
+        .where(and(eq(bookingTypes.id, id), eq(bookingTypes.status, 'published'))),
+      readOrganization(ctx.db),
+    ]);
     if (!row) return null;
     const url = `${publicUrl}/book/${row.id}`;
-    const image = previewImageUrl(publicUrl, { kind: 'booking', id: row.id });
+    const image = previewImageUrl(publicUrl, row.coverImage);
     const description = shortDescription(row.description, row.title);
-    return { title: row.title, description, tags: previewTags({ title: row.title, description, url, image, type: 'website', locale }) };
+    const tags = previewTags({
+      title: row.title,
+      description,
+      url,
+      image,
+      large: row.coverImage !== null,
+      type: 'website',
+      locale,
+      siteName: displayName(organization),
+    });
+    return { title: row.title, description, tags };
   }
 }
 

@@ -5,6 +5,7 @@
  * that a schema.org validator accepts; drafts and unknown ids get the generic shell; hostile
  * titles stay inert; the venue's coordinates are range-checked and give the mails' Directions link.
  */
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/db/client';
@@ -137,8 +138,8 @@ describe('an event page’s preview', () => {
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('<!--');
-    // the shell's own script, the JSON-LD block and nothing else
-    expect(html.match(/<script\b/g)).toHaveLength(2);
+    // the shell's own script, the organization's data block, the JSON-LD block and nothing else
+    expect(html.match(/<script\b/g)).toHaveLength(3);
     expect(decode(meta(html, 'og:title')!)).toBe(evil);
     expect(decode(/<title>([^<]*)<\/title>/.exec(html)![1]!)).toBe(evil);
     const ld = JSON.parse(jsonLdBlocks(html)[0]!);
@@ -224,5 +225,36 @@ describe('the venue’s place and directions', () => {
     expect(pinnedText).toContain('Where: Town hall, Markt 1');
     expect(pinnedText).toContain('Directions: https://www.openstreetmap.org/?mlat=48.1374&mlon=11.5755#map=17/48.1374/11.5755');
     expect(await textTo(b)).toContain('Directions: https://www.openstreetmap.org/search?query=Markt%201%2C%20M%C3%BCnchen');
+  });
+});
+
+describe('a preview with a cover image and the organization’s name', () => {
+  it('shows the cover as a large JPEG og:image the server serves, and names the organization as the site and the organizer', async () => {
+    const event = await createEvent(admin.api, { title: 'Lantern walk', startsUtc: '2099-07-01 19:00:00', timezone: 'Europe/Berlin' });
+    const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#aa6633' } })
+      .jpeg()
+      .toBuffer();
+    const upload = await fetch(`${srv.url}/svc/v1/events/${event.id}/image`, {
+      method: 'PUT',
+      headers: { cookie: admin.cookie, origin: new URL(srv.url).origin, 'content-type': 'image/jpeg' },
+      body: new Blob([new Uint8Array(jpeg)]),
+    });
+    expect(upload.status).toBe(200);
+    const named = await admin.api.put('/settings/organization', { name: 'Stadtwerk Kultur' });
+    expect(named.status).toBe(200);
+
+    const html = await curl(`/events/${event.id}`);
+    const image = meta(html, 'og:image')!;
+    expect(image).toMatch(new RegExp(`^${PUBLIC_URL}/media/[0-9a-f]+-1280\\.jpg$`));
+    expect(meta(html, 'twitter:card')).toBe('summary_large_image');
+    const picture = await fetch(`${srv.url}${new URL(image).pathname}`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect(meta(html, 'og:site_name')).toBe('Stadtwerk Kultur');
+    const ld = JSON.parse(jsonLdBlocks(html)[0]!);
+    expect([ld.image].flat()).toEqual([image]);
+    expect(ld.organizer.name).toBe('Stadtwerk Kultur');
+    const { issues } = await validateStructuredData(html);
+    expect(issues).toEqual([]);
   });
 });
