@@ -45,7 +45,7 @@ export function App(): JSX.Element {
       </a>
       <header class="site-header">
         <A href="/" class="brand" aria-label={t('common.startPage', { name: displayName(organization()) })}>
-          <OrganizationMark name={displayName(organization())} />
+          <OrganizationMark name={displayName(organization())} logoUrl={organization().logo?.url} />
         </A>
         {/* visitors see where they can go; the door and admin links are for staff pages only; a paired door device, at the door, needs none */}
         <Show when={!isDoorDevice()}>

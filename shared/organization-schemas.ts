@@ -1,5 +1,6 @@
 /** The organization identity's schemas (docs/api.md#organization), for the server and the admin. */
 import { z } from './validation';
+import { ZImageDto } from './images';
 import { ACCENT_COLOR_RE, MAIL_SENDER_NAME_MAX, ORGANIZATION_NAME_MAX, ORGANIZATION_URL_MAX, type Organization } from './organization';
 
 const ZWebUrl = z
@@ -45,4 +46,5 @@ export const ZOrganization = z.object({
   privacyUrl: z.string(),
   imprintUrl: z.string(),
   mailSenderName: z.string(),
+  logo: ZImageDto.nullable(),
 }) satisfies z.ZodType<Organization>;

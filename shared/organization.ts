@@ -5,6 +5,7 @@
  * public header and footer). Free of zod: the public pages import it (the schemas are in
  * organization-schemas.ts).
  */
+import type { ImageDto } from './images';
 
 /** What pages, mails and tickets show where the organization has no name. */
 export const PRODUCT_NAME = 'svc';
@@ -57,9 +58,19 @@ export interface Organization {
   privacyUrl: string;
   imprintUrl: string;
   mailSenderName: string;
+  /** The logo (PUT /settings/organization/logo), as pages show an image; null when none. */
+  logo: ImageDto | null;
 }
 
-export const EMPTY_ORGANIZATION: Organization = { name: '', accentColor: null, contactEmail: '', privacyUrl: '', imprintUrl: '', mailSenderName: '' };
+export const EMPTY_ORGANIZATION: Organization = {
+  name: '',
+  accentColor: null,
+  contactEmail: '',
+  privacyUrl: '',
+  imprintUrl: '',
+  mailSenderName: '',
+  logo: null,
+};
 
 /** The name pages, mails and tickets show: the organization's, or svc's where it has none. */
 export function displayName(org: Pick<Organization, 'name'> | null | undefined): string {

@@ -484,8 +484,14 @@ export async function uploadHostPhoto(userId: number, file: Blob): Promise<HostP
 
 // ---- cover images (docs/api.md#images) ---------------------------------------------------
 
-export type CoverOwner = 'event' | 'bookingType';
-const coverPath = (owner: CoverOwner, id: number) => (owner === 'event' ? `/svc/v1/events/${id}/image` : `/svc/v1/booking-types/${id}/image`);
+/** Whose image: an event's or a booking type's cover, or the organization's logo (its id is unused). */
+export type CoverOwner = 'event' | 'bookingType' | 'logo';
+const COVER_PATHS: Record<CoverOwner, (id: number) => string> = {
+  event: (id) => `/svc/v1/events/${id}/image`,
+  bookingType: (id) => `/svc/v1/booking-types/${id}/image`,
+  logo: () => '/svc/v1/settings/organization/logo',
+};
+const coverPath = (owner: CoverOwner, id: number) => COVER_PATHS[owner](id);
 
 /** The cover goes as the file's own bytes (REST only: tRPC carries JSON); the server judges it by its bytes. */
 export async function uploadCoverImage(owner: CoverOwner, id: number, file: Blob): Promise<ImageDto> {
@@ -506,4 +512,10 @@ export async function uploadCoverImage(owner: CoverOwner, id: number, file: Blob
 }
 
 export const removeCoverImage = (owner: CoverOwner, id: number) =>
-  call(owner === 'event' ? rpc().images.removeEventImage.mutate({ id }) : rpc().images.removeBookingTypeImage.mutate({ id }));
+  call(
+    owner === 'event'
+      ? rpc().images.removeEventImage.mutate({ id })
+      : owner === 'bookingType'
+        ? rpc().images.removeBookingTypeImage.mutate({ id })
+        : rpc().images.removeOrganizationLogo.mutate(),
+  );

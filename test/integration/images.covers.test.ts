@@ -149,12 +149,15 @@ describe('cover images', () => {
     expect((await put('/events/999999/image', await picture(100, 100).jpeg().toBuffer())).status).toBe(404);
   });
 
-  it('the organization logo is stored and removed through its own route', async () => {
+  it('the organization logo is stored and removed through its own route, and the identity carries it at once', async () => {
     const logo = await put('/settings/organization/logo', await picture(400, 100).png().toBuffer(), 'image/png');
     expect(logo.status).toBe(200);
     expect(logo.body).toMatchObject({ width: 320, height: 80 });
     expect((await fetch(`${srv.url}${logo.body.url}`)).status).toBe(200);
+    // the organization as Settings and every page read it (the identity is kept in memory: a new logo reaches it at once)
+    expect((await admin.api.get('/settings/organization')).body.logo).toEqual(logo.body);
     expect((await admin.api.delete('/settings/organization/logo')).status).toBe(204);
+    expect((await admin.api.get('/settings/organization')).body.logo).toBeNull();
     expect((await fetch(`${srv.url}${logo.body.url}`)).status).toBe(404);
   });
 

@@ -50,10 +50,11 @@ describe('GET/PUT /settings/organization', () => {
       privacyUrl: '',
       imprintUrl: '',
       mailSenderName: '',
+      logo: null,
     });
     const res = await admin.api.put('/settings/organization', IDENTITY);
     expect(res.status).toBe(200);
-    const stored = { ...IDENTITY, name: 'Hafen Kultur', accentColor: '#0b5cad' };
+    const stored = { ...IDENTITY, name: 'Hafen Kultur', accentColor: '#0b5cad', logo: null };
     expect(res.body).toEqual(stored);
     expect((await admin.api.get('/settings/organization')).body).toEqual(stored);
     expect((await admin.api.get('/settings')).body.sellerName).toBe('Hafen Kultur');

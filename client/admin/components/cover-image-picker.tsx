@@ -9,7 +9,14 @@ import { adminErrorMessage } from '../errors';
 import { IMAGE_TYPES, type ImageDto } from '../../../shared/images';
 import { t } from '../../i18n/i18n';
 
-export function CoverImagePicker(props: { owner: CoverOwner; id: number; image: ImageDto | null }): JSX.Element {
+/** The words of each kind of image (a logo is not a cover). */
+const WORDS = {
+  cover: { heading: 'admin.cover.heading', none: 'admin.cover.none', previewAlt: 'admin.cover.previewAlt' },
+  logo: { heading: 'admin.logo.heading', none: 'admin.logo.none', previewAlt: 'admin.logo.previewAlt' },
+} as const;
+
+export function CoverImagePicker(props: { owner: CoverOwner; id: number; image: ImageDto | null; onChange?: (image: ImageDto | null) => void }): JSX.Element {
+  const words = WORDS[props.owner === 'logo' ? 'logo' : 'cover'];
   const [image, setImage] = createSignal<ImageDto | null>(props.image);
   const [notice, setNotice] = createSignal<ActionNotice | null>(null);
   const [busy, setBusy] = createSignal(false);
@@ -21,7 +28,9 @@ export function CoverImagePicker(props: { owner: CoverOwner; id: number; image: 
     setNotice(null);
     setBusy(true);
     try {
-      setImage(await uploadCoverImage(props.owner, props.id, file));
+      const uploaded = await uploadCoverImage(props.owner, props.id, file);
+      setImage(uploaded);
+      props.onChange?.(uploaded);
       setNotice({ ok: true, text: t('admin.cover.saved') });
     } catch (err) {
       setNotice({ ok: false, text: adminErrorMessage(err) });
@@ -37,6 +46,7 @@ export function CoverImagePicker(props: { owner: CoverOwner; id: number; image: 
     try {
       await removeCoverImage(props.owner, props.id);
       setImage(null);
+      props.onChange?.(null);
       setNotice({ ok: true, text: t('admin.cover.removed') });
     } catch (err) {
       setNotice({ ok: false, text: adminErrorMessage(err) });
@@ -47,8 +57,8 @@ export function CoverImagePicker(props: { owner: CoverOwner; id: number; image: 
 
   return (
     <section class="panel" aria-labelledby={`${inputId}-heading`}>
-      <h2 id={`${inputId}-heading`}>{t('admin.cover.heading')}</h2>
-      <Show when={image()} fallback={<p class="muted">{t('admin.cover.none')}</p>}>
+      <h2 id={`${inputId}-heading`}>{t(words.heading)}</h2>
+      <Show when={image()} fallback={<p class="muted">{t(words.none)}</p>}>
         {(img) => (
           <img
             class="cover-preview"
@@ -57,7 +67,7 @@ export function CoverImagePicker(props: { owner: CoverOwner; id: number; image: 
             sizes="20rem"
             width={img().width}
             height={img().height}
-            alt={t('admin.cover.previewAlt')}
+            alt={t(words.previewAlt)}
             decoding="async"
           />
         )}

@@ -1,10 +1,11 @@
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { AsyncView } from './async-view';
+import { CoverImagePicker } from './cover-image-picker';
 import { SaveStatus, TextField } from './fields';
 import { getOrganization, putOrganization } from '../data';
 import { adminErrorMessage } from '../errors';
 import { submitWith } from '../../ui/forms';
-import { setOrganization } from '../../ui/organization';
+import { organization as shownOrganization, setOrganization } from '../../ui/organization';
 import { t } from '../../i18n/i18n';
 import {
   ACCENT_COLOR_RE,
@@ -25,7 +26,12 @@ export function OrganizationSettings(): JSX.Element {
     <section class="section" aria-labelledby="organization-heading">
       <h2 id="organization-heading">{t('admin.settings.org.heading')}</h2>
       <AsyncView resource={organization} retry={() => void refetch()} what={t('admin.settings.org.what')}>
-        {(o) => <OrganizationForm initial={o()} />}
+        {(o) => (
+          <>
+            <OrganizationForm initial={o()} />
+            <CoverImagePicker owner="logo" id={0} image={o().logo} onChange={(logo) => setOrganization({ ...shownOrganization(), logo })} />
+          </>
+        )}
       </AsyncView>
     </section>
   );

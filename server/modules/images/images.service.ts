@@ -5,6 +5,8 @@
  * no EXIF (camera, GPS position) or anything else hidden in the file. The variants are stored
  * in the same transaction that points the event, booking type or logo at them.
  */
+import { forgetOrganization } from '../settings/organization.service';
+import { SETTING_KEYS } from '../settings/settings.repository';
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -19,7 +21,7 @@ import { settings } from '../../security/security.sql';
 import { imageVariants } from './images.sql';
 
 /** The svc_settings key of the organization's logo (a StoredImage). */
-export const LOGO_SETTING_KEY = 'organization_logo';
+export const LOGO_SETTING_KEY = SETTING_KEYS.logo;
 
 const WEBP_QUALITY = 80;
 const JPEG_QUALITY = 82;
@@ -159,6 +161,8 @@ export function imagesService(ctx: AppContext) {
           .onConflictDoUpdate({ target: settings.key, set: { value: stored } });
         await dropUnnamed(tx);
       });
+      // every page shell and mail reads the identity from memory: this one carries the new logo
+      forgetOrganization();
       return imageDto(stored)!;
     },
 
@@ -167,12 +171,7 @@ export function imagesService(ctx: AppContext) {
         await tx.delete(settings).where(eq(settings.key, LOGO_SETTING_KEY));
         await dropUnnamed(tx);
       });
-    },
-
-    /** The organization's logo as pages show it, or null. */
-    async logo(): Promise<ImageDto | null> {
-      const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, LOGO_SETTING_KEY));
-      return imageDto((row?.value as StoredImage | undefined) ?? null);
+      forgetOrganization();
     },
 
     /** One stored variant's bytes, or null. */

@@ -12,9 +12,18 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { AppError } from '../../../shared/errors';
 import { ACCENT_COLOR_RE, accentVerdict, MIN_ACCENT_CONTRAST, ACCENT_BACKGROUNDS, type Organization } from '../../../shared/organization';
+import { imageDto, type StoredImage } from '../../../shared/images';
 import { SETTING_KEYS, settingsRepository, type StoredSettings } from './settings.repository';
 
 export const ORGANIZATION_TTL_MS = 30_000;
+
+/** A stored logo as the images module writes it (anything else reads as none). */
+function isStoredImage(value: unknown): value is StoredImage {
+  const v = value as Partial<StoredImage> | null;
+  return (
+    typeof v === 'object' && v !== null && typeof v.hash === 'string' && Array.isArray(v.widths) && typeof v.width === 'number' && typeof v.height === 'number'
+  );
+}
 
 const cached = new WeakMap<Db, { organization: Organization; readAtMs: number; generation: number }>();
 // a save counts up: a request's database handle may not be the one the shells read through
@@ -31,6 +40,7 @@ export function organizationOf(s: StoredSettings): Organization {
     privacyUrl: text(s.privacyUrl),
     imprintUrl: text(s.imprintUrl),
     mailSenderName: text(s.mailSenderName),
+    logo: isStoredImage(s.logo) ? imageDto(s.logo) : null,
   };
 }
 
@@ -57,7 +67,7 @@ export function organizationService(ctx: Pick<AppContext, 'db'>) {
   }
 
   /** Replaces the identity; an accent under AA against the light backgrounds is refused, nothing stored. */
-  async function put(input: Organization): Promise<Organization> {
+  async function put(input: Omit<Organization, 'logo'>): Promise<Organization> {
     if (input.accentColor) {
       const verdict = accentVerdict(input.accentColor);
       if (!verdict.passes) {

@@ -23,6 +23,8 @@ export const SETTING_KEYS = {
   privacyUrl: 'organization_privacy_url',
   imprintUrl: 'organization_imprint_url',
   mailSenderName: 'organization_mail_sender_name',
+  // its image is written by the images module (PUT /settings/organization/logo)
+  logo: 'organization_logo',
 } as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[keyof typeof SETTING_KEYS];
@@ -45,6 +47,7 @@ export interface StoredSettings {
   privacyUrl?: unknown;
   imprintUrl?: unknown;
   mailSenderName?: unknown;
+  logo?: unknown;
 }
 
 export const settingsRepository = {
