@@ -328,7 +328,8 @@ export function attendeesRepository(db: Db) {
         .onConflictDoNothing();
     },
     /** An attendee with its event, in one read (the confirmation mail's listener). */
-    findWithEvent: async (id: number): Promise<{ attendee: AttendeeRecord; event: EventRow } | null> => (await attendeeWithEventQuery(db).execute({ id }))[0] ?? null,
+    findWithEvent: async (id: number): Promise<{ attendee: AttendeeRecord; event: EventRow } | null> =>
+      (await attendeeWithEventQuery(db).execute({ id }))[0] ?? null,
     insert: async (row: NewAttendeeRecord) => (await db.insert(attendees).values(row).returning())[0]!,
     update: async (id: number, patch: Partial<Pick<AttendeeRecord, 'displayName' | 'email' | 'quantity' | 'status'>>) =>
       (

@@ -31,7 +31,13 @@ function listWhere(filter: EventListFilter): SQL | undefined {
 
 /** Queries only; rules live in events.service.ts. */
 /** One event by id (read on most requests about an event). */
-const eventByIdQuery = builtOnce((db) => db.select().from(events).where(eq(events.id, sql.placeholder('id'))).prepare('svc_event_by_id'));
+const eventByIdQuery = builtOnce((db) =>
+  db
+    .select()
+    .from(events)
+    .where(eq(events.id, sql.placeholder('id')))
+    .prepare('svc_event_by_id'),
+);
 
 export function eventsRepository(db: Db) {
   return {
