@@ -21,6 +21,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import sharp from 'sharp';
 import { loginAs } from '../helpers/http';
 import { bookingBody, createHost, createType, futureStart, submitBooking } from '../helpers/booking';
 import { signUp } from '../helpers/registration';
@@ -73,6 +74,25 @@ async function measure(url: string, port: number) {
   }
 }
 
+/** A 2400×1350 photo-like JPEG: a gradient with grain, so its variants weigh what a real cover's do. */
+async function coverPhoto(): Promise<Buffer> {
+  const width = 2400;
+  const height = 1350;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const at = (y * width + x) * 3;
+      const grain = ((x * 7919 + y * 104729) % 37) - 18;
+      pixels[at] = Math.max(0, Math.min(255, Math.round((x / width) * 200) + grain));
+      pixels[at + 1] = Math.max(0, Math.min(255, Math.round((y / height) * 160) + 40 + grain));
+      pixels[at + 2] = Math.max(0, Math.min(255, 180 - Math.round((x / width) * 120) + grain));
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
 export default async function run(): Promise<BenchResult[]> {
   const server = await startTestServer({ client: true, env: { SVC_JOBS: 'off' } });
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
@@ -87,6 +107,15 @@ export default async function run(): Promise<BenchResult[]> {
     if (event.status !== 201) throw new Error(`event create failed: ${event.status} ${JSON.stringify(event.body)}`);
     // a host, so a time can be booked and its manage link measured
     const type = await createType(admin.api, { title: 'Advice session', durationMinutes: 30, hosts: [await createHost(admin.api)] });
+    // the event and the type carry a cover image, as an organizer's would (a photo-sized JPEG)
+    for (const target of [`/svc/v1/events/${event.body.id}/image`, `/svc/v1/booking-types/${type.id}/image`]) {
+      const uploaded = await fetch(`${server.url}${target}`, {
+        method: 'PUT',
+        headers: { cookie: admin.cookie, origin: server.url, 'content-type': 'image/jpeg' },
+        body: new Blob([new Uint8Array(await coverPhoto())]),
+      });
+      if (uploaded.status !== 200) throw new Error(`cover upload failed: ${uploaded.status} ${await uploaded.text()}`);
+    }
     // a sign-up and a booking, for the links their mails carry
     const email = 'lighthouse-visitor@example.test';
     const signup = await signUp(server, event.body.id, { email });
