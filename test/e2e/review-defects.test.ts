@@ -14,7 +14,7 @@ import { createHost, createType, disableIpThrottle, futureStart } from '../helpe
 import { createAttendee, createEvent, seedAttendees } from '../helpers/checkin';
 import { LAPTOP, useE2e } from '../helpers/e2e';
 import { createEvent as createPublishedEvent, resetThrottles, signUp } from '../helpers/registration';
-import { checkScreen, PHONE_390 } from '../helpers/screens';
+import { badEmailBreaks, checkScreen, clippedRoleSelects, PHONE_390 } from '../helpers/screens';
 import { linkFromOutbox, pickSlot } from '../helpers/visitor-e2e';
 
 /** Names and emails long enough to be cut or broken by a careless column. */
@@ -41,49 +41,6 @@ function attendeeCells(page: Page): Promise<Array<{ text: string; cut: boolean }
       (el) => ({ text: el.textContent ?? '', cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 }),
     ),
   );
-}
-
-/** The role selects of Settings › Users that cut their role: scrolled, or narrower than the chosen role's words and padding. */
-function clippedRoleSelects(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLSelectElement>('select[id^="role-"]')].flatMap((select) => {
-      const style = getComputedStyle(select);
-      const probe = document.createElement('span');
-      probe.style.cssText = `position:absolute;white-space:pre;font:${style.font}`;
-      probe.textContent = select.selectedOptions[0]?.text ?? '';
-      document.body.append(probe);
-      const needed = probe.getBoundingClientRect().width + parseFloat(style.paddingInlineStart) + parseFloat(style.paddingInlineEnd);
-      probe.remove();
-      const clipped = select.scrollWidth > select.clientWidth + 1 || select.clientWidth < needed;
-      return clipped ? [`${select.id} “${probe.textContent}” (${select.clientWidth} px, needs ${Math.ceil(needed)})`] : [];
-    }),
-  );
-}
-
-/** Where the emails of `selector` break onto a new line at a place that is not after an @, a hyphen or a dot (a line starting mid-word). */
-function badEmailBreaks(page: Page, selector: string): Promise<string[]> {
-  return page.evaluate((sel) => {
-    const bad: string[] = [];
-    for (const cell of document.querySelectorAll<HTMLElement>(sel)) {
-      const chars: Array<{ ch: string; top: number }> = [];
-      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? '';
-        for (let i = 0; i < text.length; i++) {
-          const range = document.createRange();
-          range.setStart(node, i);
-          range.setEnd(node, i + 1);
-          const rect = range.getClientRects()[0];
-          if (rect) chars.push({ ch: text[i]!, top: rect.top });
-        }
-      }
-      const whole = chars.map((c) => c.ch).join('');
-      for (let i = 1; i < chars.length; i++) {
-        if (chars[i]!.top > chars[i - 1]!.top + 2 && !'@-.'.includes(chars[i - 1]!.ch)) bad.push(`${whole.trim()}: before “${whole.slice(i, i + 6)}”`);
-      }
-    }
-    return bad;
-  }, selector);
 }
 
 /** The events table's cells narrower than what they hold, and start times or states that take more than one line. */

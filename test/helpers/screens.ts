@@ -33,3 +33,49 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   expect(await horizontalOverflow(page), `${name}: page wider than the viewport`).toBe(0);
   expect(await seriousViolations(page), `${name}: axe`).toEqual([]);
 }
+
+/** The role selects of Settings › Users that cut their role: scrolled, or narrower than the chosen role's words and padding. */
+export function clippedRoleSelects(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLSelectElement>('select[id^="role-"]')].flatMap((select) => {
+      const style = getComputedStyle(select);
+      const probe = document.createElement('span');
+      probe.style.cssText = `position:absolute;white-space:pre;font:${style.font}`;
+      probe.textContent = select.selectedOptions[0]?.text ?? '';
+      document.body.append(probe);
+      const needed = probe.getBoundingClientRect().width + parseFloat(style.paddingInlineStart) + parseFloat(style.paddingInlineEnd);
+      probe.remove();
+      const clipped = select.scrollWidth > select.clientWidth + 1 || select.clientWidth < needed;
+      return clipped ? [`${select.id} “${probe.textContent}” (${select.clientWidth} px, needs ${Math.ceil(needed)})`] : [];
+    }),
+  );
+}
+
+/**
+ * Where the emails of `selector` break onto a new line at a place that is not after an @, a hyphen
+ * or a dot, as "address: before “text”" (a line starting mid-word).
+ */
+export function badEmailBreaks(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const bad: string[] = [];
+    for (const cell of document.querySelectorAll<HTMLElement>(sel)) {
+      const chars: Array<{ ch: string; top: number }> = [];
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = range.getClientRects()[0];
+          if (rect) chars.push({ ch: text[i]!, top: rect.top });
+        }
+      }
+      const whole = chars.map((c) => c.ch).join('');
+      for (let i = 1; i < chars.length; i++) {
+        if (chars[i]!.top > chars[i - 1]!.top + 2 && !'@-.'.includes(chars[i - 1]!.ch)) bad.push(`${whole.trim()}: before “${whole.slice(i, i + 6)}”`);
+      }
+    }
+    return bad;
+  }, selector);
+}
