@@ -57,7 +57,10 @@ describe("the organizer's daily work", () => {
     await page.waitForURL((url) => url.pathname === '/admin/settings');
     await expect.poll(() => page.getByLabel('Currency').inputValue()).toBe('GBP');
     await expect.poll(() => page.getByRole('combobox', { name: 'Default time zone' }).inputValue()).toContain('London');
-    await page.getByLabel('Seller name').fill('Harbour Hall');
+    // the organization's name is the seller's (docs/decisions/050-organization-identity.md)
+    await page.getByLabel('Organization name').fill('Harbour Hall');
+    await page.getByRole('button', { name: 'Save organization' }).click();
+    await page.locator('.site-header .brand-name', { hasText: 'Harbour Hall' }).waitFor();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.locator('#set-proposed').waitFor({ state: 'detached' });
     await overviewProgress(page, 2);
