@@ -39,6 +39,15 @@ export interface StoredImage {
   widths: number[];
 }
 
+/**
+ * The `sizes` of the covers the pages show: full width on an event page, half on the booking page
+ * and the list's cards (the server's preload of a page's cover names the same).
+ */
+export const COVER_SIZES = {
+  page: '(min-width: 48rem) 48rem, 100vw',
+  half: '(min-width: 48rem) 24rem, 100vw',
+} as const;
+
 /** A variant's same-origin address (the content policy keeps img-src 'self'). */
 export function mediaPath(hash: string, width: number, format: 'webp' | 'jpg' = 'webp'): string {
   return `/media/${hash}-${width}.${format}`;

@@ -21,7 +21,7 @@ import type { EventRow } from '../modules/events/events.repository';
 import { settingsService } from '../modules/settings/settings.service';
 import { readOrganization } from '../modules/settings/organization.service';
 import { displayName } from '../../shared/organization';
-import { mediaPath, type StoredImage } from '../../shared/images';
+import { COVER_SIZES, imageDto, mediaPath, type StoredImage } from '../../shared/images';
 
 /** What the shell gets for one page: its `<title>` text and the tags that go before `</head>`. */
 export interface PageHead {
@@ -238,6 +238,7 @@ export function pageHead(ctx: Pick<AppContext, 'db' | 'hooks' | 'env' | 'logger'
     const tags = [
       previewTags({ title: row.title, description, url, image, large: row.coverImage !== null, type: 'website', locale, siteName }),
       `<script type="application/ld+json">${scriptSafeJson(jsonLd)}</script>`,
+      coverPreload(row.coverImage, COVER_SIZES.page),
     ];
     return { title: row.title, description, tags: tags.join('\n    ') };
   }
@@ -264,8 +265,18 @@ export function pageHead(ctx: Pick<AppContext, 'db' | 'hooks' | 'env' | 'logger'
       locale,
       siteName: displayName(organization),
     });
-    return { title: row.title, description, tags };
+    return { title: row.title, description, tags: [tags, coverPreload(row.coverImage, COVER_SIZES.half)].join('\n    ') };
   }
+}
+
+/**
+ * The page's cover fetched with the shell, before the script that draws it: it is the page's
+ * largest paint. The same variants and sizes as the page's `<img>` (client/visitor/components/cover-image.tsx).
+ */
+function coverPreload(cover: StoredImage | null, sizes: string): string {
+  const image = imageDto(cover);
+  if (!image) return '';
+  return `<link rel="preload" as="image" href="${escapeHtml(image.url)}" imagesrcset="${escapeHtml(image.srcset)}" imagesizes="${escapeHtml(sizes)}" fetchpriority="high" />`;
 }
 
 function idOf(pattern: RegExp, urlPath: string): number | null {

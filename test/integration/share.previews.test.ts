@@ -229,7 +229,7 @@ describe('the venue’s place and directions', () => {
 });
 
 describe('a preview with a cover image and the organization’s name', () => {
-  it('shows the cover as a large JPEG og:image the server serves, and names the organization as the site and the organizer', async () => {
+  it('shows the cover as a large JPEG og:image the server serves, preloads the page’s own cover, and names the organization as the site and the organizer', async () => {
     const event = await createEvent(admin.api, { title: 'Lantern walk', startsUtc: '2099-07-01 19:00:00', timezone: 'Europe/Berlin' });
     const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#aa6633' } })
       .jpeg()
@@ -247,6 +247,10 @@ describe('a preview with a cover image and the organization’s name', () => {
     const image = meta(html, 'og:image')!;
     expect(image).toMatch(new RegExp(`^${PUBLIC_URL}/media/[0-9a-f]+-1280\\.jpg$`));
     expect(meta(html, 'twitter:card')).toBe('summary_large_image');
+    // the cover is the page's largest paint: the shell fetches it before the script that draws it
+    expect(html).toMatch(
+      /<link rel="preload" as="image" href="\/media\/[0-9a-f]+-1280\.webp" imagesrcset="[^"]+ 320w, [^"]+ 640w, [^"]+ 1280w" imagesizes="\(min-width: 48rem\) 48rem, 100vw" fetchpriority="high" \/>/,
+    );
     const picture = await fetch(`${srv.url}${new URL(image).pathname}`);
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toBe('image/jpeg');

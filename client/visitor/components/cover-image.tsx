@@ -19,6 +19,8 @@ export function CoverImage(props: { image: ImageDto | null | undefined; alt: str
           height={image().height}
           alt={image().alt ?? props.alt}
           loading={props.lazy ? 'lazy' : 'eager'}
+          // a page's own cover is its largest paint: fetched first (the shell preloads it too)
+          fetchpriority={props.lazy ? 'auto' : 'high'}
           decoding="async"
         />
       )}

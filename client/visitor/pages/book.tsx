@@ -8,6 +8,7 @@
  * is scrolled into view and focused. Confirmation: what happens next and "add to calendar".
  */
 import { CoverImage } from '../components/cover-image';
+import { COVER_SIZES } from '../../../shared/images';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { NetworkError } from '../../ui/errors';
 import { fieldProblems } from '../../ui/forms';
@@ -366,7 +367,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                 </Show>
               </ul>
               <div class="v-book-aside">
-                <CoverImage image={t().image} alt={t().title} sizes="(min-width: 48rem) 24rem, 100vw" />
+                <CoverImage image={t().image} alt={t().title} sizes={COVER_SIZES.half} />
                 <Show when={t().description}>
                   <p class="v-book-about">{t().description}</p>
                 </Show>

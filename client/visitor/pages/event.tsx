@@ -6,6 +6,7 @@
  * with the server's rules before anything is queued (docs/api.md#custom-fields).
  */
 import { CoverImage } from '../components/cover-image';
+import { COVER_SIZES } from '../../../shared/images';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { isoDateTime } from '../../ui/format';
@@ -511,7 +512,7 @@ export default function EventPage(props: RouteProps): JSX.Element {
         <Show when={event.value()}>
           {(ev) => (
             <div class="v-stack">
-              <CoverImage image={ev().image} alt={ev().title} sizes="(min-width: 48rem) 48rem, 100vw" />
+              <CoverImage image={ev().image} alt={ev().title} sizes={COVER_SIZES.page} />
               <dl class="v-facts">
                 <dt>{t('event.when')}</dt>
                 <dd>

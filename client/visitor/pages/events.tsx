@@ -4,6 +4,7 @@
  * The search box narrows both event lists as the visitor types.
  */
 import { CoverImage } from '../components/cover-image';
+import { COVER_SIZES } from '../../../shared/images';
 import { createEffect, createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { Page } from '../../ui/page';
 import { isoDateTime } from '../../ui/format';
@@ -170,7 +171,7 @@ function EventList(props: { events: EventDto[]; tz: string; past?: boolean }): J
           <li>
             <A href={`/events/${event.id}`} class="v-item">
               {/* inside the link the title names it already: the cover is decorative unless it has its own alt */}
-              <CoverImage image={event.image} alt="" sizes="(min-width: 48rem) 24rem, 100vw" lazy class="v-cover v-cover-card" />
+              <CoverImage image={event.image} alt="" sizes={COVER_SIZES.half} lazy class="v-cover v-cover-card" />
               <span class="v-item-title">{event.title}</span>
               <span class="v-item-meta">
                 <time datetime={isoDateTime(event.startsUtc)}>
