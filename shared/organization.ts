@@ -26,7 +26,7 @@ export const MIN_ACCENT_CONTRAST = 4.5;
  */
 export const ACCENT_BACKGROUNDS = ['#ffffff', '#f3f5f8', '#e7f0fb'] as const;
 
-export const ACCENT_COLOR_RE = /^#[0-9a-f]{6}$/i;
+export const ACCENT_COLOR_RE = /^#[0-9a-fA-F]{6}$/;
 
 function channel(hex: string, at: number): number {
   const c = parseInt(hex.slice(at, at + 2), 16) / 255;
