@@ -107,8 +107,17 @@ export default async function run(): Promise<BenchResult[]> {
     if (event.status !== 201) throw new Error(`event create failed: ${event.status} ${JSON.stringify(event.body)}`);
     // a host, so a time can be booked and its manage link measured
     const type = await createType(admin.api, { title: 'Advice session', durationMinutes: 30, hosts: [await createHost(admin.api)] });
-    // the event and the type carry a cover image, as an organizer's would (a photo-sized JPEG)
-    for (const target of [`/svc/v1/events/${event.body.id}/image`, `/svc/v1/booking-types/${type.id}/image`]) {
+    // a second event and type carry a cover image, as an organizer's would (a photo-sized JPEG):
+    // their pages are measured apart, so each figure says what it measures
+    const covered = await admin.api.post('/events', {
+      title: 'Lantern walk by the river',
+      startsUtc: '2099-06-08 19:00:00',
+      status: 'published',
+      description: 'A slow walk along the river at dusk, with lanterns, music and hot tea at the end.',
+    });
+    if (covered.status !== 201) throw new Error(`event create failed: ${covered.status} ${JSON.stringify(covered.body)}`);
+    const coveredType = await createType(admin.api, { title: 'Portfolio review', durationMinutes: 30, hosts: [await createHost(admin.api)] });
+    for (const target of [`/svc/v1/events/${covered.body.id}/image`, `/svc/v1/booking-types/${coveredType.id}/image`]) {
       const uploaded = await fetch(`${server.url}${target}`, {
         method: 'PUT',
         headers: { cookie: admin.cookie, origin: server.url, 'content-type': 'image/jpeg' },
@@ -128,7 +137,9 @@ export default async function run(): Promise<BenchResult[]> {
     const paths: Array<[name: string, path: string]> = [
       ['/events', '/events'],
       ['/events/{id}', `/events/${event.body.id}`],
+      ['/events/{id} with cover', `/events/${covered.body.id}`],
       ['/book/{id}', `/book/${type.id}`],
+      ['/book/{id} with cover', `/book/${coveredType.id}`],
       ['/cancel/{token}', await linkFromOutbox(server, email, 'cancel')],
       ['/manage/{token}', await linkFromOutbox(server, String(booking.customerEmail), 'manage')],
       ['/door', '/door'],
