@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import type { AppContext } from './context';
-import { escapeHtml } from '../shared/html';
+import { escapeHtml, scriptSafeJson } from '../shared/html';
 import { ACCENT_COLOR_RE, EMPTY_ORGANIZATION, ORGANIZATION_SHELL_ID, type Organization } from '../shared/organization';
 import { readOrganization } from './modules/settings/organization.service';
 
@@ -16,11 +16,6 @@ const STAFF_PATH = /^\/(door|admin|login)(\/|$)|^\/invite\//;
 
 export function isStaffShellPath(urlPath: string): boolean {
   return STAFF_PATH.test(urlPath);
-}
-
-/** JSON that is inert inside `<script type="application/json">`: no `<`, `>`, `&` or line separators as such. */
-export function shellJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The accent as the light theme's accent; `data-theme="dark"` and the dark scheme keep their own. */
@@ -37,7 +32,7 @@ export function brandShell(html: string, organization: Organization, staffPage: 
   if (name) out = out.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(name)}</title>`);
   const accent = organization.accentColor && !staffPage ? organization.accentColor : null;
   if (accent) out = out.replace(/(<meta name="theme-color" content=")[^"]*(" media="\(prefers-color-scheme: light\)")/, `$1${accent}$2`);
-  const block = `<script type="application/json" id="${ORGANIZATION_SHELL_ID}">${shellJson(organization)}</script>${accent ? accentStyle(accent) : ''}`;
+  const block = `<script type="application/json" id="${ORGANIZATION_SHELL_ID}">${scriptSafeJson(organization)}</script>${accent ? accentStyle(accent) : ''}`;
   return out.replace('</head>', `${block}</head>`);
 }
 

@@ -7,7 +7,8 @@ import { matchRoute } from '../shared/route-match';
 import { localizeShellHead } from './manifest';
 import { brandShell, isStaffShellPath } from './organization-shell';
 import type { Organization } from '../shared/organization';
-import { escapeHtml, type PageHead } from './share/page-meta';
+import type { PageHead } from './share/page-meta';
+import { escapeHtml } from '../shared/html';
 import { namesSpokenLocale, requestLanguage } from './i18n/request-language';
 import {
   LANG_COOKIE,

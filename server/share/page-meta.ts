@@ -19,6 +19,7 @@ import { bookingTypes } from '../modules/booking/booking.sql';
 import { toEventDto, type EventLiveFacts } from '../modules/events/events.service';
 import type { EventRow } from '../modules/events/events.repository';
 import { settingsService } from '../modules/settings/settings.service';
+import { escapeHtml, scriptSafeJson } from '../../shared/html';
 import { readOrganization } from '../modules/settings/organization.service';
 import { displayName } from '../../shared/organization';
 import { COVER_SIZES, imageDto, mediaPath, type StoredImage } from '../../shared/images';
@@ -60,24 +61,6 @@ const OG_LOCALES: Record<Locale, string> = {
 const EVENT_PAGE = /^\/events\/(\d{1,10})\/?$/;
 const BOOKING_PAGE = /^\/book\/(\d{1,10})\/?$/;
 const MAX_ID = 2_147_483_647;
-
-/** Text as an HTML attribute value or element content: nothing in it can close or open a tag. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-/**
- * JSON for a `<script type="application/ld+json">`: `<`, `>` and `&` as \u escapes, so no text in
- * it can end the script (`</script>`) or open a comment; JSON.parse reads it back unchanged.
- */
-export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 /** `2026-12-01T19:00:00+01:00`: the instant on the event's own clock, with that clock's offset. */
 export function zonedIso(utc: string, zone: string): string {
