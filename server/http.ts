@@ -109,12 +109,25 @@ export function embeddablePagePolicy(allowedOrigins: readonly string[]): string 
  * none); every other answer refuses framing, by CSP and by X-Frame-Options for older browsers.
  */
 export function setSecurityHeaders(c: Context, ctx: AppContext, frameAncestors: readonly string[] | null = null): void {
-  c.header('content-security-policy', frameAncestors ? embeddablePagePolicy(frameAncestors) : CONTENT_SECURITY_POLICY);
-  c.header('referrer-policy', 'no-referrer');
-  c.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()');
+  const set: Array<[string, string]> = [
+    ['content-security-policy', frameAncestors ? embeddablePagePolicy(frameAncestors) : CONTENT_SECURITY_POLICY],
+    ['referrer-policy', 'no-referrer'],
+    ['permissions-policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()'],
+    ['x-content-type-options', 'nosniff'],
+    ['cross-origin-opener-policy', 'same-origin'],
+  ];
   // X-Frame-Options has no list of origins: an embeddable page that some origin may frame goes without it
-  if (!frameAncestors || frameAncestors.length === 0) c.header('x-frame-options', 'DENY');
-  c.header('x-content-type-options', 'nosniff');
-  c.header('cross-origin-opener-policy', 'same-origin');
-  if (isSecure(c, ctx)) c.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  if (!frameAncestors || frameAncestors.length === 0) set.push(['x-frame-options', 'DENY']);
+  if (isSecure(c, ctx)) set.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
+  // Onto the finished answer's own headers: hono's `c.header` after the handler copies the whole
+  // Response for each header (seven copies an answer, ~3 % of a sign-up rush's CPU). A Response
+  // whose headers are immutable (Response.redirect's) is copied once.
+  let headers = c.res.headers;
+  try {
+    headers.set(set[0]![0], set[0]![1]);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    headers = c.res.headers;
+  }
+  for (const [name, value] of set) headers.set(name, value);
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { preparing, type ConnectionCloses } from './prepared';
 import * as schema from './schema';
 
@@ -145,21 +145,39 @@ export async function transactionWithFinalWrite<D, W>(
 }
 
 /**
- * A query built once per database handle: `build` answers drizzle's `.prepare()` of a query whose
- * varying values are `sql.placeholder`s, and later calls reuse it, so the hot reads of a rush do
- * not rebuild their SQL text on every request (drizzle's query building was the largest part of
- * a sign-up's CPU). A transaction's handle gets its own copy, dropped with it.
+ * A query built once: `build` answers drizzle's `.prepare()` of a query whose varying values are
+ * `sql.placeholder`s, and later calls reuse its SQL text, so the hot reads of a rush do not rebuild
+ * it on every request (drizzle's query building was the largest part of a sign-up's CPU). On
+ * another handle (a transaction's, new each time) the same prepared query is used through that
+ * handle's connection: a copy of it whose `client` is the handle's (both drivers' prepared
+ * queries send through `this.client`; test/unit/built-once.test.ts holds them to it).
  * docs/decisions/022-prepared-statements.md.
  */
-export function builtOnce<Q>(build: (db: Db) => Q): (db: Db) => Q {
-  const built = new WeakMap<Db, Q>();
+export function builtOnce<Q extends object>(build: (db: Db) => Q): (db: Db) => Q {
+  let template: (Q & { client?: unknown }) | undefined;
   return (db) => {
-    let query = built.get(db);
-    if (query === undefined) {
-      query = build(db);
-      built.set(db, query);
-    }
-    return query;
+    template ??= build(db) as Q & { client?: unknown };
+    const client = (db._.session as unknown as { client: unknown }).client;
+    if (template.client === client) return template;
+    return Object.assign(Object.create(Object.getPrototypeOf(template) as object) as object, template, { client }) as Q;
+  };
+}
+
+const statementDialect = new PgDialect();
+
+/**
+ * A raw statement built once, its varying values `sql.placeholder`s: `run(db, values)` sends the
+ * same SQL text on any handle, a transaction's too (see `builtOnce`), and answers its rows.
+ */
+export function statementOnce<T = Record<string, unknown>>(build: () => SQL): { run(db: Db, values: Record<string, unknown>): Promise<T[]> } {
+  let query: ReturnType<PgDialect['sqlToQuery']> | undefined;
+  return {
+    async run(db, values) {
+      query ??= statementDialect.sqlToQuery(build());
+      const result = (await db._.session.prepareQuery(query, undefined, undefined, false).execute(values)) as unknown;
+      if (Array.isArray(result)) return result as T[];
+      return ((result as { rows?: T[] }).rows ?? []) as T[];
+    },
   };
 }
 

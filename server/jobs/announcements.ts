@@ -9,7 +9,7 @@
  * goes to the runners, which run the actions again (with the queue's backoff) until they run
  * through, so a mail insert that failed once is not a mail lost (docs/decisions/006-jobs-and-mail.md).
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
 import { nowUtc } from '../db/columns';
@@ -41,7 +41,7 @@ export async function holdAnnouncement(tx: Db, type: string, payload: Record<str
  * attempts, locked_until_utc) select …`, for a writer that holds the job in the statement that
  * writes (the payload may name the new row's id).
  */
-export function heldAnnouncementValues(type: string, payload: SQL): SQL {
+export function heldAnnouncementValues(type: string | Placeholder, payload: SQL): SQL {
   return sql`${type}::text, ${payload}, 'running', 0, ${nowUtc} + make_interval(secs => ${ANNOUNCE_LEASE_SECONDS}::int)`;
 }
 

@@ -12,7 +12,7 @@ import { receiptRenderers } from './orders/receipts.service';
 import { authOperations } from '../auth/auth.operations';
 import { eventsOperations } from './events/events.operations';
 import { attendeesOperations } from './attendees/attendees.operations';
-import { registerConfirmationMail } from './attendees/attendees.mail';
+import { registerConfirmationMail, ticketQrRenderers } from './attendees/attendees.mail';
 import { registerEventReminderJobs } from './attendees/attendees.reminders';
 import { registerBulkJobs } from './attendees/attendees.bulk';
 import { ANNOUNCE_RSVP_SUBMITTED_JOB, announceSubmitted } from './orders/tickets.service';
@@ -102,7 +102,7 @@ export const modules: SvcModule[] = [
   {
     name: 'attendees',
     registerListeners: registerConfirmationMail,
-    attachmentRenderers: ticketPdfRenderers,
+    attachmentRenderers: (ctx) => ({ ...ticketPdfRenderers(ctx), ...ticketQrRenderers(ctx) }),
     // Sign-ups whose request died between commit and svc_rsvp_submitted (server/jobs/announcements.ts).
     registerJobs: (runner, ctx) => {
       runner.register(ANNOUNCE_RSVP_SUBMITTED_JOB, (payload) => announceSubmitted(ctx, (payload.attendeeIds as number[]) ?? []));

@@ -20,7 +20,8 @@
  * Each rush prints its throughput, its 5xx count and the requests whose connection failed (no
  * answer; they count among the "answers other than 201/409") as it ends.
  *
- * Run alone: `node --import tsx test/bench/rush.bench.ts`; `SVC_RUSH_CLIENTS=200` runs one size.
+ * Run alone: `node --import tsx test/bench/rush.bench.ts`; `SVC_RUSH_CLIENTS=200` runs one size,
+ * `SVC_RUSH_ONLY=categories` one rush (plain, categories, booking; comma-separated).
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
@@ -33,6 +34,8 @@ import { benchCreation } from './booking.bench';
 import { runWhenMain } from './support';
 
 const CLIENT_COUNTS = process.env.SVC_RUSH_CLIENTS ? process.env.SVC_RUSH_CLIENTS.split(',').map(Number) : [50, 200, 500];
+/** `SVC_RUSH_ONLY=plain,categories,booking`: the rushes to run (all when unset). */
+const RUSH_ONLY = process.env.SVC_RUSH_ONLY?.split(',');
 /** The client count the sign-up rate target was set for (decision 021). */
 const TARGET_CLIENTS = 200;
 const SIGNUPS = 5000;
@@ -149,9 +152,10 @@ async function signupRush(clients: number, withCategories = false): Promise<Benc
 
 export default async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  for (const clients of CLIENT_COUNTS) results.push(...(await signupRush(clients)));
-  for (const clients of CLIENT_COUNTS) results.push(...(await signupRush(clients, true)));
-  for (const clients of CLIENT_COUNTS) results.push(...(await benchCreation(clients)));
+  const only = (name: string) => !RUSH_ONLY || RUSH_ONLY.includes(name);
+  if (only('plain')) for (const clients of CLIENT_COUNTS) results.push(...(await signupRush(clients)));
+  if (only('categories')) for (const clients of CLIENT_COUNTS) results.push(...(await signupRush(clients, true)));
+  if (only('booking')) for (const clients of CLIENT_COUNTS) results.push(...(await benchCreation(clients)));
   return results;
 }
 

@@ -10,6 +10,30 @@ import ICAL from 'ical.js';
 import { storedMails } from '../helpers/mail';
 import { csvCell } from '../../server/modules/attendees/attendees.export';
 import { toUtcString } from '../../shared/time';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A base64 attachment of a raw MIME message, by file name. */
+function attachmentOf(raw: string, filename: string): Buffer {
+  const part = new RegExp(`name=${filename.replace('.', '\\.')}\\r?\\n(?:[^\\r\\n]+\\r?\\n)*\\r?\\n([A-Za-z0-9+/=\\r\\n]+)`).exec(raw);
+  if (!part) throw new Error(`no ${filename} in the message`);
+  return Buffer.from(part[1]!.replace(/\s+/g, ''), 'base64');
+}
+
+/** What zbarimg reads in a PNG. */
+function qrOfPng(png: Buffer): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-qr-'));
+  try {
+    writeFileSync(path.join(dir, 'ticket.png'), png);
+    return execFileSync('zbarimg', ['--raw', '-q', path.join(dir, 'ticket.png')])
+      .toString('utf8')
+      .trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF records. */
 function parseCsv(text: string): string[][] {
@@ -243,6 +267,8 @@ describe('confirmation email (svc_rsvp_submitted, priority 10)', () => {
     expect(raw).toContain(`https://tickets.example.test/cancel/${row.cancel_token}`);
     expect(raw).toContain(row.ticket_code);
     expect(raw).toMatch(/Content-Type: image\/png; name=ticket\.png/i);
+    // drawn when the mail was sent, from the row: the QR reads as the ticket's code
+    expect(qrOfPng(attachmentOf(mail.raw, 'ticket.png'))).toBe(row.ticket_code);
     const outbox = await admin.api.get('/outbox?to=mail@example.test');
     expect(outbox.body[0].attachments).toEqual([
       { filename: 'ticket.png', contentType: 'image/png' },

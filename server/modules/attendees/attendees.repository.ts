@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, or, sql, type SQL, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import type { AttendeeSortKey } from '../../../shared/attendees';
-import { builtOnce, queryRows, type Db } from '../../db/client';
+import { builtOnce, queryRows, statementOnce, type Db } from '../../db/client';
 import { nowUtc } from '../../db/columns';
 import { heldAnnouncementValues } from '../../jobs/announcements';
 import { jobs } from '../../jobs/jobs.sql';
@@ -93,24 +93,46 @@ function attendeeFromRaw(raw: Record<string, unknown>): AttendeeRecord {
   ) as AttendeeRecord;
 }
 
-/** One sign-up's ticket rows as a VALUES list, in the column order of `ticketRowsStatement`. */
-function ticketRowValues(rows: NewAttendeeRecord[]): SQL {
-  return sql.join(
-    rows.map(
-      (r) =>
-        sql`(${r.eventId}::int, ${r.email}::text, ${r.displayName}::text, ${r.quantity ?? 1}::int, ${r.status ?? 'going'}::text, ${r.customFields ?? null}::text,
-             ${r.cancelToken}::text, ${r.ticketCode ?? null}::text, ${r.ticketCodeHash ?? null}::text, ${r.ticketCategoryId ?? null}::int, ${r.language ?? null}::text)`,
-    ),
-    sql`, `,
+/** The columns `ticketRowsStatement` inserts, as a JSON row of `ticketRowsJson` names them. */
+const TICKET_ROW_COLUMNS = sql.raw(
+  'event_id int, email text, display_name text, quantity int, status text, custom_fields text, cancel_token text, ticket_code text, ticket_code_hash text, ticket_category_id int, language text',
+);
+
+/** Text as UTF-8 carries it (a lone surrogate becomes U+FFFD, as a text parameter's encoding made it; jsonb refuses it escaped). */
+const wellFormed = (text: string | null | undefined) =>
+  typeof text === 'string' ? (text as string & { toWellFormed(): string }).toWellFormed() : (text ?? null);
+
+/**
+ * One sign-up's ticket rows as one JSON parameter for `ticketRowsStatement`'s source (one
+ * statement text whatever their number, so it is built once and stays prepared).
+ */
+function ticketRowsJson(rows: NewAttendeeRecord[], status?: string): string {
+  return JSON.stringify(
+    rows.map((r) => ({
+      event_id: r.eventId,
+      email: wellFormed(r.email),
+      display_name: wellFormed(r.displayName),
+      quantity: r.quantity ?? 1,
+      status: status ?? r.status ?? 'going',
+      custom_fields: wellFormed(r.customFields),
+      cancel_token: r.cancelToken,
+      ticket_code: r.ticketCode ?? null,
+      ticket_code_hash: r.ticketCodeHash ?? null,
+      ticket_category_id: r.ticketCategoryId ?? null,
+      language: r.language ?? null,
+    })),
   );
 }
 
+/** The rows of the `rows` placeholder (`ticketRowsJson`). */
+const ticketRowsSource = () => sql`select * from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as v(${TICKET_ROW_COLUMNS})`;
+
 /**
- * The rows of `source` (a VALUES list, or a SELECT of one guarded by `before`'s CTEs) inserted,
+ * The rows of `source` (`ticketRowsSource`, maybe guarded by `before`'s CTEs) inserted,
  * with their held `svc_rsvp_submitted` job (payload: the rows' ids in order) when any was, and
  * `after`'s CTEs reading `ins`; answers the rows and the job's id.
  */
-function ticketRowsStatement(source: SQL, announcementType: string, before: SQL = sql``, after: SQL = sql``): SQL {
+function ticketRowsStatement(source: SQL, announcementType: Placeholder, before: SQL = sql``, after: SQL = sql``): SQL {
   return sql`with ${before}
     ins as (
       insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, ticket_category_id, language)
@@ -159,6 +181,82 @@ function whereOf(filter: AttendeeFilter): SQL | undefined {
   );
 }
 
+/**
+ * `insertTicketRowsIfSeats`'s statement (its placeholders: eventId, total, wanted, rows,
+ * announcementType; with a code also voucherId, email, quantity and categoryIds).
+ */
+function guardedTicketRows(withCode: boolean): SQL {
+  const uses = withCode
+    ? sql`uses as (
+          update ${vouchers} set used_count = ${vouchers.usedCount} + ${sql.placeholder('quantity')}::int
+          where ${vouchers.id} = ${sql.placeholder('voucherId')}::int and ${vouchers.eventId} = ${sql.placeholder('eventId')}::int and exists (select 1 from seats)
+            and (${vouchers.maxUses} is null or ${vouchers.usedCount} + ${sql.placeholder('quantity')}::int <= ${vouchers.maxUses})
+            and (${vouchers.maxUsesPerEmail} is null or ${sql.placeholder('quantity')}::int + (select coalesce(sum(r.quantity), 0) from ${voucherRedemptions} r
+                   where r.voucher_id = ${sql.placeholder('voucherId')}::int and r.email = ${sql.placeholder('email')}::text and r.released_utc is null) <= ${vouchers.maxUsesPerEmail})
+          returning ${vouchers.id}
+        ),`
+    : sql``;
+  const discounted = withCode
+    ? sql`, red as (
+          insert into ${voucherRedemptions} (voucher_id, email, quantity, attendee_id)
+          select ${sql.placeholder('voucherId')}::int, ${sql.placeholder('email')}::text, ins.quantity, ins.id from ins
+          where (${sql.placeholder('categoryIds')}::jsonb is null or ins.ticket_category_id in (select value::int from jsonb_array_elements_text(${sql.placeholder('categoryIds')}::jsonb)))
+        )`
+    : sql``;
+  const guarded = sql`wanted as (
+      select (value->>'categoryId')::int as category_id, (value->>'quantity')::int as quantity from jsonb_array_elements(${sql.placeholder('wanted')}::jsonb)
+    ),
+    seats as (
+      select 1 from ${events}
+      where ${events.id} = ${sql.placeholder('eventId')}::int and ${events.status} = 'published'
+        and (${events.capacity} is null or ${seatsOf(events.id)} + ${sql.placeholder('total')}::int <= ${events.capacity})
+        and (select count(*) from wanted join ${ticketCategories} on ${ticketCategories.id} = wanted.category_id and ${ticketCategories.eventId} = ${sql.placeholder('eventId')}::int
+              where ${ticketCategories.quota} is null or ${soldCount} + wanted.quantity <= ${ticketCategories.quota}) = (select count(*) from wanted)
+    ),
+    ${uses}`;
+  const source = sql`select * from (${ticketRowsSource()}) v
+    where exists (select 1 from seats)${withCode ? sql` and exists (select 1 from uses)` : sql``}`;
+  return ticketRowsStatement(source, sql.placeholder('announcementType'), guarded, discounted);
+}
+
+/** `insertIfSeats`'s statement. */
+const insertIfSeatsStatement = statementOnce(
+  () =>
+    sql`with decided as (
+              select case
+                       when ${events.status} <> 'published' then null
+                       when ${events.capacity} is null or ${seatsOf(events.id)} + ${sql.placeholder('quantity')}::int <= ${events.capacity} then 'going'
+                       when ${events.waitlist} then 'waitlist'
+                     end as status
+              from ${events} where ${events.id} = ${sql.placeholder('eventId')}::int
+            ),
+            ins as (
+              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, language)
+              select ${sql.placeholder('eventId')}::int, ${sql.placeholder('email')}::text, ${sql.placeholder('displayName')}::text, ${sql.placeholder('quantity')}::int, decided.status,
+                     ${sql.placeholder('customFields')}::text, ${sql.placeholder('cancelToken')}::text, ${sql.placeholder('ticketCode')}::text, ${sql.placeholder('ticketCodeHash')}::text, ${sql.placeholder('language')}::text
+              from decided where decided.status is not null
+              returning ${sql.join(
+                ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
+                sql`, `,
+              )}
+            ),
+            job as (
+              insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
+              select ${heldAnnouncementValues(sql.placeholder('announcementType'), sql`jsonb_build_object('attendeeIds', jsonb_build_array(ins.id))`)} from ins
+              returning id
+            )
+            select ins.*, job.id as svc_announcement_job from decided left join ins on true left join job on true`,
+);
+
+/** `insertTicketRows`'s statement. */
+const insertTicketRowsStatement = statementOnce(() => ticketRowsStatement(ticketRowsSource(), sql.placeholder('announcementType')));
+
+/** `insertTicketRowsIfSeats`'s statement, with a code redeemed in it or without. */
+const guardedTicketRowsStatements = {
+  withCode: statementOnce(() => guardedTicketRows(true)),
+  withoutCode: statementOnce(() => guardedTicketRows(false)),
+};
+
 /** Queries only; rules live in the services. */
 export function attendeesRepository(db: Db) {
   return {
@@ -199,33 +297,18 @@ export function attendeesRepository(db: Db) {
       row: Omit<NewAttendeeRecord, 'eventId' | 'status'> & { quantity: number },
       announcementType: string,
     ): Promise<SeatedSignup> => {
-      const [result] = await queryRows<Record<string, unknown>>(
-        db,
-        sql`with decided as (
-              select case
-                       when ${events.status} <> 'published' then null
-                       when ${events.capacity} is null or ${seatsOf(events.id)} + ${row.quantity}::int <= ${events.capacity} then 'going'
-                       when ${events.waitlist} then 'waitlist'
-                     end as status
-              from ${events} where ${events.id} = ${eventId}
-            ),
-            ins as (
-              insert into ${attendees} (event_id, email, display_name, quantity, status, custom_fields, cancel_token, ticket_code, ticket_code_hash, language)
-              select ${eventId}::int, ${row.email}::text, ${row.displayName}::text, ${row.quantity}::int, decided.status,
-                     ${row.customFields ?? null}::text, ${row.cancelToken}::text, ${row.ticketCode}::text, ${row.ticketCodeHash}::text, ${row.language ?? null}::text
-              from decided where decided.status is not null
-              returning ${sql.join(
-                ATTENDEE_COLUMNS.map((c) => sql.identifier(c.name)),
-                sql`, `,
-              )}
-            ),
-            job as (
-              insert into ${jobs} (type, payload, state, attempts, locked_until_utc)
-              select ${heldAnnouncementValues(announcementType, sql`jsonb_build_object('attendeeIds', jsonb_build_array(ins.id))`)} from ins
-              returning id
-            )
-            select ins.*, job.id as svc_announcement_job from decided left join ins on true left join job on true`,
-      );
+      const [result] = await insertIfSeatsStatement.run(db, {
+        eventId,
+        quantity: row.quantity,
+        email: row.email,
+        displayName: row.displayName,
+        customFields: row.customFields ?? null,
+        cancelToken: row.cancelToken,
+        ticketCode: row.ticketCode,
+        ticketCodeHash: row.ticketCodeHash,
+        language: row.language ?? null,
+        announcementType,
+      });
       if (!result || result.id === null || result.id === undefined) return { status: null, row: null, announcement: null };
       const inserted = attendeeFromRaw(result);
       return { status: inserted.status as 'going' | 'waitlist', row: inserted, announcement: Number(result.svc_announcement_job) };
@@ -236,7 +319,7 @@ export function attendeesRepository(db: Db) {
      * event row's lock: one round trip while the lock is held, whatever the number of rows.
      */
     insertTicketRows: async (rows: NewAttendeeRecord[], announcementType: string): Promise<{ rows: AttendeeRecord[]; announcement: number }> => {
-      const result = await queryRows<Record<string, unknown>>(db, ticketRowsStatement(sql`values ${ticketRowValues(rows)}`, announcementType));
+      const result = await insertTicketRowsStatement.run(db, { rows: ticketRowsJson(rows), announcementType });
       return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
     },
     /**
@@ -258,37 +341,20 @@ export function attendeesRepository(db: Db) {
       const perCategory = new Map<number, number>();
       for (const r of rows) perCategory.set(r.ticketCategoryId!, (perCategory.get(r.ticketCategoryId!) ?? 0) + (r.quantity ?? 1));
       const wanted = JSON.stringify([...perCategory].map(([categoryId, quantity]) => ({ categoryId, quantity })));
-      const uses = redemption
-        ? sql`uses as (
-              update ${vouchers} set used_count = ${vouchers.usedCount} + ${redemption.quantity}::int
-              where ${vouchers.id} = ${redemption.voucherId}::int and ${vouchers.eventId} = ${eventId}::int and exists (select 1 from seats)
-                and (${vouchers.maxUses} is null or ${vouchers.usedCount} + ${redemption.quantity}::int <= ${vouchers.maxUses})
-                and (${vouchers.maxUsesPerEmail} is null or ${redemption.quantity}::int + (select coalesce(sum(r.quantity), 0) from ${voucherRedemptions} r
-                       where r.voucher_id = ${redemption.voucherId}::int and r.email = ${redemption.email}::text and r.released_utc is null) <= ${vouchers.maxUsesPerEmail})
-              returning ${vouchers.id}
-            ),`
-        : sql``;
-      const discounted = redemption
-        ? sql`, red as (
-              insert into ${voucherRedemptions} (voucher_id, email, quantity, attendee_id)
-              select ${redemption.voucherId}::int, ${redemption.email}::text, ins.quantity, ins.id from ins
-              where ${redemption.categoryIds === null ? sql`true` : sql`ins.ticket_category_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(redemption.categoryIds)}::jsonb))`}
-            )`
-        : sql``;
-      const guarded = sql`wanted as (
-          select (value->>'categoryId')::int as category_id, (value->>'quantity')::int as quantity from jsonb_array_elements(${wanted}::jsonb)
-        ),
-        seats as (
-          select 1 from ${events}
-          where ${events.id} = ${eventId}::int and ${events.status} = 'published'
-            and (${events.capacity} is null or ${seatsOf(events.id)} + ${total}::int <= ${events.capacity})
-            and (select count(*) from wanted join ${ticketCategories} on ${ticketCategories.id} = wanted.category_id and ${ticketCategories.eventId} = ${eventId}::int
-                  where ${ticketCategories.quota} is null or ${soldCount} + wanted.quantity <= ${ticketCategories.quota}) = (select count(*) from wanted)
-        ),
-        ${uses}`;
-      const source = sql`select * from (values ${ticketRowValues(rows.map((r) => ({ ...r, status: 'going' })))}) v
-        where exists (select 1 from seats)${redemption ? sql` and exists (select 1 from uses)` : sql``}`;
-      const result = await queryRows<Record<string, unknown>>(db, ticketRowsStatement(source, announcementType, guarded, discounted));
+      const statement = redemption ? guardedTicketRowsStatements.withCode : guardedTicketRowsStatements.withoutCode;
+      const result = await statement.run(db, {
+        eventId,
+        total,
+        wanted,
+        rows: ticketRowsJson(rows, 'going'),
+        announcementType,
+        ...(redemption && {
+          voucherId: redemption.voucherId,
+          email: redemption.email,
+          quantity: redemption.quantity,
+          categoryIds: redemption.categoryIds === null ? null : JSON.stringify(redemption.categoryIds),
+        }),
+      });
       if (result.length === 0) return null;
       return { rows: result.map(attendeeFromRaw), announcement: Number(result[0]!.svc_announcement_job) };
     },

@@ -39,11 +39,21 @@ const eventByIdQuery = builtOnce((db) =>
     .prepare('svc_event_by_id'),
 );
 
+/** The event row locked for the transaction (every sign-up of an event takes it). */
+const eventLockQuery = builtOnce((db) =>
+  db
+    .select()
+    .from(events)
+    .where(eq(events.id, sql.placeholder('id')))
+    .for('update')
+    .prepare('svc_event_lock'),
+);
+
 export function eventsRepository(db: Db) {
   return {
     findById: async (id: number) => (await eventByIdQuery(db).execute({ id }))[0] ?? null,
     /** The event row locked until the transaction ends: sign-ups on one event decide seats one at a time. */
-    lockById: async (id: number) => (await db.select().from(events).where(eq(events.id, id)).for('update'))[0] ?? null,
+    lockById: async (id: number) => (await eventLockQuery(db).execute({ id }))[0] ?? null,
     /** By start time; past events the most recent first. */
     list: async (filter: EventListFilter, limit: number, offset: number) => {
       const where = listWhere(filter);
