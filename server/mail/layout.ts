@@ -79,15 +79,38 @@ export function mailHtml(bodyHtml: string, locale: Locale = DEFAULT_LOCALE): str
   ].join('\n');
 }
 
+/** The logo heads a mail this high, in CSS pixels, or lower where it would be wider than MAIL_LOGO_MAX_WIDTH. */
+export const MAIL_LOGO_HEIGHT = 48;
+export const MAIL_LOGO_MAX_WIDTH = 200;
+
+/** The logo in a mail's header: the image the mail carries (`cid:…`) and the size it is shown at. */
+export interface MailLogo {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/** The size a logo of `width` × `height` pixels is shown at in a mail's header, its aspect kept. */
+export function mailLogoSize(width: number, height: number): { width: number; height: number } {
+  const scale = Math.min(MAIL_LOGO_HEIGHT / height, MAIL_LOGO_MAX_WIDTH / width);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
 /**
- * A stored mail's HTML with the organization's header (its name, "svc" where it has none, in its
- * accent) and footer (contact address, privacy and imprint links, in the mail's language). Every
- * value is escaped; the links are the ones Settings accepted (http or https only).
+ * A stored mail's HTML with the organization's header (its logo with its name as the alternative
+ * text where it has one, else its name, "svc" where it has none, in its accent) and footer
+ * (contact address, privacy and imprint links, in the mail's language). Every value is escaped;
+ * the links are the ones Settings accepted (http or https only). The logo's width and height are
+ * written out, so the mail does not jump when a client shows the image late.
  */
-export function brandMailHtml(html: string, organization: Organization, locale: Locale): string {
+export function brandMailHtml(html: string, organization: Organization, locale: Locale, logo: MailLogo | null = null): string {
   // CSS, not words: the colour as a style declaration
   const accent = organization.accentColor ? [' color', `${organization.accentColor};`].join(': ') : '';
-  const header = `<p style="margin: 0 0 16px; font-size: 18px; font-weight: bold;${accent}">${escapeHtml(displayName(organization))}</p>`;
+  const name = escapeHtml(displayName(organization));
+  // a client that holds images back shows the alternative text in the style the name has
+  const logoStyle = logo && ['display:block', `width:${logo.width}px`, `height:${logo.height}px`, 'border:0'].join(';');
+  const mark = logo ? `<img src="${escapeHtml(logo.src)}" alt="${name}" width="${logo.width}" height="${logo.height}" style="${logoStyle}">` : name;
+  const header = `<p style="margin: 0 0 16px; font-size: 18px; font-weight: bold;${accent}">${mark}</p>`;
   const parts: string[] = [];
   if (organization.name.trim()) parts.push(escapeHtml(organization.name.trim()));
   if (organization.contactEmail) {

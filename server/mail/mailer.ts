@@ -10,8 +10,9 @@ import type { OutboxItem } from '../../shared/mail';
 import { toUtcString } from '../../shared/time';
 import type { Organization } from '../../shared/organization';
 import { DEFAULT_LOCALE, matchLocale, type Locale } from '../../shared/i18n/locales';
-import { brandMailHtml, mailHtml, textToHtml, type MailLink } from './layout';
+import { brandMailHtml, MAIL_HEADER_SLOT, mailHtml, mailLogoSize, textToHtml, type MailLink } from './layout';
 import { readOrganization } from '../modules/settings/organization.service';
+import { readLogoJpeg, type LogoJpeg } from '../modules/images/images.service';
 import { outbox, type AttachmentRender, type OutboxState, type StoredAttachment } from './outbox.sql';
 
 /** A file attached as it is when the mail is queued. */
@@ -245,6 +246,14 @@ async function attachmentsToSend(stored: StoredAttachment[], renderers: Attachme
   return files;
 }
 
+/** The Content-ID the mail's header names the logo by (`cid:`). */
+export const LOGO_CID = 'organization-logo@svc';
+
+/** The logo as a file of the mail, shown inline where the header names it, not as an attachment to save. */
+function logoAttachment(logo: LogoJpeg) {
+  return { filename: 'logo.jpg', contentType: 'image/jpeg', content: logo.bytes, cid: LOGO_CID, contentDisposition: 'inline' as const };
+}
+
 /** Delivers outbox rows: over SMTP when SMTP_URL is set, else as .eml files under the data dir. */
 export function registerMailJobs(
   runner: JobRunner,
@@ -263,14 +272,21 @@ export function registerMailJobs(
     // older rows have no language: they were written in English
     const language = matchLocale(row.language) ?? DEFAULT_LOCALE;
     const organization = await readOrganization(db);
+    // the logo, like the name, is the one of the day the mail leaves: read now, not stored in the
+    // row (docs/decisions/050-organization-identity.md); a row without the header slot gets none
+    const logo = row.html?.includes(MAIL_HEADER_SLOT) ? await readLogoJpeg(db) : null;
+    const html =
+      row.html === null
+        ? undefined
+        : brandMailHtml(row.html, organization, language, logo && { src: `cid:${LOGO_CID}`, ...mailLogoSize(logo.width, logo.height) });
     const info = await transport.sendMail({
       from: senderOf(opts.from, organization),
       to: row.toAddress,
       subject: row.subject,
       text: row.text,
-      html: row.html === null ? undefined : brandMailHtml(row.html, organization, language),
+      html,
       headers: { 'Content-Language': language },
-      attachments,
+      attachments: logo ? [logoAttachment(logo), ...attachments] : attachments,
     });
     let state: OutboxState = 'sent';
     if (!opts.smtpUrl) {

@@ -65,6 +65,17 @@ export interface PdfPageMeta {
 
 export type Align = 'start' | 'center' | 'end';
 
+/** A JPEG file and its size in pixels (the organization's logo). */
+export interface PdfJpeg {
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The logo's height on a page, in points (about 12.7 mm), and the width it may not pass. */
+export const PDF_LOGO_HEIGHT = 36;
+export const PDF_LOGO_MAX_WIDTH = 180;
+
 export interface PdfPage {
   doc: PDFKit.PDFDocument;
   rtl: boolean;
@@ -82,6 +93,11 @@ export interface PdfPage {
     color: string,
     opts?: { align?: Align; link?: string; left?: number; width?: number },
   ): number;
+  /**
+   * Draws a JPEG at the reader's start edge from `y` (its top), PDF_LOGO_HEIGHT high, or lower
+   * where it would be wider than PDF_LOGO_MAX_WIDTH, its aspect kept; answers the size drawn.
+   */
+  logo(jpeg: PdfJpeg, y: number): { width: number; height: number };
   /** A thin rule across the content at `y`. */
   rule(y: number): void;
   /** The file, once everything is drawn. */
@@ -131,6 +147,13 @@ export function openPdfPage(meta: PdfPageMeta): PdfPage {
         y += lineHeight;
       }
       return y;
+    },
+    logo(jpeg, y) {
+      const scale = Math.min(PDF_LOGO_HEIGHT / jpeg.height, PDF_LOGO_MAX_WIDTH / jpeg.width);
+      const width = jpeg.width * scale;
+      const height = jpeg.height * scale;
+      doc.image(jpeg.bytes, rtl ? MARGIN + CONTENT_WIDTH - width : MARGIN, y, { width, height });
+      return { width, height };
     },
     rule(y) {
       doc

@@ -6,7 +6,7 @@
  * Everything it writes comes in translated (server/modules/attendees/ticket-pdf.service.ts).
  */
 import { ticketQrModules } from '../mail/ticket-qr';
-import { CONTENT_WIDTH, INK, MARGIN, MUTED, openPdfPage } from './pdf-page';
+import { CONTENT_WIDTH, INK, MARGIN, MUTED, openPdfPage, type PdfJpeg } from './pdf-page';
 import type { TextDirection } from './text-layout';
 
 export interface TicketPdfField {
@@ -22,6 +22,8 @@ export interface TicketPdfContent {
   /** The document's title (its properties and a viewer's title bar). */
   documentTitle: string;
   organization: string;
+  /** The organization's logo, drawn before its name; null: the name alone. */
+  logo: PdfJpeg | null;
   eventTitle: string;
   fields: TicketPdfField[];
   /** The QR's payload, written under it as well. */
@@ -34,6 +36,8 @@ export interface TicketPdfContent {
 }
 
 const QR_SIZE = 200;
+/** Between the logo and the name beside it. */
+const LOGO_GAP = 12;
 /** Quiet zone around the QR, in modules (the QR standard asks for 4). */
 const QR_QUIET = 4;
 
@@ -58,7 +62,18 @@ export function renderTicketPdf(content: TicketPdfContent): Promise<Buffer> {
   ) => page.draw(lines, y, size, weight, color, { align, link });
 
   let y = MARGIN;
-  y = draw(lay(content.organization, 12, 'bold'), y, 12, 'bold', MUTED);
+  if (content.logo) {
+    // the logo at the start edge, the name beside it (as text: a picture's words are not searchable), centred on its height
+    const logo = page.logo(content.logo, y);
+    const width = CONTENT_WIDTH - logo.width - LOGO_GAP;
+    const name = lay(content.organization, 12, 'bold', width).slice(0, 2);
+    const nameHeight = name.length * 12 * 1.45;
+    const left = page.rtl ? MARGIN : MARGIN + logo.width + LOGO_GAP;
+    const bottom = page.draw(name, y + Math.max(0, (logo.height - nameHeight) / 2), 12, 'bold', MUTED, { left, width });
+    y = Math.max(y + logo.height, bottom);
+  } else {
+    y = draw(lay(content.organization, 12, 'bold'), y, 12, 'bold', MUTED);
+  }
   y += 6;
   // a title of any length stays on the page: three lines at most
   y = draw(lay(content.eventTitle, 24, 'bold').slice(0, 3), y, 24, 'bold', INK);

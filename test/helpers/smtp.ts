@@ -42,6 +42,10 @@ export interface MimePart {
   contentType: string;
   /** The decoded body (quoted-printable and base64 undone), as UTF-8 text. */
   text: string;
+  /** The decoded body's bytes (an image's, say). */
+  bytes: Buffer;
+  /** Its headers, names in lower case (`content-id`, `content-disposition`). */
+  headers: Map<string, string>;
   /** The multipart types around it, outermost first. */
   within: string[];
 }
@@ -74,7 +78,7 @@ function leaves(entity: string, within: string[]): MimePart[] {
   if (encoding === 'base64') bytes = Buffer.from(body.replace(/\s+/g, ''), 'base64');
   else if (encoding === 'quoted-printable') bytes = decodeQuotedPrintable(body);
   else bytes = Buffer.from(body, 'utf8');
-  return [{ type, contentType, text: bytes.toString('utf8'), within }];
+  return [{ type, contentType, text: bytes.toString('utf8'), bytes, headers, within }];
 }
 
 function decodeQuotedPrintable(body: string): Buffer {

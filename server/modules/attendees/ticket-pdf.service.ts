@@ -16,6 +16,7 @@ import { renderTicketPdf } from '../../pdf/ticket-pdf';
 import { eventsRepository, type EventRow } from '../events/events.repository';
 import { ticketsRepository } from '../orders/tickets.repository';
 import { settingsService } from '../settings/settings.service';
+import { readLogoJpeg } from '../images/images.service';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { PRODUCT_NAME } from '../../../shared/organization';
 
@@ -85,7 +86,8 @@ export async function ticketPdf(
   knownEvent?: EventRow,
   options: TicketPdfOptions = { manageLink: true },
 ): Promise<Uint8Array> {
-  const { event, locale, tr, organization, category, when } = await ticketFacts(ctx, attendee, knownEvent);
+  // the logo of the moment it is rendered, as the name (docs/decisions/050-organization-identity.md)
+  const [{ event, locale, tr, organization, category, when }, logo] = await Promise.all([ticketFacts(ctx, attendee, knownEvent), readLogoJpeg(ctx.db)]);
   const fields = [
     { label: tr('pdf.ticket.when'), value: when },
     ...(event.venue ? [{ label: tr('pdf.ticket.where'), value: event.venue }] : []),
@@ -98,6 +100,7 @@ export async function ticketPdf(
     direction: localeDirection(locale),
     documentTitle: tr('pdf.ticket.documentTitle', { title: event.title }),
     organization,
+    logo,
     eventTitle: event.title,
     fields,
     code: attendee.ticketCode,

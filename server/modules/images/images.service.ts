@@ -8,7 +8,7 @@
 import { forgetOrganization } from '../settings/organization.service';
 import { SETTING_KEYS } from '../settings/settings.repository';
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { AppError } from '../../../shared/errors';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_SIDE, IMAGE_MIN_SIDE, IMAGE_WIDTHS, imageDto, type ImageDto, type StoredImage } from '../../../shared/images';
@@ -50,8 +50,12 @@ interface Variant {
   bytes: Buffer;
 }
 
-/** The upload checked and made into its variants (nothing stored yet). */
-export async function makeVariants(bytes: Uint8Array): Promise<{ stored: StoredImage; variants: Variant[] }> {
+/**
+ * The upload checked and made into its variants (nothing stored yet). A logo (`smallJpeg`) also
+ * gets a JPEG at the smallest width: mails attach it and PDF tickets embed it, where WebP is not
+ * read and the largest JPEG would weigh a mail down (docs/decisions/050-organization-identity.md).
+ */
+export async function makeVariants(bytes: Uint8Array, opts: { smallJpeg?: boolean } = {}): Promise<{ stored: StoredImage; variants: Variant[] }> {
   if (bytes.length === 0) throw badImage('is empty');
   if (bytes.length > IMAGE_MAX_BYTES) throw new AppError('svc_payload_too_large', 'The image is larger than 8 MB.', { maxBytes: IMAGE_MAX_BYTES });
   if (!sniffImage(bytes)) throw notAnImage('must be a JPEG, PNG or WebP file (judged by its content)');
@@ -82,13 +86,16 @@ export async function makeVariants(bytes: Uint8Array): Promise<{ stored: StoredI
       variants.push({ width, height: heightAt(width), format: 'webp', bytes: out });
     }
     const largest = widths[widths.length - 1]!;
-    const jpeg = await input()
-      .rotate()
-      .resize({ width: largest, height: heightAt(largest), fit: 'fill' })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: JPEG_QUALITY, mozjpeg: true })
-      .toBuffer();
-    variants.push({ width: largest, height: heightAt(largest), format: 'jpg', bytes: jpeg });
+    const jpegWidths = opts.smallJpeg && widths[0] !== largest ? [widths[0]!, largest] : [largest];
+    for (const width of jpegWidths) {
+      const jpeg = await input()
+        .rotate()
+        .resize({ width, height: heightAt(width), fit: 'fill' })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: JPEG_QUALITY, mozjpeg: true })
+        .toBuffer();
+      variants.push({ width, height: heightAt(width), format: 'jpg', bytes: jpeg });
+    }
   } catch (err) {
     throw new AppError('svc_unsupported_media_type', 'The image could not be read.', { params: { image: 'could not be read as an image' } }, { cause: err });
   }
@@ -115,6 +122,29 @@ async function dropUnnamed(tx: Tx): Promise<void> {
     where not exists (select 1 from ${events} e where e.cover_image ->> 'hash' = v.hash)
       and not exists (select 1 from ${bookingTypes} b where b.cover_image ->> 'hash' = v.hash)
       and not exists (select 1 from ${settings} s where s.key = ${LOGO_SETTING_KEY} and s.value ->> 'hash' = v.hash)`);
+}
+
+/** The logo as mails and PDF tickets carry it: its smallest stored JPEG, with that JPEG's size in pixels. */
+export interface LogoJpeg {
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * The organization's logo as a JPEG, or null when it has none. Read when a mail is sent or a
+ * ticket rendered, so both show the logo of that moment (docs/decisions/050-organization-identity.md).
+ * The smallest JPEG stored: a logo uploaded before logos got a small one has only its largest.
+ */
+export async function readLogoJpeg(db: Db): Promise<LogoJpeg | null> {
+  const [row] = await db
+    .select({ bytes: imageVariants.bytes, width: imageVariants.width, height: imageVariants.height })
+    .from(settings)
+    .innerJoin(imageVariants, and(eq(imageVariants.hash, sql`${settings.value} ->> 'hash'`), eq(imageVariants.format, 'jpg')))
+    .where(eq(settings.key, LOGO_SETTING_KEY))
+    .orderBy(asc(imageVariants.width))
+    .limit(1);
+  return row ?? null;
 }
 
 export type ImageOwner = 'event' | 'bookingType';
@@ -152,7 +182,7 @@ export function imagesService(ctx: AppContext) {
 
     /** PUT /settings/organization/logo. */
     async setLogo(bytes: Uint8Array): Promise<ImageDto> {
-      const { stored, variants } = await makeVariants(bytes);
+      const { stored, variants } = await makeVariants(bytes, { smallJpeg: true });
       await db.transaction(async (tx) => {
         await storeVariants(tx, stored.hash, variants);
         await tx

@@ -14,7 +14,7 @@ export const imageVariants = pgTable(
   {
     hash: text('hash').notNull(),
     width: integer('width').notNull(),
-    /** `webp` for every width; `jpg` once, at the largest width (link previews that read no WebP). */
+    /** `webp` for every width; `jpg` at the largest width (link previews that read no WebP), and for a logo at the smallest too (mails, PDF tickets). */
     format: text('format').$type<'webp' | 'jpg'>().notNull(),
     height: integer('height').notNull(),
     bytes: bytea('bytes').notNull(),
