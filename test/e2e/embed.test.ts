@@ -10,10 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
 import { dayInZone } from '../../client/visitor/time';
+import { sql } from 'drizzle-orm';
+import { SIGNUP_IP_LIMIT } from '../../server/modules/attendees/signup.service';
+import { queryRows } from '../../server/db/client';
+import { attendees } from '../../server/modules/attendees/attendees.sql';
 import { parseUtcString } from '../../shared/time';
 import { createHost, createType, disableIpThrottle, futureStart } from '../helpers/booking';
 import { useE2e } from '../helpers/e2e';
-import { createEvent, uniqueEmail } from '../helpers/registration';
+import { agedFormToken, createEvent, resetThrottles, signUp, uniqueEmail } from '../helpers/registration';
 import { isTrpcMutation, phoneProfile } from '../helpers/visitor-e2e';
 
 const TZ = 'Europe/Berlin';
@@ -130,6 +134,104 @@ describe('embeds on another origin', () => {
     expect(await page.locator('body').evaluate((b) => [getComputedStyle(b).fontFamily, getComputedStyle(b).marginTop])).toEqual(['serif', '32px']);
     expect(await page.evaluate(() => document.styleSheets.length)).toBe(1);
     await page.screenshot({ path: 'test-results/embed-allowed.png', fullPage: true });
+  });
+
+  test('throttled inside the embed: the visitor’s address is counted, the sign-up past the limit shows “too many attempts” in the frame, and the host page cannot post without the nonce', async () => {
+    await allowOrigins([hostOrigin]);
+    await resetThrottles(e2e.server);
+    const event = await createEvent(e2e.admin.api, { title: 'Throttled evening', capacity: 50 });
+    const page = await openHost(`<svc-event event="${event.id}"></svc-event>`);
+    const frame = page.frameLocator('svc-event iframe');
+    await frame.getByRole('heading', { level: 1, name: 'Throttled evening' }).waitFor();
+
+    await frame.getByLabel('Your name').fill('Tia Throttle');
+    await frame.getByLabel('Email').fill(uniqueEmail('throttle-first'));
+    const [first] = await Promise.all([
+      page.waitForResponse((r) => isTrpcMutation(r, 'attendees.signup'), { timeout: 15_000 }),
+      frame.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    expect(first.status()).toBe(200);
+    await frame.getByRole('heading', { name: 'You’re going!' }).waitFor();
+    // the embed's sign-up is counted on the client's address (and its email), as a full page's
+    // is: nothing of the frame, the host site or a cookie is in the key (decision 052)
+    const buckets = await queryRows<{ bucket: string }>(
+      e2e.server.server.ctx.db,
+      sql`select distinct bucket from svc_rate_limits where bucket like 'signup:%' order by bucket`,
+    );
+    expect(buckets.map((row) => row.bucket.replace(/^signup:email:[0-9a-f]{64}$/, 'signup:email:<hash>'))).toEqual([
+      'signup:email:<hash>',
+      'signup:ip:127.0.0.1',
+    ]);
+
+    // someone else from the same address signs up at once: the address's other sign-ups (sent
+    // from this test, the same 127.0.0.1) use up its limit while the frame's request is held,
+    // so the frame's is the one past the limit whatever second the minute's window turned in
+    await frame.getByRole('button', { name: 'Sign up someone else' }).click();
+    await frame.getByLabel('Your name').fill('Uma Undeterred');
+    await frame.getByLabel('Email').fill(uniqueEmail('throttle-second'));
+    let refusedDirectly = false;
+    await page.context().route(/\/trpc\/attendees\.signup/, async (route) => {
+      // at most two windows' worth: a minute turning mid-loop starts the count again
+      for (let n = 0; n <= 2 * SIGNUP_IP_LIMIT.limit && !refusedDirectly; n += 1) {
+        refusedDirectly = (await signUp(e2e.server, event.id)).status === 429;
+      }
+      await route.continue();
+    });
+    const [throttled] = await Promise.all([
+      page.waitForResponse((r) => isTrpcMutation(r, 'attendees.signup'), { timeout: 15_000 }),
+      frame.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    expect(refusedDirectly).toBe(true);
+    expect(throttled.status()).toBe(429);
+    // the frame says why it waits, in words, not a blank or endless "Sending…"
+    const status = frame.getByRole('status').filter({ has: frame.getByRole('heading', { name: 'Too many attempts in a short time' }) });
+    await status.waitFor();
+    expect(await status.innerText()).toMatch(/Please wait: this page will try again by itself in about (\d+) seconds?\./);
+    const seconds = Number(/in about (\d+) second/.exec(await status.innerText())![1]);
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(SIGNUP_IP_LIMIT.windowSeconds);
+    expect(await frame.getByText('Sending your sign-up…').count()).toBe(0);
+    // the frame follows the message's height: it is shown whole, not cut off
+    const contentHeight = () => frame.locator('html').evaluate((html) => Math.ceil(html.getBoundingClientRect().height));
+    await expect.poll(async () => (await frameHeight(page, 'svc-event iframe')) - (await contentHeight())).toBe(0);
+    await page.screenshot({ path: 'test-results/embed-throttled.png', fullPage: true });
+
+    // the host page itself posting the sign-up form: it cannot read a nonce (no CORS) nor set the
+    // header, so the post arrives without one and is refused before anything else is looked at
+    const nonceRead = await page.evaluate(
+      (url) =>
+        fetch(url).then(
+          () => 'read',
+          () => 'refused',
+        ),
+      `${e2e.server.url}/svc/v1/nonce`,
+    );
+    expect(nonceRead).toBe('refused');
+    const fields = { display_name: 'Hostile Host', email: uniqueEmail('host-page'), quantity: '1', svc_ts: agedFormToken(e2e.server, event.id), svc_hp: '' };
+    // an opaque answer's body is not kept by the browser: the post is passed on from the test as the
+    // browser sent it (its own headers, no nonce, the host's Origin) and its answer read there
+    const signupUrl = `${e2e.server.url}/svc/v1/events/${event.id}/signup`;
+    const directAnswer = new Promise<{ status: number; body: { code?: string }; headers: Record<string, string> }>((resolve) => {
+      void page.context().route(signupUrl, async (route) => {
+        const response = await route.fetch();
+        resolve({ status: response.status(), body: (await response.json()) as { code?: string }, headers: route.request().headers() });
+        await route.fulfill({ response });
+      });
+    });
+    await page.evaluate(
+      ({ url, body }) =>
+        fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'x-svc-nonce': 'ignored' }, body: new URLSearchParams(body) }).then(() => undefined),
+      { url: signupUrl, body: fields },
+    );
+    const direct = await directAnswer;
+    expect(direct.headers.origin).toBe(hostOrigin);
+    expect(direct.headers['x-svc-nonce']).toBeUndefined();
+    expect(direct.status).toBe(403);
+    expect(direct.body.code).toBe('svc_invalid_nonce');
+    // nothing of the host page's post was stored
+    const stored = await queryRows<{ email: string }>(e2e.server.server.ctx.db, sql`select email from ${attendees} where event_id = ${event.id}`);
+    expect(stored.map((row) => row.email)).not.toContain(fields.email);
+    await resetThrottles(e2e.server);
   });
 
   test('not allowed: the browser refuses to frame the app, and the embed shows none of it', async () => {
