@@ -123,8 +123,8 @@ export function isThrottled(submission: Pick<Submission, 'state' | 'error'> | un
 
 /** "…sent again by itself in about 40 seconds", from the time the outbox sends it again. */
 export function throttledRetryText(notBefore: number, now = Date.now()): string {
-  const seconds = Math.round((notBefore - now) / 1000);
-  if (seconds <= 0) return t('states.throttled', { unit: 'unknown', count: 0 });
+  if (!Number.isFinite(notBefore)) return t('states.throttled', { unit: 'unknown', count: 0 });
+  const seconds = Math.max(1, Math.round((notBefore - now) / 1000));
   if (seconds < 90) return t('states.throttled', { unit: 'seconds', count: seconds });
   return t('states.throttled', { unit: 'minutes', count: Math.round(seconds / 60) });
 }
