@@ -60,6 +60,7 @@ export interface Submission {
   /** True once the queued copy was stored while the network was away (the page says so). */
   queuedOffline: boolean;
   result?: unknown;
+  /** Failed: the server's refusal. Queued again: the answer it waits out (throttle, unavailable). */
   error?: SubmissionError;
   finishedAt?: number;
 }

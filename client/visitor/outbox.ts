@@ -114,9 +114,10 @@ async function sendOne(db: VisitorDb, claimed: Submission, transport: OutboxTran
         sub = { ...sub, nonce: '' };
         continue;
       }
-      // throttled, or the server lost its database for a moment: the same request, later
+      // throttled, or the server lost its database for a moment: the same request, later; the
+      // answer stays on the entry so the page can say why it waits (a throttle is not "sending")
       if (verdict.error.code === 'svc_rate_limited' || verdict.error.code === 'svc_unavailable') {
-        await release({ notBefore: now() + (verdict.retryAfterSeconds ? verdict.retryAfterSeconds * 1000 : DEFAULT_RETRY_MS) });
+        await release({ notBefore: now() + (verdict.retryAfterSeconds ? verdict.retryAfterSeconds * 1000 : DEFAULT_RETRY_MS), error: verdict.error });
         return 'later';
       }
       await db.outbox.update(id, { state: 'failed', error: verdict.error, claimedAt: undefined, finishedAt: now() });

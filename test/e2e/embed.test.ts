@@ -3,17 +3,24 @@
  * beside the app on 127.0.0.1: another site, so the frames are third-party) carries the script
  * tag, <svc-event> and <svc-booking>. With that origin allowed, a sign-up and a booking complete
  * inside the frames, each frame follows its content's height, and the host page keeps its own
- * content and styles; not allowed, the browser refuses the frame; the popup variant opens and closes.
+ * content and styles; past a throttle's limit the frame says so, and the host page's own post,
+ * without the nonce, is refused; not allowed, the browser refuses the frame; the popup variant
+ * opens and closes.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
 import { dayInZone } from '../../client/visitor/time';
+import { sql } from 'drizzle-orm';
+import { SIGNUP_IP_LIMIT } from '../../server/modules/attendees/signup.service';
+import { BOOKING_EMAIL_LIMIT } from '../../server/modules/booking/booking.service';
+import { queryRows } from '../../server/db/client';
+import { attendees } from '../../server/modules/attendees/attendees.sql';
 import { parseUtcString } from '../../shared/time';
-import { createHost, createType, disableIpThrottle, futureStart } from '../helpers/booking';
+import { createHost, createType, disableIpThrottle, futureStart, submitBooking } from '../helpers/booking';
 import { useE2e } from '../helpers/e2e';
-import { createEvent, uniqueEmail } from '../helpers/registration';
+import { agedFormToken, createEvent, resetThrottles, signUp, uniqueEmail } from '../helpers/registration';
 import { isTrpcMutation, phoneProfile } from '../helpers/visitor-e2e';
 
 const TZ = 'Europe/Berlin';
@@ -66,6 +73,15 @@ async function pickSlot(frame: FrameLocator, startUtc: string): Promise<void> {
   }
   await frame.locator(`[data-day="${day}"]`).click();
   await frame.locator(`[data-start="${startUtc}"]`).click();
+}
+
+/**
+ * Sends until the server answers 429, at most `attempts` times (a fixed window turning mid-way
+ * starts its count again): true when it did, so the limit is used up at this moment.
+ */
+async function refusedWithin(attempts: number, send: () => Promise<{ status: number }>): Promise<boolean> {
+  for (let n = 0; n < attempts; n += 1) if ((await send()).status === 429) return true;
+  return false;
 }
 
 describe('embeds on another origin', () => {
@@ -130,6 +146,122 @@ describe('embeds on another origin', () => {
     expect(await page.locator('body').evaluate((b) => [getComputedStyle(b).fontFamily, getComputedStyle(b).marginTop])).toEqual(['serif', '32px']);
     expect(await page.evaluate(() => document.styleSheets.length)).toBe(1);
     await page.screenshot({ path: 'test-results/embed-allowed.png', fullPage: true });
+  });
+
+  test('throttled inside the embed: the visitor’s address is counted, the sign-up and the booking past their limits show “too many attempts” in the frame, and the host page cannot post without the nonce', async () => {
+    await allowOrigins([hostOrigin]);
+    await resetThrottles(e2e.server);
+    const event = await createEvent(e2e.admin.api, { title: 'Throttled evening', capacity: 50 });
+    const type = await createType(e2e.admin.api, { title: 'Throttled consultation', hosts: [await createHost(e2e.admin.api)] });
+    const page = await openHost(`<svc-event event="${event.id}"></svc-event><svc-booking type="${type.id}"></svc-booking>`);
+    const frame = page.frameLocator('svc-event iframe');
+    await frame.getByRole('heading', { level: 1, name: 'Throttled evening' }).waitFor();
+
+    await frame.getByLabel('Your name').fill('Tia Throttle');
+    await frame.getByLabel('Email').fill(uniqueEmail('throttle-first'));
+    const [first] = await Promise.all([
+      page.waitForResponse((r) => isTrpcMutation(r, 'attendees.signup'), { timeout: 15_000 }),
+      frame.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    expect(first.status()).toBe(200);
+    await frame.getByRole('heading', { name: 'You’re going!' }).waitFor();
+    // the embed's sign-up is counted on the client's address (and its email), as a full page's
+    // is: nothing of the frame, the host site or a cookie is in the key (decision 052)
+    const buckets = await queryRows<{ bucket: string }>(
+      e2e.server.server.ctx.db,
+      sql`select distinct bucket from svc_rate_limits where bucket like 'signup:%' order by bucket`,
+    );
+    expect(buckets.map((row) => row.bucket.replace(/^signup:email:[0-9a-f]{64}$/, 'signup:email:<hash>'))).toEqual([
+      'signup:email:<hash>',
+      'signup:ip:127.0.0.1',
+    ]);
+
+    // someone else from the same address signs up at once. Each time the frame sends, the address's
+    // other sign-ups (from this test: the same 127.0.0.1) first use up its limit, so the frame's is
+    // the one past it whatever second the minute's window turns in, its retry included
+    await frame.getByRole('button', { name: 'Sign up someone else' }).click();
+    await frame.getByLabel('Your name').fill('Uma Undeterred');
+    await frame.getByLabel('Email').fill(uniqueEmail('throttle-second'));
+    const addressUsedUp: boolean[] = [];
+    await page.context().route(/\/trpc\/attendees\.signup/, async (route) => {
+      addressUsedUp.push(await refusedWithin(2 * SIGNUP_IP_LIMIT.limit + 1, () => signUp(e2e.server, event.id)));
+      await route.continue();
+    });
+    const [throttled] = await Promise.all([
+      page.waitForResponse((r) => isTrpcMutation(r, 'attendees.signup'), { timeout: 15_000 }),
+      frame.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    expect(addressUsedUp[0]).toBe(true);
+    expect(throttled.status()).toBe(429);
+    // the frame says why it waits and when it tries again, in words, not a blank or endless "Sending…"
+    const status = frame.getByRole('status').filter({ has: frame.getByRole('heading', { name: 'Too many attempts in a short time' }) });
+    await expect
+      .poll(() => status.innerText())
+      .toMatch(/^Too many attempts in a short time\s+Please wait: this page will try again by itself in about ([1-9]|[1-5]\d|60) seconds?\.$/);
+    // the frame follows the message's height: it is shown whole, not cut off
+    const contentHeight = () => frame.locator('html').evaluate((html) => Math.ceil(html.getBoundingClientRect().height));
+    await expect.poll(async () => (await frameHeight(page, 'svc-event iframe')) - (await contentHeight())).toBe(0);
+
+    // the booking frame alike; this file turns the per-address booking throttle off (beforeAll),
+    // so it is the email's limit, an hour's window, that the same person's other bookings use up
+    const bookingFrame = page.frameLocator('svc-booking iframe');
+    const bookingEmail = uniqueEmail('throttle-booking');
+    await pickSlot(bookingFrame, futureStart(3, 11));
+    await bookingFrame.getByLabel('Your name').fill('Bea Busy');
+    await bookingFrame.getByLabel('Email').fill(bookingEmail);
+    const emailUsedUp: boolean[] = [];
+    await page.context().route(/\/trpc\/booking\.create/, async (route) => {
+      emailUsedUp.push(await refusedWithin(2 * BOOKING_EMAIL_LIMIT.limit + 1, () => submitBooking(e2e.server.url, { customerEmail: bookingEmail })));
+      await route.continue();
+    });
+    const [bookingThrottled] = await Promise.all([
+      page.waitForResponse((r) => isTrpcMutation(r, 'booking.create')),
+      bookingFrame.getByRole('button', { name: 'Book this time' }).click(),
+    ]);
+    expect(emailUsedUp[0]).toBe(true);
+    expect(bookingThrottled.status()).toBe(429);
+    const bookingStatus = bookingFrame.getByRole('status').filter({ has: bookingFrame.getByRole('heading', { name: 'Too many attempts in a short time' }) });
+    await expect.poll(() => bookingStatus.innerText()).toMatch(/Please wait: this page will try again by itself in about \d+ (seconds?|minutes?)\.$/);
+    await page.screenshot({ path: 'test-results/embed-throttled.png', fullPage: true });
+
+    // the host page itself posting the sign-up form: it cannot read a nonce (no CORS) nor set the
+    // header, so the post arrives without one and is refused before anything else is looked at
+    const nonceRead = await page.evaluate(
+      (url) =>
+        fetch(url).then(
+          () => 'read',
+          () => 'refused',
+        ),
+      `${e2e.server.url}/svc/v1/nonce`,
+    );
+    expect(nonceRead).toBe('refused');
+    const fields = { display_name: 'Hostile Host', email: uniqueEmail('host-page'), quantity: '1', svc_ts: agedFormToken(e2e.server, event.id), svc_hp: '' };
+    // an opaque answer's body is not kept by the browser: the post is passed on from the test as the
+    // browser sent it (its own headers, no nonce, the host's Origin) and its answer read there
+    const signupUrl = `${e2e.server.url}/svc/v1/events/${event.id}/signup`;
+    let answered!: (answer: { status: number; body: { code?: string }; headers: Record<string, string> }) => void;
+    const directAnswer = new Promise<Parameters<typeof answered>[0]>((resolve) => (answered = resolve));
+    await page.context().route(signupUrl, async (route) => {
+      const response = await route.fetch();
+      answered({ status: response.status(), body: (await response.json()) as { code?: string }, headers: route.request().headers() });
+      await route.fulfill({ response });
+    });
+    await page.evaluate(
+      ({ url, body }) =>
+        fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'x-svc-nonce': 'ignored' }, body: new URLSearchParams(body) }).then(() => undefined),
+      { url: signupUrl, body: fields },
+    );
+    const direct = await directAnswer;
+    expect(direct.headers.origin).toBe(hostOrigin);
+    expect(direct.headers['x-svc-nonce']).toBeUndefined();
+    expect(direct.status).toBe(403);
+    expect(direct.body.code).toBe('svc_invalid_nonce');
+    // nothing of the host page's post was stored
+    const stored = await queryRows<{ email: string }>(e2e.server.server.ctx.db, sql`select email from ${attendees} where event_id = ${event.id}`);
+    expect(stored.map((row) => row.email)).not.toContain(fields.email);
+    // no held request is left to a closing page
+    await page.context().unrouteAll({ behavior: 'wait' });
+    await resetThrottles(e2e.server);
   });
 
   test('not allowed: the browser refuses to frame the app, and the embed shows none of it', async () => {

@@ -140,12 +140,14 @@ describe('visitor outbox', () => {
 
     now = NOW + 3400;
     expect(await flushOutbox(db, transport)).toMatchObject({ sent: 0, failed: 0, waiting: 1, nextDueAt: NOW + 3400 + 30_000 });
-    expect((await db.outbox.get(id))?.state).toBe('queued');
+    // queued again, with the throttle's answer kept so the page can say why it waits
+    expect(await db.outbox.get(id)).toMatchObject({ state: 'queued', error: { code: 'svc_rate_limited', status: 429 } });
 
     throttled = false;
     now = NOW + 3400 + 30_000;
     expect(await flushOutbox(db, transport)).toMatchObject({ sent: 1, waiting: 0 });
     expect(await pendingCount(db)).toBe(0);
+    expect((await db.outbox.get(id))?.error).toBeUndefined();
   });
 
   it('a request the server could not serve for a moment (503 svc_unavailable) stays queued and is sent after Retry-After, never failed', async () => {

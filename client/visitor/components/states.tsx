@@ -4,6 +4,7 @@ import { onReconnect } from '../../offline/reconnect';
 import { fieldLabel, fieldProblems, messageNamesField, plainSummary } from '../../ui/forms';
 import { formatAge } from '../time';
 import type { CachedResource } from '../cache';
+import type { Submission } from '../db';
 import { t } from '../../i18n/i18n';
 
 /** What AgeNote and ResourceStates read of a page's resource (client/visitor/cache.ts). */
@@ -110,4 +111,20 @@ export function SubmissionProblem(props: {
       </Show>
     </div>
   );
+}
+
+/**
+ * A queued sign-up or booking the server throttled (429) waits for its Retry-After and is sent
+ * again by itself (client/visitor/outbox.ts): the page says so instead of "Sending…".
+ */
+export function isThrottled(submission: Pick<Submission, 'state' | 'error'> | undefined): boolean {
+  return submission?.state === 'queued' && submission.error?.code === 'svc_rate_limited';
+}
+
+/** "…sent again by itself in about 40 seconds", from the time the outbox sends it again. */
+export function throttledRetryText(notBefore: number, now = Date.now()): string {
+  if (!Number.isFinite(notBefore)) return t('states.throttled', { unit: 'unknown', count: 0 });
+  const seconds = Math.max(1, Math.round((notBefore - now) / 1000));
+  if (seconds < 90) return t('states.throttled', { unit: 'seconds', count: seconds });
+  return t('states.throttled', { unit: 'minutes', count: Math.round(seconds / 60) });
 }

@@ -25,7 +25,7 @@ import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { createLater } from '../../ui/later';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
-import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
+import { ErrorState, isThrottled, ResourceStates, SubmissionProblem, throttledRetryText } from '../components/states';
 import { WhenLines } from '../components/when-lines';
 import { CalendarLinks } from '../components/calendar-links';
 import { ShareButton } from '../components/share-button';
@@ -399,12 +399,22 @@ export default function BookPage(props: RouteProps): JSX.Element {
               <div class="v-book-main v-stack">
                 <Show when={state() === 'queued' || state() === 'sending'}>
                   <div class="v-result waiting" role="status" id="book-result" tabindex="-1">
-                    <h2>{!online() || submission()?.queuedOffline ? tr('book.savedOnPhone') : tr('book.sending')}</h2>
-                    <p>
-                      {online()
-                        ? tr('book.sendingNow', { when: when(String(submission()!.body.startUtc)).text })
-                        : tr('book.sentWhenOnline', { when: when(String(submission()!.body.startUtc)).text })}
-                    </p>
+                    <Show
+                      when={online() && isThrottled(submission())}
+                      fallback={
+                        <>
+                          <h2>{!online() || submission()?.queuedOffline ? tr('book.savedOnPhone') : tr('book.sending')}</h2>
+                          <p>
+                            {online()
+                              ? tr('book.sendingNow', { when: when(String(submission()!.body.startUtc)).text })
+                              : tr('book.sentWhenOnline', { when: when(String(submission()!.body.startUtc)).text })}
+                          </p>
+                        </>
+                      }
+                    >
+                      <h2>{tr('states.throttledHeading')}</h2>
+                      <p>{throttledRetryText(submission()!.notBefore)}</p>
+                    </Show>
                   </div>
                 </Show>
 

@@ -27,7 +27,7 @@ import {
 import { utcMs } from '../../../shared/time';
 import { createCachedResource, createLiveQuery, onceSettled } from '../cache';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
-import { ErrorState, ResourceStates, SubmissionProblem } from '../components/states';
+import { ErrorState, isThrottled, ResourceStates, SubmissionProblem, throttledRetryText } from '../components/states';
 import { PriceSummary, priceSummaryHasButton } from '../components/price-summary';
 import { readTicketQuantities, TicketPicker, VOUCHER_FIELD } from '../components/ticket-picker';
 import { TicketQr } from '../components/ticket-qr';
@@ -567,9 +567,19 @@ export default function EventPage(props: RouteProps): JSX.Element {
 
                   <Show when={state() === 'queued' || state() === 'sending'}>
                     <div class="v-result waiting" role="status">
-                      <h3>{online() && !submission()?.queuedOffline ? t('signup.sending') : t('signup.savedOnPhone')}</h3>
-                      <Show when={!online() || submission()?.queuedOffline} fallback={<p>{t('signup.oneMoment')}</p>}>
-                        <p>{online() ? t('signup.sendingNow') : t('signup.sentWhenOnline')}</p>
+                      <Show
+                        when={online() && isThrottled(submission())}
+                        fallback={
+                          <>
+                            <h3>{online() && !submission()?.queuedOffline ? t('signup.sending') : t('signup.savedOnPhone')}</h3>
+                            <Show when={!online() || submission()?.queuedOffline} fallback={<p>{t('signup.oneMoment')}</p>}>
+                              <p>{online() ? t('signup.sendingNow') : t('signup.sentWhenOnline')}</p>
+                            </Show>
+                          </>
+                        }
+                      >
+                        <h3>{t('states.throttledHeading')}</h3>
+                        <p>{throttledRetryText(submission()!.notBefore)}</p>
                       </Show>
                     </div>
                   </Show>
