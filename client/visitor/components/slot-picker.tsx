@@ -35,6 +35,8 @@ export interface SlotPickerProps {
   seatsPerSlot?: number;
   /** Shown beside the times, focused and scrolled into view when it appears ("just taken"). */
   notice?: string | null;
+  /** Called once the first month's times are drawn, or their fetch failed: the picker has its height. */
+  onSettled?: () => void;
 }
 
 export function SlotPicker(props: SlotPickerProps): JSX.Element {
@@ -112,6 +114,12 @@ export function SlotPicker(props: SlotPickerProps): JSX.Element {
   const daySlots = () => (day() ? (byDay().get(day()!) ?? []) : []);
   // the day's times are drawn in the task after the month (docs/decisions/019-fast-first-paint.md)
   const timesDrawn = createLater(() => resource.value() !== undefined);
+  let settled = false;
+  createEffect(() => {
+    if (settled || (!timesDrawn() && (resource.loading() || resource.value() !== undefined))) return;
+    settled = true;
+    props.onSettled?.();
+  });
   const atFirstMonth = () => month().year * 12 + month().month <= thisMonth().year * 12 + thisMonth().month;
   // functions, so a language switch renames them
   const weekdays = () => weekdayNames('short');

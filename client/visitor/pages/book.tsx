@@ -323,6 +323,11 @@ export default function BookPage(props: RouteProps): JSX.Element {
   const pickerDrawn = createLater(type.value);
   // and the details form in the task after the grid
   const formDrawn = createLater(pickerDrawn);
+  // On a phone the type's cover, text and hosts stand below the calendar: drawn once the calendar
+  // has its times (or could not get them), they do not jump down as the month arrives (a layout
+  // shift of 0.4 measured with a cover; docs/decisions/019-fast-first-paint.md).
+  const [pickerSettled, setPickerSettled] = createSignal(false);
+  const asideDrawn = () => pickerSettled() || !showPicker();
   const maxSeats = () => Math.max(1, type.value()?.capacity ?? 1);
   /** What the chosen seats cost, for the button (the visitor sees the price before acting). */
   const total = () => {
@@ -366,35 +371,37 @@ export default function BookPage(props: RouteProps): JSX.Element {
                   <li>{tr('book.hostConfirms')}</li>
                 </Show>
               </ul>
-              <div class="v-book-aside">
-                <CoverImage image={t().image} alt={t().title} sizes={COVER_SIZES.half} />
-                <Show when={t().description}>
-                  <p class="v-book-about">{t().description}</p>
-                </Show>
-                <ShareButton title={t().title} path={`/book/${t().id}`} />
-                <Show when={(t().hostProfiles ?? []).length > 0}>
-                  <section class="v-book-hosts" aria-labelledby="hosts-heading">
-                    <h2 id="hosts-heading">{tr('book.hostsHeading', { count: t().hostProfiles.length })}</h2>
-                    <ul>
-                      <For each={t().hostProfiles}>
-                        {(host) => (
-                          <li class="v-book-host">
-                            <Show when={host.photoUrl}>
-                              {(src) => <img src={src()} alt={tr('book.hostPhotoAlt', { name: host.name })} width={64} height={64} />}
-                            </Show>
-                            <div>
-                              <strong>{host.name}</strong>
-                              <Show when={host.bio}>
-                                <p>{host.bio}</p>
+              <Show when={asideDrawn()}>
+                <div class="v-book-aside">
+                  <CoverImage image={t().image} alt={t().title} sizes={COVER_SIZES.half} />
+                  <Show when={t().description}>
+                    <p class="v-book-about">{t().description}</p>
+                  </Show>
+                  <ShareButton title={t().title} path={`/book/${t().id}`} />
+                  <Show when={(t().hostProfiles ?? []).length > 0}>
+                    <section class="v-book-hosts" aria-labelledby="hosts-heading">
+                      <h2 id="hosts-heading">{tr('book.hostsHeading', { count: t().hostProfiles.length })}</h2>
+                      <ul>
+                        <For each={t().hostProfiles}>
+                          {(host) => (
+                            <li class="v-book-host">
+                              <Show when={host.photoUrl}>
+                                {(src) => <img src={src()} alt={tr('book.hostPhotoAlt', { name: host.name })} width={64} height={64} />}
                               </Show>
-                            </div>
-                          </li>
-                        )}
-                      </For>
-                    </ul>
-                  </section>
-                </Show>
-              </div>
+                              <div>
+                                <strong>{host.name}</strong>
+                                <Show when={host.bio}>
+                                  <p>{host.bio}</p>
+                                </Show>
+                              </div>
+                            </li>
+                          )}
+                        </For>
+                      </ul>
+                    </section>
+                  </Show>
+                </div>
+              </Show>
 
               <div class="v-book-main v-stack">
                 <Show when={state() === 'queued' || state() === 'sending'}>
@@ -508,6 +515,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                       seatsPerSlot={t().capacity}
                       notice={notice()}
                       ref={(handle) => (picker = handle)}
+                      onSettled={() => setPickerSettled(true)}
                     />
                   </section>
 
