@@ -3,6 +3,7 @@ import { getChatTest, queueChatTest } from '../chat-data';
 import { getSettings, updateSettings } from '../data';
 import { edition } from '../edition';
 import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import { submitWith } from '../../ui/forms';
 import { AsyncView } from './async-view';
 import { SaveStatus } from './fields';
@@ -128,30 +129,21 @@ function TeamChatSection(): JSX.Element {
 
 function TeamChatForm(props: { initial: string }): JSX.Element {
   const [url, setUrl] = createSignal(props.initial);
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
-  const save = async () => {
-    if (state() === 'saving') return;
-    setState('saving');
-    setError(null);
-    try {
+  const saving = createSaveAction();
+  const save = () =>
+    saving.run(async () => {
       const saved = await updateSettings({ chatWebhookUrl: url().trim() });
       setUrl(saved.chatWebhookUrl ?? '');
-      setState('saved');
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
-  };
+    });
   return (
     <form class="form form-wide" onSubmit={submitWith(save)}>
       <ChatWebhookField value={url()} onChange={setUrl} />
       <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
+        <button type="submit" class="button" aria-disabled={saving.busy()}>
           {t('admin.chat.save')}
         </button>
       </div>
-      <SaveStatus state={state()} error={error()} />
+      <SaveStatus state={saving.state()} error={saving.error()} />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { For, Show, splitProps, type JSX } from 'solid-js';
 import { t } from '../../i18n/i18n';
+import type { SaveState } from '../forms';
 
 /** Labelled inputs for admin forms: every input has a label and, when given, a hint tied by aria-describedby. */
 interface BaseProps {
@@ -111,7 +112,7 @@ export function CheckboxField(props: BaseProps & { checked: boolean; onChange: (
 }
 
 /** "Saved" / the server's refusal, announced politely; never colour alone (a word and a sign). */
-export function SaveStatus(props: { state: 'idle' | 'saving' | 'saved' | 'failed'; error?: string | null }): JSX.Element {
+export function SaveStatus(props: { state: SaveState; error?: string | null }): JSX.Element {
   return (
     <p class="save-status" classList={{ 'save-failed': props.state === 'failed', 'save-ok': props.state === 'saved' }} role="status">
       {props.state === 'saving'
