@@ -21,7 +21,16 @@ import {
 import { ZCustomFieldDefinition } from '../../../shared/custom-fields-schema';
 import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES, type WaitlistPromotion } from '../../../shared/events';
 import { ApiError } from '../../ui/errors';
-import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS, translatedOptions } from '../forms';
+import {
+  centsToText,
+  createSaveAction,
+  localInputToUtc,
+  textToCents,
+  utcToLocalInput,
+  viewerTimeZone,
+  PUBLISH_STATUS_OPTIONS,
+  translatedOptions,
+} from '../forms';
 import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
@@ -118,8 +127,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   const [status, setStatus] = createSignal<'draft' | 'published'>(e?.status ?? 'draft');
   const [price, setPrice] = createSignal(centsToText(e?.priceCents ?? 0));
   const [chatWebhookUrl, setChatWebhookUrl] = createSignal(e?.chatWebhookUrl ?? '');
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   // the extended edition's sections; the free edition neither shows nor sends them
   void createResource(loadPaymentStatus);
   const extended = () => edition() === 'extended';
@@ -168,30 +176,27 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   };
 
   const save = async (publish = false) => {
-    if (state() === 'saving') return;
-    setError(null);
+    if (saving.busy()) return;
     let body: ReturnType<typeof build>;
     try {
       body = build();
       if (publish) body.status = 'published';
     } catch (err) {
-      setState('failed');
-      setError((err as Error).message);
-      return;
+      return saving.fail((err as Error).message);
     }
-    setState('saving');
-    try {
-      const saved = e ? await updateEvent(e.id, body) : await createEvent(body);
-      setStatus(saved.status);
-      props.onSaved(saved);
-      questions.markSaved();
-      setState('saved');
-      if (!e) navigate(`/admin/events/${saved.id}`);
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-      if (err instanceof ApiError) questions.showServerErrors(err.data?.params);
-    }
+    await saving.run(
+      async () => {
+        const saved = e ? await updateEvent(e.id, body) : await createEvent(body);
+        setStatus(saved.status);
+        props.onSaved(saved);
+        questions.markSaved();
+        if (!e) navigate(`/admin/events/${saved.id}`);
+      },
+      (err) => {
+        if (err instanceof ApiError) questions.showServerErrors(err.data?.params);
+        return adminErrorMessage(err);
+      },
+    );
   };
 
   return (
@@ -298,7 +303,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
         </fieldset>
       </Show>
       <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
+        <button type="submit" class="button" aria-disabled={saving.busy()}>
           {e ? t('admin.eventForm.save') : t('admin.eventForm.create')}
         </button>
         <Show when={status() === 'draft'}>
@@ -308,7 +313,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
         </Show>
         <Show when={e}>{(ev) => <A href={`/admin/events/${ev().id}`}>{t('admin.eventForm.backToDashboard')}</A>}</Show>
       </div>
-      <SaveStatus state={state()} error={error()} />
+      <SaveStatus state={saving.state()} error={saving.error()} />
     </form>
   );
 }
