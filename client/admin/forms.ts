@@ -146,9 +146,9 @@ export interface SaveAction {
    * with `describe(err)` (default: the action's own) when it throws.
    */
   run: (work: () => Promise<unknown>, describe?: DescribeFailure) => Promise<void>;
-  /** A refusal found before anything is sent; null when the form says it next to its fields. */
-  fail: (message: string | null) => void;
-  /** Back to nothing said (the admin edits again after "saved"). */
+  /** A refusal found before anything is sent (a field the form cannot read). */
+  fail: (message: string) => void;
+  /** Back to nothing said: the admin edits again after "saved", or tries again. */
   reset: () => void;
 }
 
@@ -181,6 +181,9 @@ export function createSaveAction(describe: DescribeFailure = adminErrorMessage):
       setState('failed');
       setError(message);
     },
-    reset: () => setState('idle'),
+    reset() {
+      setState('idle');
+      setError(null);
+    },
   };
 }

@@ -5,6 +5,7 @@ import type { AdminAttendee } from '../data';
 import { FormError } from '../../ui/form-error';
 import { errorMessage } from '../../ui/errors';
 import { submitWith } from '../../ui/forms';
+import { createSaveAction } from '../forms';
 import type { UpdateAttendeeInput } from '../../../shared/attendees';
 import { SelectField, TextField } from './fields';
 import { t } from '../../i18n/i18n';
@@ -25,8 +26,7 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
     status: props.row.status || 'going',
   });
   const [errors, setErrors] = createSignal<AttendeeFieldErrors>({});
-  const [formError, setFormError] = createSignal<string | null>(null);
-  const [saving, setSaving] = createSignal(false);
+  const saving = createSaveAction(errorMessage);
   const set = (field: keyof AttendeeDraft) => (value: string) => {
     setDraft({ ...draft(), [field]: value });
     // a corrected field loses its message at once; the others keep theirs until the next try
@@ -41,25 +41,26 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
   const focusFirstProblem = () => queueMicrotask(() => dialog?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
   const submit = async () => {
-    if (saving()) return;
-    setFormError(null);
+    if (saving.busy()) return;
+    saving.reset();
     const problems = attendeeDraftErrors(draft(), props.row.email);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return focusFirstProblem();
     const patch = attendeePatch(props.row, draft());
     if (Object.keys(patch).length === 0) return close();
-    setSaving(true);
-    try {
-      await props.onSave(patch);
-      close();
-    } catch (err) {
-      const fields = attendeeServerFieldErrors(err);
-      setErrors(fields);
-      if (Object.keys(fields).length > 0) focusFirstProblem();
-      else setFormError(t('admin.attendees.panel.notSaved', { reason: errorMessage(err) }));
-    } finally {
-      setSaving(false);
-    }
+    await saving.run(
+      async () => {
+        await props.onSave(patch);
+        close();
+      },
+      (err) => {
+        const fields = attendeeServerFieldErrors(err);
+        setErrors(fields);
+        if (Object.keys(fields).length === 0) return t('admin.attendees.panel.notSaved', { reason: errorMessage(err) });
+        focusFirstProblem();
+        return null;
+      },
+    );
   };
 
   function close(): void {
@@ -114,10 +115,10 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
         <Show when={props.row.pending?.length}>
           <p class="field-hint">{t('admin.attendees.panel.pending')}</p>
         </Show>
-        <FormError message={formError()} />
+        <FormError message={saving.error()} />
         <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving()}>
-            {saving() ? t('admin.common.saving') : t('admin.attendees.panel.save')}
+          <button type="submit" class="button" aria-disabled={saving.busy()}>
+            {saving.busy() ? t('admin.common.saving') : t('admin.attendees.panel.save')}
           </button>
           <button type="button" class="button button-quiet" onClick={close}>
             {t('admin.attendees.panel.cancel')}

@@ -10,6 +10,7 @@ import { addAttendee, downloadSelection, jobProgress, messageEvent, POLL_MS, sta
 import { FormError } from '../../ui/form-error';
 import { errorMessage } from '../../ui/errors';
 import { submitWith } from '../../ui/forms';
+import { createSaveAction } from '../forms';
 import { t } from '../../i18n/i18n';
 import type { ConfirmRequest } from './confirm';
 import { CheckboxField, SelectField, TextField } from './fields';
@@ -186,16 +187,12 @@ export function AddAttendeeDialog(props: { eventId: number; onAdded: (name: stri
   const [quantity, setQuantity] = createSignal('1');
   const [status, setStatus] = createSignal<'going' | 'waitlist'>('going');
   const [notify, setNotify] = createSignal(true);
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
+  const saving = createSaveAction(errorMessage);
   onMount(() => dialog?.showModal());
   onCleanup(() => dialog?.open && dialog.close());
 
-  const submit = async () => {
-    if (busy()) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    saving.run(async () => {
       const added = await addAttendee(props.eventId, {
         displayName: displayName(),
         email: email(),
@@ -205,12 +202,7 @@ export function AddAttendeeDialog(props: { eventId: number; onAdded: (name: stri
       });
       props.onAdded(added.displayName);
       dialog?.close();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <dialog ref={dialog} class="side-panel" aria-labelledby="add-attendee-title" onClose={() => props.onClose()}>
       <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
@@ -233,10 +225,10 @@ export function AddAttendeeDialog(props: { eventId: number; onAdded: (name: stri
           />
         </div>
         <CheckboxField id="add-attendee-notify" label={t('admin.bulk.add.notify')} checked={notify()} onChange={setNotify} />
-        <FormError message={error()} />
+        <FormError message={saving.error()} />
         <div class="button-row">
-          <button type="submit" class="button" aria-disabled={busy()}>
-            {busy() ? t('admin.common.saving') : t('admin.bulk.add.submit')}
+          <button type="submit" class="button" aria-disabled={saving.busy()}>
+            {saving.busy() ? t('admin.common.saving') : t('admin.bulk.add.submit')}
           </button>
           <button type="button" class="button button-quiet" onClick={() => dialog?.close()}>
             {t('admin.attendees.panel.cancel')}
@@ -263,8 +255,7 @@ export function MessageDialog(props: {
   const [subject, setSubject] = createSignal('');
   const [body, setBody] = createSignal('');
   const [preview, setPreview] = createSignal<{ count: number; subject: string; text: string } | null>(null);
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
+  const sending = createSaveAction(errorMessage);
   onMount(() => dialog?.showModal());
   onCleanup(() => dialog?.open && dialog.close());
   const edited = (set: (v: string) => void) => (v: string) => {
@@ -272,11 +263,8 @@ export function MessageDialog(props: {
     setPreview(null);
   };
 
-  const submit = async () => {
-    if (busy()) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    sending.run(async () => {
       const words = { subject: subject(), body: body() };
       const shown = preview();
       if (props.selection) {
@@ -294,12 +282,7 @@ export function MessageDialog(props: {
         props.onSent(sent.count);
         dialog?.close();
       }
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <dialog ref={dialog} class="side-panel" aria-labelledby="message-title" onClose={() => props.onClose()}>
       <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
@@ -343,9 +326,9 @@ export function MessageDialog(props: {
             </section>
           )}
         </Show>
-        <FormError message={error()} />
+        <FormError message={sending.error()} />
         <div class="button-row">
-          <button type="submit" class="button" aria-disabled={busy() || (preview()?.count === 0 && preview() !== null)}>
+          <button type="submit" class="button" aria-disabled={sending.busy() || (preview()?.count === 0 && preview() !== null)}>
             {preview() ? t('admin.bulk.message.send', { count: preview()!.count }) : t('admin.bulk.message.preview')}
           </button>
           <button type="button" class="button button-quiet" onClick={() => dialog?.close()}>
