@@ -6,7 +6,7 @@ import { adminErrorMessage } from '../errors';
 import { createSaveAction } from '../forms';
 import { submitWith } from '../../ui/forms';
 import { AsyncView } from './async-view';
-import { SaveStatus } from './fields';
+import { SaveButtons } from './fields';
 import { t } from '../../i18n/i18n';
 
 /** How often and how long the field asks whether the queued test went out (the job runs within seconds). */
@@ -138,12 +138,7 @@ function TeamChatForm(props: { initial: string }): JSX.Element {
   return (
     <form class="form form-wide" onSubmit={submitWith(save)}>
       <ChatWebhookField value={url()} onChange={setUrl} />
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={saving.busy()}>
-          {t('admin.chat.save')}
-        </button>
-      </div>
-      <SaveStatus state={saving.state()} error={saving.error()} />
+      <SaveButtons action={saving} label={t('admin.chat.save')} />
     </form>
   );
 }

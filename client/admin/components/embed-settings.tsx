@@ -4,7 +4,7 @@ import { call, rpc } from '../../ui/trpc';
 import { createSaveAction } from '../forms';
 import { submitWith } from '../../ui/forms';
 import { AsyncView } from './async-view';
-import { SaveStatus, TextArea } from './fields';
+import { SaveButtons, TextArea } from './fields';
 import { t, tx } from '../../i18n/i18n';
 
 const getEmbedSettings = () => call(rpc().embeds.get.query());
@@ -79,12 +79,7 @@ function EmbedForm(props: { initial: EmbedSettingsDto }): JSX.Element {
         <Show when={props.initial.operatorOrigins.length > 0}>
           <p class="field-hint">{t('admin.settings.embeds.operator', { origins: props.initial.operatorOrigins.join(', ') })}</p>
         </Show>
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {t('admin.settings.embeds.save')}
-          </button>
-        </div>
-        <SaveStatus state={saving.state()} error={saving.error()} />
+        <SaveButtons action={saving} label={t('admin.settings.embeds.save')} />
       </form>
       <div class="field form-wide">
         <label for="embed-snippet">{t('admin.settings.embeds.snippet')}</label>

@@ -1,6 +1,6 @@
 import { For, Show, splitProps, type JSX } from 'solid-js';
 import { t } from '../../i18n/i18n';
-import type { SaveState } from '../forms';
+import type { SaveAction, SaveState } from '../forms';
 
 /** Labelled inputs for admin forms: every input has a label and, when given, a hint tied by aria-describedby. */
 interface BaseProps {
@@ -108,6 +108,24 @@ export function CheckboxField(props: BaseProps & { checked: boolean; onChange: (
       <label for={props.id}>{props.label}</label>
       <Extras {...props} />
     </div>
+  );
+}
+
+/**
+ * A form's submit button (aria-disabled while saving, so it keeps its focus) with any other
+ * buttons of the row as children, and the save's status line under the row.
+ */
+export function SaveButtons(props: { action: SaveAction; label: string; children?: JSX.Element }): JSX.Element {
+  return (
+    <>
+      <div class="button-row">
+        <button type="submit" class="button" aria-disabled={props.action.busy()}>
+          {props.label}
+        </button>
+        {props.children}
+      </div>
+      <SaveStatus state={props.action.state()} error={props.action.error()} />
+    </>
   );
 }
 

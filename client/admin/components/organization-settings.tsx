@@ -1,7 +1,7 @@
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { AsyncView } from './async-view';
 import { CoverImagePicker } from './cover-image-picker';
-import { SaveStatus, TextField } from './fields';
+import { SaveButtons, TextField } from './fields';
 import { getOrganization, putOrganization } from '../data';
 import { createSaveAction } from '../forms';
 import { submitWith } from '../../ui/forms';
@@ -158,12 +158,7 @@ function OrganizationForm(props: { initial: Organization }): JSX.Element {
         maxLength={MAIL_SENDER_NAME_MAX}
         hint={t('admin.settings.org.senderHint')}
       />
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={saving.busy()}>
-          {t('admin.settings.org.save')}
-        </button>
-      </div>
-      <SaveStatus state={saving.state()} error={saving.error()} />
+      <SaveButtons action={saving} label={t('admin.settings.org.save')} />
     </form>
   );
 }

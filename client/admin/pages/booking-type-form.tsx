@@ -3,7 +3,7 @@ import { CoverImagePicker } from '../components/cover-image-picker';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
-import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { CheckboxField, SaveButtons, SelectField, TextArea, TextField } from '../components/fields';
 import { WeeklyEditor } from '../components/weekly-editor';
 import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, type AssignmentMode, type LocationMode } from '../constants';
 import { createBookingType, deleteBookingType, getBookingType, listSlots, listUsers, updateBookingType } from '../data';
@@ -394,18 +394,14 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
           />
         </Show>
         <SelectField id="bt-status" label={t('admin.bookingTypeForm.status')} value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {savedId() ? t('admin.bookingTypeForm.save') : t('admin.bookingTypeForm.create')}
-          </button>
+        <SaveButtons action={saving} label={savedId() ? t('admin.bookingTypeForm.save') : t('admin.bookingTypeForm.create')}>
           <Show when={savedId()}>
             <button type="button" class="button button-quiet button-danger-text" onClick={askDelete}>
               {t('admin.bookingTypeForm.delete')}
             </button>
           </Show>
           <A href="/admin/booking-types">{t('admin.bookingTypeForm.all')}</A>
-        </div>
-        <SaveStatus state={saving.state()} error={saving.error()} />
+        </SaveButtons>
       </form>
       <SlotPreview typeId={savedId()} tick={previewTick()} status={status()} />
       {confirm.view()}

@@ -5,7 +5,7 @@ import { CalendarFeed } from '../components/calendar-feed';
 import { DataTable } from '../components/data-table';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
-import { SaveStatus, SelectField, TextField } from '../components/fields';
+import { SaveButtons, SelectField, TextField } from '../components/fields';
 import { calendarDays, groupByLocalDay, shiftAnchor, type CalendarView } from '../calendar';
 import { attentionLabel, BOOKING_PAYMENT_LABELS, BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
 import {
@@ -405,12 +405,7 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
         <TextField id="nb-name" label={t('admin.bookings.customerName')} value={name()} onInput={setName} required autocomplete="off" />
         <TextField id="nb-email" label={t('admin.bookings.customerEmail')} type="email" value={email()} onInput={setEmail} required autocomplete="off" />
         <TextField id="nb-quantity" label={t('admin.bookings.seats')} type="number" min="1" value={quantity()} onInput={setQuantity} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {t('admin.bookings.book')}
-          </button>
-        </div>
-        <SaveStatus state={saving.state()} error={saving.error()} />
+        <SaveButtons action={saving} label={t('admin.bookings.book')} />
       </form>
     </section>
   );

@@ -5,7 +5,7 @@ import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { createConfirm } from '../components/confirm';
 import { PairingQr } from '../components/pairing-qr';
-import { SaveStatus, TextField } from '../components/fields';
+import { SaveButtons, TextField } from '../components/fields';
 import {
   createDevice,
   listDevices,
@@ -263,15 +263,11 @@ function ListEditor(props: { device: DeviceDto; eventTitle: (id: number) => stri
             </ul>
           </Show>
         </fieldset>
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {t('admin.devices.saveList')}
-          </button>
+        <SaveButtons action={saving} label={t('admin.devices.saveList')}>
           <button type="button" class="button button-quiet" onClick={() => props.onClose()}>
             {t('admin.devices.cancelList')}
           </button>
-        </div>
-        <SaveStatus state={saving.state()} error={saving.error()} />
+        </SaveButtons>
       </form>
     </section>
   );
@@ -346,12 +342,7 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
             </ul>
           </fieldset>
         </Show>
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {t('admin.devices.create')}
-          </button>
-        </div>
-        <SaveStatus state={saving.state()} error={saving.error()} />
+        <SaveButtons action={saving} label={t('admin.devices.create')} />
       </form>
     </section>
   );

@@ -6,7 +6,7 @@ import { ChatWebhookField } from '../components/chat-webhook-field';
 import { EventLanguageField } from '../components/language-field';
 import { TicketEditors } from '../components/ticket-editors';
 import type { Locale } from '../../../shared/i18n/locales';
-import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { CheckboxField, SaveButtons, SelectField, TextArea, TextField } from '../components/fields';
 import { createEvent, getEvent, getSettings, updateEvent, type EventDto } from '../data';
 import { edition, loadPaymentStatus } from '../edition';
 import { adminErrorMessage } from '../errors';
@@ -302,18 +302,14 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
           <ChatWebhookField value={chatWebhookUrl()} onChange={setChatWebhookUrl} eventId={e?.id} />
         </fieldset>
       </Show>
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={saving.busy()}>
-          {e ? t('admin.eventForm.save') : t('admin.eventForm.create')}
-        </button>
+      <SaveButtons action={saving} label={e ? t('admin.eventForm.save') : t('admin.eventForm.create')}>
         <Show when={status() === 'draft'}>
           <button type="button" class="button button-quiet" onClick={() => void save(true)}>
             {t('admin.eventForm.saveAndPublish')}
           </button>
         </Show>
         <Show when={e}>{(ev) => <A href={`/admin/events/${ev().id}`}>{t('admin.eventForm.backToDashboard')}</A>}</Show>
-      </div>
-      <SaveStatus state={saving.state()} error={saving.error()} />
+      </SaveButtons>
     </form>
   );
 }

@@ -7,7 +7,7 @@ import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
-import { SaveStatus, TextArea, TextField } from '../components/fields';
+import { SaveButtons, TextArea, TextField } from '../components/fields';
 import { getHostProfile, removeHostPhoto, updateHostProfile, uploadHostPhoto } from '../data';
 import { adminErrorMessage } from '../errors';
 import { createSaveAction } from '../forms';
@@ -127,12 +127,7 @@ function ProfileForm(props: { profile: HostProfileDto; onChange: (profile: HostP
           onInput={setMeetingUrl}
           hint={t('admin.hostSpace.meetingUrlHint')}
         />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {t('admin.hostSpace.save')}
-          </button>
-        </div>
-        <SaveStatus state={saving.state()} error={saving.error()} />
+        <SaveButtons action={saving} label={t('admin.hostSpace.save')} />
       </form>
     </>
   );

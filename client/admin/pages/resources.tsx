@@ -9,7 +9,7 @@ import { AsyncView, ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { DataTable } from '../components/data-table';
 import { ExtendedOnly } from '../components/extended-only';
-import { SaveStatus, TextField } from '../components/fields';
+import { SaveButtons, TextField } from '../components/fields';
 import { listBookingTypes } from '../data';
 import { adminErrorMessage } from '../errors';
 import { createSaveAction } from '../forms';
@@ -223,10 +223,7 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
           error={errors().capacity}
           hint={t('admin.resources.capacityHint')}
         />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {editing ? t('admin.resources.save') : t('admin.resources.add')}
-          </button>
+        <SaveButtons action={saving} label={editing ? t('admin.resources.save') : t('admin.resources.add')}>
           <Show when={props.onCancel}>
             {(cancel) => (
               <button type="button" class="button button-quiet" onClick={() => cancel()()}>
@@ -234,8 +231,7 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
               </button>
             )}
           </Show>
-        </div>
-        <SaveStatus state={saving.state()} error={saving.error()} />
+        </SaveButtons>
       </form>
     </section>
   );

@@ -9,7 +9,7 @@ import { DataTable } from '../components/data-table';
 import { EventPicker } from '../components/event-picker';
 import { DefaultLanguageField } from '../components/language-field';
 import { createConfirm } from '../components/confirm';
-import { SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { SaveButtons, SelectField, TextArea, TextField } from '../components/fields';
 import { SELLER_TAX_ID_MAX } from '../../../shared/booking';
 import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../constants';
 import {
@@ -176,12 +176,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
           hint={t('admin.settings.seller.taxIdHint')}
         />
       </fieldset>
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={saving.busy()}>
-          {t('admin.settings.save')}
-        </button>
-      </div>
-      <SaveStatus state={saving.state()} error={saving.error()} />
+      <SaveButtons action={saving} label={t('admin.settings.save')} />
     </form>
   );
 }
@@ -600,15 +595,11 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
       <Show when={role() === 'staff'}>
         <EventPicker id="nu-events" legend={t('admin.settings.newUser.eventsLegend')} events={props.events} value={eventIds()} onChange={setEventIds} />
       </Show>
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={saving.busy()}>
-          {t('admin.settings.newUser.invite')}
-        </button>
+      <SaveButtons action={saving} label={t('admin.settings.newUser.invite')}>
         <button type="button" class="button button-quiet" aria-disabled={saving.busy()} onClick={() => void submit('create')}>
           {t('admin.settings.newUser.create')}
         </button>
-      </div>
-      <SaveStatus state={saving.state()} error={saving.error()} />
+      </SaveButtons>
     </form>
   );
 }

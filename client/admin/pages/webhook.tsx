@@ -12,7 +12,7 @@ import { createConfirm } from '../components/confirm';
 import { DataTable } from '../components/data-table';
 import { summarizeEventTypes } from '../components/event-type-picker';
 import { ExtendedOnly } from '../components/extended-only';
-import { CheckboxField, SaveStatus } from '../components/fields';
+import { CheckboxField, SaveButtons } from '../components/fields';
 import { Pager } from '../components/pager';
 import {
   checkEndpoint,
@@ -248,12 +248,7 @@ function EditEndpoint(props: { endpoint: WebhookEndpointDto; catalogue: WebhookC
     <form class="form form-wide" onSubmit={submitWith(save)} novalidate aria-labelledby="edit-heading">
       <EndpointFields idPrefix="ed" values={values()} onChange={setValues} catalogue={props.catalogue} problems={problems()} />
       <CheckboxField id="ed-active" label={t('admin.webhook.active')} checked={active()} onChange={setActive} hint={t('admin.webhook.activeHint')} />
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={saving.busy()}>
-          {t('admin.webhook.save')}
-        </button>
-      </div>
-      <SaveStatus state={saving.state()} error={saving.error()} />
+      <SaveButtons action={saving} label={t('admin.webhook.save')} />
     </form>
   );
 }
