@@ -3,17 +3,17 @@
  * of a selection (its count, "select all that match", an action confirmed with its count, the
  * job's progress and Undo for a minute), and "Message attendees" with its count and preview first.
  */
-import { createSignal, For, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import type { BulkAction, JobProgress } from '../../../shared/attendees-bulk';
 import type { ExportFormat } from '../../../shared/attendees-bulk';
 import { addAttendee, downloadSelection, jobProgress, messageEvent, POLL_MS, startBulk, UNDO_MS, type BulkSelection } from '../attendees-bulk';
 import { FormError } from '../../ui/form-error';
 import { errorMessage } from '../../ui/errors';
-import { submitWith } from '../../ui/forms';
 import { createSaveAction } from '../forms';
 import { t } from '../../i18n/i18n';
 import type { ConfirmRequest } from './confirm';
 import { CheckboxField, SelectField, TextField } from './fields';
+import { SidePanel } from './side-panel';
 
 type SelectableAction = Exclude<BulkAction, 'waitlist' | 'message'>;
 const ACTIONS: SelectableAction[] = ['going', 'cancel', 'resend', 'checkin'];
@@ -188,8 +188,6 @@ export function AddAttendeeDialog(props: { eventId: number; onAdded: (name: stri
   const [status, setStatus] = createSignal<'going' | 'waitlist'>('going');
   const [notify, setNotify] = createSignal(true);
   const saving = createSaveAction(errorMessage);
-  onMount(() => dialog?.showModal());
-  onCleanup(() => dialog?.open && dialog.close());
 
   const submit = () =>
     saving.run(async () => {
@@ -204,38 +202,33 @@ export function AddAttendeeDialog(props: { eventId: number; onAdded: (name: stri
       dialog?.close();
     });
   return (
-    <dialog ref={dialog} class="side-panel" aria-labelledby="add-attendee-title" onClose={() => props.onClose()}>
-      <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
-        <h2 id="add-attendee-title" class="side-panel-title">
-          {t('admin.bulk.add.title')}
-        </h2>
-        <TextField id="add-attendee-name" label={t('admin.attendees.panel.displayName')} value={displayName()} onInput={setDisplayName} autofocus />
-        <TextField id="add-attendee-email" label={t('admin.attendees.col.email')} type="email" value={email()} onInput={setEmail} autocomplete="off" />
-        <div class="field-row side-panel-pair">
-          <TextField id="add-attendee-qty" label={t('admin.attendees.panel.quantity')} type="number" min="1" value={quantity()} onInput={setQuantity} />
-          <SelectField
-            id="add-attendee-status"
-            label={t('admin.attendees.col.status')}
-            value={status()}
-            options={[
-              { value: 'going', label: actionLabel('going') },
-              { value: 'waitlist', label: actionLabel('waitlist') },
-            ]}
-            onChange={setStatus}
-          />
-        </div>
-        <CheckboxField id="add-attendee-notify" label={t('admin.bulk.add.notify')} checked={notify()} onChange={setNotify} />
-        <FormError message={saving.error()} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving.busy()}>
-            {saving.busy() ? t('admin.common.saving') : t('admin.bulk.add.submit')}
-          </button>
-          <button type="button" class="button button-quiet" onClick={() => dialog?.close()}>
-            {t('admin.attendees.panel.cancel')}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <SidePanel
+      ref={(el) => (dialog = el)}
+      titleId="add-attendee-title"
+      title={t('admin.bulk.add.title')}
+      action={saving}
+      submitLabel={t('admin.bulk.add.submit')}
+      busyLabel={t('admin.common.saving')}
+      onSubmit={submit}
+      onClose={() => props.onClose()}
+    >
+      <TextField id="add-attendee-name" label={t('admin.attendees.panel.displayName')} value={displayName()} onInput={setDisplayName} autofocus />
+      <TextField id="add-attendee-email" label={t('admin.attendees.col.email')} type="email" value={email()} onInput={setEmail} autocomplete="off" />
+      <div class="field-row side-panel-pair">
+        <TextField id="add-attendee-qty" label={t('admin.attendees.panel.quantity')} type="number" min="1" value={quantity()} onInput={setQuantity} />
+        <SelectField
+          id="add-attendee-status"
+          label={t('admin.attendees.col.status')}
+          value={status()}
+          options={[
+            { value: 'going', label: actionLabel('going') },
+            { value: 'waitlist', label: actionLabel('waitlist') },
+          ]}
+          onChange={setStatus}
+        />
+      </div>
+      <CheckboxField id="add-attendee-notify" label={t('admin.bulk.add.notify')} checked={notify()} onChange={setNotify} />
+    </SidePanel>
   );
 }
 
@@ -256,8 +249,6 @@ export function MessageDialog(props: {
   const [body, setBody] = createSignal('');
   const [preview, setPreview] = createSignal<{ count: number; subject: string; text: string } | null>(null);
   const sending = createSaveAction(errorMessage);
-  onMount(() => dialog?.showModal());
-  onCleanup(() => dialog?.open && dialog.close());
   const edited = (set: (v: string) => void) => (v: string) => {
     set(v);
     setPreview(null);
@@ -284,58 +275,53 @@ export function MessageDialog(props: {
       }
     });
   return (
-    <dialog ref={dialog} class="side-panel" aria-labelledby="message-title" onClose={() => props.onClose()}>
-      <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
-        <h2 id="message-title" class="side-panel-title">
-          {t('admin.bulk.message.title')}
-        </h2>
-        <Show
-          when={props.selection}
-          fallback={
-            <SelectField
-              id="message-to"
-              label={t('admin.bulk.message.to')}
-              value={to()}
-              options={[
-                { value: 'going', label: t('admin.bulk.message.toGoing') },
-                { value: 'waitlist', label: t('admin.bulk.message.toWaitlist') },
-                { value: 'all', label: t('admin.bulk.message.toAll') },
-              ]}
-              onChange={(v) => {
-                setTo(v);
-                setPreview(null);
-              }}
-            />
-          }
-        >
-          {(sel) => <p>{t('admin.bulk.message.toSelection', { count: sel().count })}</p>}
-        </Show>
-        <TextField id="message-subject" label={t('admin.bulk.message.subject')} value={subject()} onInput={edited(setSubject)} maxlength="200" />
-        <div class="field">
-          <label for="message-body">{t('admin.bulk.message.body')}</label>
-          <textarea id="message-body" rows="6" value={body()} onInput={(e) => edited(setBody)(e.currentTarget.value)} />
-        </div>
-        <Show when={preview()}>
-          {(p) => (
-            <section class="message-preview" aria-labelledby="message-preview-title">
-              <h3 id="message-preview-title">{t('admin.bulk.message.previewTitle', { count: p().count })}</h3>
-              <p>
-                <strong>{p().subject}</strong>
-              </p>
-              <pre class="message-preview-text">{p().text}</pre>
-            </section>
-          )}
-        </Show>
-        <FormError message={sending.error()} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={sending.busy() || (preview()?.count === 0 && preview() !== null)}>
-            {preview() ? t('admin.bulk.message.send', { count: preview()!.count }) : t('admin.bulk.message.preview')}
-          </button>
-          <button type="button" class="button button-quiet" onClick={() => dialog?.close()}>
-            {t('admin.attendees.panel.cancel')}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <SidePanel
+      ref={(el) => (dialog = el)}
+      titleId="message-title"
+      title={t('admin.bulk.message.title')}
+      action={sending}
+      submitLabel={preview() ? t('admin.bulk.message.send', { count: preview()!.count }) : t('admin.bulk.message.preview')}
+      blocked={preview()?.count === 0 && preview() !== null}
+      onSubmit={submit}
+      onClose={() => props.onClose()}
+    >
+      <Show
+        when={props.selection}
+        fallback={
+          <SelectField
+            id="message-to"
+            label={t('admin.bulk.message.to')}
+            value={to()}
+            options={[
+              { value: 'going', label: t('admin.bulk.message.toGoing') },
+              { value: 'waitlist', label: t('admin.bulk.message.toWaitlist') },
+              { value: 'all', label: t('admin.bulk.message.toAll') },
+            ]}
+            onChange={(v) => {
+              setTo(v);
+              setPreview(null);
+            }}
+          />
+        }
+      >
+        {(sel) => <p>{t('admin.bulk.message.toSelection', { count: sel().count })}</p>}
+      </Show>
+      <TextField id="message-subject" label={t('admin.bulk.message.subject')} value={subject()} onInput={edited(setSubject)} maxlength="200" />
+      <div class="field">
+        <label for="message-body">{t('admin.bulk.message.body')}</label>
+        <textarea id="message-body" rows="6" value={body()} onInput={(e) => edited(setBody)(e.currentTarget.value)} />
+      </div>
+      <Show when={preview()}>
+        {(p) => (
+          <section class="message-preview" aria-labelledby="message-preview-title">
+            <h3 id="message-preview-title">{t('admin.bulk.message.previewTitle', { count: p().count })}</h3>
+            <p>
+              <strong>{p().subject}</strong>
+            </p>
+            <pre class="message-preview-text">{p().text}</pre>
+          </section>
+        )}
+      </Show>
+    </SidePanel>
   );
 }
