@@ -3,9 +3,11 @@
  * in basis points, UTC `Y-m-d H:i:s` ↔ a `datetime-local` value in the viewer's or an event's
  * zone, lists of days. Amounts are parsed as strings, never through floats ("0.29" is 29 cents).
  */
+import { createSignal, type Accessor } from 'solid-js';
 import { zoneOffsetAt } from '../../shared/booking/tz';
 import { parseUtcString, toUtcString } from '../../shared/time';
 import { t, type MessageKey } from '../i18n/i18n';
+import { adminErrorMessage } from './errors';
 
 /** 1250 → "12.50". */
 export function centsToText(cents: number): string {
@@ -126,3 +128,62 @@ export const PUBLISH_STATUS_OPTIONS = translatedOptions([
   ['draft', 'admin.common.publish.draft'],
   ['published', 'admin.common.publish.published'],
 ]);
+
+/** Where a form's save stands; `SaveStatus` says it in words. */
+export type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
+
+/** How a refusal reads: the sentence to show, or null when the form shows it elsewhere (next to its fields). */
+export type DescribeFailure = (err: unknown) => string | null;
+
+export interface SaveAction {
+  state: Accessor<SaveState>;
+  /** True while a save is under way: its button is aria-disabled and a second submit does nothing. */
+  busy: Accessor<boolean>;
+  /** The refusal in words, or null. */
+  error: Accessor<string | null>;
+  /**
+   * Runs `work` unless a save is under way: "saving", then "saved" when it answers, or "failed"
+   * with `describe(err)` (default: the action's own) when it throws.
+   */
+  run: (work: () => Promise<unknown>, describe?: DescribeFailure) => Promise<void>;
+  /** A refusal found before anything is sent (a field the form cannot read). */
+  fail: (message: string) => void;
+  /** Back to nothing said: the admin edits again after "saved", or tries again. */
+  reset: () => void;
+}
+
+/**
+ * The save-state every admin form and dialog shares: a busy flag, the refusal in words and the
+ * "saved" confirmation, with one try/catch around the call. A form shows it with `SaveStatus`
+ * (a polite status line), a dialog with `FormError` and the button's busy label.
+ */
+export function createSaveAction(describe: DescribeFailure = adminErrorMessage): SaveAction {
+  const [state, setState] = createSignal<SaveState>('idle');
+  const [error, setError] = createSignal<string | null>(null);
+  const busy = () => state() === 'saving';
+  return {
+    state,
+    busy,
+    error,
+    async run(work, describeThis = describe) {
+      if (busy()) return;
+      setState('saving');
+      setError(null);
+      try {
+        await work();
+        setState('saved');
+      } catch (err) {
+        setState('failed');
+        setError(describeThis(err));
+      }
+    },
+    fail(message) {
+      setState('failed');
+      setError(message);
+    },
+    reset() {
+      setState('idle');
+      setError(null);
+    },
+  };
+}

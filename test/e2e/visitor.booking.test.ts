@@ -135,6 +135,35 @@ describe('visitor booking', () => {
     expect(await page.getByRole('button', { name: 'Cancel this booking' }).count()).toBe(0);
   });
 
+  test('a video booking shows its own meeting link, opening in a new tab, on the confirmation and on the manage page', async () => {
+    const type = await freshType({ title: 'Video call', locationMode: 'virtual', meetingLinkPattern: 'https://meet.example.org/call-{id}' });
+    const start = futureStart(2, 15);
+    const page = await e2e.openPage(`/book/${type.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Video call' }).waitFor();
+    await pickSlot(page, start);
+    const email = uniqueEmail('video');
+    await fillDetails(page, email);
+    const [response] = await Promise.all([bookingsPost(page), page.getByRole('button', { name: 'Book this time' }).click()]);
+    expect(response.status()).toBe(200);
+    const [booking] = await queryRows<{ id: number }>(e2e.db(), sql`select booking_id as id from svc_bookings where customer_email = ${email}`);
+    const link = `https://meet.example.org/call-${booking!.id}`;
+
+    await page.getByRole('heading', { name: 'You’re booked' }).waitFor();
+    const confirmed = page.locator('#book-result').getByRole('link', { name: link });
+    expect(await confirmed.getAttribute('href')).toBe(link);
+    expect(await confirmed.getAttribute('target')).toBe('_blank');
+    expect(await confirmed.getAttribute('rel')).toBe('noopener noreferrer');
+    // the term before it names it: one pair in the facts list
+    expect(await page.locator('#book-result dt', { hasText: 'Meeting link' }).count()).toBe(1);
+
+    await page.goto(new URL(await linkFromOutbox(e2e.server, email, 'manage'), e2e.server.url).href);
+    await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
+    const managed = page.locator('dl').getByRole('link', { name: link });
+    expect(await managed.getAttribute('href')).toBe(link);
+    expect(await managed.getAttribute('target')).toBe('_blank');
+    expect(await page.locator('dt', { hasText: 'Meeting link' }).count()).toBe(1);
+  });
+
   test('losing the race for the last seat shows fresh times on the same screen, then booking another works', async () => {
     const type = await freshType({ capacity: 1 });
     const [first, second, third] = [futureStart(2, 9), futureStart(2, 11), futureStart(2, 13)];

@@ -1,12 +1,12 @@
-import { createSignal, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createSignal, Show, type JSX } from 'solid-js';
 import { attendeeDraftErrors, attendeePatch, attendeeServerFieldErrors, type AttendeeDraft, type AttendeeFieldErrors } from '../attendee-edit';
 import { ATTENDEE_STATUSES, attendeeStatusLabel } from '../constants';
 import type { AdminAttendee } from '../data';
-import { FormError } from '../../ui/form-error';
 import { errorMessage } from '../../ui/errors';
-import { submitWith } from '../../ui/forms';
+import { createSaveAction } from '../forms';
 import type { UpdateAttendeeInput } from '../../../shared/attendees';
 import { SelectField, TextField } from './fields';
+import { SidePanel } from './side-panel';
 import { t } from '../../i18n/i18n';
 
 /**
@@ -25,41 +25,36 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
     status: props.row.status || 'going',
   });
   const [errors, setErrors] = createSignal<AttendeeFieldErrors>({});
-  const [formError, setFormError] = createSignal<string | null>(null);
-  const [saving, setSaving] = createSignal(false);
+  const saving = createSaveAction(errorMessage);
   const set = (field: keyof AttendeeDraft) => (value: string) => {
     setDraft({ ...draft(), [field]: value });
     // a corrected field loses its message at once; the others keep theirs until the next try
     if (errors()[field]) setErrors({ ...errors(), [field]: undefined });
   };
 
-  onMount(() => dialog?.showModal());
-  onCleanup(() => {
-    if (dialog?.open) dialog.close();
-  });
-
   const focusFirstProblem = () => queueMicrotask(() => dialog?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
   const submit = async () => {
-    if (saving()) return;
-    setFormError(null);
+    if (saving.busy()) return;
+    saving.reset();
     const problems = attendeeDraftErrors(draft(), props.row.email);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return focusFirstProblem();
     const patch = attendeePatch(props.row, draft());
     if (Object.keys(patch).length === 0) return close();
-    setSaving(true);
-    try {
-      await props.onSave(patch);
-      close();
-    } catch (err) {
-      const fields = attendeeServerFieldErrors(err);
-      setErrors(fields);
-      if (Object.keys(fields).length > 0) focusFirstProblem();
-      else setFormError(t('admin.attendees.panel.notSaved', { reason: errorMessage(err) }));
-    } finally {
-      setSaving(false);
-    }
+    await saving.run(
+      async () => {
+        await props.onSave(patch);
+        close();
+      },
+      (err) => {
+        const fields = attendeeServerFieldErrors(err);
+        setErrors(fields);
+        if (Object.keys(fields).length === 0) return t('admin.attendees.panel.notSaved', { reason: errorMessage(err) });
+        focusFirstProblem();
+        return null;
+      },
+    );
   };
 
   function close(): void {
@@ -68,62 +63,57 @@ export function AttendeeEditPanel(props: { row: AdminAttendee; onSave: (patch: U
 
   const id = (field: string) => `edit-attendee-${field}`;
   return (
-    <dialog ref={dialog} class="side-panel" aria-labelledby="edit-attendee-title" onClose={() => props.onClose()}>
-      <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
-        <h2 id="edit-attendee-title" class="side-panel-title">
-          {t('admin.attendees.panel.title', { name: props.row.displayName })}
-        </h2>
+    <SidePanel
+      ref={(el) => (dialog = el)}
+      titleId="edit-attendee-title"
+      title={t('admin.attendees.panel.title', { name: props.row.displayName })}
+      action={saving}
+      submitLabel={t('admin.attendees.panel.save')}
+      busyLabel={t('admin.common.saving')}
+      onSubmit={submit}
+      onClose={() => props.onClose()}
+    >
+      <TextField
+        id={id('name')}
+        label={t('admin.attendees.panel.displayName')}
+        value={draft().displayName}
+        onInput={set('displayName')}
+        error={errors().displayName}
+        autocomplete="off"
+        autofocus
+      />
+      <TextField
+        id={id('email')}
+        label={t('admin.attendees.col.email')}
+        type="email"
+        value={draft().email}
+        onInput={set('email')}
+        error={errors().email}
+        autocomplete="off"
+      />
+      <div class="field-row side-panel-pair">
         <TextField
-          id={id('name')}
-          label={t('admin.attendees.panel.displayName')}
-          value={draft().displayName}
-          onInput={set('displayName')}
-          error={errors().displayName}
-          autocomplete="off"
-          autofocus
+          id={id('qty')}
+          label={t('admin.attendees.panel.quantity')}
+          type="number"
+          inputmode="numeric"
+          min="1"
+          value={draft().quantity}
+          onInput={set('quantity')}
+          error={errors().quantity}
         />
-        <TextField
-          id={id('email')}
-          label={t('admin.attendees.col.email')}
-          type="email"
-          value={draft().email}
-          onInput={set('email')}
-          error={errors().email}
-          autocomplete="off"
+        <SelectField
+          id={id('status')}
+          label={t('admin.attendees.col.status')}
+          value={draft().status}
+          options={ATTENDEE_STATUSES.map((s) => ({ value: s, label: attendeeStatusLabel(s) }))}
+          onChange={set('status')}
+          error={errors().status}
         />
-        <div class="field-row side-panel-pair">
-          <TextField
-            id={id('qty')}
-            label={t('admin.attendees.panel.quantity')}
-            type="number"
-            inputmode="numeric"
-            min="1"
-            value={draft().quantity}
-            onInput={set('quantity')}
-            error={errors().quantity}
-          />
-          <SelectField
-            id={id('status')}
-            label={t('admin.attendees.col.status')}
-            value={draft().status}
-            options={ATTENDEE_STATUSES.map((s) => ({ value: s, label: attendeeStatusLabel(s) }))}
-            onChange={set('status')}
-            error={errors().status}
-          />
-        </div>
-        <Show when={props.row.pending?.length}>
-          <p class="field-hint">{t('admin.attendees.panel.pending')}</p>
-        </Show>
-        <FormError message={formError()} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={saving()}>
-            {saving() ? t('admin.common.saving') : t('admin.attendees.panel.save')}
-          </button>
-          <button type="button" class="button button-quiet" onClick={close}>
-            {t('admin.attendees.panel.cancel')}
-          </button>
-        </div>
-      </form>
-    </dialog>
+      </div>
+      <Show when={props.row.pending?.length}>
+        <p class="field-hint">{t('admin.attendees.panel.pending')}</p>
+      </Show>
+    </SidePanel>
   );
 }

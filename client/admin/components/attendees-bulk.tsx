@@ -3,16 +3,17 @@
  * of a selection (its count, "select all that match", an action confirmed with its count, the
  * job's progress and Undo for a minute), and "Message attendees" with its count and preview first.
  */
-import { createSignal, For, onCleanup, onMount, Show, type JSX } from 'solid-js';
+import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import type { BulkAction, JobProgress } from '../../../shared/attendees-bulk';
 import type { ExportFormat } from '../../../shared/attendees-bulk';
 import { addAttendee, downloadSelection, jobProgress, messageEvent, POLL_MS, startBulk, UNDO_MS, type BulkSelection } from '../attendees-bulk';
 import { FormError } from '../../ui/form-error';
 import { errorMessage } from '../../ui/errors';
-import { submitWith } from '../../ui/forms';
+import { createSaveAction } from '../forms';
 import { t } from '../../i18n/i18n';
 import type { ConfirmRequest } from './confirm';
 import { CheckboxField, SelectField, TextField } from './fields';
+import { SidePanel } from './side-panel';
 
 type SelectableAction = Exclude<BulkAction, 'waitlist' | 'message'>;
 const ACTIONS: SelectableAction[] = ['going', 'cancel', 'resend', 'checkin'];
@@ -186,16 +187,10 @@ export function AddAttendeeDialog(props: { eventId: number; onAdded: (name: stri
   const [quantity, setQuantity] = createSignal('1');
   const [status, setStatus] = createSignal<'going' | 'waitlist'>('going');
   const [notify, setNotify] = createSignal(true);
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
-  onMount(() => dialog?.showModal());
-  onCleanup(() => dialog?.open && dialog.close());
+  const saving = createSaveAction(errorMessage);
 
-  const submit = async () => {
-    if (busy()) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    saving.run(async () => {
       const added = await addAttendee(props.eventId, {
         displayName: displayName(),
         email: email(),
@@ -205,45 +200,35 @@ export function AddAttendeeDialog(props: { eventId: number; onAdded: (name: stri
       });
       props.onAdded(added.displayName);
       dialog?.close();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
-    <dialog ref={dialog} class="side-panel" aria-labelledby="add-attendee-title" onClose={() => props.onClose()}>
-      <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
-        <h2 id="add-attendee-title" class="side-panel-title">
-          {t('admin.bulk.add.title')}
-        </h2>
-        <TextField id="add-attendee-name" label={t('admin.attendees.panel.displayName')} value={displayName()} onInput={setDisplayName} autofocus />
-        <TextField id="add-attendee-email" label={t('admin.attendees.col.email')} type="email" value={email()} onInput={setEmail} autocomplete="off" />
-        <div class="field-row side-panel-pair">
-          <TextField id="add-attendee-qty" label={t('admin.attendees.panel.quantity')} type="number" min="1" value={quantity()} onInput={setQuantity} />
-          <SelectField
-            id="add-attendee-status"
-            label={t('admin.attendees.col.status')}
-            value={status()}
-            options={[
-              { value: 'going', label: actionLabel('going') },
-              { value: 'waitlist', label: actionLabel('waitlist') },
-            ]}
-            onChange={setStatus}
-          />
-        </div>
-        <CheckboxField id="add-attendee-notify" label={t('admin.bulk.add.notify')} checked={notify()} onChange={setNotify} />
-        <FormError message={error()} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={busy()}>
-            {busy() ? t('admin.common.saving') : t('admin.bulk.add.submit')}
-          </button>
-          <button type="button" class="button button-quiet" onClick={() => dialog?.close()}>
-            {t('admin.attendees.panel.cancel')}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <SidePanel
+      ref={(el) => (dialog = el)}
+      titleId="add-attendee-title"
+      title={t('admin.bulk.add.title')}
+      action={saving}
+      submitLabel={t('admin.bulk.add.submit')}
+      busyLabel={t('admin.common.saving')}
+      onSubmit={submit}
+      onClose={() => props.onClose()}
+    >
+      <TextField id="add-attendee-name" label={t('admin.attendees.panel.displayName')} value={displayName()} onInput={setDisplayName} autofocus />
+      <TextField id="add-attendee-email" label={t('admin.attendees.col.email')} type="email" value={email()} onInput={setEmail} autocomplete="off" />
+      <div class="field-row side-panel-pair">
+        <TextField id="add-attendee-qty" label={t('admin.attendees.panel.quantity')} type="number" min="1" value={quantity()} onInput={setQuantity} />
+        <SelectField
+          id="add-attendee-status"
+          label={t('admin.attendees.col.status')}
+          value={status()}
+          options={[
+            { value: 'going', label: actionLabel('going') },
+            { value: 'waitlist', label: actionLabel('waitlist') },
+          ]}
+          onChange={setStatus}
+        />
+      </div>
+      <CheckboxField id="add-attendee-notify" label={t('admin.bulk.add.notify')} checked={notify()} onChange={setNotify} />
+    </SidePanel>
   );
 }
 
@@ -263,20 +248,14 @@ export function MessageDialog(props: {
   const [subject, setSubject] = createSignal('');
   const [body, setBody] = createSignal('');
   const [preview, setPreview] = createSignal<{ count: number; subject: string; text: string } | null>(null);
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
-  onMount(() => dialog?.showModal());
-  onCleanup(() => dialog?.open && dialog.close());
+  const sending = createSaveAction(errorMessage);
   const edited = (set: (v: string) => void) => (v: string) => {
     set(v);
     setPreview(null);
   };
 
-  const submit = async () => {
-    if (busy()) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    sending.run(async () => {
       const words = { subject: subject(), body: body() };
       const shown = preview();
       if (props.selection) {
@@ -294,65 +273,55 @@ export function MessageDialog(props: {
         props.onSent(sent.count);
         dialog?.close();
       }
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
-    <dialog ref={dialog} class="side-panel" aria-labelledby="message-title" onClose={() => props.onClose()}>
-      <form class="form side-panel-form" onSubmit={submitWith(submit)} novalidate>
-        <h2 id="message-title" class="side-panel-title">
-          {t('admin.bulk.message.title')}
-        </h2>
-        <Show
-          when={props.selection}
-          fallback={
-            <SelectField
-              id="message-to"
-              label={t('admin.bulk.message.to')}
-              value={to()}
-              options={[
-                { value: 'going', label: t('admin.bulk.message.toGoing') },
-                { value: 'waitlist', label: t('admin.bulk.message.toWaitlist') },
-                { value: 'all', label: t('admin.bulk.message.toAll') },
-              ]}
-              onChange={(v) => {
-                setTo(v);
-                setPreview(null);
-              }}
-            />
-          }
-        >
-          {(sel) => <p>{t('admin.bulk.message.toSelection', { count: sel().count })}</p>}
-        </Show>
-        <TextField id="message-subject" label={t('admin.bulk.message.subject')} value={subject()} onInput={edited(setSubject)} maxlength="200" />
-        <div class="field">
-          <label for="message-body">{t('admin.bulk.message.body')}</label>
-          <textarea id="message-body" rows="6" value={body()} onInput={(e) => edited(setBody)(e.currentTarget.value)} />
-        </div>
-        <Show when={preview()}>
-          {(p) => (
-            <section class="message-preview" aria-labelledby="message-preview-title">
-              <h3 id="message-preview-title">{t('admin.bulk.message.previewTitle', { count: p().count })}</h3>
-              <p>
-                <strong>{p().subject}</strong>
-              </p>
-              <pre class="message-preview-text">{p().text}</pre>
-            </section>
-          )}
-        </Show>
-        <FormError message={error()} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={busy() || (preview()?.count === 0 && preview() !== null)}>
-            {preview() ? t('admin.bulk.message.send', { count: preview()!.count }) : t('admin.bulk.message.preview')}
-          </button>
-          <button type="button" class="button button-quiet" onClick={() => dialog?.close()}>
-            {t('admin.attendees.panel.cancel')}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <SidePanel
+      ref={(el) => (dialog = el)}
+      titleId="message-title"
+      title={t('admin.bulk.message.title')}
+      action={sending}
+      submitLabel={preview() ? t('admin.bulk.message.send', { count: preview()!.count }) : t('admin.bulk.message.preview')}
+      blocked={preview()?.count === 0 && preview() !== null}
+      onSubmit={submit}
+      onClose={() => props.onClose()}
+    >
+      <Show
+        when={props.selection}
+        fallback={
+          <SelectField
+            id="message-to"
+            label={t('admin.bulk.message.to')}
+            value={to()}
+            options={[
+              { value: 'going', label: t('admin.bulk.message.toGoing') },
+              { value: 'waitlist', label: t('admin.bulk.message.toWaitlist') },
+              { value: 'all', label: t('admin.bulk.message.toAll') },
+            ]}
+            onChange={(v) => {
+              setTo(v);
+              setPreview(null);
+            }}
+          />
+        }
+      >
+        {(sel) => <p>{t('admin.bulk.message.toSelection', { count: sel().count })}</p>}
+      </Show>
+      <TextField id="message-subject" label={t('admin.bulk.message.subject')} value={subject()} onInput={edited(setSubject)} maxlength="200" />
+      <div class="field">
+        <label for="message-body">{t('admin.bulk.message.body')}</label>
+        <textarea id="message-body" rows="6" value={body()} onInput={(e) => edited(setBody)(e.currentTarget.value)} />
+      </div>
+      <Show when={preview()}>
+        {(p) => (
+          <section class="message-preview" aria-labelledby="message-preview-title">
+            <h3 id="message-preview-title">{t('admin.bulk.message.previewTitle', { count: p().count })}</h3>
+            <p>
+              <strong>{p().subject}</strong>
+            </p>
+            <pre class="message-preview-text">{p().text}</pre>
+          </section>
+        )}
+      </Show>
+    </SidePanel>
   );
 }

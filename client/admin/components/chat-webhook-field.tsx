@@ -3,9 +3,10 @@ import { getChatTest, queueChatTest } from '../chat-data';
 import { getSettings, updateSettings } from '../data';
 import { edition } from '../edition';
 import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import { submitWith } from '../../ui/forms';
 import { AsyncView } from './async-view';
-import { SaveStatus } from './fields';
+import { SaveButtons } from './fields';
 import { t } from '../../i18n/i18n';
 
 /** How often and how long the field asks whether the queued test went out (the job runs within seconds). */
@@ -128,30 +129,16 @@ function TeamChatSection(): JSX.Element {
 
 function TeamChatForm(props: { initial: string }): JSX.Element {
   const [url, setUrl] = createSignal(props.initial);
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
-  const save = async () => {
-    if (state() === 'saving') return;
-    setState('saving');
-    setError(null);
-    try {
+  const saving = createSaveAction();
+  const save = () =>
+    saving.run(async () => {
       const saved = await updateSettings({ chatWebhookUrl: url().trim() });
       setUrl(saved.chatWebhookUrl ?? '');
-      setState('saved');
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
-  };
+    });
   return (
     <form class="form form-wide" onSubmit={submitWith(save)}>
       <ChatWebhookField value={url()} onChange={setUrl} />
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          {t('admin.chat.save')}
-        </button>
-      </div>
-      <SaveStatus state={state()} error={error()} />
+      <SaveButtons action={saving} label={t('admin.chat.save')} />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { createSignal, Show, type JSX } from 'solid-js';
 import { errorMessage } from '../../ui/errors';
 import { FormError } from '../../ui/form-error';
 import { submitWith } from '../../ui/forms';
+import { createSaveAction } from '../forms';
 import { t } from '../../i18n/i18n';
 
 export interface ConfirmRequest {
@@ -24,8 +25,7 @@ export interface ConfirmRequest {
 export function createConfirm(): { ask: (request: ConfirmRequest) => void; view: () => JSX.Element } {
   let dialog: HTMLDialogElement | undefined;
   const [request, setRequest] = createSignal<ConfirmRequest | null>(null);
-  const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string | null>(null);
+  const working = createSaveAction(errorMessage);
 
   const close = () => {
     dialog?.close();
@@ -34,23 +34,17 @@ export function createConfirm(): { ask: (request: ConfirmRequest) => void; view:
 
   const confirm = async () => {
     const current = request();
-    if (!current || busy()) return;
-    setBusy(true);
-    setError(null);
-    try {
+    if (!current) return;
+    await working.run(async () => {
       await current.action();
       close();
       current.onDone?.();
-    } catch (err) {
-      setError((current.describeError ?? errorMessage)(err));
-    } finally {
-      setBusy(false);
-    }
+    }, current.describeError);
   };
 
   return {
     ask(next) {
-      setError(null);
+      working.reset();
       setRequest(next);
       dialog?.showModal();
     },
@@ -64,10 +58,10 @@ export function createConfirm(): { ask: (request: ConfirmRequest) => void; view:
                 <p>{current().detail}</p>
               </Show>
               {current().body?.()}
-              <FormError message={error()} />
+              <FormError message={working.error()} />
               <div class="button-row">
-                <button type="submit" class="button button-danger" aria-disabled={busy()}>
-                  {busy() ? t('admin.common.working') : current().confirmLabel}
+                <button type="submit" class="button button-danger" aria-disabled={working.busy()}>
+                  {working.busy() ? t('admin.common.working') : current().confirmLabel}
                 </button>
                 <button type="button" class="button button-quiet" onClick={close}>
                   {t('admin.common.keepIt')}

@@ -1,10 +1,10 @@
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import type { EmbedSettingsDto } from '../../../shared/embeds';
 import { call, rpc } from '../../ui/trpc';
-import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import { submitWith } from '../../ui/forms';
 import { AsyncView } from './async-view';
-import { SaveStatus, TextArea } from './fields';
+import { SaveButtons, TextArea } from './fields';
 import { t, tx } from '../../i18n/i18n';
 
 const getEmbedSettings = () => call(rpc().embeds.get.query());
@@ -38,29 +38,20 @@ export function EmbedSettings(): JSX.Element {
 
 function EmbedForm(props: { initial: EmbedSettingsDto }): JSX.Element {
   const [text, setText] = createSignal(props.initial.origins.join('\n'));
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   const [copied, setCopied] = createSignal<string | null>(null);
   const snippet = embedSnippet(window.location.origin);
   let snippetBox: HTMLTextAreaElement | undefined;
 
-  const save = async () => {
-    if (state() === 'saving') return;
-    setState('saving');
-    setError(null);
-    try {
+  const save = () =>
+    saving.run(async () => {
       const origins = text()
         .split(/[\s,]+/)
         .map((line) => line.trim())
         .filter(Boolean);
       const saved = await updateEmbedSettings(origins);
       setText(saved.origins.join('\n'));
-      setState('saved');
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
-  };
+    });
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(snippet);
@@ -82,18 +73,13 @@ function EmbedForm(props: { initial: EmbedSettingsDto }): JSX.Element {
           rows={4}
           onInput={(value) => {
             setText(value);
-            setState('idle');
+            saving.reset();
           }}
         />
         <Show when={props.initial.operatorOrigins.length > 0}>
           <p class="field-hint">{t('admin.settings.embeds.operator', { origins: props.initial.operatorOrigins.join(', ') })}</p>
         </Show>
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {t('admin.settings.embeds.save')}
-          </button>
-        </div>
-        <SaveStatus state={state()} error={error()} />
+        <SaveButtons action={saving} label={t('admin.settings.embeds.save')} />
       </form>
       <div class="field form-wide">
         <label for="embed-snippet">{t('admin.settings.embeds.snippet')}</label>

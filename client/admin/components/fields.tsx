@@ -1,5 +1,6 @@
 import { For, Show, splitProps, type JSX } from 'solid-js';
 import { t } from '../../i18n/i18n';
+import type { SaveAction, SaveState } from '../forms';
 
 /** Labelled inputs for admin forms: every input has a label and, when given, a hint tied by aria-describedby. */
 interface BaseProps {
@@ -110,8 +111,26 @@ export function CheckboxField(props: BaseProps & { checked: boolean; onChange: (
   );
 }
 
+/**
+ * A form's submit button (aria-disabled while saving, so it keeps its focus) with any other
+ * buttons of the row as children, and the save's status line under the row.
+ */
+export function SaveButtons(props: { action: SaveAction; label: string; children?: JSX.Element }): JSX.Element {
+  return (
+    <>
+      <div class="button-row">
+        <button type="submit" class="button" aria-disabled={props.action.busy()}>
+          {props.label}
+        </button>
+        {props.children}
+      </div>
+      <SaveStatus state={props.action.state()} error={props.action.error()} />
+    </>
+  );
+}
+
 /** "Saved" / the server's refusal, announced politely; never colour alone (a word and a sign). */
-export function SaveStatus(props: { state: 'idle' | 'saving' | 'saved' | 'failed'; error?: string | null }): JSX.Element {
+export function SaveStatus(props: { state: SaveState; error?: string | null }): JSX.Element {
   return (
     <p class="save-status" classList={{ 'save-failed': props.state === 'failed', 'save-ok': props.state === 'saved' }} role="status">
       {props.state === 'saving'

@@ -1,9 +1,9 @@
 import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { AsyncView } from './async-view';
 import { CoverImagePicker } from './cover-image-picker';
-import { SaveStatus, TextField } from './fields';
+import { SaveButtons, TextField } from './fields';
 import { getOrganization, putOrganization } from '../data';
-import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import { submitWith } from '../../ui/forms';
 import { organization as shownOrganization, setOrganization } from '../../ui/organization';
 import { t } from '../../i18n/i18n';
@@ -16,8 +16,6 @@ import {
   ORGANIZATION_URL_MAX,
   type Organization,
 } from '../../../shared/organization';
-
-type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
 /** Settings › Organization: the identity every public page, mail and ticket carries (docs/decisions/050-organization-identity.md). */
 export function OrganizationSettings(): JSX.Element {
@@ -65,13 +63,10 @@ function OrganizationForm(props: { initial: Organization }): JSX.Element {
   const [privacyUrl, setPrivacyUrl] = createSignal(props.initial.privacyUrl);
   const [imprintUrl, setImprintUrl] = createSignal(props.initial.imprintUrl);
   const [mailSenderName, setMailSenderName] = createSignal(props.initial.mailSenderName);
-  const [state, setState] = createSignal<SaveState>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
 
-  const save = async () => {
-    setState('saving');
-    setError(null);
-    try {
+  const save = () =>
+    saving.run(async () => {
       const saved = await putOrganization({
         name: name(),
         accentColor: accent().trim() || null,
@@ -87,12 +82,7 @@ function OrganizationForm(props: { initial: Organization }): JSX.Element {
       setImprintUrl(saved.imprintUrl);
       setMailSenderName(saved.mailSenderName);
       setOrganization(saved);
-      setState('saved');
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
-  };
+    });
 
   return (
     <form class="form form-wide" onSubmit={submitWith(save)}>
@@ -168,12 +158,7 @@ function OrganizationForm(props: { initial: Organization }): JSX.Element {
         maxLength={MAIL_SENDER_NAME_MAX}
         hint={t('admin.settings.org.senderHint')}
       />
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          {t('admin.settings.org.save')}
-        </button>
-      </div>
-      <SaveStatus state={state()} error={error()} />
+      <SaveButtons action={saving} label={t('admin.settings.org.save')} />
     </form>
   );
 }

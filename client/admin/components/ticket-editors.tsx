@@ -26,7 +26,7 @@ import {
   type EventDto,
 } from '../data';
 import { adminErrorMessage } from '../errors';
-import { basisPointsToText, centsToText, textToBasisPoints, textToCents, textToLimit, utcToZoneInput, zoneInputToUtc } from '../forms';
+import { basisPointsToText, centsToText, createSaveAction, textToBasisPoints, textToCents, textToLimit, utcToZoneInput, zoneInputToUtc } from '../forms';
 import { AsyncView, ready } from './async-view';
 import { CheckboxField, SelectField, TextArea, TextField } from './fields';
 import { createConfirm } from './confirm';
@@ -250,8 +250,7 @@ function CategoryForm(props: {
   const [saleEnds, setSaleEnds] = createSignal(utcToZoneInput(c?.saleEndsUtc, zone));
   const [hidden, setHidden] = createSignal(c?.hidden ?? false);
   const [errors, setErrors] = createSignal<Errors<CategoryField>>({});
-  const [general, setGeneral] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
+  const saving = createSaveAction();
   const id = (part: string) => `category-form-${part}`;
 
   /** The body to send, or the fields that cannot be read. */
@@ -290,8 +289,8 @@ function CategoryForm(props: {
   };
 
   const save = async () => {
-    if (busy()) return;
-    setGeneral(null);
+    if (saving.busy()) return;
+    saving.reset();
     const built = build();
     if (built.bad) {
       setErrors(built.bad);
@@ -299,20 +298,20 @@ function CategoryForm(props: {
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
-      const saved = c
-        ? await updateTicketCategory(c.id, built.body)
-        : await createTicketCategory(props.event.id, { ...built.body, position: props.nextPosition });
-      props.onSaved(saved);
-    } catch (err) {
-      const found = serverErrors(err, CATEGORY_FIELDS, categoryFieldWords);
-      setErrors(found.fields);
-      setGeneral(found.general);
-      focusFirstError(found.fields, CATEGORY_FIELDS, id);
-    } finally {
-      setBusy(false);
-    }
+    await saving.run(
+      async () => {
+        const saved = c
+          ? await updateTicketCategory(c.id, built.body)
+          : await createTicketCategory(props.event.id, { ...built.body, position: props.nextPosition });
+        props.onSaved(saved);
+      },
+      (err) => {
+        const found = serverErrors(err, CATEGORY_FIELDS, categoryFieldWords);
+        setErrors(found.fields);
+        focusFirstError(found.fields, CATEGORY_FIELDS, id);
+        return found.general;
+      },
+    );
   };
 
   queueMicrotask(() => document.getElementById(id('name'))?.focus());
@@ -410,10 +409,10 @@ function CategoryForm(props: {
         onChange={setHidden}
         hint={t('admin.tickets.field.hiddenHint')}
       />
-      <FormError message={general()} />
+      <FormError message={saving.error()} />
       <div class="button-row">
-        <button type="submit" class="button" aria-disabled={busy()}>
-          {busy() ? t('admin.common.saving') : c ? t('admin.tickets.saveChanges') : t('admin.tickets.create')}
+        <button type="submit" class="button" aria-disabled={saving.busy()}>
+          {saving.busy() ? t('admin.common.saving') : c ? t('admin.tickets.saveChanges') : t('admin.tickets.create')}
         </button>
         <button type="button" class="button button-quiet" onClick={() => props.onCancel()}>
           {t('admin.tickets.cancel')}
@@ -609,8 +608,7 @@ function VoucherForm(props: {
   const [validUntil, setValidUntil] = createSignal(utcToZoneInput(v?.validUntilUtc, zone));
   const [unlocksHidden, setUnlocksHidden] = createSignal(v?.unlocksHidden ?? false);
   const [errors, setErrors] = createSignal<Errors<VoucherField>>({});
-  const [general, setGeneral] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
+  const saving = createSaveAction();
   const id = (part: string) => `voucher-form-${part}`;
   const words = (field: VoucherField) => voucherFieldWords(field, kind());
 
@@ -647,8 +645,8 @@ function VoucherForm(props: {
   };
 
   const save = async () => {
-    if (busy()) return;
-    setGeneral(null);
+    if (saving.busy()) return;
+    saving.reset();
     const built = build();
     if (built.bad) {
       setErrors(built.bad);
@@ -656,18 +654,18 @@ function VoucherForm(props: {
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
-      props.onSaved(v ? await updateVoucher(v.id, built.body) : await createVoucher(props.event.id, built.body));
-    } catch (err) {
-      const found = serverErrors(err, VOUCHER_FIELDS, words);
-      if (err instanceof ApiError && err.code === 'svc_voucher_code_taken') found.fields.code = t('admin.vouchers.error.codeTaken');
-      setErrors(found.fields);
-      setGeneral(found.general);
-      focusFirstError(found.fields, VOUCHER_FIELDS, id);
-    } finally {
-      setBusy(false);
-    }
+    await saving.run(
+      async () => {
+        props.onSaved(v ? await updateVoucher(v.id, built.body) : await createVoucher(props.event.id, built.body));
+      },
+      (err) => {
+        const found = serverErrors(err, VOUCHER_FIELDS, words);
+        if (err instanceof ApiError && err.code === 'svc_voucher_code_taken') found.fields.code = t('admin.vouchers.error.codeTaken');
+        setErrors(found.fields);
+        focusFirstError(found.fields, VOUCHER_FIELDS, id);
+        return found.general;
+      },
+    );
   };
 
   queueMicrotask(() => document.getElementById(id('code'))?.focus());
@@ -785,10 +783,10 @@ function VoucherForm(props: {
           error={errors().validUntilUtc}
         />
       </div>
-      <FormError message={general()} />
+      <FormError message={saving.error()} />
       <div class="button-row">
-        <button type="submit" class="button" aria-disabled={busy()}>
-          {busy() ? t('admin.common.saving') : v ? t('admin.tickets.saveChanges') : t('admin.vouchers.create')}
+        <button type="submit" class="button" aria-disabled={saving.busy()}>
+          {saving.busy() ? t('admin.common.saving') : v ? t('admin.tickets.saveChanges') : t('admin.vouchers.create')}
         </button>
         <button type="button" class="button button-quiet" onClick={() => props.onCancel()}>
           {t('admin.tickets.cancel')}

@@ -3,14 +3,13 @@ import { CoverImagePicker } from '../components/cover-image-picker';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
-import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { CheckboxField, SaveButtons, SelectField, TextArea, TextField } from '../components/fields';
 import { WeeklyEditor } from '../components/weekly-editor';
 import { ASSIGNMENT_LABELS, ASSIGNMENT_MODES, LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, type AssignmentMode, type LocationMode } from '../constants';
 import { createBookingType, deleteBookingType, getBookingType, listSlots, listUsers, updateBookingType } from '../data';
 import { edition } from '../edition';
-import { adminErrorMessage } from '../errors';
 import { listResources } from '../resources-data';
-import { centsToText, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
+import { centsToText, createSaveAction, parseDayList, textToCents, viewerTimeZone, PUBLISH_STATUS_OPTIONS } from '../forms';
 import { weekFromWindows, weekIsValid, windowsFromWeek, type WeekModel } from '../weekly-windows';
 import { errorMessage } from '../../ui/errors';
 import type { BookingTypeDto, BookingTypeInput } from '../../../shared/booking';
@@ -94,8 +93,7 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   const [meetingLinkPattern, setMeetingLinkPattern] = createSignal(existing?.meetingLinkPattern ?? '');
   const [resourceIds, setResourceIds] = createSignal<number[]>(existing?.resourceIds ?? []);
   const [hoursSource, setHoursSource] = createSignal<HoursSource>(existing?.hoursSource ?? 'type');
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   const [previewTick, setPreviewTick] = createSignal(0);
   const confirm = createConfirm();
 
@@ -155,31 +153,23 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
   };
 
   const save = async () => {
-    if (state() === 'saving') return;
-    setError(null);
+    if (saving.busy()) return;
     let body: BookingTypeInput;
     try {
       body = build();
     } catch (err) {
-      setState('failed');
-      setError((err as Error).message);
-      return;
+      return saving.fail((err as Error).message);
     }
-    setState('saving');
-    try {
+    await saving.run(async () => {
       const id = savedId();
       const saved = id ? await updateBookingType(id, body) : await createBookingType(body);
       setSlug(saved.slug);
-      setState('saved');
       setPreviewTick((n) => n + 1);
       if (!id) {
         setSavedId(saved.id);
         navigate(`/admin/booking-types/${saved.id}`, { replace: true });
       }
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
+    });
   };
 
   const askDelete = () => {
@@ -404,18 +394,14 @@ function BookingTypeEditor(props: { type: BookingTypeDto | null }): JSX.Element 
           />
         </Show>
         <SelectField id="bt-status" label={t('admin.bookingTypeForm.status')} value={status()} options={PUBLISH_STATUS_OPTIONS} onChange={setStatus} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {savedId() ? t('admin.bookingTypeForm.save') : t('admin.bookingTypeForm.create')}
-          </button>
+        <SaveButtons action={saving} label={savedId() ? t('admin.bookingTypeForm.save') : t('admin.bookingTypeForm.create')}>
           <Show when={savedId()}>
             <button type="button" class="button button-quiet button-danger-text" onClick={askDelete}>
               {t('admin.bookingTypeForm.delete')}
             </button>
           </Show>
           <A href="/admin/booking-types">{t('admin.bookingTypeForm.all')}</A>
-        </div>
-        <SaveStatus state={state()} error={error()} />
+        </SaveButtons>
       </form>
       <SlotPreview typeId={savedId()} tick={previewTick()} status={status()} />
       {confirm.view()}

@@ -5,7 +5,7 @@ import { CalendarFeed } from '../components/calendar-feed';
 import { DataTable } from '../components/data-table';
 import { ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
-import { SaveStatus, SelectField, TextField } from '../components/fields';
+import { SaveButtons, SelectField, TextField } from '../components/fields';
 import { calendarDays, groupByLocalDay, shiftAnchor, type CalendarView } from '../calendar';
 import { attentionLabel, BOOKING_PAYMENT_LABELS, BOOKING_STATUS_LABELS, BOOKING_STATUSES } from '../constants';
 import {
@@ -21,7 +21,7 @@ import {
   type BookingFilter,
 } from '../data';
 import { adminErrorMessage } from '../errors';
-import { viewerTimeZone } from '../forms';
+import { createSaveAction, viewerTimeZone } from '../forms';
 import type { BookingStatus, BookingTypeDto } from '../../../shared/booking';
 import { parseUtcString } from '../../../shared/time';
 import { errorMessage } from '../../ui/errors';
@@ -335,23 +335,16 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
   const [name, setName] = createSignal('');
   const [email, setEmail] = createSignal('');
   const [quantity, setQuantity] = createSignal('1');
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   const [slots] = createResource(
     () => (typeId() ? Number(typeId()) : null),
     (id) => listSlots(id, { tz }),
   );
 
   const submit = async () => {
-    if (state() === 'saving') return;
-    setError(null);
-    if (!typeId() || !start()) {
-      setState('failed');
-      setError(t('admin.bookings.chooseTypeAndSlot'));
-      return;
-    }
-    setState('saving');
-    try {
+    if (saving.busy()) return;
+    if (!typeId() || !start()) return saving.fail(t('admin.bookings.chooseTypeAndSlot'));
+    await saving.run(async () => {
       await createAdminBooking({
         bookingTypeId: Number(typeId()),
         startUtc: start(),
@@ -360,15 +353,11 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
         customerEmail: email().trim(),
         customerTz: tz,
       });
-      setState('saved');
       setName('');
       setEmail('');
       setStart('');
       props.onCreated();
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
+    });
   };
 
   return (
@@ -416,12 +405,7 @@ function NewBooking(props: { types: BookingTypeDto[]; onCreated: () => void }): 
         <TextField id="nb-name" label={t('admin.bookings.customerName')} value={name()} onInput={setName} required autocomplete="off" />
         <TextField id="nb-email" label={t('admin.bookings.customerEmail')} type="email" value={email()} onInput={setEmail} required autocomplete="off" />
         <TextField id="nb-quantity" label={t('admin.bookings.seats')} type="number" min="1" value={quantity()} onInput={setQuantity} />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {t('admin.bookings.book')}
-          </button>
-        </div>
-        <SaveStatus state={state()} error={error()} />
+        <SaveButtons action={saving} label={t('admin.bookings.book')} />
       </form>
     </section>
   );

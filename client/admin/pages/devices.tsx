@@ -5,7 +5,7 @@ import { AsyncView, ready } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { createConfirm } from '../components/confirm';
 import { PairingQr } from '../components/pairing-qr';
-import { SaveStatus, TextField } from '../components/fields';
+import { SaveButtons, TextField } from '../components/fields';
 import {
   createDevice,
   listDevices,
@@ -20,6 +20,7 @@ import {
 } from '../data';
 import { deviceState } from '../device-state';
 import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
 import { submitWith } from '../../ui/forms';
 import { intlLocale, t, tx } from '../../i18n/i18n';
@@ -228,21 +229,13 @@ function Devices(): JSX.Element {
 function ListEditor(props: { device: DeviceDto; eventTitle: (id: number) => string; onClose: () => void; onSaved: () => void }): JSX.Element {
   const [categories] = createResource(() => props.device.eventIds, listTicketCategories);
   const [chosen, setChosen] = createSignal<number[]>(props.device.categoryIds ?? []);
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
-  const submit = async () => {
-    setError(null);
-    setState('saving');
-    try {
+  const saving = createSaveAction();
+  const submit = () =>
+    saving.run(async () => {
       const ids = chosen().filter((id) => (ready(categories) ?? []).some((c) => c.id === id));
       await setDeviceCategories(props.device.id, ids.length > 0 ? ids : null);
-      setState('saved');
       props.onSaved();
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
-  };
+    });
   return (
     <section class="section" aria-labelledby="list-editor-heading">
       <h2 id="list-editor-heading">{t('admin.devices.listHeading', { name: props.device.name })}</h2>
@@ -270,15 +263,11 @@ function ListEditor(props: { device: DeviceDto; eventTitle: (id: number) => stri
             </ul>
           </Show>
         </fieldset>
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {t('admin.devices.saveList')}
-          </button>
+        <SaveButtons action={saving} label={t('admin.devices.saveList')}>
           <button type="button" class="button button-quiet" onClick={() => props.onClose()}>
             {t('admin.devices.cancelList')}
           </button>
-        </div>
-        <SaveStatus state={state()} error={error()} />
+        </SaveButtons>
       </form>
     </section>
   );
@@ -292,28 +281,18 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
   const [categories] = createResource(() => (eventIds().length > 0 ? [...eventIds()] : null), listTicketCategories);
   const eventTitle = (id: number) => props.events.find((e) => e.id === id)?.title ?? t('admin.devices.eventNumber', { id });
   const offered = () => (eventIds().length > 0 ? (ready(categories) ?? []).filter((c) => eventIds().includes(c.eventId)) : []);
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   const submit = async () => {
-    setError(null);
-    if (eventIds().length === 0) {
-      setState('failed');
-      setError(t('admin.devices.chooseEvent'));
-      return;
-    }
-    setState('saving');
-    try {
+    if (saving.busy()) return;
+    if (eventIds().length === 0) return saving.fail(t('admin.devices.chooseEvent'));
+    await saving.run(async () => {
       const chosen = categoryIds().filter((id) => offered().some((c) => c.id === id));
       const created = await createDevice({ name: name().trim(), eventIds: eventIds(), categoryIds: chosen.length > 0 ? chosen : null });
-      setState('saved');
       setName('');
       setEventIds([]);
       setCategoryIds([]);
       props.onCreated(created.name, created.pairing);
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
+    });
   };
   return (
     <section class="section" aria-labelledby="new-device-heading">
@@ -363,12 +342,7 @@ function NewDevice(props: { events: Array<{ id: number; title: string }>; onCrea
             </ul>
           </fieldset>
         </Show>
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {t('admin.devices.create')}
-          </button>
-        </div>
-        <SaveStatus state={state()} error={error()} />
+        <SaveButtons action={saving} label={t('admin.devices.create')} />
       </form>
     </section>
   );

@@ -6,7 +6,7 @@ import { ChatWebhookField } from '../components/chat-webhook-field';
 import { EventLanguageField } from '../components/language-field';
 import { TicketEditors } from '../components/ticket-editors';
 import type { Locale } from '../../../shared/i18n/locales';
-import { CheckboxField, SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { CheckboxField, SaveButtons, SelectField, TextArea, TextField } from '../components/fields';
 import { createEvent, getEvent, getSettings, updateEvent, type EventDto } from '../data';
 import { edition, loadPaymentStatus } from '../edition';
 import { adminErrorMessage } from '../errors';
@@ -21,7 +21,16 @@ import {
 import { ZCustomFieldDefinition } from '../../../shared/custom-fields-schema';
 import { DEFAULT_REMINDER_MINUTES, MAX_REMINDER_MINUTES, type WaitlistPromotion } from '../../../shared/events';
 import { ApiError } from '../../ui/errors';
-import { centsToText, localInputToUtc, textToCents, utcToLocalInput, viewerTimeZone, PUBLISH_STATUS_OPTIONS, translatedOptions } from '../forms';
+import {
+  centsToText,
+  createSaveAction,
+  localInputToUtc,
+  textToCents,
+  utcToLocalInput,
+  viewerTimeZone,
+  PUBLISH_STATUS_OPTIONS,
+  translatedOptions,
+} from '../forms';
 import { errorMessage } from '../../ui/errors';
 import { A, navigate, type RouteProps } from '../../router';
 import { submitWith } from '../../ui/forms';
@@ -118,8 +127,7 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   const [status, setStatus] = createSignal<'draft' | 'published'>(e?.status ?? 'draft');
   const [price, setPrice] = createSignal(centsToText(e?.priceCents ?? 0));
   const [chatWebhookUrl, setChatWebhookUrl] = createSignal(e?.chatWebhookUrl ?? '');
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   // the extended edition's sections; the free edition neither shows nor sends them
   void createResource(loadPaymentStatus);
   const extended = () => edition() === 'extended';
@@ -168,30 +176,27 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
   };
 
   const save = async (publish = false) => {
-    if (state() === 'saving') return;
-    setError(null);
+    if (saving.busy()) return;
     let body: ReturnType<typeof build>;
     try {
       body = build();
       if (publish) body.status = 'published';
     } catch (err) {
-      setState('failed');
-      setError((err as Error).message);
-      return;
+      return saving.fail((err as Error).message);
     }
-    setState('saving');
-    try {
-      const saved = e ? await updateEvent(e.id, body) : await createEvent(body);
-      setStatus(saved.status);
-      props.onSaved(saved);
-      questions.markSaved();
-      setState('saved');
-      if (!e) navigate(`/admin/events/${saved.id}`);
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-      if (err instanceof ApiError) questions.showServerErrors(err.data?.params);
-    }
+    await saving.run(
+      async () => {
+        const saved = e ? await updateEvent(e.id, body) : await createEvent(body);
+        setStatus(saved.status);
+        props.onSaved(saved);
+        questions.markSaved();
+        if (!e) navigate(`/admin/events/${saved.id}`);
+      },
+      (err) => {
+        if (err instanceof ApiError) questions.showServerErrors(err.data?.params);
+        return adminErrorMessage(err);
+      },
+    );
   };
 
   return (
@@ -297,18 +302,14 @@ function EventForm(props: { event: EventDto | null; onSaved: (saved: EventDto) =
           <ChatWebhookField value={chatWebhookUrl()} onChange={setChatWebhookUrl} eventId={e?.id} />
         </fieldset>
       </Show>
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          {e ? t('admin.eventForm.save') : t('admin.eventForm.create')}
-        </button>
+      <SaveButtons action={saving} label={e ? t('admin.eventForm.save') : t('admin.eventForm.create')}>
         <Show when={status() === 'draft'}>
           <button type="button" class="button button-quiet" onClick={() => void save(true)}>
             {t('admin.eventForm.saveAndPublish')}
           </button>
         </Show>
         <Show when={e}>{(ev) => <A href={`/admin/events/${ev().id}`}>{t('admin.eventForm.backToDashboard')}</A>}</Show>
-      </div>
-      <SaveStatus state={state()} error={error()} />
+      </SaveButtons>
     </form>
   );
 }

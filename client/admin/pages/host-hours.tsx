@@ -8,8 +8,7 @@ import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
 import { SaveStatus, SelectField } from '../components/fields';
 import { WeeklyEditor } from '../components/weekly-editor';
-import { adminErrorMessage } from '../errors';
-import { viewerTimeZone } from '../forms';
+import { createSaveAction, viewerTimeZone } from '../forms';
 import { getHostHours, saveHostHours, type HostHoursDto, type HostHoursInput } from '../host-hours-data';
 import { weekFromWindows, weekIsValid, windowsFromWeek, clockToMinutes, type WeekModel } from '../weekly-windows';
 import { errorMessage } from '../../ui/errors';
@@ -74,8 +73,7 @@ function HostHoursEditor(props: { hours: HostHoursDto }): JSX.Element {
   const [week, setWeek] = createSignal<WeekModel>(weekFromWindows(props.hours.weekly));
   const [overrides, setOverrides] = createSignal<Override[]>(props.hours.overrides);
   const [stored, setStored] = createSignal(props.hours.stored);
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
 
   const [kind, setKind] = createSignal<OverrideKind>('dayOff');
   const [from, setFrom] = createSignal('');
@@ -99,27 +97,17 @@ function HostHoursEditor(props: { hours: HostHoursDto }): JSX.Element {
     // a new exception replaces those it overlaps (one per date)
     const kept = overrides().filter((o) => o.to < from() || o.from > last);
     setOverrides([...kept, { from: from(), to: last, windows }].sort((a, b) => (a.from < b.from ? -1 : 1)));
-    setState('idle');
+    saving.reset();
   };
 
   const save = async () => {
-    if (state() === 'saving') return;
-    setError(null);
-    if (!weekIsValid(week())) {
-      setState('failed');
-      setError(t('admin.hostHours.fixWeek'));
-      return;
-    }
-    setState('saving');
-    try {
+    if (saving.busy()) return;
+    if (!weekIsValid(week())) return saving.fail(t('admin.hostHours.fixWeek'));
+    await saving.run(async () => {
       const saved = await saveHostHours(props.hours.userId, { timezone: timezone().trim(), weekly: windowsFromWeek(week()), overrides: overrides() });
       setOverrides(saved.overrides);
       setStored(true);
-      setState('saved');
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
+    });
   };
 
   return (
@@ -145,7 +133,7 @@ function HostHoursEditor(props: { hours: HostHoursDto }): JSX.Element {
                     class="button button-small button-quiet"
                     onClick={() => {
                       setOverrides(overrides().filter((x) => x !== o));
-                      setState('idle');
+                      saving.reset();
                     }}
                   >
                     {tx('admin.hostHours.remove', { dates: datesText(o), hidden: (chunks) => <span class="visually-hidden">{chunks}</span> })}
@@ -217,11 +205,11 @@ function HostHoursEditor(props: { hours: HostHoursDto }): JSX.Element {
       </fieldset>
 
       <div class="button-row">
-        <button type="submit" class="button" disabled={state() === 'saving'}>
+        <button type="submit" class="button" disabled={saving.busy()}>
           {t('admin.hostHours.save')}
         </button>
       </div>
-      <SaveStatus state={state()} error={error()} />
+      <SaveStatus state={saving.state()} error={saving.error()} />
     </form>
   );
 }

@@ -7,9 +7,10 @@ import { createResource, createSignal, Show, type JSX } from 'solid-js';
 import { ActionNoticeView, type ActionNotice } from '../components/action-notice';
 import { AdminFrame } from '../components/admin-frame';
 import { ready } from '../components/async-view';
-import { SaveStatus, TextArea, TextField } from '../components/fields';
+import { SaveButtons, TextArea, TextField } from '../components/fields';
 import { getHostProfile, removeHostPhoto, updateHostProfile, uploadHostPhoto } from '../data';
 import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import type { AdminUser } from '../session';
 import { HOST_BIO_MAX, HOST_NAME_MAX, HOST_PHOTO_TYPES, type HostProfileDto } from '../../../shared/hosts';
 import { errorMessage } from '../../ui/errors';
@@ -46,23 +47,14 @@ function ProfileForm(props: { profile: HostProfileDto; onChange: (profile: HostP
   const [name, setName] = createSignal(props.profile.displayName);
   const [bio, setBio] = createSignal(props.profile.bio);
   const [meetingUrl, setMeetingUrl] = createSignal(props.profile.meetingUrl);
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   const [photoNotice, setPhotoNotice] = createSignal<ActionNotice | null>(null);
   let fileInput: HTMLInputElement | undefined;
 
-  const save = async () => {
-    if (state() === 'saving') return;
-    setState('saving');
-    setError(null);
-    try {
+  const save = () =>
+    saving.run(async () => {
       props.onChange(await updateHostProfile(props.profile.userId, { displayName: name().trim(), bio: bio().trim(), meetingUrl: meetingUrl().trim() }));
-      setState('saved');
-    } catch (err) {
-      setError(adminErrorMessage(err));
-      setState('failed');
-    }
-  };
+    });
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
@@ -135,12 +127,7 @@ function ProfileForm(props: { profile: HostProfileDto; onChange: (profile: HostP
           onInput={setMeetingUrl}
           hint={t('admin.hostSpace.meetingUrlHint')}
         />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {t('admin.hostSpace.save')}
-          </button>
-        </div>
-        <SaveStatus state={state()} error={error()} />
+        <SaveButtons action={saving} label={t('admin.hostSpace.save')} />
       </form>
     </>
   );

@@ -9,9 +9,10 @@ import { AsyncView, ready } from '../components/async-view';
 import { createConfirm } from '../components/confirm';
 import { DataTable } from '../components/data-table';
 import { ExtendedOnly } from '../components/extended-only';
-import { SaveStatus, TextField } from '../components/fields';
+import { SaveButtons, TextField } from '../components/fields';
 import { listBookingTypes } from '../data';
 import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import { addResource, changeResource, listResources, removeResource, type ResourceDto } from '../resources-data';
 import { ApiError } from '../../ui/errors';
 import { submitWith } from '../../ui/forms';
@@ -159,40 +160,39 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
   const [name, setName] = createSignal(editing?.name ?? '');
   const [capacity, setCapacity] = createSignal(String(editing?.capacity ?? 1));
   const [errors, setErrors] = createSignal<FieldErrors>({});
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
 
-  const fail = (fields: FieldErrors, message: string) => {
+  /** The problems at their fields, the first one focused; `message` for the status line. */
+  const refuse = (fields: FieldErrors, message: string) => {
     setErrors(fields);
-    setError(message);
-    setState('failed');
     const first = fields.name ? 'name' : fields.capacity ? 'capacity' : null;
     if (first) document.getElementById(`${prefix}-${first}`)?.focus();
+    return message;
   };
 
   const submit = async () => {
-    if (state() === 'saving') return;
+    if (saving.busy()) return;
     const fields: FieldErrors = {};
     if (!name().trim()) fields.name = t('admin.resources.nameMissing');
     const cap = capacity().trim();
     if (!/^\d+$/.test(cap) || Number(cap) < 1 || Number(cap) > 1000) fields.capacity = t('admin.resources.capacityInvalid');
-    if (fields.name || fields.capacity) return fail(fields, t('admin.resources.fixFields'));
+    if (fields.name || fields.capacity) return saving.fail(refuse(fields, t('admin.resources.fixFields')));
     setErrors({});
-    setError(null);
-    setState('saving');
     const input = { name: name().trim(), capacity: Number(cap) };
-    try {
-      const saved = editing ? await changeResource(editing.id, input) : await addResource(input);
-      setState('saved');
-      if (!editing) {
-        setName('');
-        setCapacity('1');
-      }
-      props.onSaved(saved);
-    } catch (err) {
-      const byField = fieldErrorsOf(err);
-      fail(byField ?? {}, byField ? t('admin.resources.fixFields') : adminErrorMessage(err));
-    }
+    await saving.run(
+      async () => {
+        const saved = editing ? await changeResource(editing.id, input) : await addResource(input);
+        if (!editing) {
+          setName('');
+          setCapacity('1');
+        }
+        props.onSaved(saved);
+      },
+      (err) => {
+        const byField = fieldErrorsOf(err);
+        return refuse(byField ?? {}, byField ? t('admin.resources.fixFields') : adminErrorMessage(err));
+      },
+    );
   };
 
   const headingId = `${prefix}-heading`;
@@ -223,10 +223,7 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
           error={errors().capacity}
           hint={t('admin.resources.capacityHint')}
         />
-        <div class="button-row">
-          <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-            {editing ? t('admin.resources.save') : t('admin.resources.add')}
-          </button>
+        <SaveButtons action={saving} label={editing ? t('admin.resources.save') : t('admin.resources.add')}>
           <Show when={props.onCancel}>
             {(cancel) => (
               <button type="button" class="button button-quiet" onClick={() => cancel()()}>
@@ -234,8 +231,7 @@ function ResourceForm(props: { resource: ResourceDto | null; onSaved: (saved: Re
               </button>
             )}
           </Show>
-        </div>
-        <SaveStatus state={state()} error={error()} />
+        </SaveButtons>
       </form>
     </section>
   );

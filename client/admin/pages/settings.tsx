@@ -9,7 +9,7 @@ import { DataTable } from '../components/data-table';
 import { EventPicker } from '../components/event-picker';
 import { DefaultLanguageField } from '../components/language-field';
 import { createConfirm } from '../components/confirm';
-import { SaveStatus, SelectField, TextArea, TextField } from '../components/fields';
+import { SaveButtons, SelectField, TextArea, TextField } from '../components/fields';
 import { SELLER_TAX_ID_MAX } from '../../../shared/booking';
 import { LOCATION_LABELS, LOCATION_MODES, ROLE_LABELS, ROLES, type Role } from '../constants';
 import {
@@ -33,7 +33,7 @@ import {
 import { loadPaymentStatus } from '../edition';
 import { EmailText } from '../components/email-text';
 import { adminErrorMessage } from '../errors';
-import { viewerTimeZone } from '../forms';
+import { createSaveAction, viewerTimeZone } from '../forms';
 import { browserRegional } from '../regional';
 import { TimeZonePicker } from '../../ui/time-zone-picker';
 import type { AdminUser } from '../session';
@@ -44,8 +44,6 @@ import { submitWith } from '../../ui/forms';
 import { t, tx } from '../../i18n/i18n';
 
 const hidden = (chunks: JSX.Element[]): JSX.Element => <span class="visually-hidden">{chunks}</span>;
-
-type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
 export default function AdminSettingsPage(): JSX.Element {
   return (
@@ -91,13 +89,10 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
   const [defaultLanguage, setDefaultLanguage] = createSignal(props.initial.defaultLanguage);
   const [sellerAddress, setSellerAddress] = createSignal(props.initial.sellerAddress);
   const [sellerTaxId, setSellerTaxId] = createSignal(props.initial.sellerTaxId);
-  const [state, setState] = createSignal<SaveState>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
 
-  const save = async () => {
-    setState('saving');
-    setError(null);
-    try {
+  const save = () =>
+    saving.run(async () => {
       const saved = await updateSettings({
         currency: currency().trim(),
         defaultTimeZone: timeZone(),
@@ -115,12 +110,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
       setProposed({ currency: null, timeZone: null });
       setHold(String(saved.paymentHoldHours));
       setLabels({ ...saved.locationLabels });
-      setState('saved');
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
-  };
+    });
 
   return (
     <form class="form form-wide" onSubmit={submitWith(save)}>
@@ -186,12 +176,7 @@ function SettingsForm(props: { initial: SettingsDto }): JSX.Element {
           hint={t('admin.settings.seller.taxIdHint')}
         />
       </fieldset>
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          {t('admin.settings.save')}
-        </button>
-      </div>
-      <SaveStatus state={state()} error={error()} />
+      <SaveButtons action={saving} label={t('admin.settings.save')} />
     </form>
   );
 }
@@ -557,17 +542,10 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
   const [role, setRole] = createSignal<Role>('host');
   const [eventIds, setEventIds] = createSignal<number[] | null>(null);
   const [password, setPassword] = createSignal('');
-  const [state, setState] = createSignal<SaveState>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   const submit = async (mode: 'invite' | 'create') => {
-    if (state() === 'saving') return;
-    if (mode === 'invite' && password()) {
-      setState('failed');
-      setError(t('admin.settings.newUser.inviteWithPassword'));
-      return;
-    }
-    setState('saving');
-    setError(null);
+    if (saving.busy()) return;
+    if (mode === 'invite' && password()) return saving.fail(t('admin.settings.newUser.inviteWithPassword'));
     const input = {
       email: email().trim(),
       displayName: name().trim(),
@@ -575,10 +553,9 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
       timezone: viewerTimeZone(),
       ...(role() === 'staff' ? { eventIds: eventIds() } : {}),
     };
-    try {
+    await saving.run(async () => {
       if (mode === 'invite') await inviteUser(input);
       else await createUser({ ...input, ...(password() ? { password: password() } : {}) });
-      setState('saved');
       props.onCreated(
         mode === 'invite'
           ? t('admin.settings.newUser.invited', { email: input.email })
@@ -588,10 +565,7 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
       setName('');
       setPassword('');
       setEventIds(null);
-    } catch (err) {
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
+    });
   };
   return (
     <form class="form form-wide subform" onSubmit={submitWith(() => submit('invite'))} aria-labelledby="new-user-heading">
@@ -621,15 +595,11 @@ function NewUser(props: { events: EventDto[] | undefined; onCreated: (text: stri
       <Show when={role() === 'staff'}>
         <EventPicker id="nu-events" legend={t('admin.settings.newUser.eventsLegend')} events={props.events} value={eventIds()} onChange={setEventIds} />
       </Show>
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          {t('admin.settings.newUser.invite')}
-        </button>
-        <button type="button" class="button button-quiet" aria-disabled={state() === 'saving'} onClick={() => void submit('create')}>
+      <SaveButtons action={saving} label={t('admin.settings.newUser.invite')}>
+        <button type="button" class="button button-quiet" aria-disabled={saving.busy()} onClick={() => void submit('create')}>
           {t('admin.settings.newUser.create')}
         </button>
-      </div>
-      <SaveStatus state={state()} error={error()} />
+      </SaveButtons>
     </form>
   );
 }

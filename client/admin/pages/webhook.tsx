@@ -12,7 +12,7 @@ import { createConfirm } from '../components/confirm';
 import { DataTable } from '../components/data-table';
 import { summarizeEventTypes } from '../components/event-type-picker';
 import { ExtendedOnly } from '../components/extended-only';
-import { CheckboxField, SaveStatus } from '../components/fields';
+import { CheckboxField, SaveButtons } from '../components/fields';
 import { Pager } from '../components/pager';
 import {
   checkEndpoint,
@@ -24,6 +24,7 @@ import {
   type EndpointValues,
 } from '../components/webhook-endpoint';
 import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import {
   getDelivery,
   getWebhook,
@@ -215,48 +216,39 @@ function EditEndpoint(props: { endpoint: WebhookEndpointDto; catalogue: WebhookC
   const [values, setValues] = createSignal<EndpointValues>({ url: initial.url, description: initial.description, events: [...initial.events] });
   const [active, setActive] = createSignal(initial.active);
   const [problems, setProblems] = createSignal<Record<string, string>>({});
-  const [state, setState] = createSignal<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const [error, setError] = createSignal<string | null>(null);
+  const saving = createSaveAction();
   // switched on elsewhere on the page ("Switch on again"): the checkbox follows
   createEffect(on(() => props.endpoint.active, setActive, { defer: true }));
 
+  /** The problems at their fields; the status line points to them. */
   const refuse = (found: Record<string, string>) => {
     setProblems(found);
-    setState('failed');
-    setError(t('admin.webhook.seeFields'));
     focusFirstProblem('ed', found);
+    return t('admin.webhook.seeFields');
   };
 
   const save = async () => {
-    if (state() === 'saving') return;
-    setError(null);
+    if (saving.busy()) return;
     const found = checkEndpoint(values());
-    if (Object.keys(found).length > 0) return refuse(found);
+    if (Object.keys(found).length > 0) return saving.fail(refuse(found));
     setProblems({});
-    setState('saving');
-    try {
-      const v = values();
-      const saved = await updateWebhook(props.endpoint.id, { url: v.url.trim(), description: v.description.trim(), events: v.events, active: active() });
-      setState('saved');
-      props.onSaved(saved);
-    } catch (err) {
-      const refused = refusedFields(err);
-      if (Object.keys(refused).length > 0) return refuse(refused);
-      setState('failed');
-      setError(adminErrorMessage(err));
-    }
+    await saving.run(
+      async () => {
+        const v = values();
+        props.onSaved(await updateWebhook(props.endpoint.id, { url: v.url.trim(), description: v.description.trim(), events: v.events, active: active() }));
+      },
+      (err) => {
+        const refused = refusedFields(err);
+        return Object.keys(refused).length > 0 ? refuse(refused) : adminErrorMessage(err);
+      },
+    );
   };
 
   return (
     <form class="form form-wide" onSubmit={submitWith(save)} novalidate aria-labelledby="edit-heading">
       <EndpointFields idPrefix="ed" values={values()} onChange={setValues} catalogue={props.catalogue} problems={problems()} />
       <CheckboxField id="ed-active" label={t('admin.webhook.active')} checked={active()} onChange={setActive} hint={t('admin.webhook.activeHint')} />
-      <div class="button-row">
-        <button type="submit" class="button" aria-disabled={state() === 'saving'}>
-          {t('admin.webhook.save')}
-        </button>
-      </div>
-      <SaveStatus state={state()} error={error()} />
+      <SaveButtons action={saving} label={t('admin.webhook.save')} />
     </form>
   );
 }

@@ -11,6 +11,7 @@ import { summarizeEventTypes } from '../components/event-type-picker';
 import { ExtendedOnly } from '../components/extended-only';
 import { checkEndpoint, EndpointFields, EndpointStatus, focusFirstProblem, SigningSecret, type EndpointValues } from '../components/webhook-endpoint';
 import { adminErrorMessage } from '../errors';
+import { createSaveAction } from '../forms';
 import { createWebhook, listWebhooks, refusedFields, webhookCatalogue, type WebhookCatalogueDto, type WebhookEndpointWithSecretDto } from '../webhooks-data';
 import { FormError } from '../../ui/form-error';
 import { formatUtcDateTime, isoDateTime } from '../../ui/format';
@@ -109,43 +110,42 @@ function Webhooks(): JSX.Element {
 function NewEndpoint(props: { catalogue: WebhookCatalogueDto; onCreated: (endpoint: WebhookEndpointWithSecretDto) => void }): JSX.Element {
   const [values, setValues] = createSignal<EndpointValues>({ url: '', description: '', events: [] });
   const [problems, setProblems] = createSignal<Record<string, string>>({});
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
+  const adding = createSaveAction();
 
-  const refuse = (found: Record<string, string>, summary: string) => {
+  /** The problems at their fields; the message under the button points to them. */
+  const refuse = (found: Record<string, string>) => {
     setProblems(found);
-    setError(summary);
     focusFirstProblem('nw', found);
+    return t('admin.webhooks.notAddedFields');
   };
 
   const submit = async () => {
-    if (busy()) return;
-    setError(null);
+    if (adding.busy()) return;
+    adding.reset();
     const found = checkEndpoint(values());
-    if (Object.keys(found).length > 0) return refuse(found, t('admin.webhooks.notAddedFields'));
+    if (Object.keys(found).length > 0) return adding.fail(refuse(found));
     setProblems({});
-    setBusy(true);
-    try {
-      const v = values();
-      props.onCreated(await createWebhook({ url: v.url.trim(), description: v.description.trim(), events: v.events }));
-    } catch (err) {
-      const refused = refusedFields(err);
-      if (Object.keys(refused).length > 0) refuse(refused, t('admin.webhooks.notAddedFields'));
-      else setError(t('admin.webhooks.notAdded', { reason: adminErrorMessage(err) }));
-    } finally {
-      setBusy(false);
-    }
+    await adding.run(
+      async () => {
+        const v = values();
+        props.onCreated(await createWebhook({ url: v.url.trim(), description: v.description.trim(), events: v.events }));
+      },
+      (err) => {
+        const refused = refusedFields(err);
+        return Object.keys(refused).length > 0 ? refuse(refused) : t('admin.webhooks.notAdded', { reason: adminErrorMessage(err) });
+      },
+    );
   };
 
   return (
     <form class="form form-wide" onSubmit={submitWith(submit)} novalidate aria-labelledby="new-endpoint-heading">
       <EndpointFields idPrefix="nw" values={values()} onChange={setValues} catalogue={props.catalogue} problems={problems()} />
       <div class="button-row">
-        <button type="submit" class="button" aria-disabled={busy()}>
-          {busy() ? t('admin.webhooks.adding') : t('admin.webhooks.add')}
+        <button type="submit" class="button" aria-disabled={adding.busy()}>
+          {adding.busy() ? t('admin.webhooks.adding') : t('admin.webhooks.add')}
         </button>
       </div>
-      <FormError message={error()} />
+      <FormError message={adding.error()} />
     </form>
   );
 }

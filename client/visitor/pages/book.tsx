@@ -27,6 +27,7 @@ import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { createPaymentCheckout, PaymentPending } from '../components/payment-pending';
 import { ErrorState, isThrottled, ResourceStates, SubmissionProblem, throttledRetryText } from '../components/states';
 import { WhenLines } from '../components/when-lines';
+import { MeetingLinkFact } from '../components/meeting-link';
 import { CalendarLinks } from '../components/calendar-links';
 import { ShareButton } from '../components/share-button';
 import { clearDraft, draftSaver, loadPageDraft } from '../drafts';
@@ -440,18 +441,7 @@ export default function BookPage(props: RouteProps): JSX.Element {
                           <dt>{tr('book.where')}</dt>
                           <dd>{locationBeforeBooking(t())}</dd>
                         </Show>
-                        <Show when={b().meetingUrl}>
-                          {(url) => (
-                            <>
-                              <dt>{tr('book.meetingLink')}</dt>
-                              <dd>
-                                <a href={url()} rel="noopener noreferrer" target="_blank">
-                                  {url()}
-                                </a>
-                              </dd>
-                            </>
-                          )}
-                        </Show>
+                        <MeetingLinkFact url={b().meetingUrl} />
                         <Show when={t().priceCents > 0}>
                           <dt>{tr('book.price')}</dt>
                           <dd>

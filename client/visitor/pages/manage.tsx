@@ -17,6 +17,7 @@ import { isSlotTaken, TZ_STORAGE_KEY, type Slot } from '../booking';
 import { SlotPicker, type SlotPickerHandle } from '../components/slot-picker';
 import { ErrorState } from '../components/states';
 import { WhenLines } from '../components/when-lines';
+import { MeetingLinkFact } from '../components/meeting-link';
 import { CalendarLinks } from '../components/calendar-links';
 import { TicketLinks } from '../components/ticket-links';
 import { bookingPassUrl } from '../links';
@@ -142,18 +143,7 @@ export default function ManagePage(props: RouteProps): JSX.Element {
                 <dt>{t('event.where')}</dt>
                 <dd>{b().location}</dd>
               </Show>
-              <Show when={b().meetingUrl}>
-                {(url) => (
-                  <>
-                    <dt>{t('book.meetingLink')}</dt>
-                    <dd>
-                      <a href={url()} rel="noopener noreferrer" target="_blank">
-                        {url()}
-                      </a>
-                    </dd>
-                  </>
-                )}
-              </Show>
+              <MeetingLinkFact url={b().meetingUrl} />
               <Show when={b().quantity > 1}>
                 <dt>{t('signup.seats')}</dt>
                 <dd>{b().quantity}</dd>
