@@ -11,14 +11,58 @@ export const MAX_PREPARED_PARAMETERS = 64;
 
 type Callback = (sql: Sql) => unknown;
 
-/** postgres.js's `unsafe`, answering named prepared statements for up to MAX_PREPARED_PARAMETERS parameters. */
+/** postgres.js's `unsafe`, answering named prepared statements for up to MAX_PREPARED_PARAMETERS parameters, their rows without holes. */
 function preparedUnsafe(target: Sql) {
   return (text: string, params?: unknown, options?: Record<string, unknown>) => {
     // unsafe(text, options) is postgres.js's two-argument form
     const list = Array.isArray(params) ? params : [];
     const given = Array.isArray(params) ? (options ?? {}) : ((params as Record<string, unknown> | undefined) ?? {});
-    return target.unsafe(text, list as never, { ...given, prepare: list.length <= MAX_PREPARED_PARAMETERS });
+    return withoutHoles(target.unsafe(text, list as never, { ...given, prepare: list.length <= MAX_PREPARED_PARAMETERS }));
   };
+}
+
+type PendingQuery = ReturnType<Sql['unsafe']>;
+
+/**
+ * The pending query, answering its rows through `closeRowHoles`. Still lazy (postgres.js sends a
+ * query on its first `then`), so drizzle's `.values()` before awaiting keeps working.
+ */
+function withoutHoles(query: PendingQuery): PendingQuery {
+  const settled = () => query.then(closeRowHoles);
+  const wrapped: PendingQuery = new Proxy(query, {
+    get(target, key) {
+      if (key === 'then') return (ok?: (v: unknown) => unknown, failed?: (e: unknown) => unknown) => settled().then(ok, failed);
+      if (key === 'catch') return (failed?: (e: unknown) => unknown) => settled().catch(failed);
+      if (key === 'finally') return (done?: () => void) => settled().finally(done);
+      if (key === 'values' || key === 'raw') {
+        return () => {
+          target[key]();
+          return wrapped;
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return wrapped;
+}
+
+/**
+ * A statement's rows moved to the front when they came after holes. postgres.js 3.4.9 resets the
+ * connection's row counter only when a statement completes, so after one that failed while its
+ * rows were arriving — a connection terminated mid-answer (57P01, a reset), or an error in a later
+ * row — the next statement on that connection resolves with as many leading holes as the failed
+ * one had received rows, then all of its own (upstream issues 1119, 1181; fixes unreleased). No
+ * error is thrown: a look-up read a hole as "not found", a `new Map` over the rows threw a
+ * TypeError (a 500). The rows after the holes are complete (the statement completed), so they
+ * are moved up in place, keeping the result's command and count. docs/decisions/018-driver-connection-loss.md.
+ */
+export function closeRowHoles<T>(rows: T): T {
+  if (!Array.isArray(rows) || rows.length === 0 || 0 in rows) return rows;
+  let to = 0;
+  for (let from = 0; from < rows.length; from++) if (from in rows) rows[to++] = rows[from] as unknown;
+  rows.length = to;
+  return rows;
 }
 
 /**
