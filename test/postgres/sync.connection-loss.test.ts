@@ -69,15 +69,26 @@ describe('a door push that loses its database connection', () => {
 
       expect(terminated, 'connections taken away').toBeGreaterThan(5);
       expect(refused.length, 'some pushes lost their connection').toBeGreaterThan(0);
-      // on a busy machine every push may meet a kill; once the connections stay, the batch the
-      // door kept goes through on the pool's new connections
+      // On a busy machine every push may meet a kill; once the connections stay, the batch the door
+      // kept goes through on the pool's new connections. The door sends it again after Retry-After
+      // as it does after any 503: postgres.js 3.4.9 can answer the first statement on a
+      // reconnected connection with the error of the statement killed before it (upstream issue
+      // 1223; docs/decisions/018-driver-connection-loss.md), a 503 like the others.
       const again = people.map((p) => scan(p));
-      const resent = await fetch(`${server.url}/trpc/sync.push`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${device.token}` },
-        body: JSON.stringify({ json: { items: again, pending: again.length } }),
-      });
-      expect(resent.status, `after the churn (${stored} pushes stored during it)`).toBe(200);
+      const resend = () =>
+        fetch(`${server.url}/trpc/sync.push`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${device.token}` },
+          body: JSON.stringify({ json: { items: again, pending: again.length } }),
+        });
+      let resent = await resend();
+      const resendRefusals: number[] = [];
+      while (resent.status === 503 && resendRefusals.length < 3) {
+        resendRefusals.push(resent.status);
+        await new Promise((resolve) => setTimeout(resolve, Number(resent.headers.get('retry-after')) * 1000));
+        resent = await resend();
+      }
+      expect(resent.status, `after the churn (${stored} pushes stored during it; ${resendRefusals.length} resends refused with 503 first)`).toBe(200);
       expect([...new Set(refused)], output()).toEqual(['503 svc_unavailable header 2 body 2']);
       expect(server.output()).toContain('connection lost under a request; answered 503');
       expect(server.output()).not.toMatch(/tRPC procedure failed|unhandled error/);
