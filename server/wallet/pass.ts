@@ -73,6 +73,8 @@ export interface PassContent {
   /** What VoiceOver and the lock screen say of the pass. */
   description: string;
   organizationName: string;
+  /** The organization's logo as `logo.png` / `logo@2x.png`, in place of the app's. */
+  logo?: { png: Buffer; png2x: Buffer } | null;
   /** The door's QR: the ticket code (none for a booking, which no door scans). */
   barcode?: string;
   /** When the pass comes up on the lock screen: the start. */
@@ -95,7 +97,8 @@ export function makeWalletPass(env: Env, content: PassContent): Buffer {
     organizationName: content.organizationName,
     eventTicket: {},
   };
-  const pass = new PKPass({ 'pass.json': Buffer.from(JSON.stringify(passJson)), ...assetBuffers() }, setup.certificates);
+  const logo: Record<string, Buffer> = content.logo ? { 'logo.png': content.logo.png, 'logo@2x.png': content.logo.png2x } : {};
+  const pass = new PKPass({ 'pass.json': Buffer.from(JSON.stringify(passJson)), ...assetBuffers(), ...logo }, setup.certificates);
   pass.primaryFields.push(...content.primary);
   pass.secondaryFields.push(...content.secondary);
   pass.auxiliaryFields.push(...content.auxiliary);

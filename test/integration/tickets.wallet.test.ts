@@ -8,10 +8,11 @@
  * svc_wallet_unavailable and no payload says a pass exists.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { formatWhen } from '../../shared/time-format';
@@ -30,6 +31,8 @@ const certs = makeWalletCertificates(scratch);
 const unpack = (pkpass: Buffer) => unpackPass(scratch, pkpass);
 const verifySignature = (signature: string, manifest: string) => verifyPassSignature(certs.root, signature, manifest);
 
+/** The app's own pass images (server/wallet/assets). */
+const WALLET_ASSETS = path.join(import.meta.dirname, '../../server/wallet/assets');
 const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');
 
 describe('with SVC_WALLET_* certificates', () => {
@@ -133,6 +136,39 @@ describe('with SVC_WALLET_* certificates', () => {
 
     const again = unpack((await download(`${srv.url}/svc/v1/tickets/${row.cancel_token}/ticket.pkpass`)).body);
     expect(JSON.parse(again.files.get('pass.json')!.toString('utf8')).serialNumber).toBe(pass.serialNumber);
+  });
+
+  it('with an organization logo, the pass’s logo.png and logo@2x.png are that logo fitted into 160 × 50 (and 320 × 100), listed in the signed manifest; without one, the app’s', async () => {
+    const event = await berlinEvent('Logo night');
+    const email = uniqueEmail('wallet-logo');
+    expect((await signUp(srv, event.id, { email, display_name: 'Grace Hopper' })).status).toBe(201);
+    const row = (await attendeeRows(srv, event.id)).find((r) => r.email === email)!;
+    const passUrl = `${srv.url}/svc/v1/tickets/${row.cancel_token}/ticket.pkpass`;
+    const logo = await sharp({ create: { width: 800, height: 200, channels: 3, background: '#c2410c' } })
+      .png()
+      .toBuffer();
+    const logoUrl = `${srv.url}/svc/v1/settings/organization/logo`;
+    const headers = { cookie: admin.cookie, origin: new URL(srv.url).origin };
+    const put = await fetch(logoUrl, { method: 'PUT', headers: { ...headers, 'content-type': 'image/png' }, body: new Blob([new Uint8Array(logo)]) });
+    expect(put.status).toBe(200);
+    try {
+      const { dir, files } = unpack((await download(passUrl)).body);
+      const one = await sharp(files.get('logo.png')!).metadata();
+      const two = await sharp(files.get('logo@2x.png')!).metadata();
+      expect([one.format, one.width, one.height]).toEqual(['png', 160, 40]);
+      expect([two.format, two.width, two.height]).toEqual(['png', 320, 80]);
+      // the organization's orange, not the app icon's colours
+      const { dominant } = await sharp(files.get('logo.png')!).stats();
+      expect(dominant.r).toBeGreaterThan(150);
+      const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8')) as Record<string, string>;
+      expect(manifest['logo.png']).toBe(sha1(files.get('logo.png')!));
+      expect(manifest['logo@2x.png']).toBe(sha1(files.get('logo@2x.png')!));
+      expect(verifySignature(path.join(dir, 'signature'), path.join(dir, 'manifest.json')).ok).toBe(true);
+    } finally {
+      expect((await fetch(logoUrl, { method: 'DELETE', headers })).status).toBeLessThan(300);
+    }
+    const without = unpack((await download(passUrl)).body).files;
+    expect(without.get('logo.png')!.equals(readFileSync(path.join(WALLET_ASSETS, 'logo.png')))).toBe(true);
   });
 
   it('the sign-up answer’s ticketPdfToken opens the same pass without the cancel link, in the attendee’s language; a bad key is 404', async () => {

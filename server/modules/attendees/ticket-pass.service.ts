@@ -12,6 +12,7 @@ import { makeWalletPass, walletAvailable, type PassField } from '../../wallet/pa
 import type { EventRow } from '../events/events.repository';
 import { attendeesRepository, type AttendeeRecord } from './attendees.repository';
 import { PDF_TOKEN_PURPOSE, ticketFacts, type TicketPdfContext, type TicketPdfOptions } from './ticket-pdf.service';
+import { walletLogo } from '../images/images.service';
 
 /** A ticket's serial number: stable for the row (the same pass downloaded twice is one pass), and no count of the rows behind it. */
 export function ticketPassSerial(secret: string, attendeeId: number): string {
@@ -26,7 +27,7 @@ export async function ticketPass(
   options: TicketPdfOptions = { manageLink: true },
 ): Promise<Buffer> {
   if (!walletAvailable(ctx.env)) throw new AppError('svc_wallet_unavailable');
-  const { event, tr, organization, category, when } = await ticketFacts(ctx, attendee, knownEvent);
+  const [{ event, tr, organization, category, when }, logo] = await Promise.all([ticketFacts(ctx, attendee, knownEvent), walletLogo(ctx.db)]);
   const auxiliary: PassField[] = [
     ...(category ? [{ key: 'category', label: tr('pdf.ticket.category'), value: category }] : []),
     { key: 'seats', label: tr('pdf.ticket.seats'), value: tr('pdf.ticket.seatsValue', { count: attendee.quantity }) },
@@ -38,6 +39,7 @@ export async function ticketPass(
     serialNumber: ticketPassSerial(ctx.secret, attendee.id),
     description: tr('pdf.ticket.documentTitle', { title: event.title }),
     organizationName: organization,
+    logo,
     barcode: attendee.ticketCode,
     relevantDate: new Date(utcMs(event.startsUtc)),
     primary: [{ key: 'event', value: event.title }],

@@ -16,6 +16,7 @@ import { DEFAULT_ORGANIZATION_NAME } from '../attendees/ticket-pdf.service';
 import { settingsService } from '../settings/settings.service';
 import { describeLocation } from './booking-type.service';
 import { bookingRepository } from './booking.repository';
+import { walletLogo } from '../images/images.service';
 
 export type BookingPassContext = Pick<AppContext, 'db' | 'hooks' | 'env' | 'secret'>;
 
@@ -55,8 +56,10 @@ export async function bookingPassByToken(ctx: BookingPassContext, token: string)
     ...(host?.displayName ? [{ key: 'host', value: tr('mail.booking.with', { name: host.displayName }) }] : []),
     ...(location ? [{ key: 'where', label: tr('pdf.ticket.where'), value: location }] : []),
   ];
+  const logo = await walletLogo(ctx.db);
   return makeWalletPass(ctx.env, {
     serialNumber: bookingPassSerial(ctx.secret, booking.bookingId),
+    logo,
     description: tr('mail.booking.subjectConfirmed', { title: type.title }),
     organizationName: seller.sellerName.trim() || DEFAULT_ORGANIZATION_NAME,
     relevantDate: new Date(utcMs(booking.startUtc)),

@@ -147,6 +147,26 @@ export async function readLogoJpeg(db: Db): Promise<LogoJpeg | null> {
   return row ?? null;
 }
 
+/** Apple's logo box on a pass: at most 160 × 50 points; the file at 1× and at 2×. */
+const WALLET_LOGO_BOX = { width: 160, height: 50 };
+
+/**
+ * The organization's logo as a Wallet pass's `logo.png` and `logo@2x.png` (a pass takes PNG
+ * only), fitted into Apple's logo box from the logo's smallest JPEG; null without a logo
+ * (docs/decisions/050-organization-identity.md).
+ */
+export async function walletLogo(db: Db): Promise<{ png: Buffer; png2x: Buffer } | null> {
+  const logo = await readLogoJpeg(db);
+  if (!logo) return null;
+  const fitted = (scale: number) =>
+    sharp(logo.bytes)
+      .resize({ width: WALLET_LOGO_BOX.width * scale, height: WALLET_LOGO_BOX.height * scale, fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
+  const [png, png2x] = await Promise.all([fitted(1), fitted(2)]);
+  return { png, png2x };
+}
+
 export type ImageOwner = 'event' | 'bookingType';
 
 async function setOwnerImage(tx: Tx, owner: ImageOwner, id: number, stored: StoredImage | null): Promise<void> {
