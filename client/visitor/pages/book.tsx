@@ -327,8 +327,10 @@ export default function BookPage(props: RouteProps): JSX.Element {
   // On a phone the type's cover, text and hosts stand below the calendar: drawn once the calendar
   // has its times (or could not get them), they do not jump down as the month arrives (a layout
   // shift of 0.4 measured with a cover; docs/decisions/019-fast-first-paint.md).
+  // (in a task of its own after the times: drawn with them, it made their task long)
   const [pickerSettled, setPickerSettled] = createSignal(false);
-  const asideDrawn = () => pickerSettled() || !showPicker();
+  const asideLater = createLater(pickerSettled);
+  const asideDrawn = () => asideLater() || !showPicker();
   const maxSeats = () => Math.max(1, type.value()?.capacity ?? 1);
   /** What the chosen seats cost, for the button (the visitor sees the price before acting). */
   const total = () => {
