@@ -94,7 +94,7 @@ const isGoing = (status: string) => status === 'going' || status === '';
 /** The contract's `svc_rsvp_submitted` for an added row; without its ticket mail when the administrator said so. */
 async function fireAdded(ctx: Pick<AppContext, 'hooks'>, row: AttendeeRecord, notify: boolean): Promise<void> {
   const fire = () => ctx.hooks.doAction('svc_rsvp_submitted', row.id, submittedPayload(row));
-  await (notify ? fire() : withoutTicketMail([row.id], fire));
+  await (notify ? fire() : withoutTicketMail(ctx.hooks, [row.id], fire));
 }
 
 async function eventOrBadParam(ctx: AppContext, eventId: number, field: string): Promise<EventRow> {

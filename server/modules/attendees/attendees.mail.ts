@@ -171,20 +171,29 @@ export async function ticketPartOf(ctx: AppContext, attendee: AttendeeRecord, lo
   return { categoryName, lines: priced ? await priceLinesOf(ctx, price, { locale, onlinePayment: false }) : [] };
 }
 
-/** Rows whose `svc_rsvp_submitted` runs now without the ticket mail (an admin add with notify: false). */
-const unmailed = new Set<number>();
+/**
+ * Rows whose `svc_rsvp_submitted` runs now without the ticket mail (an admin add with notify:
+ * false), per server (its hooks): two servers in one process never quiet each other's rows.
+ */
+const unmailed = new WeakMap<Hooks, Set<number>>();
+const unmailedOf = (hooks: Hooks) => {
+  let rows = unmailed.get(hooks);
+  if (!rows) unmailed.set(hooks, (rows = new Set()));
+  return rows;
+};
 
 /**
  * Runs `fire` (the rows' `svc_rsvp_submitted`) with their confirmation mail left out: the action
  * still reaches every listener, the free edition's mail listener only stays quiet. Whoever fires
  * the announcement (the writer, or a runner after a crash) wraps it, so notify: false holds either way.
  */
-export async function withoutTicketMail<T>(attendeeIds: number[], fire: () => Promise<T>): Promise<T> {
-  for (const id of attendeeIds) unmailed.add(id);
+export async function withoutTicketMail<T>(hooks: Hooks, attendeeIds: number[], fire: () => Promise<T>): Promise<T> {
+  const rows = unmailedOf(hooks);
+  for (const id of attendeeIds) rows.add(id);
   try {
     return await fire();
   } finally {
-    for (const id of attendeeIds) unmailed.delete(id);
+    for (const id of attendeeIds) rows.delete(id);
   }
 }
 
@@ -232,7 +241,7 @@ export function registerConfirmationMail(hooks: Hooks, ctx: AppContext): void {
     'svc_rsvp_submitted',
     async (attendeeId: number) => {
       // an attendee an administrator added with notify: false (attendees.bulk.ts)
-      if (unmailed.has(attendeeId)) return;
+      if (unmailedOf(hooks).has(attendeeId)) return;
       const found = await attendeesRepository(ctx.db).findWithEvent(attendeeId);
       if (!found) return;
       const { attendee, event } = found;
