@@ -43,6 +43,18 @@ async function pickSlot(page: Page, startUtc: string): Promise<void> {
   expect(await page.locator(`[data-start="${startUtc}"]`).getAttribute('aria-pressed')).toBe('true');
 }
 
+/**
+ * Shows, online, the month of `startUtc` with its times, so the page keeps that month for offline
+ * use (a month never shown online has no saved times: near a month's end the slot is in the next).
+ */
+async function showMonthOnline(page: Page, startUtc: string): Promise<void> {
+  const day = dayInZone(parseUtcString(startUtc)!, TZ);
+  for (let i = 0; i < 3 && (await page.locator(`[data-day="${day}"]`).count()) === 0; i += 1) {
+    await page.getByRole('button', { name: 'Next month' }).click();
+  }
+  await page.locator(`[data-day="${day}"].has-slots`).waitFor();
+}
+
 async function fillDetails(page: Page, email: string): Promise<void> {
   await page.getByLabel('Your name').fill('Vera Visitor');
   await page.getByLabel('Email').fill(email);
@@ -217,6 +229,7 @@ describe('visitor booking', () => {
     await page.locator('.v-slot').first().waitFor();
     await controlledByServiceWorker(page);
     await page.locator('.v-slot').first().waitFor();
+    await showMonthOnline(page, first);
 
     await page.context().setOffline(true);
     await page.reload();
